@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The context's private layout; only lib/ctx.c and lib/kernel/ touch it. */
+#ifndef CGCTL_CTX_H
+#define CGCTL_CTX_H
+
+#include "libcgctl.h"
+
+struct cgctl_mount_priv {
+	struct cgctl_mount pub;
+	int dirfd;	/* O_PATH|O_DIRECTORY of the mount, -1 until first use */
+};
+
+struct cgctl_ctx {
+	int refcount;
+	char *root;	/* "" or a prefix without trailing '/' */
+	cgctl_log_fn log_fn;
+	void *log_data;
+	int log_priority;
+	bool mounts_loaded;
+	struct cgctl_mount_priv *mounts;
+	size_t n_mounts;
+};
+
+void cgctl_ctx_release_mounts(struct cgctl_ctx *ctx);
+
+#endif

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libcgctl: models of the Linux kernel's cgroup accounting algorithms (memcg page
+ * counters and charge stock, move charge, CFS bandwidth, per-cpu counters, per-cpu
+ * page lists) and safe access to cgroupfs.
+ *
+ * Conventions: every function returns 0 (or a count) on success and a negative errno on
+ * failure; the library never prints to stdout and never exits.  Functions that can fail
+ * for a reason worth explaining take a struct cgctl_error * (may be NULL) and fill it
+ * with one human-readable line.  Sizes are bytes, times are nanoseconds unless a name
+ * says otherwise (_us, _pages).
+ */
+#ifndef LIBCGCTL_H
+#define LIBCGCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CGCTL_EXPORT __attribute__((visibility("default")))
+
+/* ===== section: core (owner: lead) ===== */
+
+/* One line explaining the last failure, filled by functions that take it. */
+struct cgctl_error {
+	int err;	/* positive errno, 0 if none */
+	char msg[256];	/* "0.6 CPU exceeds parent /a's 0.5 CPU; ..." */
+};
+
+struct cgctl_ctx;
+
+/*
+ * cgctl_new: create a context.  @root is a prefix prepended to every absolute path the
+ * kernel layer opens (/proc, /sys/fs/cgroup); NULL or "" means the live system.  With a
+ * root, hierarchy discovery reads the fixture's mount map ROOT/cgctl-mounts instead of
+ * asking libcgroup.  Returns: 0, or -errno (-ENOMEM, -ENOENT if @root does not exist).
+ */
+int cgctl_new(struct cgctl_ctx **ret, const char *root);
+struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx);
+/* Returns: NULL when the last reference was dropped, @ctx otherwise. */
+struct cgctl_ctx *cgctl_unref(struct cgctl_ctx *ctx);
+/* Returns: the root prefix ("" for the live system). */
+const char *cgctl_get_root(const struct cgctl_ctx *ctx);
+
+/* Log callback: syslog priorities (LOG_ERR ... LOG_DEBUG). Default: stderr, LOG_ERR;
+ * environment CGCTL_LOG=debug|info|notice|warning|err overrides the default priority. */
+typedef void (*cgctl_log_fn)(void *data, int priority, const char *file, int line,
+			     const char *fn, const char *format, va_list args);
+void cgctl_set_log_fn(struct cgctl_ctx *ctx, cgctl_log_fn fn, void *data);
+int cgctl_get_log_priority(const struct cgctl_ctx *ctx);
+void cgctl_set_log_priority(struct cgctl_ctx *ctx, int priority);
+
+/* Kernel versions as one comparable number: CGCTL_KVER(6, 1, 0). */
+#define CGCTL_KVER(a, b, c) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | (uint32_t)(c))
+#define CGCTL_KVER_MAJOR(v) ((v) >> 24)
+#define CGCTL_KVER_MINOR(v) (((v) >> 16) & 0xff)
+#define CGCTL_KVER_PATCH(v) ((v) & 0xffff)
+/* Parse "6.18.44-fc-v1045", "6.1", "2.6.34": Returns 0 and sets *ret, or -EINVAL. */
+int cgctl_kver_parse(const char *s, uint32_t *ret);
+/* Returns: the running kernel's version (uname), or 0 if it cannot be parsed. */
+uint32_t cgctl_kver_running(void);
+
+/* ---- units ---- */
+#define CGCTL_SIZE_MAX UINT64_MAX	/* "max" */
+/*
+ * cgctl_parse_size: "4096", "512K", "1.5G", "512MiB", "max" (-> CGCTL_SIZE_MAX).
+ * K/M/G/T/P/E and KiB.. are powers of 1024; a fraction must come to a whole number of
+ * bytes.  Returns: 0, -EINVAL (empty, negative, junk, fractional bytes), -ERANGE (overflow).
+ */
+int cgctl_parse_size(const char *s, uint64_t *ret);
+/*
+ * cgctl_parse_duration: "500us", "50ms", "1.5s", "2m", "100ns"; a plain number is taken
+ * in @plain_unit_ns (1000 for files in µs).  Result in ns, exact.
+ * Returns: 0, -EINVAL, -ERANGE.
+ */
+int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uint64_t *ret);
+/* Format for humans: "512MiB", "1.50GiB", "max"; "50ms", "1.5s".  Returns the length
+ * that was (or would have been) written, like snprintf. */
+int cgctl_format_size(char *buf, size_t len, uint64_t bytes);
+int cgctl_format_duration(char *buf, size_t len, uint64_t ns);
+
+/* Exit status the CLI uses for a -errno (see cgctl(1) EXIT STATUS). */
+int cgctl_errno_to_exit(int neg_errno);
+
+/* ===== end: core ===== */
+
+/* ===== section: cgroupfs (owner: lead) ===== */
+
+/* A mounted cgroup hierarchy, as discovered (libcgroup) or read from a fixture's map. */
+struct cgctl_mount {
+	const char *path;		/* mount point without the root prefix */
+	const char *controllers;	/* "cpu,cpuacct"; v2: root's cgroup.controllers */
+	int version;			/* 1 or 2 */
+};
+
+/* cgctl_mounts: all hierarchies.  Returns: the count, *ret points into @ctx; or -errno. */
+int cgctl_mounts(struct cgctl_ctx *ctx, const struct cgctl_mount **ret);
+/*
+ * cgctl_mount_find: the hierarchy that carries @controller ("memory", "cpu"); a v1
+ * mount wins over v2 for a controller bound to v1 (that is how the kernel binds it).
+ * @controller NULL: the cgroup2 mount.  Returns: 0, or -ENODEV when no hierarchy has it.
+ */
+int cgctl_mount_find(struct cgctl_ctx *ctx, const char *controller,
+		     const struct cgctl_mount **ret);
+/* Returns: true if @m carries @controller. */
+bool cgctl_mount_has(const struct cgctl_mount *m, const char *controller);
+
+/*
+ * cgctl_path_normalize: "/01", "01/02", "//a/./b/" -> "/01", "/01/02", "/a/b"; "/" for
+ * the root.  Refuses ".." components (-EINVAL) and control characters (-EINVAL).
+ * Returns: 0, -EINVAL, -ENAMETOOLONG.
+ */
+int cgctl_path_normalize(const char *in, char *out, size_t len);
+
+/* Open the directory of cgroup @path in @m: openat() component by component with
+ * O_NOFOLLOW|O_DIRECTORY below the mount's fd.  Returns: an fd, or -errno
+ * (-ENOENT missing, -ELOOP/-ENOTDIR symlink or file, -EINVAL bad path). */
+int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
+/* Returns: 1 if it exists, 0 if not, -errno on other errors. */
+int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
+/* Read a control file whole (NUL-terminated, *len without the NUL).  Returns: 0 / -errno. */
+int cgctl_cg_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		  const char *file, char **buf, size_t *len);
+/* Read a number; "max" and the v1 "unlimited" values read as UINT64_MAX, "-1" too.
+ * Returns: 0, -errno, -EINVAL when the file is not one number. */
+int cgctl_cg_read_u64(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      const char *file, uint64_t *v);
+/* Write @value with one write(2) (file must exist; never created).  Returns: 0 or the
+ * kernel's -errno unchanged (-EINVAL, -EBUSY, ...). */
+int cgctl_cg_write(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		   const char *file, const char *value);
+/* Create @path (the parent must exist).  Returns: 0, -EEXIST, -ENOENT, -errno. */
+int cgctl_cg_create(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
+
+#define CGCTL_RM_RECURSIVE	(1u << 0)	/* remove descendants first (depth first) */
+#define CGCTL_RM_MOVE_TASKS	(1u << 1)	/* move remaining tasks to the parent of @path */
+/* Remove @path.  Without CGCTL_RM_MOVE_TASKS nothing is moved: -EBUSY (and nothing
+ * removed) when any cgroup to remove still has tasks.  The root is refused (-EPERM). */
+int cgctl_cg_remove(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		    unsigned int flags, struct cgctl_error *e);
+/* PIDs (cgroup.procs) or TIDs (tasks / cgroup.threads) of @path.  Returns: count and a
+ * malloc'ed array in *ret, or -errno. */
+ssize_t cgctl_cg_pids(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      const char *file, pid_t **ret);
+/* Names of child cgroups, sorted.  Returns: count and a malloc'ed NULL-terminated array
+ * (free with cgctl_strv_free), or -errno. */
+ssize_t cgctl_cg_children(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			  const char *path, char ***ret);
+void cgctl_strv_free(char **v);
+/* Move the thread group @pid into @path: one write(2) of the PID to cgroup.procs;
+ * EINVAL from a task that is still being forked is retried 5 times, 30 ms apart.
+ * Returns: 0, -ESRCH (no such process), -EINVAL, -errno. */
+int cgctl_cg_attach(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		    pid_t pid);
+/* The cgroup of @pid (0 = self) in hierarchy @m, from /proc/PID/cgroup.
+ * Returns: 0 and a malloc'ed path, -ESRCH, -ENOENT (not in that hierarchy). */
+int cgctl_pid_cgroup(struct cgctl_ctx *ctx, pid_t pid, const struct cgctl_mount *m,
+		     char **ret);
+/* The hierarchy's cgroup inode number of @path (st_ino; what /proc/kpagecgroup holds). */
+int cgctl_cg_ino(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		 uint64_t *ino);
+/* Open an absolute system path (e.g. "/proc/123/pagemap") below the root prefix.
+ * Returns: fd or -errno. */
+int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags);
+/* Read a whole system file below the root prefix.  Returns: 0 / -errno. */
+int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char **buf, size_t *len);
+
+/* ===== end: cgroupfs ===== */
+
+/* ===== section: parse (owner: parsers) ===== */
+/* ===== end: parse ===== */
+
+/* ===== section: memcg (owner: memcg) ===== */
+/* ===== end: memcg ===== */
+
+/* ===== section: pagescan (owner: pagescan) ===== */
+/* ===== end: pagescan ===== */
+
+/* ===== section: bandwidth (owner: bandwidth) ===== */
+/* ===== end: bandwidth ===== */
+
+/* ===== section: pcp (owner: pcp) ===== */
+/* ===== end: pcp ===== */
+
+/* ===== section: netlink (owner: netlink) ===== */
+/* ===== end: netlink ===== */
+
+/* ===== section: validate (owner: validate) ===== */
+/* ===== end: validate ===== */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LIBCGCTL_H */
