@@ -174,6 +174,116 @@ int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char **buf, size_
 /* ===== end: cgroupfs ===== */
 
 /* ===== section: parse (owner: parsers) ===== */
+
+/*
+ * Parsers of kernel control files.  Each one is a pure function over @buf/@len (the
+ * file's bytes; need not be NUL-terminated, may contain NULs), never reads outside it,
+ * does no I/O and returns 0 (or a count) or -errno.  Callbacks return 0 to go on; any
+ * other value stops the walk and is returned as is.
+ */
+
+/* One cgroup or cgroup2 line of /proc/PID/mountinfo.  Strings are NUL-terminated and
+ * valid only during the callback. */
+struct cgctl_mountinfo {
+	unsigned int mount_id, parent_id, major, minor;
+	int version;			/* 1 (fs type "cgroup") or 2 ("cgroup2") */
+	const char *root;		/* unescaped ("\040" -> ' '): "/" or "/sub" */
+	const char *mount_point;	/* unescaped: "/sys/fs/cgroup/cpu,cpuacct" */
+	const char *fstype;		/* "cgroup" or "cgroup2" */
+	const char *super_opts;		/* raw (still escaped): "rw,cpu,cpuacct" */
+	const char *controllers;	/* v1 controllers from super_opts: "cpu,cpuacct";
+					 * "" for v2 and for name=-only hierarchies */
+	const char *name;		/* v1 "name=systemd" -> "systemd" (unescaped); or NULL */
+};
+typedef int (*cgctl_mountinfo_fn)(const struct cgctl_mountinfo *mi, void *data);
+/*
+ * cgctl_parse_mountinfo: call @fn for each cgroup/cgroup2 mount in a mountinfo buffer;
+ * other file systems are skipped.  Returns: the number of cgroup mounts, -EINVAL on a
+ * malformed line, -ENOMEM, or @fn's nonzero return.
+ */
+int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn, void *data);
+
+/*
+ * cgctl_parse_proc_cgroup: the path of a /proc/PID/cgroup buffer's line for
+ * @controller: a v1 controller ("cpu" matches "4:cpu,cpuacct:/p"), a named hierarchy
+ * ("name=systemd"), or NULL for the cgroup2 line "0::/p".  A trailing " (deleted)" is
+ * stripped and reported in *@deleted (may be NULL).  Returns: 0 and a malloc'ed path
+ * in *@ret, -ENOENT (no such line), -EINVAL (malformed line), -ENOMEM.
+ */
+int cgctl_parse_proc_cgroup(const char *buf, size_t len, const char *controller,
+			    char **ret, bool *deleted);
+
+/* One "key value" line of a flat keyed file (memory.stat, cpu.stat, memory.events). */
+struct cgctl_kv {
+	const char *key;	/* NUL-terminated, valid during the callback */
+	const char *value;	/* the value text, NUL-terminated */
+	uint64_t u;		/* the value, if has_u */
+	int64_t s;		/* the value, if has_s ("-5" has only has_s) */
+	bool has_u, has_s;
+};
+typedef int (*cgctl_kv_fn)(const struct cgctl_kv *kv, void *data);
+/*
+ * cgctl_parse_keyed: call @fn for each line "key value" (one or more blanks between;
+ * empty lines skipped; key < 128, value < 64 bytes).  Returns: the number of lines,
+ * -EINVAL (a line without a value, with a third field, or too long), or @fn's return.
+ */
+int cgctl_parse_keyed(const char *buf, size_t len, cgctl_kv_fn fn, void *data);
+/* Look up @key (first match).  Returns: 0, -ENOENT (absent), -EINVAL (malformed file,
+ * or the value is not a number of that type), -ERANGE (does not fit). */
+int cgctl_parse_keyed_u64(const char *buf, size_t len, const char *key, uint64_t *ret);
+int cgctl_parse_keyed_s64(const char *buf, size_t len, const char *key, int64_t *ret);
+/* A file holding one decimal u64 (memory.current, cpuacct.usage), optional trailing
+ * newline.  Returns: 0, -EINVAL, -ERANGE. */
+int cgctl_parse_u64(const char *buf, size_t len, uint64_t *ret);
+
+/* cpu.stat of either version (and v1 cpuacct), normalised to nanoseconds. */
+#define CGCTL_CPU_STAT_USAGE		(1u << 0)	/* usage_ns */
+#define CGCTL_CPU_STAT_USER		(1u << 1)	/* user_ns */
+#define CGCTL_CPU_STAT_SYSTEM		(1u << 2)	/* system_ns */
+#define CGCTL_CPU_STAT_NR_PERIODS	(1u << 3)
+#define CGCTL_CPU_STAT_NR_THROTTLED	(1u << 4)
+#define CGCTL_CPU_STAT_THROTTLED	(1u << 5)	/* throttled_ns */
+#define CGCTL_CPU_STAT_NR_BURSTS	(1u << 6)	/* kernel >= 5.14 */
+#define CGCTL_CPU_STAT_BURST		(1u << 7)	/* burst_ns, kernel >= 5.14 */
+struct cgctl_cpu_stat {
+	uint64_t usage_ns, user_ns, system_ns;
+	uint64_t nr_periods, nr_throttled, throttled_ns;
+	uint64_t nr_bursts, burst_ns;
+	unsigned int present;		/* CGCTL_CPU_STAT_* of the fields that were read */
+};
+/*
+ * cgctl_parse_cpu_stat: fill @st from a cpu.stat buffer of hierarchy @version (1:
+ * throttled_time/burst_time in ns; 2: *_usec).  Fields not in the file keep their value
+ * and flag, so v1 cpu.stat and cpuacct files can be merged into one @st; unknown keys
+ * are ignored.  Returns: 0, -EINVAL (bad @version, malformed file), -ERANGE.
+ */
+int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
+			 struct cgctl_cpu_stat *st);
+/* v1 cpuacct.usage (ns) -> st->usage_ns.  Returns: 0, -EINVAL, -ERANGE. */
+int cgctl_parse_cpuacct_usage(const char *buf, size_t len, struct cgctl_cpu_stat *st);
+/* v1 cpuacct.stat ("user N\nsystem N" in USER_HZ ticks, @user_hz from
+ * sysconf(_SC_CLK_TCK)) -> st->user_ns, system_ns.  Returns: 0, -EINVAL, -ERANGE. */
+int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned long user_hz,
+			     struct cgctl_cpu_stat *st);
+
+/*
+ * cgctl_parse_cpu_max: v2 cpu.max "max 100000" / "50000 100000" -> quota in µs
+ * (UINT64_MAX for "max") and period in µs; a lone quota (as written, "max") leaves
+ * *@period_us 0.  Returns: 0, -EINVAL, -ERANGE.
+ */
+int cgctl_parse_cpu_max(const char *buf, size_t len, uint64_t *quota_us,
+			uint64_t *period_us);
+/* v1 cpu.cfs_quota_us: a negative value ("-1") is unlimited -> UINT64_MAX.
+ * Returns: 0, -EINVAL, -ERANGE. */
+int cgctl_parse_cfs_quota(const char *buf, size_t len, uint64_t *quota_us);
+/*
+ * cgctl_parse_mem_limit: memory.max/high/low/min/swap.max ("max" or bytes) and v1
+ * *limit_in_bytes, where unlimited reads as PAGE_COUNTER_MAX pages
+ * (9223372036854771712 with 4 KiB pages; any value within 64 KiB of INT64_MAX is taken
+ * as unlimited) or "-1" -> UINT64_MAX.  Returns: 0, -EINVAL, -ERANGE.
+ */
+int cgctl_parse_mem_limit(const char *buf, size_t len, uint64_t *bytes);
+
 /* ===== end: parse ===== */
 
 /* ===== section: memcg (owner: memcg) ===== */
