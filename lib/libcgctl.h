@@ -290,6 +290,78 @@ int cgctl_parse_mem_limit(const char *buf, size_t len, uint64_t *bytes);
 /* ===== end: memcg ===== */
 
 /* ===== section: pagescan (owner: pagescan) ===== */
+
+/*
+ * Page inventory of one task: which memory cgroup each resident page is charged to,
+ * read from /proc/PID/maps, /proc/PID/pagemap, /proc/kpagecgroup, /proc/kpageflags and
+ * /proc/kpagecount.  Counts are base pages (PAGE_SIZE); a 2 MiB THP counts 512.  A
+ * physical page mapped at several addresses of the task is counted once (charged bytes,
+ * not RSS).  kpagecgroup reports the nearest online ancestor for pages of a removed
+ * cgroup and the hierarchy root for pages charged to the root memcg.
+ */
+struct cgctl_inv_group {
+	uint64_t ino;		/* memcg inode as in /proc/kpagecgroup; 0: not charged */
+	char *path;		/* "/a/b" in the memory hierarchy ("/" root); NULL: inode not
+				 * found there, or owner unknown (CGCTL_INV_UNKNOWN_OWNER) */
+	uint64_t pages;		/* all resident pages of the task charged here (sum below) */
+	uint64_t anon_exclusive;	/* anon, mapped by this task only (pagemap bit 56) */
+	uint64_t anon_shared;	/* anon, also mapped by others (COW after fork, KSM) */
+	uint64_t anon_shared_mc2;	/* of anon_shared: mapcount exactly 2 (2.6.35-3.4's
+					 * move-charge test "mapcount <= 2") */
+	uint64_t file;		/* page cache of regular files (not shmem) */
+	uint64_t shmem;		/* shmem/tmpfs, SysV SHM, MAP_SHARED|MAP_ANONYMOUS */
+	uint64_t thp;		/* of the above: pages in transparent huge/large folios */
+	uint64_t thp_pmd;	/* of thp: anon pages of whole 2 MiB folios mapped at one
+				 * 2 MiB-aligned address (PMD-mapped; 3.5-6.12 move them as one
+				 * unit, PTE-mapped parts of large folios are skipped) */
+};
+
+/* Figures that could not be determined; they read as 0 (never guessed). */
+#define CGCTL_INV_UNKNOWN_OWNER		(1u << 0)	/* PFNs hidden (opener lacks
+			CAP_SYS_ADMIN) or no kpagecgroup: one group, ino 0, path NULL */
+#define CGCTL_INV_UNKNOWN_SHMEM		(1u << 1)	/* no kpageflags: shmem counted
+							 * in file */
+#define CGCTL_INV_UNKNOWN_THP		(1u << 2)	/* no kpageflags: thp, thp_pmd */
+#define CGCTL_INV_UNKNOWN_MAPCOUNT	(1u << 3)	/* no kpagecount: anon_shared_mc2 */
+
+struct cgctl_inventory {
+	pid_t pid;
+	bool pfn_visible;	/* pagemap carried PFNs */
+	unsigned int unknown;	/* CGCTL_INV_UNKNOWN_* */
+	uint64_t present_pages;	/* resident pages (each physical page once), incl. zero */
+	uint64_t zero_pages;	/* mappings of the shared zero page: never charged, in no
+				 * group */
+	uint64_t swap_pages;	/* swapped-out entries (pagemap bit 62).  Their owner is not
+				 * visible from /proc (swap_cgroup is not exported); assume
+				 * them charged to task_cgroup (true unless the task moved
+				 * after swap-out without move charge) */
+	uint64_t virt_pages;	/* virtual pages walked (all VMAs) */
+	size_t n_vmas;
+	char *task_cgroup;	/* the task's memory cgroup now; NULL if unknown */
+	uint64_t task_ino;	/* its inode, 0 if unknown */
+	size_t n_groups;
+	struct cgctl_inv_group *groups;	/* descending by pages, then by ino */
+};
+
+#define CGCTL_INV_SINGLE_THREAD	(1u << 0)	/* one thread (default: one per CPU, max 2) */
+#define CGCTL_INV_NO_PATHS	(1u << 1)	/* do not resolve inodes to paths */
+#define CGCTL_INV_NO_MAPCOUNT	(1u << 2)	/* skip kpagecount (anon_shared_mc2 unknown) */
+
+/*
+ * cgctl_inventory_scan: inventory the resident pages of @pid (CGCTL_INV_* flags).  Needs
+ * ptrace-read access to @pid; without CAP_SYS_ADMIN the owner is unknown (see unknown).
+ * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.
+ * Returns: 0 and a result to free with cgctl_inventory_free(), or -ESRCH (no such
+ * process), -EACCES/-EPERM, -ENOMEM, -EIO (malformed /proc file), -errno.
+ */
+int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
+			 struct cgctl_inventory **ret, struct cgctl_error *e);
+/* Free a result of cgctl_inventory_scan (NULL is fine). */
+void cgctl_inventory_free(struct cgctl_inventory *inv);
+/* Returns: the group charged with @ino in @inv, or NULL. */
+const struct cgctl_inv_group *cgctl_inventory_group(const struct cgctl_inventory *inv,
+						    uint64_t ino);
+
 /* ===== end: pagescan ===== */
 
 /* ===== section: bandwidth (owner: bandwidth) ===== */
