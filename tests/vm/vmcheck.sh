@@ -1,0 +1,34 @@
+# vmcheck.sh: the `make check` side of the VM tier, sourced by tests/vm/vm-*.sh.
+# vm_check CONFIG: one boot of CONFIG running every guest test in tests/vm/guest/.
+# Environment: CGCTL (from the Makefile), CGCTL_KERNEL_CACHE, CGCTL_VM_TIMEOUT (seconds,
+# default 180), CGCTL_VM_VERBOSE=1 (stream the console), CGCTL_DISTCHECK (skip).
+
+vm_check() {
+	config=$1
+	srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+	if [ -n "${CGCTL_DISTCHECK:-}" ]; then
+		echo "SKIP: VM tier disabled under distcheck (CGCTL_DISTCHECK)"; exit 77
+	fi
+	# distcheck passes CGCTL_DISTCHECK=1 to configure only; config.status remembers it
+	if [ -n "${top_builddir:-}" ] && [ -f "$top_builddir/config.status" ] &&
+		grep -q 'CGCTL_DISTCHECK=1' "$top_builddir/config.status"; then
+		echo "SKIP: VM tier disabled under distcheck (configured with CGCTL_DISTCHECK=1)"
+		exit 77
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		echo "SKIP: the VM tier runs as root only"; exit 77
+	fi
+	if ! command -v qemu-system-x86_64 >/dev/null; then
+		echo "SKIP: qemu-system-x86_64 not installed (scripts/install-deps)"; exit 77
+	fi
+	if ! qemu-system-x86_64 -accel help 2>/dev/null | grep -qx tcg; then
+		echo "SKIP: this qemu has no TCG accelerator"; exit 77
+	fi
+	kcache=${CGCTL_KERNEL_CACHE:-/var/cache/cgctl/kernels}
+	if [ ! -r "$kcache/${config%-*}/vmlinuz" ]; then
+		echo "SKIP: no kernel in $kcache/${config%-*} (scripts/install-deps)"; exit 77
+	fi
+	set -- --config "$config" --timeout "${CGCTL_VM_TIMEOUT:-180}" --tests "$srcdir/tests/vm/guest"
+	[ "${CGCTL_VM_VERBOSE:-0}" = 1 ] && set -- "$@" -v
+	exec "$srcdir/tests/vm/run-vm" "$@"
+}
