@@ -374,6 +374,114 @@ const struct cgctl_inv_group *cgctl_inventory_group(const struct cgctl_inventory
 /* ===== end: netlink ===== */
 
 /* ===== section: validate (owner: validate) ===== */
+
+/* Verdict of one predicted quantity against repeated kernel observations. */
+enum cgctl_verdict {
+	CGCTL_VERDICT_MATCH = 0,	/* inside the tolerance, the model's bound or the noise */
+	CGCTL_VERDICT_DIFFERS = 1,	/* |observed mean - predicted| above all of those */
+	CGCTL_VERDICT_NA = 2,		/* not applicable; the reason says why */
+};
+/* Returns: "match", "differs" or "n/a". */
+const char *cgctl_verdict_name(enum cgctl_verdict v);
+/* Returns: 0 and sets *ret for "match"/"differs"/"n/a", or -EINVAL. */
+int cgctl_verdict_parse(const char *s, enum cgctl_verdict *ret);
+
+/* Sample statistics of repeated observations. */
+struct cgctl_vstats {
+	size_t n;
+	double mean;
+	double sd;	/* sample standard deviation (n - 1 divisor); 0 when n < 2 */
+	double rsd;	/* sd / |mean|; 0 when the mean is 0 */
+};
+/* cgctl_vstats_compute: mean and sample sd of @x[0..n).
+ * Returns: 0, -EINVAL when @n is 0 or a sample is not finite. */
+int cgctl_vstats_compute(const double *x, size_t n, struct cgctl_vstats *ret);
+
+/* One quantity of a scenario after all repetitions. */
+struct cgctl_vquantity {
+	char name[48];
+	char unit[16];
+	double predicted;		/* mean of the per-run predictions; NAN when n/a */
+	struct cgctl_vstats observed;
+	double tolerance;		/* max(absolute, relative * |predicted|, model bound) */
+	double noise;			/* 2 * sd of (observed - predicted) over the runs */
+	double deviation;		/* observed.mean - predicted */
+	enum cgctl_verdict verdict;
+	char reason[192];		/* why n/a, or the rule that decided */
+};
+
+struct cgctl_vscenario_result {
+	char name[48];
+	char summary[128];
+	bool failed;			/* a run failed (workload crashed, write refused) */
+	size_t n_quantities;
+	struct cgctl_vquantity *quantities;
+};
+
+/* The result of one `cgctl validate` on one target (host or a VM). */
+struct cgctl_vreport {
+	char kernel[65];		/* uname release of the target */
+	char target[32];		/* "host", "vm:6.1-v1", ... */
+	unsigned int runs;
+	size_t n_scenarios;
+	struct cgctl_vscenario_result *scenarios;
+	enum cgctl_verdict verdict;	/* DIFFERS if any quantity differs, else MATCH */
+};
+
+/* Returns: 0 and an empty report, or -ENOMEM. */
+int cgctl_vreport_new(struct cgctl_vreport **ret, const char *kernel, const char *target,
+		      unsigned int runs);
+/* Append a scenario with room for @n_quantities.  Returns: the new entry, NULL on ENOMEM. */
+struct cgctl_vscenario_result *cgctl_vreport_add(struct cgctl_vreport *r, const char *name,
+						 const char *summary, size_t n_quantities);
+void cgctl_vreport_free(struct cgctl_vreport *r);
+/* Render as one JSON object (documented in cgctl-validate(1)).
+ * Returns: 0 and a malloc'ed NUL-terminated string, or -ENOMEM. */
+int cgctl_vreport_json(const struct cgctl_vreport *r, char **ret);
+/* Parse what cgctl_vreport_json() wrote (e.g. by a cgctl inside a VM).
+ * Returns: 0, -EINVAL (malformed; @e says where), -ENOMEM. */
+int cgctl_vreport_parse_json(const char *json, struct cgctl_vreport **ret,
+			     struct cgctl_error *e);
+/* One self-contained XHTML page (inline SVG chart per scenario, no script) for @n reports.
+ * Returns: 0 and a malloc'ed string, or -ENOMEM. */
+int cgctl_vreport_html(const struct cgctl_vreport *const *r, size_t n, char **ret);
+
+/* A built-in scenario, for --list. */
+struct cgctl_vscenario_info {
+	const char *name;
+	const char *summary;
+};
+/* Returns: the number of built-in scenarios and *ret pointing to a static table. */
+size_t cgctl_validate_scenarios(const struct cgctl_vscenario_info **ret);
+
+struct cgctl_validate_opts {
+	unsigned int runs;			/* repetitions per scenario (>= 1) */
+	/* argv[0] to exec for built-in workloads ("EXE __workload KIND ..."); NULL: the
+	 * running executable (/proc/self/exe) */
+	const char *workload_exe;
+	/* deliberately wrong model parameters "name=value,..." (slice=4ms, batch=32,
+	 * quota=30ms, ...): proves that verdicts can fail; NULL for none */
+	const char *perturb;
+	bool keep;				/* keep scratch cgroups (debugging) */
+	volatile int *cancel;	/* set (to non-zero) from a signal handler: stop, clean up */
+	void (*progress)(void *data, const char *scenario, unsigned int run,
+			 unsigned int runs);
+	void *progress_data;
+};
+
+/*
+ * cgctl_validate_run: run the scenarios named in @names (NULL/@n_names 0: all) on the
+ * live kernel of @ctx: scratch cgroups below the caller's own cgroup of each controller,
+ * built-in workloads, engine predictions, kernel observations, @opts->runs times.
+ * Everything created is removed before returning (unless @opts->keep), also on failure
+ * and cancellation.  Returns: 0 and *ret (verdicts inside; n/a for missing features),
+ * -ENOENT for an unknown scenario name, -EINTR when cancelled, -EINVAL for a bad
+ * @opts->perturb, -errno.
+ */
+int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *opts,
+		       const char *const *names, size_t n_names, struct cgctl_vreport **ret,
+		       struct cgctl_error *e);
+
 /* ===== end: validate ===== */
 
 #ifdef __cplusplus

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* struct cgctl_vreport: lifecycle and the JSON rendering documented in cgctl-validate(1). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "validate/validate.h"
+
+CGCTL_EXPORT int cgctl_vreport_new(struct cgctl_vreport **ret, const char *kernel,
+				   const char *target, unsigned int runs)
+{
+	struct cgctl_vreport *r;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	snprintf(r->kernel, sizeof(r->kernel), "%s", kernel ? kernel : "");
+	snprintf(r->target, sizeof(r->target), "%s", target ? target : "host");
+	r->runs = runs;
+	r->verdict = CGCTL_VERDICT_MATCH;
+	*ret = r;
+	return 0;
+}
+
+CGCTL_EXPORT struct cgctl_vscenario_result *
+cgctl_vreport_add(struct cgctl_vreport *r, const char *name, const char *summary,
+		  size_t n_quantities)
+{
+	struct cgctl_vscenario_result *v, *s;
+
+	v = realloc(r->scenarios, (r->n_scenarios + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	r->scenarios = v;
+	s = &v[r->n_scenarios];
+	memset(s, 0, sizeof(*s));
+	s->quantities = calloc(n_quantities ? n_quantities : 1, sizeof(*s->quantities));
+	if (!s->quantities)
+		return NULL;
+	s->n_quantities = n_quantities;
+	snprintf(s->name, sizeof(s->name), "%s", name ? name : "");
+	snprintf(s->summary, sizeof(s->summary), "%s", summary ? summary : "");
+	r->n_scenarios++;
+	return s;
+}
+
+CGCTL_EXPORT void cgctl_vreport_free(struct cgctl_vreport *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n_scenarios; i++)
+		free(r->scenarios[i].quantities);
+	free(r->scenarios);
+	free(r);
+}
+
+void vjson_string(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	fputc('"', f);
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Whole numbers print as integers (counts, ns, pages); NAN/inf are null. */
+void vjson_number(FILE *f, double v)
+{
+	if (!isfinite(v))
+		fputs("null", f);
+	else if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(f, "%.0f", v);
+	else
+		fprintf(f, "%.12g", v);
+}
+
+static void json_quantity(FILE *f, const struct cgctl_vquantity *q)
+{
+	bool na = q->verdict == CGCTL_VERDICT_NA;
+
+	fputs("{\"name\":", f);
+	vjson_string(f, q->name);
+	fputs(",\"predicted\":", f);
+	vjson_number(f, na ? NAN : q->predicted);
+	fputs(",\"observed_mean\":", f);
+	vjson_number(f, na ? NAN : q->observed.mean);
+	fputs(",\"observed_sd\":", f);
+	vjson_number(f, na ? NAN : q->observed.sd);
+	fputs(",\"unit\":", f);
+	vjson_string(f, q->unit);
+	fputs(",\"verdict\":", f);
+	vjson_string(f, cgctl_verdict_name(q->verdict));
+	fputs(",\"reason\":", f);
+	vjson_string(f, q->reason);
+	fputc('}', f);
+}
+
+static void json_scenario(FILE *f, const struct cgctl_vscenario_result *s)
+{
+	size_t i;
+
+	fputs("{\"name\":", f);
+	vjson_string(f, s->name);
+	fputs(",\"quantities\":[", f);
+	for (i = 0; i < s->n_quantities; i++) {
+		if (i)
+			fputc(',', f);
+		json_quantity(f, &s->quantities[i]);
+	}
+	fputs("]}", f);
+}
+
+int vreport_write_json(const struct cgctl_vreport *r, FILE *f)
+{
+	size_t i;
+
+	fputs("{\"kernel\":", f);
+	vjson_string(f, r->kernel);
+	fputs(",\"target\":", f);
+	vjson_string(f, r->target);
+	fprintf(f, ",\"runs\":%u,\"scenarios\":[", r->runs);
+	for (i = 0; i < r->n_scenarios; i++) {
+		if (i)
+			fputc(',', f);
+		json_scenario(f, &r->scenarios[i]);
+	}
+	fputs("],\"verdict\":", f);
+	vjson_string(f, cgctl_verdict_name(vreport_verdict(r)));
+	fputc('}', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+CGCTL_EXPORT int cgctl_vreport_json(const struct cgctl_vreport *r, char **ret)
+{
+	size_t len;
+	FILE *f;
+	int err;
+
+	f = open_memstream(ret, &len);
+	if (!f)
+		return -ENOMEM;
+	err = vreport_write_json(r, f);
+	if (fclose(f) != 0 && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(*ret);
+		*ret = NULL;
+	}
+	return err;
+}
