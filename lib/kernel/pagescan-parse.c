@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Page inventory, pure part: /proc/PID/maps parsing, pagemap decoding into runs of
+ * virtually and physically consecutive pages, sorting and dedupe of runs, and the
+ * per-page classification from pagemap and kpageflags bits.  No I/O here.
+ *
+ * Bit meanings follow Documentation/admin-guide/mm/pagemap.rst and
+ * fs/proc/task_mmu.c:pte_to_pagemap_entry() (v6.18): bit 61 is set for any page that
+ * is not PageAnon (page cache, shmem); the zero page has no struct page in
+ * vm_normal_page() terms so it carries neither bit 56 nor bit 61.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "kernel/pagescan.h"
+
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+
+static int parse_hex(const char **p, const char *end, uint64_t *ret)
+{
+	uint64_t v = 0;
+	const char *s = *p;
+
+	if (s >= end)
+		return -EIO;
+	for (; s < end; s++) {
+		int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else
+			break;
+		if (v >> 60)
+			return -EIO;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (s == *p)
+		return -EIO;
+	*p = s;
+	*ret = v;
+	return 0;
+}
+
+/* "start-end perms ..." -> VMA; the rest of the line is not needed. */
+static int parse_maps_line(const char *p, const char *end, struct ps_vma *v)
+{
+	uint64_t start, stop;
+
+	if (parse_hex(&p, end, &start) < 0 || p >= end || *p++ != '-')
+		return -EIO;
+	if (parse_hex(&p, end, &stop) < 0 || p >= end || *p++ != ' ')
+		return -EIO;
+	if (end - p < 4 || stop < start || (start | stop) & 0xfff)
+		return -EIO;
+	if (p[3] != 's' && p[3] != 'p')
+		return -EIO;
+	v->start = start >> 12;
+	v->end = stop >> 12;
+	v->shared = p[3] == 's';
+	return 0;
+}
+
+static int vma_push(struct ps_vma **v, size_t *n, size_t *cap, const struct ps_vma *x)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		struct ps_vma *nv = realloc(*v, c * sizeof(**v));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = *x;
+	return 0;
+}
+
+ssize_t ps_parse_maps(const char *buf, size_t len, struct ps_vma **ret)
+{
+	const char *p = buf, *end = buf + len;
+	struct ps_vma *v = NULL;
+	size_t n = 0, cap = 0;
+	int r;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		struct ps_vma x;
+
+		if (eol > p) {
+			r = parse_maps_line(p, eol, &x);
+			if (r == 0 && x.end > x.start)
+				r = vma_push(&v, &n, &cap, &x);
+			if (r < 0) {
+				free(v);
+				return r;
+			}
+		}
+		p = eol + 1;
+	}
+	*ret = v;
+	return (ssize_t)n;
+}
+
+static int runs_grow(struct ps_runs *r, size_t want)
+{
+	size_t c;
+	struct ps_run *nv;
+
+	if (want <= r->cap)
+		return 0;
+	c = r->cap ? r->cap : 256;
+	while (c < want)
+		c *= 2;
+	nv = realloc(r->v, c * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	r->v = nv;
+	r->cap = c;
+	return 0;
+}
+
+static uint32_t run_flags(uint64_t e)
+{
+	return (e & PM_EXCLUSIVE ? RUN_EXCLUSIVE : 0) | (e & PM_FILE ? RUN_FILE : 0);
+}
+
+/* A present page whose PFN the kernel zeroed (opener lacks CAP_SYS_ADMIN). */
+static void count_hidden(struct ps_pmstat *st, uint64_t e)
+{
+	if (e & PM_FILE)
+		st->hidden_file++;
+	else if (e & PM_EXCLUSIVE)
+		st->hidden_anon_excl++;
+	else
+		st->hidden_anon_shared++;
+}
+
+int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
+		 const uint64_t *pm, size_t n)
+{
+	struct ps_run *cur = r->n ? &r->v[r->n - 1] : NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t e = pm[i], pfn = e & PM_PFN_MASK;
+		uint32_t fl;
+
+		if (!(e & PM_PRESENT)) {
+			st->swap += !!(e & PM_SWAP);
+			continue;
+		}
+		st->present++;
+		if (!pfn) {
+			count_hidden(st, e);
+			continue;
+		}
+		fl = run_flags(e);
+		if (cur && cur->vpn + cur->len == vpn + i && cur->pfn + cur->len == pfn &&
+		    cur->flags == fl && cur->len < UINT32_MAX) {
+			cur->len++;
+			r->pages++;
+			continue;
+		}
+		if (runs_grow(r, r->n + 1) < 0)
+			return -ENOMEM;
+		cur = &r->v[r->n++];
+		*cur = (struct ps_run){ .pfn = pfn, .vpn = vpn + i, .len = 1, .flags = fl };
+		r->pages++;
+	}
+	return 0;
+}
+
+int ps_runs_append(struct ps_runs *dst, const struct ps_runs *src)
+{
+	if (!src->n)
+		return 0;
+	if (runs_grow(dst, dst->n + src->n) < 0)
+		return -ENOMEM;
+	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
+	dst->n += src->n;
+	dst->pages += src->pages;
+	return 0;
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+	const struct ps_run *x = a, *y = b;
+
+	if (x->pfn != y->pfn)
+		return x->pfn < y->pfn ? -1 : 1;
+	return x->len > y->len ? -1 : x->len < y->len;	/* longest first */
+}
+
+uint64_t ps_runs_sort_dedupe(struct ps_runs *r)
+{
+	uint64_t covered = 0, dropped = 0;	/* PFNs below `covered` are counted */
+	size_t out = 0;
+
+	qsort(r->v, r->n, sizeof(*r->v), run_cmp);
+	for (size_t i = 0; i < r->n; i++) {
+		struct ps_run x = r->v[i];
+		uint64_t end = x.pfn + x.len;
+
+		if (end <= covered) {
+			dropped += x.len;
+			continue;
+		}
+		if (x.pfn < covered) {
+			uint64_t cut = covered - x.pfn;
+
+			dropped += cut;
+			x.pfn += cut;
+			x.vpn += cut;
+			x.len -= (uint32_t)cut;
+		}
+		covered = end;
+		r->v[out++] = x;
+	}
+	r->n = out;
+	r->pages -= dropped;
+	return dropped;
+}
+
+/* Pieces of @x ending at multiples of @max PFNs (so 2 MiB blocks stay whole). */
+static size_t split_count(const struct ps_run *x, uint32_t max)
+{
+	uint64_t first = max - (x->pfn % max);
+
+	if (x->len <= first)
+		return 1;
+	return 1 + (size_t)((x->len - first + max - 1) / max);
+}
+
+int ps_runs_split(struct ps_runs *r, uint32_t max)
+{
+	size_t extra = 0, o;
+
+	for (size_t i = 0; i < r->n; i++)
+		extra += split_count(&r->v[i], max) - 1;
+	if (!extra)
+		return 0;
+	if (runs_grow(r, r->n + extra) < 0)
+		return -ENOMEM;
+	/* back to front, so the pieces never overwrite runs not yet moved */
+	o = r->n + extra;
+	for (size_t i = r->n; i-- > 0;) {
+		struct ps_run x = r->v[i];
+		size_t k = split_count(&x, max);
+
+		o -= k;
+		for (size_t j = 0; j < k; j++) {
+			uint32_t l = (uint32_t)MIN((uint64_t)x.len, max - x.pfn % max);
+
+			r->v[o + j] = (struct ps_run){ x.pfn, x.vpn, l, x.flags };
+			x.pfn += l;
+			x.vpn += l;
+			x.len -= l;
+		}
+	}
+	r->n += extra;
+	return 0;
+}
+
+void ps_runs_free(struct ps_runs *r)
+{
+	free(r->v);
+	*r = (struct ps_runs){ 0 };
+}
+
+enum ps_cat ps_classify(uint32_t run_flags, bool have_kflags, uint64_t kflags)
+{
+	if (!have_kflags) {
+		if (run_flags & RUN_FILE)
+			return PS_FILE;
+		return run_flags & RUN_EXCLUSIVE ? PS_ANON_EXCL : PS_ANON_SHARED;
+	}
+	if (kflags & KPF_BIT(KPF_ZERO_PAGE))
+		return PS_ZERO;
+	if (kflags & KPF_BIT(KPF_ANON))
+		return run_flags & RUN_EXCLUSIVE ? PS_ANON_EXCL : PS_ANON_SHARED;
+	/* not anon: page cache; shmem pages are swap-backed, file pages never are */
+	return kflags & KPF_BIT(KPF_SWAPBACKED) ? PS_SHMEM : PS_FILE;
+}
+
+bool ps_is_pmd_folio(const uint64_t *kf)
+{
+	const uint64_t head = KPF_BIT(KPF_COMPOUND_HEAD) | KPF_BIT(KPF_THP);
+	const uint64_t tail = KPF_BIT(KPF_COMPOUND_TAIL) | KPF_BIT(KPF_THP);
+
+	if ((kf[0] & (head | KPF_BIT(KPF_COMPOUND_TAIL))) != head)
+		return false;
+	for (size_t i = 1; i < PS_PMD_PAGES; i++)
+		if ((kf[i] & (tail | KPF_BIT(KPF_COMPOUND_HEAD))) != tail)
+			return false;
+	return true;
+}
+
+uint64_t ps_pmd_first(const struct ps_run *run)
+{
+	/* both spaces must be aligned alike, or no block can be PMD-mapped */
+	if ((run->vpn ^ run->pfn) & (PS_PMD_PAGES - 1))
+		return UINT64_MAX;
+	return (PS_PMD_PAGES - (run->pfn & (PS_PMD_PAGES - 1))) & (PS_PMD_PAGES - 1);
+}
+
+uint64_t ps_count_thp_pmd(const struct ps_run *run, const uint64_t *kf)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = ps_pmd_first(run); i < run->len && i + PS_PMD_PAGES <= run->len;
+	     i += PS_PMD_PAGES)
+		if (ps_is_pmd_folio(kf + i))
+			n += PS_PMD_PAGES;
+	return n;
+}
+
+struct ps_group *ps_groups_get(struct ps_groups *g, uint64_t ino)
+{
+	if (g->last < g->n && g->v[g->last].ino == ino)
+		return &g->v[g->last];
+	for (size_t i = 0; i < g->n; i++) {
+		if (g->v[i].ino == ino) {
+			g->last = i;
+			return &g->v[i];
+		}
+	}
+	if (g->n == g->cap) {
+		size_t c = g->cap ? g->cap * 2 : 8;
+		struct ps_group *nv = realloc(g->v, c * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		g->v = nv;
+		g->cap = c;
+	}
+	g->v[g->n] = (struct ps_group){ .ino = ino };
+	g->last = g->n;
+	return &g->v[g->n++];
+}
+
+int ps_groups_merge(struct ps_groups *dst, const struct ps_groups *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		const struct ps_group *s = &src->v[i];
+		struct ps_group *d = ps_groups_get(dst, s->ino);
+
+		if (!d)
+			return -ENOMEM;
+		for (int c = 0; c < PS_NCAT; c++)
+			d->cat[c] += s->cat[c];
+		d->shared_mc2 += s->shared_mc2;
+		d->thp += s->thp;
+		d->thp_pmd += s->thp_pmd;
+	}
+	return 0;
+}
+
+void ps_groups_free(struct ps_groups *g)
+{
+	free(g->v);
+	*g = (struct ps_groups){ 0 };
+}
+
+/* One page: its owner's counters.  Zero-page mappings are counted apart. */
+static int account_page(struct ps_groups *g, struct ps_window *w, uint32_t run_flags,
+			uint64_t off)
+{
+	uint64_t kf = w->kf ? w->kf[off] : 0;
+	enum ps_cat c = ps_classify(run_flags, w->kf != NULL, kf);
+	struct ps_group *grp;
+
+	if (c == PS_ZERO) {
+		w->zero++;
+		return 0;
+	}
+	grp = ps_groups_get(g, w->kcg ? w->kcg[off] : 0);
+	if (!grp)
+		return -ENOMEM;
+	grp->cat[c]++;
+	if (kf & KPF_BIT(KPF_THP))
+		grp->thp++;
+	if (c == PS_ANON_SHARED && w->kc && w->kc[off] == 2)
+		grp->shared_mc2++;
+	return 0;
+}
+
+int ps_account_run(struct ps_groups *g, struct ps_window *w, const struct ps_run *run)
+{
+	uint64_t off = run->pfn - w->base;
+
+	for (uint32_t i = 0; i < run->len; i++) {
+		int r = account_page(g, w, run->flags, off + i);
+
+		if (r < 0)
+			return r;
+	}
+	/* whole PMD folios, each attributed to its head's memcg */
+	if (!w->kf || (run->flags & RUN_FILE))
+		return 0;
+	for (uint64_t i = ps_pmd_first(run); i < run->len && i + PS_PMD_PAGES <= run->len;
+	     i += PS_PMD_PAGES) {
+		struct ps_group *grp;
+
+		if (!ps_is_pmd_folio(w->kf + off + i))
+			continue;
+		grp = ps_groups_get(g, w->kcg ? w->kcg[off + i] : 0);
+		if (!grp)
+			return -ENOMEM;
+		grp->thp_pmd += PS_PMD_PAGES;
+	}
+	return 0;
+}

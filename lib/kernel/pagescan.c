@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Page inventory of a task: /proc/PID/maps + pagemap, then kpagecgroup, kpageflags and
+ * (for anon pages mapped elsewhere too) kpagecount, read per window of PFN-sorted runs.
+ *
+ * Why this shape (measured costs in kernel-memory-model.md section 6.5): an 8-byte
+ * pread per page, as tools/mm/page-types -p does (walk_task() -> walk_pfn(..., 1)),
+ * costs a syscall per page and file; reading a PFN window costs only the kernel's
+ * per-PFN work.  Runs of virtually and physically consecutive pages are built while
+ * the pagemap is read, sorted by PFN (a page mapped twice counts once), and read in
+ * windows of up to WIN_PFNS PFNs that bridge gaps of at most WIN_GAP PFNs.  Both
+ * phases split the work between up to two threads (the machine has two CPUs).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "kernel/pagescan.h"
+#include "kernel/pagescan-result.h"
+
+#define PM_CHUNK	(128 * 1024)	/* pagemap entries per pread (1 MiB) */
+#define WIN_PFNS	(64 * 1024)	/* PFNs per kpage* pread (512 KiB) */
+#define WIN_GAP		16		/* unused PFNs a window may bridge */
+#define MAX_THREADS	2
+#define MIN_PAGES_PER_THREAD 8192	/* below this a thread costs more than it saves */
+
+struct scan {
+	struct cgctl_ctx *ctx;
+	unsigned int flags;
+	int pm_fd, kf_fd, kcg_fd, kc_fd;
+	struct ps_vma *vmas;
+	size_t n_vmas;
+	uint64_t virt_pages;
+};
+
+struct worker {
+	struct scan *s;
+	/* phase 1: virtual pages [lo, hi) counted across all VMAs in order */
+	uint64_t lo, hi;
+	struct ps_runs runs;
+	struct ps_pmstat st;
+	/* phase 2: runs[rlo, rhi) of the sorted list */
+	const struct ps_run *rv;
+	size_t rlo, rhi;
+	struct ps_groups groups;
+	uint64_t zero;
+	uint64_t *buf;		/* PM_CHUNK entries; reused as three WIN_PFNS windows */
+	int err;
+};
+
+static ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t k = pread(fd, (char *)buf + done, len - done, off + (off_t)done);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (k == 0)
+			break;
+		done += (size_t)k;
+	}
+	return (ssize_t)done;
+}
+
+/* Pagemap of virtual pages [vpn, vpn + n) into runs. */
+static int read_pagemap(struct worker *w, uint64_t vpn, uint64_t n)
+{
+	while (n) {
+		size_t want = (size_t)MIN(n, (uint64_t)PM_CHUNK);
+		ssize_t k = pread_full(w->s->pm_fd, w->buf, want * 8, (off_t)(vpn * 8));
+		int r;
+
+		if (k < 0)
+			return (int)k;
+		if (k == 0)	/* beyond the task's address space ([vsyscall]) */
+			return 0;
+		r = ps_runs_feed(&w->runs, &w->st, vpn, w->buf, (size_t)k / 8);
+		if (r < 0)
+			return r;
+		vpn += (uint64_t)k / 8;
+		n -= (uint64_t)k / 8;
+	}
+	return 0;
+}
+
+static void *phase_pagemap(void *arg)
+{
+	struct worker *w = arg;
+	uint64_t pos = 0;
+
+	for (size_t i = 0; i < w->s->n_vmas && pos < w->hi && !w->err; i++) {
+		const struct ps_vma *v = &w->s->vmas[i];
+		uint64_t len = v->end - v->start, a, b;
+
+		a = MAX(pos, w->lo);
+		b = MIN(pos + len, w->hi);
+		if (a < b)
+			w->err = read_pagemap(w, v->start + (a - pos), b - a);
+		pos += len;
+	}
+	return NULL;
+}
+
+/* Read @fd's entries for PFNs [base, base + n) into @dst; zeros past the last PFN. */
+static int read_kpage(int fd, uint64_t *dst, uint64_t base, size_t n)
+{
+	ssize_t k = pread_full(fd, dst, n * 8, (off_t)(base * 8));
+
+	if (k < 0)
+		return (int)k;
+	if ((size_t)k < n * 8)
+		memset((char *)dst + k, 0, n * 8 - (size_t)k);
+	return 0;
+}
+
+static bool run_needs_count(const struct ps_run *r)
+{
+	return !(r->flags & (RUN_FILE | RUN_EXCLUSIVE));
+}
+
+/* The runs [i, *end) that one window covers. */
+static size_t window_end(const struct ps_run *rv, size_t i, size_t hi, bool *need_kc)
+{
+	uint64_t base = rv[i].pfn, last = rv[i].pfn + rv[i].len;
+	size_t j = i + 1;
+
+	*need_kc = run_needs_count(&rv[i]);
+	while (j < hi && rv[j].pfn <= last + WIN_GAP &&
+	       rv[j].pfn + rv[j].len - base <= WIN_PFNS) {
+		last = rv[j].pfn + rv[j].len;
+		*need_kc |= run_needs_count(&rv[j]);
+		j++;
+	}
+	return j;
+}
+
+/* One window: read each needed kpage file once, then account its runs. */
+static int do_window(struct worker *w, size_t i, size_t j, bool need_kc)
+{
+	const struct scan *s = w->s;
+	struct ps_window win = { .base = w->rv[i].pfn };
+	const struct ps_run *lastr = &w->rv[j - 1];
+	size_t n = (size_t)(MAX(lastr->pfn + lastr->len, w->rv[i].pfn + w->rv[i].len) - win.base);
+	uint64_t *kcg = w->buf, *kf = w->buf + WIN_PFNS, *kc = w->buf + 2 * WIN_PFNS;
+	int r = 0;
+
+	if (s->kcg_fd >= 0 && (r = read_kpage(s->kcg_fd, kcg, win.base, n)) == 0)
+		win.kcg = kcg;
+	if (r == 0 && s->kf_fd >= 0 && (r = read_kpage(s->kf_fd, kf, win.base, n)) == 0)
+		win.kf = kf;
+	if (r == 0 && need_kc && s->kc_fd >= 0 && (r = read_kpage(s->kc_fd, kc, win.base, n)) == 0)
+		win.kc = kc;
+	for (size_t k = i; k < j && r == 0; k++)
+		r = ps_account_run(&w->groups, &win, &w->rv[k]);
+	w->zero += win.zero;
+	return r;
+}
+
+static void *phase_kpage(void *arg)
+{
+	struct worker *w = arg;
+	size_t i = w->rlo;
+
+	while (i < w->rhi && !w->err) {
+		bool need_kc;
+		size_t j = window_end(w->rv, i, w->rhi, &need_kc);
+
+		w->err = do_window(w, i, j, need_kc);
+		i = j;
+	}
+	return NULL;
+}
+
+/* Run @fn on workers [0, n): worker 0 in this thread, the others in new threads. */
+static int run_workers(struct worker *w, int n, void *(*fn)(void *))
+{
+	pthread_t t[MAX_THREADS];
+	int started = 0, r = 0;
+
+	for (int i = 1; i < n; i++) {
+		if (pthread_create(&t[i], NULL, fn, &w[i]) != 0) {
+			w[i].err = -EAGAIN;
+			break;
+		}
+		started = i;
+	}
+	fn(&w[0]);
+	for (int i = 1; i <= started; i++)
+		pthread_join(t[i], NULL);
+	for (int i = 0; i < n; i++)
+		if (w[i].err && !r)
+			r = w[i].err;
+	return r;
+}
+
+static int nthreads(const struct scan *s)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (s->flags & CGCTL_INV_SINGLE_THREAD || cpus < 2)
+		return 1;
+	return MAX_THREADS;
+}
+
+/* Phase 1: pagemap of all VMAs into @runs and @st, split by virtual pages. */
+static int scan_pagemap(struct scan *s, struct worker *w, int n, struct ps_runs *runs,
+			struct ps_pmstat *st)
+{
+	int r;
+
+	for (int i = 0; i < n; i++) {
+		w[i].lo = s->virt_pages * (uint64_t)i / (uint64_t)n;
+		w[i].hi = s->virt_pages * (uint64_t)(i + 1) / (uint64_t)n;
+	}
+	r = run_workers(w, n, phase_pagemap);
+	for (int i = 0; i < n && r == 0; i++) {
+		r = ps_runs_append(runs, &w[i].runs);
+		st->swap += w[i].st.swap;
+		st->present += w[i].st.present;
+		st->hidden_anon_excl += w[i].st.hidden_anon_excl;
+		st->hidden_anon_shared += w[i].st.hidden_anon_shared;
+		st->hidden_file += w[i].st.hidden_file;
+	}
+	return r;
+}
+
+/* Phase 2: kpage* of the sorted runs, split by pages. */
+static int scan_kpage(struct worker *w, int n, const struct ps_runs *runs,
+		      struct ps_groups *groups, uint64_t *zero)
+{
+	uint64_t per = runs->pages / (uint64_t)n + 1, acc = 0;
+	size_t i = 0;
+	int r;
+
+	if (runs->pages < MIN_PAGES_PER_THREAD * 2)
+		n = 1;
+	for (int k = 0; k < n; k++) {
+		w[k].rv = runs->v;
+		w[k].rlo = i;
+		while (i < runs->n && (k == n - 1 || acc < per * (uint64_t)(k + 1)))
+			acc += runs->v[i++].len;
+		w[k].rhi = i;
+	}
+	r = run_workers(w, n, phase_kpage);
+	for (int k = 0; k < n && r == 0; k++) {
+		r = ps_groups_merge(groups, &w[k].groups);
+		*zero += w[k].zero;
+	}
+	return r;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int open_proc(struct cgctl_ctx *ctx, pid_t pid, const char *file)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	return cgctl_open_sys(ctx, path, O_RDONLY | O_CLOEXEC);
+}
+
+static int load_vmas(struct scan *s, pid_t pid, struct cgctl_error *e)
+{
+	char path[64], *buf = NULL;
+	size_t len;
+	ssize_t n;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	r = cgctl_read_sys(s->ctx, path, &buf, &len);
+	if (r == -ENOENT)
+		return cgctl_error_set(e, ESRCH, "%d: no such process", (int)pid);
+	if (r < 0)
+		return cgctl_error_set(e, -r, "%d: cannot read %s: %s", (int)pid, path,
+				       strerror(-r));
+	n = ps_parse_maps(buf, len, &s->vmas);
+	free(buf);
+	if (n < 0)
+		return cgctl_error_set(e, (int)-n, "%d: malformed %s", (int)pid, path);
+	s->n_vmas = (size_t)n;
+	for (size_t i = 0; i < s->n_vmas; i++)
+		s->virt_pages += s->vmas[i].end - s->vmas[i].start;
+	return 0;
+}
+
+/* kpage* files that cannot be opened turn into unknown figures, not a failure. */
+static unsigned int open_kpage(struct scan *s)
+{
+	unsigned int unknown = 0;
+
+	s->kcg_fd = cgctl_open_sys(s->ctx, "/proc/kpagecgroup", O_RDONLY | O_CLOEXEC);
+	if (s->kcg_fd < 0)
+		unknown |= CGCTL_INV_UNKNOWN_OWNER;
+	s->kf_fd = cgctl_open_sys(s->ctx, "/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	if (s->kf_fd < 0)
+		unknown |= CGCTL_INV_UNKNOWN_SHMEM | CGCTL_INV_UNKNOWN_THP;
+	if (!(s->flags & CGCTL_INV_NO_MAPCOUNT))
+		s->kc_fd = cgctl_open_sys(s->ctx, "/proc/kpagecount", O_RDONLY | O_CLOEXEC);
+	if (s->kc_fd < 0)
+		unknown |= CGCTL_INV_UNKNOWN_MAPCOUNT;
+	return unknown;
+}
+
+static int alloc_workers(struct worker *w, int n, struct scan *s)
+{
+	for (int i = 0; i < n; i++) {
+		w[i] = (struct worker){ .s = s };
+		w[i].buf = malloc(MAX(PM_CHUNK, 3 * WIN_PFNS) * sizeof(uint64_t));
+		if (!w[i].buf)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void free_workers(struct worker *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(w[i].buf);
+		ps_runs_free(&w[i].runs);
+		ps_groups_free(&w[i].groups);
+	}
+}
+
+static int scan_task(struct scan *s, pid_t pid, struct ps_scan_out *out,
+		     struct cgctl_error *e)
+{
+	struct worker w[MAX_THREADS];
+	int n = nthreads(s), r;
+
+	r = load_vmas(s, pid, e);
+	if (r < 0)
+		return r;
+	s->pm_fd = open_proc(s->ctx, pid, "pagemap");
+	if (s->pm_fd < 0)
+		return cgctl_error_set(e, -s->pm_fd, "%d: cannot open pagemap: %s", (int)pid,
+				       strerror(-s->pm_fd));
+	r = alloc_workers(w, n, s);
+	if (r == 0)
+		r = scan_pagemap(s, w, n, &out->runs, &out->st);
+	if (r == 0 && out->runs.n) {
+		ps_runs_sort_dedupe(&out->runs);
+		r = ps_runs_split(&out->runs, WIN_PFNS);
+	}
+	if (r == 0 && out->runs.n) {
+		out->unknown |= open_kpage(s);
+		r = scan_kpage(w, n, &out->runs, &out->groups, &out->zero);
+	}
+	free_workers(w, n);
+	if (r < 0)
+		return cgctl_error_set(e, -r, "%d: reading pages: %s", (int)pid, strerror(-r));
+	out->n_vmas = s->n_vmas;
+	out->virt_pages = s->virt_pages;
+	return 0;
+}
+
+CGCTL_EXPORT int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
+				      struct cgctl_inventory **ret, struct cgctl_error *e)
+{
+	struct scan s = { .ctx = ctx, .flags = flags, .pm_fd = -1, .kf_fd = -1,
+			  .kcg_fd = -1, .kc_fd = -1 };
+	struct ps_scan_out out = { 0 };
+	int r;
+
+	if (!ctx || !ret || pid <= 0)
+		return cgctl_error_set(e, EINVAL, "invalid argument");
+	r = scan_task(&s, pid, &out, e);
+	close_fd(&s.pm_fd);
+	close_fd(&s.kf_fd);
+	close_fd(&s.kcg_fd);
+	close_fd(&s.kc_fd);
+	free(s.vmas);
+	if (r == 0)
+		r = ps_result_build(ctx, pid, flags, &out, ret, e);
+	ps_runs_free(&out.runs);
+	ps_groups_free(&out.groups);
+	return r;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internals of the page inventory (lib/kernel/pagescan*.c).  The pure part
+ * (pagescan-parse.c: maps parsing, pagemap decoding, run building, sorting, per-page
+ * classification) does no I/O so the unit tests drive it with synthetic data.
+ */
+#ifndef CGCTL_KERNEL_PAGESCAN_H
+#define CGCTL_KERNEL_PAGESCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libcgctl.h"
+
+/* /proc/PID/pagemap entry bits (Documentation/admin-guide/mm/pagemap.rst, v6.18) */
+#define PM_PFN_MASK		((UINT64_C(1) << 55) - 1)
+#define PM_EXCLUSIVE		(UINT64_C(1) << 56)	/* 4.2+ */
+#define PM_FILE			(UINT64_C(1) << 61)	/* file page or shared anon (shmem) */
+#define PM_SWAP			(UINT64_C(1) << 62)
+#define PM_PRESENT		(UINT64_C(1) << 63)
+
+/* /proc/kpageflags bits (include/uapi/linux/kernel-page-flags.h) */
+#define KPF_ANON		12
+#define KPF_SWAPBACKED		14
+#define KPF_COMPOUND_HEAD	15
+#define KPF_COMPOUND_TAIL	16
+#define KPF_HUGE		17
+#define KPF_THP			22
+#define KPF_ZERO_PAGE		24
+#define KPF_BIT(b)		(UINT64_C(1) << (b))
+
+#define PS_PMD_PAGES		512	/* 2 MiB / 4 KiB (x86-64) */
+
+/* One VMA of /proc/PID/maps, in page numbers. */
+struct ps_vma {
+	uint64_t start, end;	/* [start, end) virtual page numbers */
+	bool shared;		/* 's' in perms */
+};
+
+/* Pagemap flags a run keeps constant (so a run's pages classify alike). */
+#define RUN_EXCLUSIVE	(1u << 0)
+#define RUN_FILE	(1u << 1)
+
+/* Pages consecutive both virtually and physically, with equal pagemap flags. */
+struct ps_run {
+	uint64_t pfn;
+	uint64_t vpn;
+	uint32_t len;
+	uint32_t flags;		/* RUN_* */
+};
+
+struct ps_runs {
+	struct ps_run *v;
+	size_t n, cap;
+	uint64_t pages;
+};
+
+/* Counters before attribution: what the pagemap alone tells. */
+struct ps_pmstat {
+	uint64_t swap;
+	uint64_t hidden_anon_excl;	/* present, PFN hidden */
+	uint64_t hidden_anon_shared;
+	uint64_t hidden_file;
+	uint64_t present;		/* all present entries (before dedupe) */
+};
+
+/* Parse /proc/PID/maps.  Returns: the number of VMAs and a malloc'ed array, -EIO on a
+ * malformed line, -ENOMEM. */
+ssize_t ps_parse_maps(const char *buf, size_t len, struct ps_vma **ret);
+
+/* Feed @n pagemap entries that start at virtual page @vpn: present pages with a PFN
+ * extend or open runs, the rest is counted in @st.  Returns: 0 or -ENOMEM. */
+int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
+		 const uint64_t *pm, size_t n);
+/* Append all runs of @src to @dst (src unchanged).  Returns: 0 or -ENOMEM. */
+int ps_runs_append(struct ps_runs *dst, const struct ps_runs *src);
+/* Sort by PFN and drop PFNs already covered by an earlier run (a page mapped twice
+ * counts once).  Returns: the number of pages dropped. */
+uint64_t ps_runs_sort_dedupe(struct ps_runs *r);
+/* Split runs so none crosses a multiple of @max PFNs (@max a multiple of 512; keeps
+ * PFN order).  Returns: 0 or -ENOMEM. */
+int ps_runs_split(struct ps_runs *r, uint32_t max);
+void ps_runs_free(struct ps_runs *r);
+
+/* Page categories in struct cgctl_inv_group order. */
+enum ps_cat {
+	PS_ANON_EXCL,
+	PS_ANON_SHARED,
+	PS_FILE,
+	PS_SHMEM,
+	PS_ZERO,	/* the shared zero page: never charged */
+	PS_NCAT,
+};
+
+/* Classify one page from its run flags and (if @have_kflags) its kpageflags. */
+enum ps_cat ps_classify(uint32_t run_flags, bool have_kflags, uint64_t kflags);
+
+/*
+ * Pages of @len starting at run offset 0 that belong to whole PMD-sized THP folios
+ * mapped at 2 MiB-aligned addresses: for each aligned block, the head flags at the
+ * block's first page and tail (not head) flags at the 511 others.  @kf holds the run's
+ * kpageflags.  Returns: the number of such pages (a multiple of 512).
+ */
+uint64_t ps_count_thp_pmd(const struct ps_run *run, const uint64_t *kf);
+/* Offset in @run of its first 2 MiB-aligned block, UINT64_MAX if virtual and physical
+ * alignment differ (then no block can be PMD-mapped). */
+uint64_t ps_pmd_first(const struct ps_run *run);
+/* @kf: 512 kpageflags of an aligned block.  Returns: true for one PMD-sized THP folio. */
+bool ps_is_pmd_folio(const uint64_t *kf);
+
+/* Per-memcg counters while scanning (merged into struct cgctl_inv_group at the end). */
+struct ps_group {
+	uint64_t ino;
+	uint64_t cat[PS_NCAT];
+	uint64_t shared_mc2;
+	uint64_t thp, thp_pmd;
+};
+
+struct ps_groups {
+	struct ps_group *v;
+	size_t n, cap;
+	size_t last;		/* index of the last lookup: pages come in long same-ino runs */
+};
+
+/* The group of @ino, created on first use.  Returns: NULL on -ENOMEM. */
+struct ps_group *ps_groups_get(struct ps_groups *g, uint64_t ino);
+/* Add all counters of @src into @dst.  Returns: 0 or -ENOMEM. */
+int ps_groups_merge(struct ps_groups *dst, const struct ps_groups *src);
+void ps_groups_free(struct ps_groups *g);
+
+/* Page counts a window of runs contributes, given its kpage* arrays (any may be NULL:
+ * unknown).  @kf/@kcg/@kc are indexed by pfn - @base.  Returns: 0 or -ENOMEM. */
+struct ps_window {
+	uint64_t base;		/* first PFN of the arrays */
+	const uint64_t *kf, *kcg, *kc;
+	uint64_t zero;		/* out: zero-page mappings */
+};
+int ps_account_run(struct ps_groups *g, struct ps_window *w, const struct ps_run *run);
+
+#endif

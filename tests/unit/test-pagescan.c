@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Page inventory, pure part: maps parsing, runs, dedupe, split, classification. */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "kernel/pagescan.h"
+
+#define P(pfn) (PM_PRESENT | (uint64_t)(pfn))
+#define KF(b) KPF_BIT(b)
+
+START_TEST(maps_parse)
+{
+	static const char maps[] =
+		"55d0c0000000-55d0c0002000 r--p 00000000 fe:01 123  /usr/bin/with space\n"
+		"7f0000000000-7f0000200000 rw-s 00000000 00:01 7 /dev/zero (deleted)\n"
+		"\n"
+		"7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                  [stack]\n"
+		"ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 [vsyscall]";
+	struct ps_vma *v = NULL;
+	ssize_t n = ps_parse_maps(maps, strlen(maps), &v);
+
+	ck_assert_int_eq(n, 4);
+	ck_assert_uint_eq(v[0].start, 0x55d0c0000000ULL >> 12);
+	ck_assert_uint_eq(v[0].end - v[0].start, 2);
+	ck_assert(!v[0].shared);
+	ck_assert(v[1].shared);
+	ck_assert_uint_eq(v[1].end - v[1].start, 512);
+	ck_assert_uint_eq(v[2].end - v[2].start, 0x21);
+	ck_assert_uint_eq(v[3].start, 0xffffffffff600000ULL >> 12);
+	free(v);
+}
+END_TEST
+
+START_TEST(maps_malformed)
+{
+	static const char *const bad[] = {
+		"zz-1000 rw-p 0 0:0 0\n",
+		"1000 rw-p 0 0:0 0\n",
+		"2000-1000 rw-p 0 0:0 0\n",
+		"1000-2000 rw-x 0 0:0 0\n",	/* neither p nor s */
+		"1001-2000 rw-p 0 0:0 0\n",	/* not page aligned */
+		"1000-2000 rw\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ps_vma *v = NULL;
+
+		ck_assert_msg(ps_parse_maps(bad[i], strlen(bad[i]), &v) == -EIO, "%s", bad[i]);
+	}
+}
+END_TEST
+
+START_TEST(runs_coalesce)
+{
+	/* vpn 100..: 10,11,12 | 20 (pfn jump) | 21 exclusive (flag change) | hole |
+	 * swap | 22 (virtual gap after the hole: new run) | hidden PFN */
+	uint64_t pm[] = {
+		P(10), P(11), P(12), P(20), P(21) | PM_EXCLUSIVE, 0,
+		PM_SWAP | 5, P(22) | PM_FILE, PM_PRESENT | PM_EXCLUSIVE,
+	};
+	struct ps_runs r = { 0 };
+	struct ps_pmstat st = { 0 };
+
+	ck_assert_int_eq(ps_runs_feed(&r, &st, 100, pm, 9), 0);
+	ck_assert_uint_eq(r.n, 4);
+	ck_assert_uint_eq(r.pages, 6);
+	ck_assert_uint_eq(r.v[0].pfn, 10);
+	ck_assert_uint_eq(r.v[0].len, 3);
+	ck_assert_uint_eq(r.v[0].vpn, 100);
+	ck_assert_uint_eq(r.v[1].pfn, 20);
+	ck_assert_uint_eq(r.v[1].len, 1);
+	ck_assert_uint_eq(r.v[2].flags, RUN_EXCLUSIVE);
+	ck_assert_uint_eq(r.v[3].flags, RUN_FILE);
+	ck_assert_uint_eq(r.v[3].vpn, 107);
+	ck_assert_uint_eq(st.swap, 1);
+	ck_assert_uint_eq(st.present, 7);
+	ck_assert_uint_eq(st.hidden_anon_excl, 1);
+	/* a second feed continues the last run when contiguous */
+	uint64_t more[] = { P(23) | PM_FILE };
+	ck_assert_int_eq(ps_runs_feed(&r, &st, 108, more, 1), 0);
+	ck_assert_uint_eq(r.n, 4);
+	ck_assert_uint_eq(r.v[3].len, 2);
+	ps_runs_free(&r);
+}
+END_TEST
+
+START_TEST(runs_hidden)
+{
+	uint64_t pm[] = { PM_PRESENT, PM_PRESENT | PM_EXCLUSIVE, PM_PRESENT | PM_FILE,
+			  PM_PRESENT | PM_FILE | PM_EXCLUSIVE };
+	struct ps_runs r = { 0 };
+	struct ps_pmstat st = { 0 };
+
+	ck_assert_int_eq(ps_runs_feed(&r, &st, 0, pm, 4), 0);
+	ck_assert_uint_eq(r.n, 0);
+	ck_assert_uint_eq(st.hidden_anon_shared, 1);
+	ck_assert_uint_eq(st.hidden_anon_excl, 1);
+	ck_assert_uint_eq(st.hidden_file, 2);
+	ps_runs_free(&r);
+}
+END_TEST
+
+static void push(struct ps_runs *r, uint64_t pfn, uint64_t vpn, uint32_t len)
+{
+	struct ps_runs one = { 0 };
+	struct ps_run x = { .pfn = pfn, .vpn = vpn, .len = len };
+
+	one.v = &x;
+	one.n = 1;
+	one.pages = len;
+	ck_assert_int_eq(ps_runs_append(r, &one), 0);
+}
+
+START_TEST(runs_sort_dedupe)
+{
+	struct ps_runs r = { 0 };
+
+	push(&r, 500, 0, 10);	/* 500..509 */
+	push(&r, 100, 50, 5);	/* 100..104 */
+	push(&r, 503, 90, 4);	/* inside the first: dropped */
+	push(&r, 505, 70, 10);	/* 505..514: 510..514 kept */
+	push(&r, 104, 40, 1);	/* duplicate of 104 */
+	ck_assert_uint_eq(r.pages, 30);
+	ck_assert_uint_eq(ps_runs_sort_dedupe(&r), 4 + 5 + 1);
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_uint_eq(r.pages, 20);
+	ck_assert_uint_eq(r.v[0].pfn, 100);
+	ck_assert_uint_eq(r.v[1].pfn, 500);
+	ck_assert_uint_eq(r.v[2].pfn, 510);
+	ck_assert_uint_eq(r.v[2].vpn, 75);	/* trimmed alike in both spaces */
+	ck_assert_uint_eq(r.v[2].len, 5);
+	ps_runs_free(&r);
+}
+END_TEST
+
+START_TEST(runs_split)
+{
+	struct ps_runs r = { 0 };
+	uint64_t total = 0;
+
+	push(&r, 1000, 7, 5000);	/* crosses 1024, 2048, 3072, 4096, 5120 (max 1024) */
+	push(&r, 8192, 0, 1024);	/* exactly one aligned piece */
+	ck_assert_int_eq(ps_runs_split(&r, 1024), 0);
+	ck_assert_uint_eq(r.n, 7);
+	ck_assert_uint_eq(r.v[0].pfn, 1000);
+	ck_assert_uint_eq(r.v[0].len, 24);
+	ck_assert_uint_eq(r.v[1].pfn, 1024);
+	ck_assert_uint_eq(r.v[1].vpn, 31);
+	ck_assert_uint_eq(r.v[5].pfn, 5120);
+	ck_assert_uint_eq(r.v[5].len, 6000 - 5120);
+	ck_assert_uint_eq(r.v[6].pfn, 8192);
+	for (size_t i = 0; i < r.n; i++) {
+		total += r.v[i].len;
+		ck_assert_uint_le(r.v[i].len, 1024);
+		if (i)
+			ck_assert_uint_gt(r.v[i].pfn, r.v[i - 1].pfn);
+	}
+	ck_assert_uint_eq(total, 6024);
+	ps_runs_free(&r);
+}
+END_TEST
+
+START_TEST(classify)
+{
+	/* without kpageflags only the pagemap bits speak */
+	ck_assert_int_eq(ps_classify(RUN_FILE, false, 0), PS_FILE);
+	ck_assert_int_eq(ps_classify(RUN_FILE | RUN_EXCLUSIVE, false, 0), PS_FILE);
+	ck_assert_int_eq(ps_classify(RUN_EXCLUSIVE, false, 0), PS_ANON_EXCL);
+	ck_assert_int_eq(ps_classify(0, false, 0), PS_ANON_SHARED);
+	/* with them */
+	ck_assert_int_eq(ps_classify(RUN_EXCLUSIVE, true, KF(KPF_ANON)), PS_ANON_EXCL);
+	ck_assert_int_eq(ps_classify(0, true, KF(KPF_ANON) | KF(KPF_SWAPBACKED)),
+			 PS_ANON_SHARED);
+	ck_assert_int_eq(ps_classify(RUN_FILE, true, KF(KPF_SWAPBACKED)), PS_SHMEM);
+	ck_assert_int_eq(ps_classify(RUN_FILE | RUN_EXCLUSIVE, true, KF(KPF_SWAPBACKED)),
+			 PS_SHMEM);
+	ck_assert_int_eq(ps_classify(RUN_FILE, true, KF(5) /* LRU */), PS_FILE);
+	ck_assert_int_eq(ps_classify(0, true, KF(KPF_ZERO_PAGE)), PS_ZERO);
+	ck_assert_int_eq(ps_classify(0, true, KF(KPF_ZERO_PAGE) | KF(KPF_THP)), PS_ZERO);
+}
+END_TEST
+
+static void fill_folio(uint64_t *kf, size_t n, uint64_t extra)
+{
+	kf[0] = KF(KPF_COMPOUND_HEAD) | KF(KPF_THP) | extra;
+	for (size_t i = 1; i < n; i++)
+		kf[i] = KF(KPF_COMPOUND_TAIL) | KF(KPF_THP) | extra;
+}
+
+START_TEST(thp_pmd)
+{
+	uint64_t *kf = calloc(2048, sizeof(*kf));
+	struct ps_run run = { .pfn = 1024 - 100, .vpn = 4096 - 100, .len = 1700 };
+
+	/* run covers pfn 924..2623: aligned blocks 1024 and 1536 whole, 2048 partial */
+	fill_folio(kf + 100, 512, KF(KPF_ANON));
+	fill_folio(kf + 612, 512, KF(KPF_ANON));
+	ck_assert_uint_eq(ps_pmd_first(&run), 100);
+	ck_assert_uint_eq(ps_count_thp_pmd(&run, kf), 1024);
+	/* a second head inside the block: two smaller folios, not PMD */
+	kf[612 + 256] = KF(KPF_COMPOUND_HEAD) | KF(KPF_THP);
+	ck_assert_uint_eq(ps_count_thp_pmd(&run, kf), 512);
+	/* virtual alignment differs: nothing can be PMD-mapped */
+	run.vpn++;
+	ck_assert_uint_eq(ps_pmd_first(&run), UINT64_MAX);
+	ck_assert_uint_eq(ps_count_thp_pmd(&run, kf), 0);
+	/* hugetlb-style compound without THP */
+	run.vpn--;
+	fill_folio(kf + 100, 512, 0);
+	for (size_t i = 100; i < 612; i++)
+		kf[i] &= ~KF(KPF_THP);
+	ck_assert_uint_eq(ps_count_thp_pmd(&run, kf), 0);
+	free(kf);
+}
+END_TEST
+
+START_TEST(account_window)
+{
+	/* PFNs 1000..1009 (run A, anon shared) and 1012..1013 (run B, file) */
+	uint64_t kcg[14], kf[14], kc[14];
+	struct ps_run a = { .pfn = 1000, .vpn = 0, .len = 10, .flags = 0 };
+	struct ps_run b = { .pfn = 1012, .vpn = 20, .len = 2, .flags = RUN_FILE };
+	struct ps_window w = { .base = 1000, .kcg = kcg, .kf = kf, .kc = kc };
+	struct ps_groups g = { 0 };
+	const struct ps_group *g7, *g9;
+
+	for (int i = 0; i < 14; i++) {
+		kcg[i] = i < 6 ? 7 : 9;
+		kf[i] = KF(KPF_ANON);
+		kc[i] = i % 2 ? 2 : 3;
+	}
+	kf[9] = KF(KPF_ZERO_PAGE);
+	kcg[9] = 0;
+	kf[12] = KF(KPF_SWAPBACKED);	/* shmem */
+	kf[13] = 0;			/* file */
+	ck_assert_int_eq(ps_account_run(&g, &w, &a), 0);
+	ck_assert_int_eq(ps_account_run(&g, &w, &b), 0);
+	ck_assert_uint_eq(g.n, 2);	/* zero page counted apart, no group 0 */
+	g7 = ps_groups_get(&g, 7);
+	g9 = ps_groups_get(&g, 9);
+	ck_assert_uint_eq(g7->cat[PS_ANON_SHARED], 6);
+	ck_assert_uint_eq(g7->shared_mc2, 3);	/* offsets 1, 3, 5 */
+	ck_assert_uint_eq(g9->cat[PS_ANON_SHARED], 3);
+	ck_assert_uint_eq(g9->shared_mc2, 1);	/* offset 7; 9 is the zero page */
+	ck_assert_uint_eq(g9->cat[PS_SHMEM], 1);
+	ck_assert_uint_eq(g9->cat[PS_FILE], 1);
+	ck_assert_uint_eq(w.zero, 1);
+	ps_groups_free(&g);
+}
+END_TEST
+
+START_TEST(groups_merge)
+{
+	struct ps_groups a = { 0 }, b = { 0 };
+
+	ps_groups_get(&a, 5)->cat[PS_FILE] = 3;
+	ps_groups_get(&b, 5)->cat[PS_FILE] = 4;
+	ps_groups_get(&b, 6)->thp = 512;
+	ck_assert_int_eq(ps_groups_merge(&a, &b), 0);
+	ck_assert_uint_eq(a.n, 2);
+	ck_assert_uint_eq(ps_groups_get(&a, 5)->cat[PS_FILE], 7);
+	ck_assert_uint_eq(ps_groups_get(&a, 6)->thp, 512);
+	ps_groups_free(&a);
+	ps_groups_free(&b);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("pagescan");
+	TCase *tc = tcase_create("pure");
+
+	tcase_add_test(tc, maps_parse);
+	tcase_add_test(tc, maps_malformed);
+	tcase_add_test(tc, runs_coalesce);
+	tcase_add_test(tc, runs_hidden);
+	tcase_add_test(tc, runs_sort_dedupe);
+	tcase_add_test(tc, runs_split);
+	tcase_add_test(tc, classify);
+	tcase_add_test(tc, thp_pmd);
+	tcase_add_test(tc, account_window);
+	tcase_add_test(tc, groups_merge);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
