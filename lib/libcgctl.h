@@ -365,6 +365,161 @@ const struct cgctl_inv_group *cgctl_inventory_group(const struct cgctl_inventory
 /* ===== end: pagescan ===== */
 
 /* ===== section: bandwidth (owner: bandwidth) ===== */
+
+/*
+ * CFS bandwidth control (cpu.cfs_quota_us / cpu.max): a discrete-event model of the
+ * kernel's pools, per-CPU silos and period timer, the write rules and a safe write order.
+ * Times in ns unless a name ends in _us.
+ */
+#define CGCTL_BW_INF UINT64_MAX		/* quota: unlimited ("max", v1 "-1") */
+#define CGCTL_BW_MAX_US ((1ULL << 44) - 1)	/* MAX_BW: largest finite quota, µs */
+
+/* One group's setting as the interface files hold it, in µs. */
+struct cgctl_bw_settings {
+	uint64_t quota_us;	/* CGCTL_BW_INF: unlimited */
+	uint64_t period_us;
+	uint64_t burst_us;
+};
+
+/* What cpu.stat / cpu.stat.local report; nr_* are the kernel's 32-bit ints (they wrap). */
+struct cgctl_bw_stat {
+	int32_t nr_periods;
+	int32_t nr_throttled;
+	int32_t nr_bursts;
+	uint64_t throttled_ns;		/* cpu.stat throttled_time: own quota, Σ over CPUs */
+	uint64_t throttled_local_ns;	/* cpu.stat.local (6.6+): self or ancestor, Σ CPUs */
+	uint64_t burst_ns;		/* burst_time */
+	uint64_t usage_ns;		/* CPU time of the group and its descendants */
+};
+
+/* One period of a group, for pictures (recorded on the group's phase grid). */
+struct cgctl_bw_period {
+	uint64_t end_ns;	/* boundary at which this period ended */
+	uint64_t used_ns;	/* CPU time used during the period */
+	uint64_t throttled_ns;	/* Σ over CPUs of own-quota throttled time in the period */
+	uint64_t credit_ns;	/* pool above quota right after the refill (burst credit) */
+	bool counted;		/* the period timer was armed: counted in nr_periods */
+	bool throttled;		/* counted in nr_throttled */
+};
+
+/* Simulation parameters; zero fields take the defaults noted. */
+struct cgctl_bw_sim_config {
+	uint32_t kver;		/* era; 0: CGCTL_KVER(6,18,0) */
+	unsigned int ncpus;	/* 0: 1 */
+	unsigned int hz;	/* 0: 250 */
+	uint64_t slice_ns;	/* sched_cfs_bandwidth_slice; 0: 5 ms */
+	uint64_t duration_ns;	/* the workload runs this long, then its threads are killed */
+	uint64_t settle_ns;	/* ... and the model runs this much longer ("settled" stats) */
+	uint64_t seed;		/* timer phases and jitter */
+	uint32_t other_load_ppm; /* CPU share taken by unrelated tasks while the group runs */
+	uint64_t timer_cost_ns;	/* period-timer callback run time (drives the overload guard) */
+	bool record_periods;	/* keep per-period detail (cgctl_bw_sim_periods) */
+};
+
+struct cgctl_bw_trace;	/* parsed busy/idle trace */
+
+/* A thread of the workload.  busy_ns 0 and no trace: always busy. */
+struct cgctl_bw_thread {
+	int group;		/* from cgctl_bw_sim_add_group */
+	uint64_t start_ns;	/* becomes runnable at this time */
+	uint64_t busy_ns;	/* CPU time per busy phase (however long throttling stretches it) */
+	uint64_t idle_ns;	/* sleep after each busy phase */
+	uint32_t jitter_ppm;	/* each phase is scaled by 1 ± U(0, jitter) */
+	const struct cgctl_bw_trace *trace;	/* if set: busy/idle from trace thread ... */
+	unsigned int trace_thread;		/* ... this one; the thread exits at its end */
+};
+
+struct cgctl_bw_sim;
+
+/* Returns: 0 and a new simulator in *ret, -EINVAL (bad config), -ENOMEM. */
+int cgctl_bw_sim_new(struct cgctl_bw_sim **ret, const struct cgctl_bw_sim_config *cfg);
+void cgctl_bw_sim_free(struct cgctl_bw_sim *sim);
+/*
+ * cgctl_bw_sim_add_group: a group below @parent (-1: below the root) with @bw, configured
+ * long before time 0 and idle since (pool full, timer off).  Parents before children.
+ * Returns: the group index (>= 0), -EINVAL, -ENOMEM.
+ */
+int cgctl_bw_sim_add_group(struct cgctl_bw_sim *sim, int parent,
+			   const struct cgctl_bw_settings *bw);
+/* Returns: 0, -EINVAL (unknown group, trace thread out of range), -ENOMEM. */
+int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *sim, const struct cgctl_bw_thread *t);
+/* Schedule a configuration write of @bw to @group at @at_ns (refill, silo reset,
+ * unthrottle, as tg_set_cfs_bandwidth does).  Returns: 0, -EINVAL, -ENOMEM. */
+int cgctl_bw_sim_write(struct cgctl_bw_sim *sim, int group, uint64_t at_ns,
+		       const struct cgctl_bw_settings *bw);
+/* Run once.  Returns: the number of events simulated (>= 0), -EINVAL, -ENOMEM, -EALREADY. */
+int64_t cgctl_bw_sim_run(struct cgctl_bw_sim *sim);
+/* Statistics of @group at the end of the workload (@settled false: what cpu.stat reads
+ * at duration_ns) or at the end of the settle time.  Returns: 0, -EINVAL. */
+int cgctl_bw_sim_stat(const struct cgctl_bw_sim *sim, int group, bool settled,
+		      struct cgctl_bw_stat *ret);
+/* Per-period detail of @group (record_periods).  Returns: the count, *ret valid until
+ * cgctl_bw_sim_free; -EINVAL. */
+ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *sim, int group,
+			     const struct cgctl_bw_period **ret);
+/* The effective (period, quota, burst) of @group after the run (the overload guard
+ * may have doubled them).  Returns: 0, -EINVAL. */
+int cgctl_bw_sim_settings(const struct cgctl_bw_sim *sim, int group,
+			  struct cgctl_bw_settings *ret);
+
+/*
+ * cgctl_bw_trace_parse: a workload trace, one interval per line
+ * "THREAD<TAB>busy|idle<TAB>DURATION" (DURATION: µs, or with ns/us/ms/s), '#' comments.
+ * Returns: 0, -EINVAL (with the line number in @e), -ENOMEM.
+ */
+int cgctl_bw_trace_parse(const char *buf, size_t len, struct cgctl_bw_trace **ret,
+			 struct cgctl_error *e);
+/* Returns: the number of threads (highest THREAD + 1). */
+unsigned int cgctl_bw_trace_threads(const struct cgctl_bw_trace *t);
+void cgctl_bw_trace_free(struct cgctl_bw_trace *t);
+
+/* A cgroup tree for the write rules: node 0 is the root; parents come before children. */
+struct cgctl_bw_node {
+	int parent;			/* -1 for the root */
+	const char *path;		/* for messages ("/a/b") */
+	struct cgctl_bw_settings bw;	/* current setting */
+};
+
+/*
+ * cgctl_bw_check: would the kernel accept @proposed for @nodes[@target]?  Mirrors
+ * tg_set_cfs_bandwidth()/tg_set_bandwidth() and, for @version 1, the whole-tree walk of
+ * tg_cfs_schedulable_down().  @nodes may be NULL (n 0) to check the ranges only.
+ * Returns: 0, or -EINVAL with a message naming the rule in @e.
+ */
+int cgctl_bw_check(const struct cgctl_bw_node *nodes, size_t n, size_t target,
+		   const struct cgctl_bw_settings *proposed, int version,
+		   struct cgctl_error *e);
+
+enum cgctl_bw_file {
+	CGCTL_BW_FILE_QUOTA,	/* v1 cpu.cfs_quota_us */
+	CGCTL_BW_FILE_PERIOD,	/* v1 cpu.cfs_period_us */
+	CGCTL_BW_FILE_BURST,	/* v1 cpu.cfs_burst_us, v2 cpu.max.burst */
+	CGCTL_BW_FILE_MAX,	/* v2 cpu.max ("QUOTA PERIOD") */
+};
+
+#define CGCTL_BW_PLAN_MAX 4
+
+/* One file write of a plan. */
+struct cgctl_bw_write {
+	enum cgctl_bw_file file;
+	const char *name;		/* "cpu.cfs_quota_us" */
+	char value[48];			/* what to write: "50000", "-1", "max 100000" */
+	struct cgctl_bw_settings after;	/* the group's setting once this write is done */
+};
+
+/*
+ * cgctl_bw_write_plan: the writes that take a group from @old to @new, skipping
+ * unchanged values, in an order whose every intermediate state the kernel accepts
+ * (burst down first / up last; period first when both grow, quota first when both
+ * shrink; via quota -1 when no two-write path exists).  With @nodes (n > 0) every
+ * intermediate is checked against the tree (cgctl_bw_check).
+ * Returns: the number of writes in @out (0..CGCTL_BW_PLAN_MAX), -EINVAL with @e.
+ */
+int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
+			const struct cgctl_bw_settings *new, int version,
+			const struct cgctl_bw_node *nodes, size_t n, size_t target,
+			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
+
 /* ===== end: bandwidth ===== */
 
 /* ===== section: pcp (owner: pcp) ===== */

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * CFS bandwidth model: the discrete-event loop and the scheduler side (see the model
+ * notes in bandwidth.h).  Each CPU has one event slot holding the next instant at which
+ * something happens on it: a tick at which a silo runs dry (ticks in between only
+ * subtract, so they are folded into one charge), or a busy phase ending.  Threads,
+ * group timers and configuration writes have their own slots.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "engine/bandwidth.h"
+
+#define DONE_TOLERANCE_NS 4	/* rounding of processor sharing, per runnable thread */
+
+enum { MISC_WRITE, MISC_END, MISC_SETTLE, MISC_NR };
+
+static uint32_t cap_of(const struct cgctl_bw_sim *s)
+{
+	return BW_CAP_ONE - s->cfg.other_load_ppm;
+}
+
+/* Advance the threads runnable on @cpu to @now; their run time becomes pending charge. */
+void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+	uint64_t dt = now - c->last, eff, share, rem;
+
+	c->last = now;
+	if (!dt || !c->nrun)
+		return;
+	eff = (uint64_t)((unsigned __int128)dt * cap_of(s) / BW_CAP_ONE);
+	share = eff / c->nrun;
+	rem = eff % c->nrun;
+	for (int i = 0; i < c->nrun; i++) {
+		struct bw_thread *t = &s->t[c->run[i]];
+		uint64_t d = share + ((uint64_t)i < rem);
+
+		if (t->left != UINT64_MAX)
+			t->left -= MIN(d, t->left);
+		for (int l = t->spec.group; l >= 0; l = s->g[l].parent) {
+			s->g[l].rq[cpu].pending += d;
+			s->g[l].usage += d;
+		}
+	}
+}
+
+/* update_curr() on every level with uncharged run time, deepest first. */
+static void cpu_charge(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+{
+	s->cpu[cpu].charged_at = now;
+	for (int g = s->ngroups - 1; g >= 0; g--) {
+		struct bw_rq *rq = &s->g[g].rq[cpu];
+		uint64_t d = rq->pending;
+
+		rq->pending = 0;
+		if (d || (BW_ERA_EXPIRE(s->cfg.kver) && s->g[g].rq[cpu].nr_busy))
+			bw_charge(s, g, cpu, d, now);
+	}
+}
+
+/* put_prev_entity()/pick_task_fair(): throttle levels whose refill failed. */
+static void cpu_throttle_pending(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+{
+	for (int g = s->ngroups - 1; g >= 0; g--) {
+		struct bw_rq *rq = &s->g[g].rq[cpu];
+
+		if (rq->resched && !rq->throttled && rq->remaining <= 0)
+			bw_throttle(s, g, cpu, now);
+		rq->resched = false;
+	}
+}
+
+static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+
+	c->nrun = 0;
+	c->ngrp = 0;
+	for (int i = 0; i < c->nbusy; i++) {
+		int ti = c->busy[i];
+
+		if (s->g[s->t[ti].spec.group].rq[cpu].throttle_count == 0)
+			c->run[c->nrun++] = ti;
+	}
+	for (int g = s->ngroups - 1; g >= 0; g--) {
+		uint32_t n = 0;
+
+		for (int i = 0; i < c->nrun; i++)
+			for (int l = s->t[c->run[i]].spec.group; l >= g; l = s->g[l].parent)
+				n += l == g;
+		if (!n)
+			continue;
+		c->grp[c->ngrp] = g;
+		c->gcnt[c->ngrp++] = n;
+	}
+}
+
+static uint64_t tick_ceil(const struct cgctl_bw_sim *s, uint64_t t)
+{
+	return (t + s->tick - 1) / s->tick * s->tick;
+}
+
+static uint64_t wall_for(const struct cgctl_bw_sim *s, uint64_t work, uint32_t num,
+			 uint32_t den)
+{
+	unsigned __int128 w = (unsigned __int128)work * den * BW_CAP_ONE;
+	unsigned __int128 q = (unsigned __int128)num * cap_of(s);
+
+	w = (w + q - 1) / q;
+	return w > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)w;
+}
+
+/* The next tick at which a silo of @cpu runs dry (or, < 5.4, may expire). */
+static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+	uint64_t first = (c->charged_at / s->tick + 1) * s->tick, best = BW_NO_TIME;
+
+	first = MAX(first, tick_ceil(s, c->last));
+
+	for (int i = 0; i < c->ngrp; i++) {
+		struct bw_rq *rq = &s->g[c->grp[i]].rq[cpu];
+		int64_t r = rq->remaining - (int64_t)rq->pending - c->nrun - 2;
+		uint64_t t = first;
+
+		if (!rq->enabled || rq->throttled)
+			continue;
+		if (r > 0)
+			t = MAX(first, tick_ceil(s, c->last + wall_for(s, r, c->gcnt[i], c->nrun)));
+		if (BW_ERA_EXPIRE(s->cfg.kver))
+			t = MIN(t, MAX(first, tick_ceil(s, rq->expires)));
+		best = MIN(best, t);
+	}
+	return best;
+}
+
+static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+	uint64_t minleft = UINT64_MAX, t;
+
+	if (!c->nrun) {
+		bw_heap_del(&s->heap, cpu);
+		return;
+	}
+	for (int i = 0; i < c->nrun; i++)
+		minleft = MIN(minleft, s->t[c->run[i]].left);
+	t = next_dry_tick(s, cpu);
+	if (minleft != UINT64_MAX)
+		t = MIN(t, c->last + wall_for(s, minleft, 1, c->nrun));
+	if (t == BW_NO_TIME)
+		bw_heap_del(&s->heap, cpu);
+	else
+		bw_heap_set(&s->heap, cpu, t);
+}
+
+/* The runnable set or a silo of @cpu changed at @now: recompute and replan. */
+void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+{
+	bw_cpu_progress(s, cpu, now);
+	cpu_rebuild(s, cpu);
+	cpu_plan(s, cpu);
+}
+
+static void cpu_sync(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+{
+	bw_cpu_progress(s, cpu, now);
+	cpu_charge(s, cpu, now);
+	cpu_throttle_pending(s, cpu, now);
+}
+
+static int pick_cpu(const struct cgctl_bw_sim *s, const struct bw_thread *t)
+{
+	int best = 0;
+
+	if (t->cpu >= 0 && s->cpu[t->cpu].nbusy == 0)
+		return t->cpu;
+	for (int c = 1; c < (int)s->cfg.ncpus; c++)
+		if (s->cpu[c].nbusy < s->cpu[best].nbusy)
+			best = c;
+	return best;
+}
+
+static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
+{
+	struct bw_thread *t = &s->t[ti];
+	uint64_t busy;
+	int cpu;
+
+	if (!bw_thread_next_busy(s, t, &busy)) {
+		t->state = BW_T_DONE;
+		return;
+	}
+	cpu = pick_cpu(s, t);
+	cpu_sync(s, cpu, now);
+	t->state = BW_T_BUSY;
+	t->cpu = cpu;
+	t->left = busy;
+	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
+	bw_enqueue_check(s, t->spec.group, cpu, now);
+	bw_cpu_changed(s, cpu, now);
+}
+
+/* dequeue_entity() of a thread that stops being busy, with return_cfs_rq_runtime(). */
+static void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
+{
+	struct bw_thread *t = &s->t[ti];
+	struct bw_cpu *c = &s->cpu[t->cpu];
+
+	for (int i = 0; i < c->nbusy; i++) {
+		if (c->busy[i] != ti)
+			continue;
+		c->busy[i] = c->busy[--c->nbusy];
+		break;
+	}
+	for (int l = t->spec.group; l >= 0; l = s->g[l].parent)
+		if (--s->g[l].rq[t->cpu].nr_busy == 0)
+			bw_return_slack(s, l, t->cpu, now);
+}
+
+static void thread_sleep(struct cgctl_bw_sim *s, int ti, uint64_t now)
+{
+	struct bw_thread *t = &s->t[ti];
+	uint64_t idle;
+
+	thread_dequeue(s, ti, now);
+	if (!bw_thread_next_idle(s, t, &idle)) {
+		t->state = BW_T_DONE;
+		return;
+	}
+	t->state = BW_T_IDLE;
+	bw_heap_set(&s->heap, s->slot_thread + ti, now + idle);
+}
+
+static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+
+	bw_cpu_progress(s, cpu, now);
+	cpu_charge(s, cpu, now);
+	for (int i = 0; i < c->nrun; i++) {
+		int ti = c->run[i];
+
+		if (s->t[ti].left <= (uint64_t)DONE_TOLERANCE_NS * c->nrun)
+			thread_sleep(s, ti, now);
+	}
+	cpu_throttle_pending(s, cpu, now);
+	bw_cpu_changed(s, cpu, now);
+}
+
+static void progress_all(struct cgctl_bw_sim *s, uint64_t now)
+{
+	for (unsigned int c = 0; c < s->cfg.ncpus; c++)
+		bw_cpu_progress(s, c, now);
+}
+
+/* End of the workload: read the statistics, then kill every thread. */
+static void workload_end(struct cgctl_bw_sim *s, uint64_t now)
+{
+	progress_all(s, now);
+	for (int g = 0; g < s->ngroups; g++)
+		bw_stat_now(s, g, &s->g[g].run_stat);
+	for (unsigned int c = 0; c < s->cfg.ncpus; c++) {
+		if (!s->cpu[c].nbusy)
+			continue;
+		cpu_sync(s, c, now);
+		while (s->cpu[c].nbusy) {
+			int ti = s->cpu[c].busy[0];
+
+			thread_dequeue(s, ti, now);
+			s->t[ti].state = BW_T_DONE;
+		}
+		cpu_throttle_pending(s, c, now);
+		bw_cpu_changed(s, c, now);
+	}
+	for (int ti = 0; ti < s->nthreads; ti++) {
+		bw_heap_del(&s->heap, s->slot_thread + ti);
+		s->t[ti].state = BW_T_DONE;
+	}
+	s->ended = true;
+}
+
+static int record_period(struct cgctl_bw_sim *s, int g, uint64_t now)
+{
+	struct bw_group *grp = &s->g[g];
+	const struct bw_pool *p = &grp->pool;
+	struct cgctl_bw_period *r;
+
+	if (grp->nperiods == grp->periods_cap) {
+		size_t cap = grp->periods_cap ? 2 * grp->periods_cap : 64;
+
+		r = realloc(grp->periods, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		grp->periods = r;
+		grp->periods_cap = cap;
+	}
+	progress_all(s, now);
+	bw_thr_integrate(grp, now);
+	r = &grp->periods[grp->nperiods++];
+	r->end_ns = now;
+	r->used_ns = grp->usage - grp->rec_usage;
+	r->throttled_ns = grp->thr_integral - grp->rec_thr;
+	r->credit_ns = p->quota != BW_RUNTIME_INF && p->runtime > p->quota ?
+		       p->runtime - p->quota : 0;
+	r->counted = p->nr_periods != grp->rec_np;
+	r->throttled = p->nr_throttled != grp->rec_nt;
+	grp->rec_np = p->nr_periods;
+	grp->rec_nt = p->nr_throttled;
+	grp->rec_usage = grp->usage;
+	grp->rec_thr = grp->thr_integral;
+	bw_heap_set(&s->heap, bw_slot_record(s, g), now + p->period);
+	return 0;
+}
+
+static void next_write(struct cgctl_bw_sim *s)
+{
+	if (s->wnext < s->nw)
+		bw_heap_set(&s->heap, s->slot_misc + MISC_WRITE, s->w[s->wnext].at);
+	else
+		bw_heap_del(&s->heap, s->slot_misc + MISC_WRITE);
+}
+
+static int dispatch(struct cgctl_bw_sim *s, int slot, uint64_t now)
+{
+	int g;
+
+	if (slot < (int)s->cfg.ncpus) {
+		cpu_event(s, slot, now);
+		return 0;
+	}
+	if (slot < s->slot_group) {
+		bw_heap_del(&s->heap, slot);
+		thread_wake(s, slot - s->slot_thread, now);
+		return 0;
+	}
+	if (slot < s->slot_misc) {
+		g = (slot - s->slot_group) / 3;
+		switch ((slot - s->slot_group) % 3) {
+		case 0: bw_period_timer(s, g, now); break;
+		case 1: bw_slack_timer(s, g, now); break;
+		default: return record_period(s, g, now);
+		}
+		return 0;
+	}
+	switch (slot - s->slot_misc) {
+	case MISC_WRITE:
+		bw_set_bandwidth(s, s->w[s->wnext].group, &s->w[s->wnext].bw, now);
+		s->wnext++;
+		next_write(s);
+		break;
+	case MISC_END:
+		bw_heap_del(&s->heap, slot);
+		workload_end(s, now);
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+int bw_sim_loop(struct cgctl_bw_sim *s)
+{
+	uint64_t now;
+	int slot, r;
+
+	while ((slot = bw_heap_top(&s->heap, &now)) >= 0) {
+		s->now = now;
+		s->events++;
+		r = dispatch(s, slot, now);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			break;
+	}
+	progress_all(s, s->now);
+	return 0;
+}

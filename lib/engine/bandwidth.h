@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * CFS bandwidth model: internal state shared by the bandwidth*.c files.
+ *
+ * Pinned to kernel/sched/fair.c and kernel/sched/core.c of v6.12 with the eras a
+ * simulation takes as a parameter (kver):
+ *   < 5.4      local silos expire at every refill (expire_cfs_rq_runtime())
+ *   5.4-5.13   no expiration, no burst
+ *   5.14-5.15  burst, without nr_bursts/burst_time
+ *   6.6-6.17   empty groups do not accrue throttled time; cpu.stat.local exists
+ *   6.18+      task-based throttle; silo reset to 1 ns on writes; unthrottle needs
+ *              runtime_remaining > 0
+ *
+ * Scheduler model (the part that is not the kernel's): a busy thread is placed when it
+ * wakes (its previous CPU if that has no busy thread, else the least loaded CPU, lowest
+ * index first) and stays there until it sleeps.  Runnable threads on one CPU share it
+ * equally (processor sharing, the fluid limit of CFS round-robin); a CPU's group
+ * runqueues are charged at every tick (HZ grid, aligned on all CPUs) and at every
+ * enqueue/dequeue on that CPU, as update_curr() is.  Kernel-mode work of throttled tasks
+ * (6.18) and IPI latency of remote unthrottles are taken as zero.
+ */
+#ifndef CGCTL_ENGINE_BANDWIDTH_H
+#define CGCTL_ENGINE_BANDWIDTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "libcgctl.h"
+
+#define BW_RUNTIME_INF UINT64_MAX
+#define BW_MIN_RQ_RUNTIME 1000000ULL	/* min_cfs_rq_runtime */
+#define BW_MIN_EXPIRATION 2000000ULL	/* min_bandwidth_expiration */
+#define BW_SLACK_PERIOD 5000000ULL	/* cfs_bandwidth_slack_period */
+#define BW_MAX_PERIOD_NS 1000000000ULL	/* max_cfs_quota_period */
+#define BW_NO_TIME UINT64_MAX
+#define BW_CAP_ONE 1000000u		/* full CPU capacity, in ppm */
+
+#define BW_ERA_EXPIRE(k) ((k) < CGCTL_KVER(5, 4, 0))
+#define BW_ERA_BURST_STATS(k) ((k) >= CGCTL_KVER(5, 16, 0))
+#define BW_ERA_EMPTY_RULE(k) ((k) >= CGCTL_KVER(6, 6, 0))
+#define BW_ERA_LOCAL_STAT(k) ((k) >= CGCTL_KVER(6, 6, 0))
+#define BW_ERA_TASK_THROTTLE(k) ((k) >= CGCTL_KVER(6, 18, 0))
+
+/* Per (group, CPU): struct cfs_rq's bandwidth part. */
+struct bw_rq {
+	int64_t remaining;		/* runtime_remaining; negative = debt */
+	uint64_t pending;		/* run time not yet charged (no update_curr yet) */
+	uint32_t throttle_count;	/* throttled levels at or above, on this CPU */
+	uint32_t nr_busy;		/* busy threads of the subtree placed on this CPU */
+	bool enabled;			/* runtime_enabled */
+	bool throttled;
+	bool resched;			/* a refill failed; throttle at put_prev */
+	uint64_t throttled_clock;	/* BW_NO_TIME = not counting */
+	uint64_t clock_self;
+	uint64_t self_time;
+	uint64_t expires;		/* < 5.4: runtime_expires */
+	uint64_t expires_seq;
+	int prev, next;			/* links in the pool's throttled list (CPU numbers) */
+};
+
+/* Per group: struct cfs_bandwidth plus statistics. */
+struct bw_pool {
+	uint64_t period, quota, burst;	/* ns; quota BW_RUNTIME_INF = unlimited */
+	uint64_t runtime, runtime_snap;
+	bool idle, period_active, slack_started;
+	uint64_t anchor;		/* a past (or the first) timer expiry: the phase */
+	uint64_t expiry;		/* next period timer expiry while active */
+	int thr_head, thr_tail;		/* throttled_cfs_rq FIFO */
+	uint32_t nr_periods, nr_throttled, nr_burst;
+	uint64_t throttled_time, burst_time;
+	uint64_t expires, expires_seq;	/* < 5.4 */
+};
+
+struct bw_group {
+	int parent;
+	struct bw_pool pool;
+	struct bw_rq *rq;		/* [ncpus] */
+	int *desc;			/* subtree incl. self, pre-order */
+	int ndesc;
+	uint64_t usage;
+	uint32_t nr_counting;		/* rqs with throttled_clock running */
+	uint64_t thr_integral, thr_integral_at;
+	struct cgctl_bw_stat run_stat;
+	struct cgctl_bw_period *periods;
+	size_t nperiods, periods_cap;
+	uint64_t rec_usage, rec_thr;
+	uint32_t rec_np, rec_nt;
+};
+
+enum bw_tstate { BW_T_WAIT, BW_T_BUSY, BW_T_IDLE, BW_T_DONE };
+
+struct bw_trace_thread {
+	uint64_t *busy, *idle;		/* pairs; idle may be 0 */
+	size_t n, cap;
+};
+
+struct cgctl_bw_trace {
+	struct bw_trace_thread *thr;
+	unsigned int nthr;
+};
+
+struct bw_thread {
+	struct cgctl_bw_thread spec;
+	enum bw_tstate state;
+	int cpu;			/* placed CPU while busy, last CPU otherwise */
+	uint64_t left;			/* CPU time left in the busy phase */
+	size_t trace_pos;
+};
+
+struct bw_cpu {
+	uint64_t last;			/* progress computed up to here */
+	uint64_t charged_at;		/* last update_curr (tick or sched event) */
+	int *busy;			/* busy threads placed here */
+	int nbusy;
+	int *run;			/* runnable subset (not in a throttled hierarchy) */
+	int nrun;
+	int *grp;			/* groups with runnable threads, deepest first */
+	uint32_t *gcnt;			/* runnable threads per group in grp (subtree) */
+	int ngrp;
+};
+
+struct bw_write_ev {
+	uint64_t at;
+	int group;
+	struct cgctl_bw_settings bw;
+};
+
+struct bw_heap {
+	uint64_t *key;			/* per slot */
+	int *pos;			/* per slot, -1 = not queued */
+	int *h;
+	int n;
+};
+
+struct cgctl_bw_sim {
+	struct cgctl_bw_sim_config cfg;
+	uint64_t tick;
+	uint64_t rng;
+	int ngroups, gcap;
+	struct bw_group *g;
+	int nthreads, tcap;
+	struct bw_thread *t;
+	struct bw_cpu *cpu;
+	struct bw_write_ev *w;
+	int nw, wcap, wnext;
+	struct bw_heap heap;
+	int slot_thread, slot_group, slot_misc;
+	bool ran, ended;
+	uint64_t now;
+	int64_t events;
+	uint64_t *pend;			/* scratch per group */
+};
+
+/* bandwidth-pool.c: the kernel's pool and silo functions */
+bool bw_grab(struct cgctl_bw_sim *s, int g, int cpu, uint64_t target, uint64_t now);
+void bw_charge(struct cgctl_bw_sim *s, int g, int cpu, uint64_t delta, uint64_t now);
+bool bw_throttle(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now);
+void bw_unthrottle(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now);
+void bw_ensure_timer(struct cgctl_bw_sim *s, int g, uint64_t now);
+void bw_refill(struct cgctl_bw_sim *s, int g, uint64_t now);
+void bw_return_slack(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now);
+void bw_period_timer(struct cgctl_bw_sim *s, int g, uint64_t now);
+void bw_slack_timer(struct cgctl_bw_sim *s, int g, uint64_t now);
+void bw_set_bandwidth(struct cgctl_bw_sim *s, int g, const struct cgctl_bw_settings *bw,
+		      uint64_t now);
+void bw_enqueue_check(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now);
+void bw_thr_integrate(struct bw_group *grp, uint64_t now);
+
+/* bandwidth-sim.c: the scheduler side, called back by the pool functions */
+void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now);
+void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now);
+
+/* bandwidth-api.c */
+void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st);
+int bw_sim_loop(struct cgctl_bw_sim *s);
+
+/* bandwidth-heap.c: indexed binary heap of event slots */
+int bw_heap_init(struct bw_heap *hp, int nslots);
+void bw_heap_free(struct bw_heap *hp);
+void bw_heap_set(struct bw_heap *hp, int slot, uint64_t key);
+void bw_heap_del(struct bw_heap *hp, int slot);
+int bw_heap_top(const struct bw_heap *hp, uint64_t *key);
+
+/* bandwidth-workload.c */
+uint64_t bw_rand(uint64_t *state);
+uint64_t bw_jitter(uint64_t *state, uint64_t v, uint32_t ppm);
+bool bw_thread_next_busy(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *busy);
+bool bw_thread_next_idle(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *idle);
+
+static inline int bw_slot_period(const struct cgctl_bw_sim *s, int g)
+{
+	return s->slot_group + 3 * g;
+}
+
+static inline int bw_slot_slack(const struct cgctl_bw_sim *s, int g)
+{
+	return s->slot_group + 3 * g + 1;
+}
+
+static inline int bw_slot_record(const struct cgctl_bw_sim *s, int g)
+{
+	return s->slot_group + 3 * g + 2;
+}
+
+#endif
