@@ -25,7 +25,8 @@
 
 #define PM_CHUNK	(128 * 1024)	/* pagemap entries per pread (1 MiB) */
 #define WIN_PFNS	(64 * 1024)	/* PFNs per kpage* pread (512 KiB) */
-#define WIN_GAP		16		/* unused PFNs a window may bridge */
+#define WIN_GAP		32		/* unused PFNs a window may bridge: each costs less
+					 * than a tenth of a pread */
 #define MAX_THREADS	2
 #define MIN_PAGES_PER_THREAD 8192	/* below this a thread costs more than it saves */
 

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * bench/scan: page inventory of a task with 1 GiB resident (4 KiB pages; --thp for
+ * 2 MiB THPs), against two references measured in the same run on the same task:
+ *
+ *   page-types  the per-page method of the kernel's tools/mm/page-types -p -C:
+ *               pagemap in batches of 64 Ki entries per VMA, then for each present
+ *               page one 8-byte pread each of kpageflags, kpagecgroup and kpagecount
+ *               (walk_task() -> walk_vma() -> walk_pfn(..., count = 1)).
+ *   floor       reading the task's pagemap alone (1 MiB preads, one thread): no
+ *               inventory can avoid that.
+ *
+ * Prints the median of several runs of each and the ratios.  Needs root (PFNs and
+ * /proc/kpage*); exits 77 otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libcgctl.h"
+
+#define MIB (1024UL * 1024)
+#define PM_PRESENT (1ULL << 63)
+#define PM_PFN ((1ULL << 55) - 1)
+
+struct vma {
+	unsigned long start, end;
+};
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), dbl_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The task under test: maps @mib MiB anonymous, touches every page, then waits. */
+static pid_t start_toucher(size_t mib, int thp)
+{
+	int p[2];
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		size_t len = mib * MIB;
+		char *m = mmap(NULL, len + 2 * MIB, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			_exit(1);
+		m = (char *)(((unsigned long)m + 2 * MIB - 1) & ~(2 * MIB - 1));
+		madvise(m, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+		for (size_t i = 0; i < len; i += 4096)
+			m[i] = 1;
+		if (write(p[1], &c, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &c, 1) != 1) {
+		close(p[0]);
+		return -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+static int load_vmas(pid_t pid, struct vma *v, int max)
+{
+	char path[64], line[512];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (n < max && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &v[n].start, &v[n].end) == 2 &&
+		    v[n].start < 0x800000000000UL)
+			n++;
+	fclose(f);
+	return n;
+}
+
+static int open_pagemap(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* The floor: the whole pagemap once, 1 MiB per pread, buffer reused. */
+static double run_floor(pid_t pid, unsigned long *present)
+{
+	static unsigned long long buf[128 * 1024];
+	struct vma v[4096];
+	int n = load_vmas(pid, v, 4096), fd = open_pagemap(pid);
+	double t = now_ms();
+
+	*present = 0;
+	for (int i = 0; i < n; i++)
+		for (unsigned long a = v[i].start / 4096; a < v[i].end / 4096;) {
+			size_t want = v[i].end / 4096 - a;
+			ssize_t k;
+
+			if (want > 128 * 1024)
+				want = 128 * 1024;
+			k = pread(fd, buf, want * 8, (off_t)a * 8);
+			if (k <= 0)
+				break;
+			for (ssize_t j = 0; j < k / 8; j++)
+				*present += !!(buf[j] & PM_PRESENT);
+			a += (unsigned long)k / 8;
+		}
+	t = now_ms() - t;
+	close(fd);
+	return t;
+}
+
+/* tools/mm/page-types -p PID -C: three single-entry preads per present page. */
+static double run_page_types(pid_t pid, unsigned long *found)
+{
+	static unsigned long long buf[64 * 1024];
+	int kf = open("/proc/kpageflags", O_RDONLY), kcg = open("/proc/kpagecgroup", O_RDONLY);
+	int kc = open("/proc/kpagecount", O_RDONLY), fd;
+	struct vma v[4096];
+	int n;
+	double t = now_ms();
+
+	n = load_vmas(pid, v, 4096);
+	fd = open_pagemap(pid);
+	*found = 0;
+	for (int i = 0; i < n; i++)
+		for (unsigned long a = v[i].start / 4096; a < v[i].end / 4096;) {
+			size_t want = v[i].end / 4096 - a;
+			ssize_t k;
+
+			if (want > 64 * 1024)
+				want = 64 * 1024;
+			k = pread(fd, buf, want * 8, (off_t)a * 8);
+			if (k <= 0)
+				break;
+			for (ssize_t j = 0; j < k / 8; j++) {
+				unsigned long long pfn = buf[j] & PM_PFN, x;
+
+				if (!(buf[j] & PM_PRESENT))
+					continue;
+				if (pread(kf, &x, 8, (off_t)(pfn * 8)) == 8 &&
+				    pread(kcg, &x, 8, (off_t)(pfn * 8)) == 8 &&
+				    pread(kc, &x, 8, (off_t)(pfn * 8)) == 8)
+					(*found)++;
+			}
+			a += (unsigned long)k / 8;
+		}
+	t = now_ms() - t;
+	close(fd);
+	close(kf);
+	close(kcg);
+	close(kc);
+	return t;
+}
+
+static double run_inventory(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
+			    unsigned long *pages)
+{
+	struct cgctl_inventory *inv = NULL;
+	struct cgctl_error e = { 0 };
+	double t = now_ms();
+	int r = cgctl_inventory_scan(ctx, pid, flags, &inv, &e);
+
+	t = now_ms() - t;
+	if (r < 0) {
+		fprintf(stderr, "scan: %s\n", e.msg);
+		exit(1);
+	}
+	*pages = 0;
+	for (size_t i = 0; i < inv->n_groups; i++)
+		*pages += inv->groups[i].pages;
+	cgctl_inventory_free(inv);
+	return t;
+}
+
+int main(int argc, char **argv)
+{
+	int thp = argc > 1 && strcmp(argv[1], "--thp") == 0, reps = 7, pt_reps = 3;
+	double inv[7], inv1[7], flo[7], pt[3], mi, mi1, mf, mp;
+	unsigned long pinv = 0, pflo = 0, ppt = 0;
+	struct cgctl_ctx *ctx = NULL;
+	pid_t pid;
+
+	if (geteuid() != 0 || access("/proc/kpagecgroup", R_OK) != 0) {
+		printf("scan: SKIP needs root and /proc/kpagecgroup\n");
+		return 77;
+	}
+	if (cgctl_new(&ctx, NULL) < 0)
+		return 1;
+	pid = start_toucher(1024, thp);
+	if (pid < 0) {
+		fprintf(stderr, "scan: cannot start the toucher\n");
+		return 1;
+	}
+	for (int i = 0; i < reps; i++) {
+		flo[i] = run_floor(pid, &pflo);
+		inv[i] = run_inventory(ctx, pid, 0, &pinv);
+		inv1[i] = run_inventory(ctx, pid, CGCTL_INV_SINGLE_THREAD, &pinv);
+	}
+	for (int i = 0; i < pt_reps; i++)
+		pt[i] = run_page_types(pid, &ppt);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	cgctl_unref(ctx);
+	mi = median(inv, reps);
+	mi1 = median(inv1, reps);
+	mf = median(flo, reps);
+	mp = median(pt, pt_reps);
+	printf("scan: 1 GiB resident (%s), %lu present pages, inventory found %lu, "
+	       "page-types style %lu\n", thp ? "2 MiB THP" : "4 KiB pages", pflo, pinv, ppt);
+	printf("scan: inventory %.2f ms (1 thread: %.2f ms)\n", mi, mi1);
+	printf("scan: page-types baseline %.2f ms  -> %.1fx faster\n", mp, mp / mi);
+	printf("scan: pagemap-only floor %.2f ms  -> inventory is %.2fx the floor\n", mf,
+	       mi / mf);
+	return pinv + 1024 < pflo ? 1 : 0;	/* the inventory must find the pages */
+}

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The whole inventory scan against a fake /proc and memory hierarchy below a temporary
+ * root: maps, a sparse pagemap, kpagecgroup/kpageflags/kpagecount written at the PFNs
+ * used, and cgroup directories whose st_ino the kpagecgroup entries name.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel/pagescan.h"
+#include "testutil.h"
+
+#define PID 4242
+#define PID_HIDDEN 4243
+#define VA1 0x10000000UL	/* 1024 pages, private anon */
+#define VA2 0x20000000UL	/* 16 pages, shared file */
+#define VA3 0x30000000UL	/* 1 page, maps PFN 5000 again */
+#define VA4 0x40000000UL	/* BIG pages, private anon: enough for two threads */
+#define BIG 20000
+#define KF(b) KPF_BIT(b)
+
+static char *root;
+static uint64_t ino_a, ino_ab, ino_c;
+
+/* Open files of the fixture, kept open while it is written (40000+ entries). */
+static struct {
+	char rel[64];
+	int fd;
+} files[8];
+
+static int fixture_fd(const char *rel)
+{
+	char path[4096];
+	size_t i;
+
+	for (i = 0; i < 8 && files[i].rel[0]; i++)
+		if (strcmp(files[i].rel, rel) == 0)
+			return files[i].fd;
+	ck_assert_uint_lt(i, 8);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	files[i].fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	ck_assert_int_ge(files[i].fd, 0);
+	snprintf(files[i].rel, sizeof(files[i].rel), "%s", rel);
+	return files[i].fd;
+}
+
+static void close_fixture_fds(void)
+{
+	for (size_t i = 0; i < 8 && files[i].rel[0]; i++) {
+		close(files[i].fd);
+		files[i].rel[0] = '\0';
+	}
+}
+
+static void put(const char *rel, uint64_t index, uint64_t v)
+{
+	ck_assert_int_eq(pwrite(fixture_fd(rel), &v, 8, (off_t)(index * 8)), 8);
+}
+
+static void page(const char *pagemap, uint64_t va, uint64_t pm, uint64_t pfn, uint64_t cg,
+		 uint64_t kf, uint64_t kc)
+{
+	put(pagemap, va / 4096, pm | pfn);
+	put("proc/kpagecgroup", pfn, cg);
+	put("proc/kpageflags", pfn, kf);
+	put("proc/kpagecount", pfn, kc);
+}
+
+static uint64_t ino_of(const char *rel)
+{
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	ck_assert_int_eq(stat(path, &st), 0);
+	return st.st_ino;
+}
+
+static void make_hierarchy(void)
+{
+	ck_assert_int_eq(tu_write(root, "cgctl-mounts", "1 /sys/fs/cgroup/memory memory\n"), 0);
+	ck_assert_int_eq(tu_write(root, "sys/fs/cgroup/memory/a/b/memory.stat", ""), 0);
+	ck_assert_int_eq(tu_write(root, "sys/fs/cgroup/memory/c/memory.stat", ""), 0);
+	ino_a = ino_of("sys/fs/cgroup/memory/a");
+	ino_ab = ino_of("sys/fs/cgroup/memory/a/b");
+	ino_c = ino_of("sys/fs/cgroup/memory/c");
+}
+
+static void make_task(void)
+{
+	const char *pm = "proc/4242/pagemap";
+	char maps[512];
+	const uint64_t X = PM_PRESENT | PM_EXCLUSIVE, S = PM_PRESENT, F = PM_PRESENT | PM_FILE;
+
+	snprintf(maps, sizeof(maps),
+		 "%lx-%lx rw-p 00000000 00:00 0\n"
+		 "%lx-%lx rw-s 00000000 fe:01 77 /data/file\n"
+		 "%lx-%lx rw-p 00000000 00:00 0\n"
+		 "%lx-%lx rw-p 00000000 00:00 0\n",
+		 VA1, VA1 + 1024 * 4096, VA2, VA2 + 16 * 4096, VA3, VA3 + 4096, VA4,
+		 VA4 + BIG * 4096UL);
+	ck_assert_int_eq(tu_write(root, "proc/4242/maps", maps), 0);
+	ck_assert_int_eq(tu_write(root, "proc/4242/cgroup", "4:memory:/a/b\n0::/\n"), 0);
+	for (uint64_t i = 0; i < 100; i++)	/* anon exclusive in a/b */
+		page(pm, VA1 + i * 4096, X, 5000 + i, ino_ab, KF(KPF_ANON), 1);
+	for (uint64_t i = 100; i < 110; i++)	/* swapped */
+		put(pm, VA1 / 4096 + i, PM_SWAP | (i << 5));
+	for (uint64_t i = 0; i < 20; i++)	/* anon shared in a: mapcount 2, 3, 2, ... */
+		page(pm, VA1 + (200 + i) * 4096, S, 9000 + i, ino_a, KF(KPF_ANON), 2 + i % 2);
+	page(pm, VA1 + 300 * 4096, S, 77, 0, KF(KPF_ZERO_PAGE), 1);
+	page(pm, VA1 + 301 * 4096, X, 9999, 999999, KF(KPF_ANON), 1);	/* unknown inode */
+	for (uint64_t i = 0; i < 512; i++)	/* one PMD THP: vpn and pfn 512-aligned */
+		page(pm, VA1 + (512 + i) * 4096, X, 16384 + i, ino_ab,
+		     KF(KPF_ANON) | KF(KPF_THP) |
+		     KF(i ? KPF_COMPOUND_TAIL : KPF_COMPOUND_HEAD), 1);
+	for (uint64_t i = 0; i < 6; i++)	/* 4 file pages, 2 shmem in c */
+		page(pm, VA2 + i * 4096, F, 20000 + i, ino_c, i < 4 ? 0 : KF(KPF_SWAPBACKED),
+		     1);
+	put(pm, VA3 / 4096, X | 5000);	/* PFN 5000 a second time */
+	for (uint64_t i = 0; i < BIG; i++)	/* PFNs in reverse: sorting matters */
+		page(pm, VA4 + i * 4096, X, 100000 + BIG - i, ino_a, KF(KPF_ANON), 1);
+}
+
+static void make_hidden_task(void)
+{
+	char maps[128];
+
+	snprintf(maps, sizeof(maps), "%lx-%lx rw-p 00000000 00:00 0\n", VA1, VA1 + 8 * 4096);
+	ck_assert_int_eq(tu_write(root, "proc/4243/maps", maps), 0);
+	ck_assert_int_eq(tu_write(root, "proc/4243/cgroup", "4:memory:/c\n"), 0);
+	for (uint64_t i = 0; i < 3; i++)
+		put("proc/4243/pagemap", VA1 / 4096 + i, PM_PRESENT | PM_EXCLUSIVE);
+	put("proc/4243/pagemap", VA1 / 4096 + 3, PM_PRESENT);
+	put("proc/4243/pagemap", VA1 / 4096 + 4, PM_PRESENT | PM_FILE);
+	put("proc/4243/pagemap", VA1 / 4096 + 5, PM_SWAP);
+}
+
+static void setup(void)
+{
+	root = tu_mkdtemp();
+	ck_assert_ptr_nonnull(root);
+	make_hierarchy();
+	make_task();
+	make_hidden_task();
+	close_fixture_fds();
+}
+
+static void teardown(void)
+{
+	tu_rmtree(root);
+	free(root);
+}
+
+static struct cgctl_inventory *scan(pid_t pid, unsigned int flags, int want)
+{
+	struct cgctl_ctx *ctx = NULL;
+	struct cgctl_inventory *inv = NULL;
+	struct cgctl_error e = { 0 };
+	int r;
+
+	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+	r = cgctl_inventory_scan(ctx, pid, flags, &inv, &e);
+	ck_assert_msg(r == want, "scan: %d (%s)", r, e.msg);
+	cgctl_unref(ctx);
+	return inv;
+}
+
+static void check_full(unsigned int flags)
+{
+	struct cgctl_inventory *inv = scan(PID, flags, 0);
+	const struct cgctl_inv_group *g;
+
+	ck_assert(inv->pfn_visible);
+	ck_assert_uint_eq(inv->unknown, 0);
+	ck_assert_uint_eq(inv->n_vmas, 4);
+	ck_assert_uint_eq(inv->swap_pages, 10);
+	ck_assert_uint_eq(inv->zero_pages, 1);
+	ck_assert_uint_eq(inv->present_pages, 100 + 20 + 1 + 1 + 512 + 6 + BIG);
+	ck_assert_str_eq(inv->task_cgroup, "/a/b");
+	ck_assert_uint_eq(inv->task_ino, ino_ab);
+	ck_assert_uint_eq(inv->n_groups, 4);
+	/* descending by pages: a (BIG + 20), a/b (612), c (6), unknown inode (1) */
+	ck_assert_uint_eq(inv->groups[0].ino, ino_a);
+	ck_assert_uint_eq(inv->groups[1].ino, ino_ab);
+	ck_assert_uint_eq(inv->groups[2].ino, ino_c);
+
+	g = cgctl_inventory_group(inv, ino_ab);
+	ck_assert_str_eq(g->path, "/a/b");
+	ck_assert_uint_eq(g->pages, 612);
+	ck_assert_uint_eq(g->anon_exclusive, 612);
+	ck_assert_uint_eq(g->thp, 512);
+	ck_assert_uint_eq(g->thp_pmd, 512);
+	g = cgctl_inventory_group(inv, ino_a);
+	ck_assert_str_eq(g->path, "/a");
+	ck_assert_uint_eq(g->anon_exclusive, BIG);
+	ck_assert_uint_eq(g->anon_shared, 20);
+	ck_assert_uint_eq(g->anon_shared_mc2, 10);
+	ck_assert_uint_eq(g->thp, 0);
+	g = cgctl_inventory_group(inv, ino_c);
+	ck_assert_str_eq(g->path, "/c");
+	ck_assert_uint_eq(g->file, 4);
+	ck_assert_uint_eq(g->shmem, 2);
+	ck_assert_uint_eq(g->pages, 6);
+	g = cgctl_inventory_group(inv, 999999);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_ptr_null(g->path);
+	ck_assert_uint_eq(g->pages, 1);
+	ck_assert_ptr_null(cgctl_inventory_group(inv, 0));	/* zero page: no group */
+	cgctl_inventory_free(inv);
+}
+
+START_TEST(full_two_threads)
+{
+	check_full(0);
+}
+END_TEST
+
+START_TEST(full_one_thread)
+{
+	check_full(CGCTL_INV_SINGLE_THREAD);
+}
+END_TEST
+
+START_TEST(no_paths_no_mapcount)
+{
+	struct cgctl_inventory *inv = scan(PID, CGCTL_INV_NO_PATHS | CGCTL_INV_NO_MAPCOUNT, 0);
+	const struct cgctl_inv_group *g = cgctl_inventory_group(inv, ino_a);
+
+	ck_assert_uint_eq(inv->unknown, CGCTL_INV_UNKNOWN_MAPCOUNT);
+	ck_assert_ptr_null(g->path);
+	ck_assert_uint_eq(g->anon_shared, 20);
+	ck_assert_uint_eq(g->anon_shared_mc2, 0);
+	cgctl_inventory_free(inv);
+}
+END_TEST
+
+START_TEST(no_kpageflags)
+{
+	struct cgctl_inventory *inv;
+	const struct cgctl_inv_group *g;
+	char path[4096], saved[4096];
+
+	snprintf(path, sizeof(path), "%s/proc/kpageflags", root);
+	snprintf(saved, sizeof(saved), "%s/kpageflags.saved", root);
+	ck_assert_int_eq(rename(path, saved), 0);
+	inv = scan(PID, 0, 0);
+	ck_assert_int_eq(rename(saved, path), 0);
+	ck_assert_uint_eq(inv->unknown, CGCTL_INV_UNKNOWN_SHMEM | CGCTL_INV_UNKNOWN_THP);
+	g = cgctl_inventory_group(inv, ino_c);
+	ck_assert_uint_eq(g->file, 6);	/* shmem not told apart */
+	ck_assert_uint_eq(g->shmem, 0);
+	g = cgctl_inventory_group(inv, ino_ab);
+	ck_assert_uint_eq(g->thp, 0);
+	/* the zero page looks like anon shared with no owner: group 0 */
+	g = cgctl_inventory_group(inv, 0);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->anon_shared, 1);
+	cgctl_inventory_free(inv);
+}
+END_TEST
+
+START_TEST(hidden_pfns)
+{
+	struct cgctl_inventory *inv = scan(PID_HIDDEN, 0, 0);
+
+	ck_assert(!inv->pfn_visible);
+	ck_assert_uint_eq(inv->unknown, CGCTL_INV_UNKNOWN_OWNER | CGCTL_INV_UNKNOWN_SHMEM |
+						CGCTL_INV_UNKNOWN_THP |
+						CGCTL_INV_UNKNOWN_MAPCOUNT);
+	ck_assert_uint_eq(inv->n_groups, 1);
+	ck_assert_uint_eq(inv->groups[0].ino, 0);
+	ck_assert_ptr_null(inv->groups[0].path);
+	ck_assert_uint_eq(inv->groups[0].anon_exclusive, 3);
+	ck_assert_uint_eq(inv->groups[0].anon_shared, 1);
+	ck_assert_uint_eq(inv->groups[0].file, 1);
+	ck_assert_uint_eq(inv->swap_pages, 1);
+	ck_assert_str_eq(inv->task_cgroup, "/c");
+	cgctl_inventory_free(inv);
+}
+END_TEST
+
+START_TEST(no_such_pid)
+{
+	ck_assert_ptr_null(scan(777, 0, -ESRCH));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("pagescan-fixture");
+	TCase *tc = tcase_create("fixture");
+
+	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, full_two_threads);
+	tcase_add_test(tc, full_one_thread);
+	tcase_add_test(tc, no_paths_no_mapcount);
+	tcase_add_test(tc, no_kpageflags);
+	tcase_add_test(tc, hidden_pfns);
+	tcase_add_test(tc, no_such_pid);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
