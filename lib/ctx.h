@@ -5,11 +5,6 @@
 
 #include "libcgctl.h"
 
-struct cgctl_mount_priv {
-	struct cgctl_mount pub;
-	int dirfd;	/* O_PATH|O_DIRECTORY of the mount, -1 until first use */
-};
-
 struct cgctl_ctx {
 	int refcount;
 	char *root;	/* "" or a prefix without trailing '/' */
@@ -17,7 +12,8 @@ struct cgctl_ctx {
 	void *log_data;
 	int log_priority;
 	bool mounts_loaded;
-	struct cgctl_mount_priv *mounts;
+	struct cgctl_mount *mounts;	/* public array, callers index it */
+	int *mount_fds;			/* directory fd per mount, -1 until used */
 	size_t n_mounts;
 };
 

@@ -286,7 +286,283 @@ int cgctl_parse_mem_limit(const char *buf, size_t len, uint64_t *bytes);
 
 /* ===== end: parse ===== */
 
+/* ===== section: kstat (owner: lead) ===== */
+/* Normalised statistics of a cgroup, v1 and v2 (lib/kernel/kstat.c). */
+#define CGCTL_MEMSTAT_FAILCNT	(1u << 0)	/* v1 only */
+#define CGCTL_MEMSTAT_PEAK	(1u << 1)	/* v1 max_usage, v2 memory.peak */
+#define CGCTL_MEMSTAT_MEMSW	(1u << 2)	/* v1 memsw.* (swap accounting on) */
+#define CGCTL_MEMSTAT_SWAP	(1u << 3)	/* v2 memory.swap.* */
+#define CGCTL_MEMSTAT_EVENTS	(1u << 4)	/* v2 memory.events */
+struct cgctl_memstat {
+	int version;
+	uint64_t usage;		/* bytes: usage_in_bytes / memory.current */
+	uint64_t limit;		/* bytes, UINT64_MAX = unlimited */
+	uint64_t failcnt;
+	uint64_t peak;		/* bytes */
+	uint64_t memsw_usage, memsw_limit, memsw_failcnt;
+	uint64_t swap_usage, swap_limit;
+	uint64_t events_max, events_oom, events_oom_kill;
+	unsigned int present;	/* CGCTL_MEMSTAT_* */
+};
+/* Read the memory figures of @path in the memory hierarchy @m (v1 or v2).
+ * Returns: 0, -ENOENT (no such cgroup), -errno. */
+int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		       struct cgctl_memstat *st);
+
+#define CGCTL_CPUBW_BURST	(1u << 0)	/* the kernel has burst (5.14+) */
+#define CGCTL_CPUBW_LOCAL	(1u << 1)	/* cpu.stat.local present (v2, 6.6+) */
+struct cgctl_cpubw {
+	int version;
+	uint64_t quota_us;	/* UINT64_MAX = unlimited */
+	uint64_t period_us;
+	uint64_t burst_us;
+	struct cgctl_cpu_stat stat;	/* see the parse section */
+	uint64_t throttled_local_ns;
+	unsigned int present;	/* CGCTL_CPUBW_* */
+};
+/*
+ * Read quota/period/burst and cpu.stat (+ cpu.stat.local) of @path in the cpu hierarchy
+ * @m; with @acct (v1 cpuacct hierarchy, may be NULL or == @m) and @acct_path, the usage
+ * comes from cpuacct.usage.  Returns: 0, -ENOENT, -errno.
+ */
+int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		     const struct cgctl_mount *acct, const char *acct_path,
+		     struct cgctl_cpubw *bw);
+
+/* ===== end: kstat ===== */
+
 /* ===== section: memcg (owner: memcg) ===== */
+
+/*
+ * Memory cgroup accounting model: hierarchical page counters (res_counter before 3.19,
+ * page_counter since), the per-cpu charge stock, the charge/reclaim/fail sequence of
+ * try_charge, and move_charge_at_immigrate.  Pure: the kernel version is a parameter,
+ * randomness (6.16+ stock slot eviction) comes from a seed.  Amounts are base pages
+ * (CGCTL_PAGE_SIZE bytes) unless a name says _bytes.
+ */
+#define CGCTL_PAGE_SIZE		4096u
+#define CGCTL_MEMCG_UNLIMITED	UINT64_MAX	/* limit in pages: no limit */
+#define CGCTL_MEMCG_ROOT	0		/* id of the root memcg of a model tree */
+#define CGCTL_MEMCG_STOCK_SLOTS_MAX 7		/* NR_MEMCG_STOCK (6.16+) */
+
+/* Constants and rules of one kernel version (see kernel-memory-model.md, quick reference). */
+struct cgctl_memcg_era {
+	uint32_t kver;
+	unsigned int batch;		/* charge batch in pages: 1 (2.6.32), 32, 64 (6.1+) */
+	unsigned int stock_slots;	/* memcgs cached per CPU: 0 (2.6.32), 1, 7 (6.16+) */
+	unsigned int stock_max;		/* most pages one (cpu, memcg) slot can hold */
+	unsigned int reclaim_retries;	/* 5, 16 (5.9+) */
+	bool page_counter;		/* 3.19+: page_counter, memsw charged before memory */
+	bool stock_cap;			/* 4.15+: refill drains a slot above the batch */
+	bool failcnt_leaf_only;		/* 6.15+: failcnt only via the v1 memory counter */
+	bool always_hierarchical;	/* 5.11+: use_hierarchy is always 1 */
+	bool limit_round_up;		/* < 3.19 limits round up to pages; later: down */
+	unsigned int move_bits;		/* move_charge_at_immigrate bits honoured: 0, 1, 3 */
+	uint64_t unlimited_v1;		/* "unlimited" as v1 *limit_in_bytes prints it */
+};
+/* Fill @ret for @kver.  Returns: 0, or -EINVAL for kernels before 2.6.32. */
+int cgctl_memcg_era_get(uint32_t kver, struct cgctl_memcg_era *ret);
+
+/*
+ * cgctl_memcg_stock_max_pages: the most pages the per-cpu stock can hold for a memcg
+ * whose subtree (itself included) has @nsubtree memcgs, on @ncpu CPUs: stock_max * ncpu *
+ * min(stock_slots, nsubtree).  usage_in_bytes / memory.current exceed the truly charged
+ * pages by at most this.  Returns: the bound in pages (0 on 2.6.32 or bad @kver).
+ */
+uint64_t cgctl_memcg_stock_max_pages(uint32_t kver, unsigned int ncpu, unsigned int nsubtree);
+/*
+ * cgctl_memcg_usage_interval: truly charged pages implied by a reported usage of
+ * @usage_pages: [usage - stock bound, usage] clamped at 0.  Returns: 0, -EINVAL.
+ */
+int cgctl_memcg_usage_interval(uint32_t kver, unsigned int ncpu, unsigned int nsubtree,
+			       uint64_t usage_pages, uint64_t *lo, uint64_t *hi);
+/* Pages a written limit of @bytes becomes (era A rounds up, page_counter rounds down);
+ * CGCTL_SIZE_MAX stays CGCTL_MEMCG_UNLIMITED.  Returns: the pages. */
+uint64_t cgctl_memcg_limit_pages(uint32_t kver, uint64_t bytes);
+
+/* A model tree of memory cgroups with per-cpu stocks. */
+struct cgctl_memcg_tree;
+#define CGCTL_MEMCG_V2		(1u << 0)	/* cgroup v2 files and rules */
+#define CGCTL_MEMCG_SWAP_ACCOUNT (1u << 1)	/* v1 memsw accounting enabled */
+/* A tree with only the root (id CGCTL_MEMCG_ROOT).  @seed feeds the stock eviction PRNG.
+ * Returns: 0, -EINVAL (kver, ncpu 0 or > 4096), -ENOMEM. */
+int cgctl_memcg_tree_new(struct cgctl_memcg_tree **ret, uint32_t kver, unsigned int ncpu,
+			 unsigned int flags, uint64_t seed);
+void cgctl_memcg_tree_free(struct cgctl_memcg_tree *t);
+/* Deep copy (counters, stocks, PRNG state).  Returns: 0, -ENOMEM. */
+int cgctl_memcg_tree_clone(const struct cgctl_memcg_tree *t, struct cgctl_memcg_tree **ret);
+/* Returns: the era of the tree. */
+const struct cgctl_memcg_era *cgctl_memcg_tree_era(const struct cgctl_memcg_tree *t);
+/* mkdir: a child of @parent; use_hierarchy is inherited.  Returns: the new id, -EINVAL
+ * (bad parent), -ENOMEM. */
+int cgctl_memcg_create(struct cgctl_memcg_tree *t, int parent);
+/* Returns: the parent's id, -1 for the root, -EINVAL for a bad id. */
+int cgctl_memcg_parent(const struct cgctl_memcg_tree *t, int id);
+/* Returns: the number of memcgs in the subtree of @id (itself included), or -EINVAL. */
+int cgctl_memcg_subtree_size(const struct cgctl_memcg_tree *t, int id);
+/* memory.use_hierarchy write.  Returns: 0, -EINVAL (0 on 5.11+, bad id, v2), -EBUSY
+ * (the memcg has children, or its parent is hierarchical: pre-5.11 rules). */
+int cgctl_memcg_set_use_hierarchy(struct cgctl_memcg_tree *t, int id, bool on);
+/* memory.move_charge_at_immigrate write, validated per era.  Returns: 0, -EINVAL,
+ * -ENOENT (no such file: before 2.6.34 or v2). */
+int cgctl_memcg_set_move_charge(struct cgctl_memcg_tree *t, int id, unsigned int val);
+
+/* Options of one charge (how the caller's world answers reclaim and OOM). */
+struct cgctl_memcg_charge_opts {
+	uint64_t reclaim_per_round;	/* pages one reclaim round frees (0: nothing) */
+	uint64_t oom_frees;		/* pages an OOM kill frees (0: OOM kills nothing) */
+	unsigned int gfp;		/* CGCTL_MEMCG_GFP_* */
+};
+#define CGCTL_MEMCG_GFP_NOWAIT	(1u << 0)	/* no direct reclaim (atomic) */
+#define CGCTL_MEMCG_GFP_NORETRY	(1u << 1)	/* __GFP_NORETRY */
+#define CGCTL_MEMCG_GFP_NOFAIL	(1u << 2)	/* force the charge instead of failing */
+#define CGCTL_MEMCG_GFP_NOOOM	(1u << 3)	/* no OOM killer (__GFP_RETRY_MAYFAIL) */
+
+/* What one charge did. */
+struct cgctl_memcg_charge_result {
+	int over;		/* memcg whose limit failed last, -1 if none */
+	unsigned int failures;	/* failed counter attempts (each failcnt++ candidate) */
+	unsigned int reclaim_rounds;
+	uint64_t reclaimed;	/* pages freed by reclaim and OOM */
+	unsigned int ooms;	/* mem_cgroup_oom() invocations */
+	bool from_stock;	/* satisfied by consume_stock */
+	bool drained;		/* drain_all_stock() ran */
+	bool forced;		/* charged above the limit (NOFAIL) */
+	uint64_t counter_pages;	/* pages added to the counters by the successful attempt */
+};
+
+/*
+ * cgctl_memcg_charge: charge @n pages to @id from @cpu: consume_stock, else a batch
+ * charge (refilling the stock with the surplus), else @n pages, else reclaim rounds,
+ * drain_all_stock, retries, OOM.  The root is never charged (its statistic grows).
+ * @opts and @res may be NULL.  Returns: 0, -ENOMEM, -EINVAL (bad id/cpu/n).
+ */
+int cgctl_memcg_charge(struct cgctl_memcg_tree *t, int id, unsigned int cpu, uint64_t n,
+		       const struct cgctl_memcg_charge_opts *opts,
+		       struct cgctl_memcg_charge_result *res);
+#define CGCTL_MEMCG_UNCHARGE_STOCK (1u << 0)	/* kmem/objcg path: refill_stock (4.15+) */
+/* Free @n pages charged to @id (user pages: straight to the counters; with
+ * CGCTL_MEMCG_UNCHARGE_STOCK through refill_stock on @cpu).  Returns: 0, -EINVAL. */
+int cgctl_memcg_uncharge(struct cgctl_memcg_tree *t, int id, unsigned int cpu, uint64_t n,
+			 unsigned int flags);
+/* v1 swap-out of @n pages of @id: memory uncharged, memsw kept.  Returns: 0, -EINVAL. */
+int cgctl_memcg_swapout(struct cgctl_memcg_tree *t, int id, uint64_t n);
+/* drain_all_stock(@id): every CPU's slots holding @id or a descendant.
+ * Returns: pages returned to the counters, or -EINVAL. */
+int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id);
+/* Returns: pages in @cpu's stock slots for @id (not descendants), or -EINVAL. */
+int64_t cgctl_memcg_stock_pages(const struct cgctl_memcg_tree *t, int id, unsigned int cpu);
+
+enum cgctl_memcg_ctr { CGCTL_MEMCG_MEMORY, CGCTL_MEMCG_MEMSW };
+/* What a limit write did. */
+struct cgctl_memcg_limit_result {
+	bool drained;		/* drain_all_stock ran */
+	unsigned int reclaim_rounds;
+	uint64_t reclaimed;
+	unsigned int ooms;	/* v2 memory.max: OOM rounds */
+};
+/*
+ * cgctl_memcg_set_limit: write memory.limit_in_bytes / memory.memsw.limit_in_bytes (v1)
+ * or memory.max (v2, CGCTL_MEMCG_MEMORY only) as @pages.  Below usage: drain the stock,
+ * reclaim (@opts->reclaim_per_round per round) until it fits, else -EBUSY (v1); v2 keeps
+ * the new max and OOM-kills (@opts->oom_frees).  Returns: 0, -EINVAL (root; memory >
+ * memsw on v1; memsw on v2), -EBUSY.
+ */
+int cgctl_memcg_set_limit(struct cgctl_memcg_tree *t, int id, enum cgctl_memcg_ctr which,
+			  uint64_t pages, const struct cgctl_memcg_charge_opts *opts,
+			  struct cgctl_memcg_limit_result *res);
+
+/* One counter as the model holds it (pages). */
+struct cgctl_memcg_counter {
+	uint64_t usage, max, watermark, failcnt;
+};
+struct cgctl_memcg_state {
+	struct cgctl_memcg_counter memory, memsw;
+	uint64_t charged;	/* true pages charged to this memcg itself */
+	uint64_t swap;		/* swap entries charged to it (memsw only) */
+	uint64_t stock;		/* its pages in all CPUs' stocks */
+	uint64_t events_max, events_oom;	/* local */
+	unsigned int move_charge;
+	bool use_hierarchy;
+};
+/* Returns: 0, -EINVAL. */
+int cgctl_memcg_get(const struct cgctl_memcg_tree *t, int id, struct cgctl_memcg_state *s);
+/* Replace the counters of @id with observed values (e.g. read from a kernel) so that a
+ * plan starts from them; charged/swap are set from usage (charged = memory usage minus
+ * the children's, swap = memsw - memory).  Returns: 0, -EINVAL. */
+int cgctl_memcg_seed(struct cgctl_memcg_tree *t, int id, const struct cgctl_memcg_state *s);
+/*
+ * cgctl_memcg_file: the content of control file @name of @id exactly as the kernel of
+ * the tree's era prints it, newline included ("memory.usage_in_bytes",
+ * "memory.max_usage_in_bytes", "memory.failcnt", "memory.limit_in_bytes",
+ * "memory.memsw.*" of those, "memory.soft_limit_in_bytes", "memory.use_hierarchy",
+ * "memory.move_charge_at_immigrate"; v2: "memory.current", "memory.max", "memory.peak",
+ * "memory.events").  Root usage is the statistic, not the counter.
+ * Returns: the length (as snprintf), -ENOENT (no such file in this era/version), -EINVAL.
+ */
+int cgctl_memcg_file(const struct cgctl_memcg_tree *t, int id, const char *name, char *buf,
+		     size_t len);
+/* The interval of truly charged pages of @id implied by its reported usage and the era's
+ * stock bound for its subtree.  Returns: 0, -EINVAL. */
+int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id, uint64_t *lo,
+			      uint64_t *hi);
+
+/* ---- move charge at immigrate (mm/memcontrol.c, 2.6.34 - 6.12) ---- */
+#define CGCTL_MOVE_CHARGE_ANON	(1u << 0)
+#define CGCTL_MOVE_CHARGE_FILE	(1u << 1)
+/* Resident pages of a task by class (base pages; 512 per PMD-mapped THP). */
+struct cgctl_move_counts {
+	uint64_t anon_excl;		/* anon, mapcount 1 */
+	uint64_t anon_shared2;		/* anon, mapcount 2 */
+	uint64_t anon_shared_more;	/* anon, mapcount > 2 */
+	uint64_t file;			/* mapped regular-file page cache */
+	uint64_t shmem;			/* shmem / tmpfs */
+	uint64_t thp;			/* anon in whole PMD-mapped THPs (not in anon_*) */
+	uint64_t swap;			/* swap entries (anon; shmem swap counts as shmem) */
+};
+/* Planner input: what the moving task holds, split by whom it is charged to. */
+struct cgctl_move_input {
+	struct cgctl_move_counts from;		/* charged to the task's memcg (`from`) */
+	struct cgctl_move_counts elsewhere;	/* charged to other memcgs: never moved */
+	bool not_mm_owner;	/* the task is not mm->owner (a thread, CLONE_VM child) */
+};
+#define CGCTL_MOVE_MAX_LEVELS 32
+/* Counters of one memcg on the paths from/to -> common ancestor, before and after. */
+struct cgctl_move_level {
+	int id;
+	bool common;		/* the common ancestor */
+	struct cgctl_memcg_counter before, after;	/* memory */
+	struct cgctl_memcg_counter memsw_before, memsw_after;
+};
+struct cgctl_move_plan {
+	bool moves;		/* the kernel moves charges for this attach */
+	const char *reason;	/* when !moves: why (static string) */
+	unsigned int flags;	/* move_charge_at_immigrate sampled on `to` */
+	struct cgctl_move_counts qualify;	/* pages (entries) that qualify, per class */
+	uint64_t precharge;	/* pages the kernel tries to precharge */
+	bool bulk_failed;	/* the bulk precharge failed: fell back to one by one */
+	int err;		/* 0, or -ENOMEM: the attach (cgroup.procs write) fails */
+	uint64_t moved;		/* M: pages whose charge moves */
+	uint64_t moved_swap;	/* W: swap entries whose charge moves */
+	uint64_t stays;		/* pages charged to `from` that stay there */
+	uint64_t stays_swap;
+	uint64_t elsewhere;	/* pages charged to other memcgs (untouched) */
+	int common;		/* common ancestor id */
+	unsigned int nlevels;
+	struct cgctl_move_level levels[CGCTL_MOVE_MAX_LEVELS];
+};
+/*
+ * cgctl_move_plan: simulate moving a task holding @in from @from to @to on @cpu and apply
+ * it to @t (clone first for a dry run): qualification per era and flags, precharge
+ * through the normal stock logic (bulk, then one by one with @opts's reclaim, NORETRY),
+ * page moves, clear_mc.  Without move charge (6.13+, v2, flags 0) nothing moves; new
+ * allocations then charge @to.  Returns: 0 (see plan->err for the kernel's verdict),
+ * -EINVAL (bad ids, from == to, tree deeper than CGCTL_MOVE_MAX_LEVELS).
+ */
+int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to, unsigned int cpu,
+		    const struct cgctl_move_input *in, const struct cgctl_memcg_charge_opts *opts,
+		    struct cgctl_move_plan *plan);
+
 /* ===== end: memcg ===== */
 
 /* ===== section: pagescan (owner: pagescan) ===== */
@@ -523,9 +799,344 @@ int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
 /* ===== end: bandwidth ===== */
 
 /* ===== section: pcp (owner: pcp) ===== */
+
+/* ---- percpu_counter model (lib/percpu_counter.c) ---- */
+
+#define CGCTL_PCPUC_MAX_CPUS 8192
+/* A simulated struct percpu_counter: global count plus one s32 delta per CPU. */
+struct cgctl_pcpuc;
+
+/* Default batch (percpu_counter_batch) for @ncpu online CPUs: max(32, 2 * ncpu).
+ * Returns: the batch, or -EINVAL when @ncpu is 0 or above CGCTL_PCPUC_MAX_CPUS. */
+int cgctl_pcpuc_batch(uint32_t kver, unsigned int ncpu);
+/* Worst |read - sum| of a counter with @batch on @ncpu CPUs: (batch - 1) * ncpu.
+ * Returns: the bound in counter units (0 for batch <= 1). */
+uint64_t cgctl_pcpuc_error_bound(int32_t batch, unsigned int ncpu);
+/* A counter starting at @init with every CPU delta 0.
+ * Returns: 0, -EINVAL (ncpu 0 or too large, batch < 1), -ENOMEM. */
+int cgctl_pcpuc_new(struct cgctl_pcpuc **ret, unsigned int ncpu, int32_t batch, int64_t init);
+void cgctl_pcpuc_free(struct cgctl_pcpuc *c);
+/* percpu_counter_add_batch() on @cpu.  Returns: 1 when the delta was folded into the
+ * global count, 0 when it stayed in the CPU's delta, -EINVAL for a bad @cpu. */
+int cgctl_pcpuc_add(struct cgctl_pcpuc *c, unsigned int cpu, int64_t amount);
+/* Returns: percpu_counter_read(): the global count only (approximate). */
+int64_t cgctl_pcpuc_read(const struct cgctl_pcpuc *c);
+/* Returns: percpu_counter_read_positive(): max(0, count). */
+int64_t cgctl_pcpuc_read_positive(const struct cgctl_pcpuc *c);
+/* Returns: percpu_counter_sum(): count plus every CPU's delta (exact). */
+int64_t cgctl_pcpuc_sum(const struct cgctl_pcpuc *c);
+/* Returns: the pending delta of @cpu (0 for a bad @cpu). */
+int32_t cgctl_pcpuc_delta(const struct cgctl_pcpuc *c, unsigned int cpu);
+/* __percpu_counter_compare(c, rhs, batch): uses the exact sum only when the
+ * approximate count is within batch * ncpu of @rhs.  Returns: -1, 0 or 1. */
+int cgctl_pcpuc_compare(const struct cgctl_pcpuc *c, int64_t rhs);
+
+/* One add of a simulated sequence. */
+struct cgctl_pcpuc_op {
+	unsigned int cpu;
+	int64_t amount;
+};
+/* Outcome of cgctl_pcpuc_sim_run(). */
+struct cgctl_pcpuc_sim {
+	int64_t read;		/* percpu_counter_read() at the end */
+	int64_t sum;		/* percpu_counter_sum() at the end */
+	uint64_t folds;		/* adds that took the lock and folded into count */
+	uint64_t max_abs_err;	/* largest |read - sum| seen after any add */
+};
+/* Apply @ops in order to a fresh counter (init 0).
+ * Returns: 0, -EINVAL (bad ncpu/batch/cpu in an op), -ENOMEM. */
+int cgctl_pcpuc_sim_run(unsigned int ncpu, int32_t batch, const struct cgctl_pcpuc_op *ops,
+			size_t n, struct cgctl_pcpuc_sim *ret);
+
+/* ---- process RSS counters (mm->rss_stat) per era ---- */
+
+/* How a /proc file obtains an mm RSS counter in a given kernel. */
+enum cgctl_rss_source {
+	CGCTL_RSS_ATOMIC = 1,	/* <= 2.6.33: one atomic per mm, exact */
+	CGCTL_RSS_TASK_CACHE,	/* 2.6.34-6.1: atomic + per-thread deltas flushed every
+				 * TASK_RSS_EVENTS_THRESH faults; reader sees the atomic */
+	CGCTL_RSS_PCPU_READ,	/* 6.2+: percpu_counter, read_positive (approximate) */
+	CGCTL_RSS_PCPU_SUM,	/* 6.16+ (6.12.y backport): percpu_counter sum (exact) */
+};
+/* The /proc file the figure is read from. */
+enum cgctl_rss_file {
+	CGCTL_RSS_FILE_STATUS = 1,	/* /proc/PID/status VmRSS, RssAnon, RssFile, RssShmem */
+	CGCTL_RSS_FILE_STATM,		/* /proc/PID/statm resident */
+	CGCTL_RSS_FILE_STAT,		/* /proc/PID/stat field 24 (rss) */
+};
+/* Predicted gap between a /proc RSS figure and the exact (page-table walk) figure of
+ * smaps_rollup, in pages. */
+struct cgctl_rss_bound {
+	enum cgctl_rss_source source;
+	uint64_t counter_pages;	/* bound per counter (RssAnon, RssFile, RssShmem) */
+	uint64_t anon_pages;	/* bound on RssAnon (anon faults add one page each) */
+	uint64_t vmrss_pages;	/* bound on VmRSS = anon + file + shmem */
+	uint64_t read_cells;	/* counter cells one read of the file touches */
+	int32_t batch;		/* percpu_counter batch (PCPU_*), 0 otherwise */
+};
+/* Returns: the source @file uses in @kver, or -EINVAL (bad file, kver 0). */
+int cgctl_rss_source(uint32_t kver, enum cgctl_rss_file file);
+/* Bound for a process with @nthreads threads on @ncpu online CPUs.
+ * Returns: 0, -EINVAL (ncpu/nthreads 0, bad file). */
+int cgctl_rss_bound(uint32_t kver, unsigned int ncpu, unsigned int nthreads,
+		    enum cgctl_rss_file file, struct cgctl_rss_bound *ret);
+/* Read-side cost of reading @file for @nproc processes: counter cells summed
+ * (an atomic is 1 cell, a percpu sum is 1 + ncpu).  Returns: the count, or 0 on bad args. */
+uint64_t cgctl_rss_read_cost(uint32_t kver, unsigned int ncpu, enum cgctl_rss_file file,
+			     uint64_t nproc);
+/* Returns: the 6.12.y release carrying the 6.16 exact-status backport (CGCTL_KVER). */
+uint32_t cgctl_rss_backport_kver(void);
+
+/* One thread's SPLIT_RSS_COUNTING cache (2.6.34-6.1): task->rss_stat for one counter. */
+struct cgctl_rss_thread {
+	int64_t cached;		/* task->rss_stat.count[member] */
+	unsigned int events;	/* task->rss_stat.events */
+};
+/* A page fault by @t that maps @pages pages into its own mm, in @kver: the sync check
+ * at fault entry (check_sync_rss_stat()), then the counter update (per-thread cache in
+ * 2.6.34-6.1, straight into *@mm_counter otherwise).  Returns: 1 when the cache was
+ * flushed into *@mm_counter, 0 otherwise, -EINVAL. */
+int cgctl_rss_fault(uint32_t kver, struct cgctl_rss_thread *t, int64_t *mm_counter,
+		    int64_t pages);
+
+/* Observed RSS figures of one process (kernel layer).  Sizes in kB as printed;
+ * a field the kernel does not print stays at UINT64_MAX. */
+struct cgctl_procrss {
+	uint64_t vmrss_kb, rssanon_kb, rssfile_kb, rssshmem_kb, vmswap_kb; /* status */
+	unsigned int threads;					   /* status */
+	uint64_t smaps_rss_kb, smaps_anon_kb;			   /* smaps_rollup */
+	uint64_t statm_resident_pages;				   /* statm */
+	uint64_t stat_rss_pages;				   /* stat field 24 */
+};
+/* Parsers of the file text (pure; unknown lines ignored).  Returns: 0, -EINVAL. */
+int cgctl_procrss_parse_status(const char *buf, struct cgctl_procrss *r);
+int cgctl_procrss_parse_smaps_rollup(const char *buf, struct cgctl_procrss *r);
+int cgctl_procrss_parse_statm(const char *buf, struct cgctl_procrss *r);
+int cgctl_procrss_parse_stat(const char *buf, struct cgctl_procrss *r);
+/* Read status, smaps_rollup (skipped if missing: kernel < 4.14), statm and stat of
+ * @pid (0 = self), status last so a caller can bracket it.
+ * Returns: 0, -ESRCH, -errno. */
+int cgctl_procrss_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_procrss *ret);
+
+/* ---- page allocator per-cpu page lists ---- */
+
+/* What the pcp model needs about one zone (pages). */
+struct cgctl_pcp_zone {
+	uint64_t present_pages;
+	uint64_t managed_pages;
+	uint64_t low_wmark;		/* "low" in /proc/zoneinfo */
+	unsigned int node_ncpu;		/* online CPUs of the zone's node; 0: memoryless */
+	unsigned int high_fraction;	/* vm.percpu_pagelist_high_fraction (5.14+) or
+					 * vm.percpu_pagelist_fraction (older); 0 = default */
+	unsigned int page_shift;	/* 0 means 12 */
+};
+/* Predicted pageset values of every CPU of the zone. */
+struct cgctl_pcp_pred {
+	int batch;		/* exact */
+	int high_min;		/* current high is auto-tuned in [high_min, high_max] (6.7+); */
+	int high_max;		/* both equal the fixed high in older kernels */
+	bool autotune;		/* 6.7+ without a high_fraction */
+	int nr_lists;		/* NR_PCP_LISTS */
+};
+/* zone_batchsize()/zone_highsize()/zone_set_pageset_high_and_batch() of @kver with
+ * @ncpu online CPUs.  Returns: 0, -EINVAL (ncpu 0, kver 0). */
+int cgctl_pcp_predict(uint32_t kver, unsigned int ncpu, const struct cgctl_pcp_zone *z,
+		      struct cgctl_pcp_pred *ret);
+/* nr_pcp_free(): pages one free_pcppages_bulk() hands back when count >= high;
+ * @free_count is pcp->free_count (consecutive frees, 6.x).  Returns: pages (>= 0). */
+int cgctl_pcp_nr_free(uint32_t kver, int count, int high, int batch, int free_count);
+/* Split @nr pages to free over the pcp lists @lists[0..nlists) (pages on each list, all
+ * order 0) as free_pcppages_bulk() of @kver does: before 5.19 round-robin from list 1
+ * with batch_free growing on empty lists; 5.19+ whole lists, starting with @start (the
+ * list the triggering page was freed to).  @taken[i] receives what list i gives.
+ * Returns: pages freed (min(nr, total)), -EINVAL. */
+int cgctl_pcp_bulk_split(uint32_t kver, int nr, const int *lists, int nlists, int start,
+			 int *taken);
+
+/* /proc/zoneinfo, parsed.  A value a kernel does not print is -1. */
+struct cgctl_zone_pageset {
+	int cpu;
+	int64_t count, high, batch, high_min, high_max;
+};
+struct cgctl_zone {
+	int node;
+	char name[16];				/* "DMA32" */
+	int64_t free, min, low, high;		/* pages */
+	int64_t spanned, present, managed;	/* pages */
+	size_t npagesets;
+	struct cgctl_zone_pageset *pagesets;
+};
+struct cgctl_zoneinfo {
+	size_t nzones;
+	struct cgctl_zone *zones;
+};
+/* Parse the text of /proc/zoneinfo.  Returns: 0, -EINVAL (no zone), -ENOMEM. */
+int cgctl_zoneinfo_parse(const char *buf, struct cgctl_zoneinfo **ret);
+/* Read and parse /proc/zoneinfo below the ctx root.  Returns: 0, -errno. */
+int cgctl_zoneinfo_read(struct cgctl_ctx *ctx, struct cgctl_zoneinfo **ret);
+void cgctl_zoneinfo_free(struct cgctl_zoneinfo *zi);
+/* Fill the model's input from a parsed zone; @node_ncpu and @high_fraction as read by
+ * the caller.  Returns: 0, -EINVAL. */
+int cgctl_zone_to_pcp(const struct cgctl_zone *z, unsigned int node_ncpu,
+		      unsigned int high_fraction, struct cgctl_pcp_zone *ret);
+/* Online CPUs of NUMA node @node (/sys/devices/system/node/nodeN/cpulist; without NUMA
+ * sysfs, /sys/devices/system/cpu/online).  Returns: the count, or -errno. */
+int cgctl_node_ncpu(struct cgctl_ctx *ctx, int node);
+/* Online CPUs of the system (/sys/devices/system/cpu/online).  Returns: count, -errno. */
+int cgctl_online_ncpu(struct cgctl_ctx *ctx);
+/* vm.percpu_pagelist_high_fraction (5.14+) or vm.percpu_pagelist_fraction (older);
+ * 0 when neither exists.  Returns: the value (>= 0), or -errno. */
+int cgctl_pcp_fraction_read(struct cgctl_ctx *ctx);
+
+/* Verdict bits of cgctl_pcp_check(). */
+#define CGCTL_PCP_BATCH_OK	(1 << 0)	/* batch equals the prediction */
+#define CGCTL_PCP_HIGH_OK	(1 << 1)	/* high in [high_min, high_max]; or 0 on a
+						 * never-used auto-tuned pageset (count 0) */
+#define CGCTL_PCP_LIMITS_OK	(1 << 2)	/* printed high_min/high_max (6.7+) equal
+						 * the prediction, or are not printed */
+#define CGCTL_PCP_ALL_OK	(CGCTL_PCP_BATCH_OK | CGCTL_PCP_HIGH_OK | CGCTL_PCP_LIMITS_OK)
+/* Compare one observed pageset with a prediction.  Returns: the OK bits that hold. */
+int cgctl_pcp_check(const struct cgctl_pcp_pred *p, const struct cgctl_zone_pageset *ps);
+
 /* ===== end: pcp ===== */
 
 /* ===== section: netlink (owner: netlink) ===== */
+
+/* ---- proc connector (NETLINK_CONNECTOR, CN_IDX_PROC): fork/exec/exit of every task ---- */
+enum cgctl_procev_what {
+	CGCTL_PROCEV_OTHER = 0,	/* an event we do not decode (uid, comm, ptrace, ...) */
+	CGCTL_PROCEV_FORK,
+	CGCTL_PROCEV_EXEC,
+	CGCTL_PROCEV_EXIT,
+};
+
+struct cgctl_procev {
+	enum cgctl_procev_what what;
+	pid_t pid, tgid;		/* fork: the child; exec/exit: the task */
+	pid_t parent_pid, parent_tgid;	/* fork: the (real) parent; exit: its parent (>= 4.18) */
+	uint32_t exit_code, exit_signal;	/* exit only */
+	uint64_t timestamp_ns;		/* CLOCK_MONOTONIC of the event */
+};
+
+struct cgctl_procev_sock;
+/* cgctl_procev_open: bind a proc connector socket and send PROC_CN_MCAST_LISTEN.  Needs
+ * CAP_NET_ADMIN in the initial user namespace.  Returns: 0, -EPERM, -EPROTONOSUPPORT
+ * (kernel without CONFIG_PROC_EVENTS), -errno; @e says which. */
+int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_sock **ret,
+		      struct cgctl_error *e);
+/* Returns: the socket fd for poll(2). */
+int cgctl_procev_fd(const struct cgctl_procev_sock *s);
+/* cgctl_procev_read: decode up to @max queued events into @ev, waiting at most
+ * @timeout_ms (0: do not wait, -1: forever) for the first.  Returns: the count (0 when
+ * nothing came), -ENOBUFS when the socket overran and events were lost (the socket stays
+ * usable; events after the loss are returned by the next call), -errno. */
+ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev, size_t max,
+			  int timeout_ms);
+/* Send PROC_CN_MCAST_IGNORE and close.  NULL is fine. */
+void cgctl_procev_close(struct cgctl_procev_sock *s);
+
+/* ---- taskstats (generic netlink "TASKSTATS") ---- */
+/* Times in ns, converted from the kernel's µs fields where needed.  The delay fields are
+ * all zero while delay accounting is off (see cgctl_delayacct_enabled()). */
+struct cgctl_taskstats {
+	uint32_t version;		/* TASKSTATS_VERSION the kernel sent */
+	uint32_t ac_pid;		/* 0 when asked for a tgid */
+	char comm[32];
+	uint64_t cpu_count;		/* times on a runqueue */
+	uint64_t cpu_run_real_total_ns;	/* CPU time actually run (sum_exec_runtime) */
+	uint64_t cpu_run_virtual_total_ns;
+	uint64_t cpu_delay_total_ns;	/* waiting on a runqueue */
+	uint64_t blkio_count, blkio_delay_total_ns;
+	uint64_t swapin_count, swapin_delay_total_ns;
+	uint64_t freepages_count, freepages_delay_total_ns;	/* memory reclaim */
+	uint64_t thrashing_count, thrashing_delay_total_ns;	/* v8+, else 0 */
+	uint64_t compact_count, compact_delay_total_ns;		/* v11+, else 0 */
+	uint64_t wpcopy_count, wpcopy_delay_total_ns;		/* v13+, else 0 */
+	uint64_t irq_count, irq_delay_total_ns;			/* v14+, else 0 */
+	uint64_t utime_ns, stime_ns;	/* ac_utime/ac_stime (tick-sampled, scaled) */
+	uint64_t nvcsw, nivcsw;
+	uint64_t minflt, majflt;
+	uint64_t read_bytes, write_bytes;	/* storage I/O (CONFIG_TASK_IO_ACCOUNTING) */
+};
+/*
+ * cgctl_taskstats_get: TASKSTATS_CMD_GET for one task (@tgid false: @id is a TID) or a
+ * whole thread group summed over its live threads (@tgid true).  Needs CAP_NET_ADMIN
+ * for other users' tasks on some kernels.
+ * Returns: 0, -ESRCH (no such task), -EPROTONOSUPPORT (no TASKSTATS family), -errno.
+ */
+int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
+			struct cgctl_taskstats *ret, struct cgctl_error *e);
+/* cgctl_delayacct_enabled: read /proc/sys/kernel/task_delayacct.  When it is off, @e
+ * (if given) says how to turn it on.  Returns: 1 on, 0 off, -errno (-ENOENT: kernel
+ * without CONFIG_TASK_DELAY_ACCT or before 5.14, where only the boot option existed). */
+int cgctl_delayacct_enabled(struct cgctl_ctx *ctx, struct cgctl_error *e);
+
+/* cgroupstats: task states of one v1 cgroup (CGROUPSTATS_CMD_GET). */
+struct cgctl_cgroupstats {
+	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible, nr_io_wait;
+};
+/* cgctl_cgroupstats_get: @m must be a v1 hierarchy (the kernel refuses cgroup2 dirs).
+ * Returns: 0, -EINVAL (v2 or not a cgroup dir), -ENOENT, -errno. */
+int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			  const char *path, struct cgctl_cgroupstats *ret,
+			  struct cgctl_error *e);
+
+/* ---- move a whole process tree (race-free with the proc connector) ---- */
+/* One destination: cgroup @path of hierarchy @m (v1: one per hierarchy to move in). */
+struct cgctl_move_target {
+	const struct cgctl_mount *m;
+	const char *path;
+};
+
+#define CGCTL_MOVE_TREE_NO_CONNECTOR	(1u << 0)	/* use repeated walks only */
+#define CGCTL_MOVE_TREE_ONE_SHOT	(1u << 1)	/* one walk, no re-walk (comparison) */
+
+struct cgctl_move_tree_opts {
+	unsigned int flags;		/* CGCTL_MOVE_TREE_* */
+	unsigned int max_passes;	/* 0: 64 */
+	uint64_t timeout_ns;		/* 0: 10 s */
+	/* Optional, instead of @targets: move thread group @tgid; return 0 moved, 1 it was
+	 * already there, -ESRCH gone, -errno.  Optional too: @in_target returns 1 if @tgid
+	 * is already in the destination, 0 if not, -errno; without it a process found in a
+	 * re-walk is moved again and counts as new, so a tree that keeps forking never
+	 * converges. */
+	int (*attach)(void *data, pid_t tgid);
+	int (*in_target)(void *data, pid_t tgid);
+	void *data;
+};
+
+struct cgctl_move_tree_result {
+	size_t moved;		/* thread groups written to cgroup.procs */
+	size_t already;		/* found already in the destination (born there) */
+	size_t vanished;	/* exited before they could be moved */
+	size_t failed;		/* other errors (first one in @e and first_error*) */
+	size_t passes;		/* walks done, the first one included */
+	size_t fork_events;	/* fork events of the tree seen on the connector */
+	bool used_connector;	/* false: fallback to repeated walks (reason in note) */
+	bool overrun;		/* the connector lost events; re-walks covered them */
+	int first_error;	/* -errno of the first failure, 0 if none */
+	pid_t first_error_pid;
+	uint64_t elapsed_ns;
+	char note[128];		/* why the connector was not used, "" otherwise */
+};
+/*
+ * cgctl_move_tree: move the process trees rooted at @roots (thread groups; a TID is
+ * taken as its thread group) into every target.  Subscribes to fork events first, then
+ * walks /proc/PID/task/TID/children, writing each process once to cgroup.procs (whole
+ * thread groups, v1 too), and keeps draining events and re-walking until a pass finds no
+ * process outside the destination.  Without the connector (not root, no
+ * CONFIG_PROC_EVENTS) it falls back to repeated walks and says so in @res.  @opts may be
+ * NULL.  A process that exits meanwhile is not an error.
+ * Returns: the number of processes moved; -ESRCH when no root exists; -EAGAIN when the
+ * tree kept growing faster than it could be moved (max_passes or timeout reached);
+ * -EINVAL; or the first attach error when some processes could not be moved (the rest
+ * were; counts in @res, reason in @e).
+ */
+ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_roots,
+			const struct cgctl_move_target *targets, size_t n_targets,
+			const struct cgctl_move_tree_opts *opts,
+			struct cgctl_move_tree_result *res, struct cgctl_error *e);
+
 /* ===== end: netlink ===== */
 
 /* ===== section: validate (owner: validate) ===== */

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Moving processes (cgroup.procs, one PID per write) and finding a process's cgroup. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "kernel/cgfs.h"
+
+#define ATTACH_RETRIES 5
+#define ATTACH_RETRY_NS (30 * 1000 * 1000)
+
+static int pid_exists(struct cgctl_ctx *ctx, pid_t pid)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	fd = cgctl_open_sys(ctx, path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd == -ENOENT ? -ESRCH : fd;
+	close(fd);
+	return 0;
+}
+
+/*
+ * One write(2) of one PID.  A task between fork and its first schedule (TASK_NEW) makes
+ * the kernel return EINVAL; runc and containerd retry 5 times 30 ms apart, and so do we,
+ * but only while the PID still exists (a dead PID gives ESRCH).
+ */
+CGCTL_EXPORT int cgctl_cg_attach(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				 const char *path, pid_t pid)
+{
+	const struct timespec ts = { 0, ATTACH_RETRY_NS };
+	char buf[24];
+	int fd, r, tries;
+
+	if (pid <= 0)
+		return -EINVAL;
+	if (*ctx->root) {
+		/* fixture: no kernel to check the PID for us */
+		r = pid_exists(ctx, pid);
+		if (r < 0)
+			return r;
+	}
+	snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+	for (tries = 0;; tries++) {
+		int dfd = cgctl_cg_open(ctx, m, path);
+
+		if (dfd < 0)
+			return dfd;
+		fd = openat(dfd, "cgroup.procs", O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		r = fd < 0 ? -errno : 0;
+		close(dfd);
+		if (r < 0)
+			return r;
+		r = write(fd, buf, strlen(buf)) < 0 ? -errno : 0;
+		close(fd);
+		if (r != -EINVAL || tries >= ATTACH_RETRIES || pid_exists(ctx, pid) < 0)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	dbg(ctx, "attach %d to %s%s: %s", (int)pid, m->path, path, r ? strerror(-r) : "ok");
+	return r;
+}
+
+CGCTL_EXPORT int cgctl_pid_cgroup(struct cgctl_ctx *ctx, pid_t pid,
+				  const struct cgctl_mount *m, char **ret)
+{
+	_cleanup_(freep) char *buf = NULL;
+	char path[64], *first = NULL;
+	size_t len;
+	int r;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/cgroup");
+	r = cgctl_read_sys(ctx, path, &buf, &len);
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : r;
+	if (m->version == 2)
+		return cgctl_parse_proc_cgroup(buf, len, NULL, ret, NULL);
+	/* a v1 hierarchy: any one of its controllers names its line */
+	r = -ENOENT;
+	for (const char *c = m->controllers; c && *c && r == -ENOENT;) {
+		const char *e = strchr(c, ',');
+		size_t l = e ? (size_t)(e - c) : strlen(c);
+
+		free(first);
+		first = strndup(c, l);
+		if (!first)
+			return -ENOMEM;
+		r = cgctl_parse_proc_cgroup(buf, len, first, ret, NULL);
+		c = e ? e + 1 : NULL;
+	}
+	free(first);
+	return r;
+}
+
+CGCTL_EXPORT int cgctl_cg_ino(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			      const char *path, uint64_t *ino)
+{
+	struct stat st;
+	int fd = cgctl_cg_open(ctx, m, path);
+	int r = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else
+		*ino = (uint64_t)st.st_ino;
+	close(fd);
+	return r;
+}

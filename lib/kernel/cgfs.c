@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cgroupfs access.  Every cgroup path is resolved below the hierarchy's directory fd,
+ * one component at a time with O_NOFOLLOW|O_DIRECTORY, after ".." has been refused, so
+ * no path can leave the mount (the util-linux ul_path approach).  Kernel errnos are
+ * returned unchanged.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "kernel/cgfs.h"
+#include "kernel/hier.h"
+
+CGCTL_EXPORT int cgctl_mounts(struct cgctl_ctx *ctx, const struct cgctl_mount **ret)
+{
+	int r = cgctl_hier_load(ctx);
+
+	if (r < 0)
+		return r;
+	*ret = ctx->mounts;
+	return (int)ctx->n_mounts;
+}
+
+CGCTL_EXPORT bool cgctl_mount_has(const struct cgctl_mount *m, const char *controller)
+{
+	size_t n = strlen(controller);
+	const char *p = m->controllers;
+
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+
+		if (l == n && strncmp(p, controller, n) == 0)
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+CGCTL_EXPORT int cgctl_mount_find(struct cgctl_ctx *ctx, const char *controller,
+				  const struct cgctl_mount **ret)
+{
+	size_t i;
+	int r = cgctl_hier_load(ctx);
+
+	if (r < 0)
+		return r;
+	for (int pass = 1; pass <= 2; pass++)
+		for (i = 0; i < ctx->n_mounts; i++) {
+			const struct cgctl_mount *m = &ctx->mounts[i];
+
+			if (m->version != pass)
+				continue;
+			if (controller ? cgctl_mount_has(m, controller) : m->version == 2) {
+				*ret = m;
+				return 0;
+			}
+		}
+	return -ENODEV;
+}
+
+/* Index of @m in ctx->mounts, or -1 for a pointer that is not one of ours. */
+static ssize_t mount_index(const struct cgctl_ctx *ctx, const struct cgctl_mount *m)
+{
+	if (!ctx->n_mounts || m < ctx->mounts || m >= ctx->mounts + ctx->n_mounts)
+		return -1;
+	return m - ctx->mounts;
+}
+
+CGCTL_EXPORT int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (!abspath || abspath[0] != '/')
+		return -EINVAL;
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", ctx->root, abspath) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int cgctl_read_fd(int fd, char **buf, size_t *len)
+{
+	size_t size = 4096, n = 0;
+	char *b = malloc(size), *nb;
+	ssize_t k;
+
+	if (!b)
+		return -ENOMEM;
+	for (;;) {
+		if (n + 1 >= size) {
+			nb = realloc(b, size * 2);
+			if (!nb) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = nb;
+			size *= 2;
+		}
+		k = read(fd, b + n, size - n - 1);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			k = -errno;
+			free(b);
+			return (int)k;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+	}
+	b[n] = '\0';
+	*buf = b;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+CGCTL_EXPORT int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char **buf,
+				size_t *len)
+{
+	int fd = cgctl_open_sys(ctx, abspath, O_RDONLY);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = cgctl_read_fd(fd, buf, len);
+	close(fd);
+	return r;
+}
+
+static int mount_fd(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
+{
+	ssize_t i = mount_index(ctx, m);
+	int fd;
+
+	if (i < 0)
+		return -EINVAL;
+	if (ctx->mount_fds[i] >= 0)
+		return ctx->mount_fds[i];
+	fd = cgctl_open_sys(ctx, m->path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd == -ENOENT ? -ENODEV : fd;
+	ctx->mount_fds[i] = fd;
+	return fd;
+}
+
+CGCTL_EXPORT int cgctl_path_normalize(const char *in, char *out, size_t len)
+{
+	const char *p = in;
+	size_t o = 0;
+
+	if (!in || len < 2)
+		return -EINVAL;
+	for (const char *c = in; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return -EINVAL;
+	while (*p) {
+		const char *e;
+		size_t l;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		e = strchr(p, '/');
+		l = e ? (size_t)(e - p) : strlen(p);
+		if (l == 2 && p[0] == '.' && p[1] == '.')
+			return -EINVAL;
+		if (!(l == 1 && p[0] == '.')) {
+			if (l > NAME_MAX || o + l + 2 > len)
+				return -ENAMETOOLONG;
+			out[o++] = '/';
+			memcpy(out + o, p, l);
+			o += l;
+		}
+		p += l;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	return 0;
+}
+
+bool cgctl_valid_filename(const char *name)
+{
+	return name && *name && !strchr(name, '/') && strcmp(name, ".") != 0 &&
+	       strcmp(name, "..") != 0;
+}
+
+CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			       const char *path)
+{
+	char norm[PATH_MAX];
+	int fd, mfd, r;
+	char *p, *save = NULL;
+
+	r = cgctl_path_normalize(path, norm, sizeof(norm));
+	if (r < 0)
+		return r;
+	mfd = mount_fd(ctx, m);
+	if (mfd < 0)
+		return mfd;
+	fd = openat(mfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (p = strtok_r(norm, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
+		int nfd = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		r = -errno;
+		close(fd);
+		if (nfd < 0)
+			return r;
+		fd = nfd;
+	}
+	return fd;
+}
+
+CGCTL_EXPORT int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				 const char *path)
+{
+	int fd = cgctl_cg_open(ctx, m, path);
+
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 1;
+}
+
+static int open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		     const char *file, int flags)
+{
+	int dfd, fd, e;
+
+	if (!cgctl_valid_filename(file))
+		return -EINVAL;
+	dfd = cgctl_cg_open(ctx, m, path);
+	if (dfd < 0)
+		return dfd;
+	fd = openat(dfd, file, flags | O_NOFOLLOW | O_CLOEXEC);
+	e = errno;
+	close(dfd);
+	if (fd < 0)
+		return -e;
+	return fd;
+}
+
+CGCTL_EXPORT int cgctl_cg_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			       const char *path, const char *file, char **buf, size_t *len)
+{
+	int fd = open_file(ctx, m, path, file, O_RDONLY);
+	struct stat st;
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	r = cgctl_read_fd(fd, buf, len);
+	close(fd);
+	return r;
+}
+
+CGCTL_EXPORT int cgctl_cg_read_u64(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				   const char *path, const char *file, uint64_t *v)
+{
+	_cleanup_(freep) char *buf = NULL;
+	size_t len;
+	int r;
+
+	r = cgctl_cg_read(ctx, m, path, file, &buf, &len);
+	if (r < 0)
+		return r;
+	return cgctl_parse_mem_limit(buf, len, v);
+}
+
+static int write_fd_once(int fd, const char *value)
+{
+	size_t n = strlen(value);
+	char *line = malloc(n + 2);
+	ssize_t k;
+	int e;
+
+	if (!line)
+		return -ENOMEM;
+	memcpy(line, value, n);
+	line[n] = '\n';
+	k = write(fd, line, n + 1);
+	e = errno;
+	free(line);
+	if (k < 0)
+		return -e;
+	return (size_t)k == n + 1 ? 0 : -EIO;
+}
+
+CGCTL_EXPORT int cgctl_cg_write(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				const char *path, const char *file, const char *value)
+{
+	int fd = open_file(ctx, m, path, file, O_WRONLY | O_TRUNC);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = write_fd_once(fd, value);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	dbg(ctx, "write %s%s/%s = %s: %s", m->path, path, file, value, r ? strerror(-r) : "ok");
+	return r;
+}

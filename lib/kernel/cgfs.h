@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef CGCTL_KERNEL_CGFS_H
+#define CGCTL_KERNEL_CGFS_H
+
+#include "ctx.h"
+
+/* Read everything from @fd into a NUL-terminated malloc'ed buffer. */
+int cgctl_read_fd(int fd, char **buf, size_t *len);
+/* A file name inside a cgroup directory: no '/', not "." or "..", not empty. */
+bool cgctl_valid_filename(const char *name);
+
+#endif

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * One normalised view of a cgroup's memory and CPU-bandwidth figures for v1 and v2.
+ * The cgroup directory is opened once and every file is read with openat() into a
+ * stack buffer: stat over thousands of cgroups costs three syscalls per file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "kernel/cgfs.h"
+
+/* Returns: bytes read (NUL-terminated), -ENOENT if absent, -errno. */
+static ssize_t read_at(int dfd, const char *file, char *buf, size_t size)
+{
+	int fd = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n, total = 0;
+
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < size - 1) {
+		n = read(fd, buf + total, size - 1 - (size_t)total);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (n == 0)
+			break;
+		total += n;
+	}
+	close(fd);
+	buf[total] = '\0';
+	return total;
+}
+
+static int read_limit_at(int dfd, const char *file, uint64_t *v)
+{
+	char buf[64];
+	ssize_t n = read_at(dfd, file, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return cgctl_parse_mem_limit(buf, (size_t)n, v);
+}
+
+static void memstat_v1(int dfd, struct cgctl_memstat *st)
+{
+	if (read_limit_at(dfd, "memory.failcnt", &st->failcnt) == 0)
+		st->present |= CGCTL_MEMSTAT_FAILCNT;
+	if (read_limit_at(dfd, "memory.max_usage_in_bytes", &st->peak) == 0)
+		st->present |= CGCTL_MEMSTAT_PEAK;
+	if (read_limit_at(dfd, "memory.memsw.usage_in_bytes", &st->memsw_usage) == 0 &&
+	    read_limit_at(dfd, "memory.memsw.limit_in_bytes", &st->memsw_limit) == 0) {
+		read_limit_at(dfd, "memory.memsw.failcnt", &st->memsw_failcnt);
+		st->present |= CGCTL_MEMSTAT_MEMSW;
+	}
+}
+
+static void memstat_v2(int dfd, struct cgctl_memstat *st)
+{
+	char buf[1024];
+	ssize_t n;
+
+	if (read_limit_at(dfd, "memory.peak", &st->peak) == 0)
+		st->present |= CGCTL_MEMSTAT_PEAK;
+	if (read_limit_at(dfd, "memory.swap.current", &st->swap_usage) == 0 &&
+	    read_limit_at(dfd, "memory.swap.max", &st->swap_limit) == 0)
+		st->present |= CGCTL_MEMSTAT_SWAP;
+	n = read_at(dfd, "memory.events", buf, sizeof(buf));
+	if (n >= 0) {
+		cgctl_parse_keyed_u64(buf, (size_t)n, "max", &st->events_max);
+		cgctl_parse_keyed_u64(buf, (size_t)n, "oom", &st->events_oom);
+		cgctl_parse_keyed_u64(buf, (size_t)n, "oom_kill", &st->events_oom_kill);
+		st->present |= CGCTL_MEMSTAT_EVENTS;
+	}
+}
+
+CGCTL_EXPORT int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				    const char *path, struct cgctl_memstat *st)
+{
+	int dfd = cgctl_cg_open(ctx, m, path), r;
+	bool v2 = m->version == 2;
+
+	memset(st, 0, sizeof(*st));
+	if (dfd < 0)
+		return dfd;
+	st->version = m->version;
+	r = read_limit_at(dfd, v2 ? "memory.current" : "memory.usage_in_bytes", &st->usage);
+	if (r == 0)
+		r = read_limit_at(dfd, v2 ? "memory.max" : "memory.limit_in_bytes", &st->limit);
+	if (r == -ENOENT && v2 && strcmp(path, "/") == 0) {
+		/* the v2 root has neither file: report it unlimited, usage unknown */
+		st->limit = UINT64_MAX;
+		r = 0;
+	} else if (r == -ENOENT) {
+		r = -EOPNOTSUPP;	/* directory exists but not with this controller */
+	}
+	if (r == 0) {
+		if (v2)
+			memstat_v2(dfd, st);
+		else
+			memstat_v1(dfd, st);
+	}
+	close(dfd);
+	return r;
+}
+
+static int cpu_limits(int dfd, int version, struct cgctl_cpubw *bw)
+{
+	char buf[128];
+	ssize_t n;
+	int r;
+
+	if (version == 2) {
+		n = read_at(dfd, "cpu.max", buf, sizeof(buf));
+		if (n < 0)
+			return n == -ENOENT ? -EOPNOTSUPP : (int)n;
+		r = cgctl_parse_cpu_max(buf, (size_t)n, &bw->quota_us, &bw->period_us);
+		if (r < 0)
+			return r;
+		if (read_limit_at(dfd, "cpu.max.burst", &bw->burst_us) == 0)
+			bw->present |= CGCTL_CPUBW_BURST;
+		return 0;
+	}
+	n = read_at(dfd, "cpu.cfs_quota_us", buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT ? -EOPNOTSUPP : (int)n;
+	r = cgctl_parse_cfs_quota(buf, (size_t)n, &bw->quota_us);
+	if (r == 0)
+		r = read_limit_at(dfd, "cpu.cfs_period_us", &bw->period_us);
+	if (r == 0 && read_limit_at(dfd, "cpu.cfs_burst_us", &bw->burst_us) == 0)
+		bw->present |= CGCTL_CPUBW_BURST;
+	return r;
+}
+
+static void cpu_usage_acct(struct cgctl_ctx *ctx, const struct cgctl_mount *acct,
+			   const char *path, struct cgctl_cpubw *bw)
+{
+	char buf[64];
+	ssize_t n;
+	int dfd = cgctl_cg_open(ctx, acct, path);
+
+	if (dfd < 0)
+		return;
+	n = read_at(dfd, "cpuacct.usage", buf, sizeof(buf));
+	if (n >= 0)
+		cgctl_parse_cpuacct_usage(buf, (size_t)n, &bw->stat);
+	close(dfd);
+}
+
+CGCTL_EXPORT int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				  const char *path, const struct cgctl_mount *acct,
+				  const char *acct_path, struct cgctl_cpubw *bw)
+{
+	int dfd = cgctl_cg_open(ctx, m, path), r;
+	char buf[1024];
+	ssize_t n;
+
+	memset(bw, 0, sizeof(*bw));
+	if (dfd < 0)
+		return dfd;
+	bw->version = m->version;
+	r = strcmp(path, "/") == 0 ? 0 : cpu_limits(dfd, m->version, bw);
+	if (strcmp(path, "/") == 0)
+		bw->quota_us = UINT64_MAX;
+	n = r == 0 ? read_at(dfd, "cpu.stat", buf, sizeof(buf)) : -ENOENT;
+	if (n >= 0)
+		r = cgctl_parse_cpu_stat(buf, (size_t)n, m->version, &bw->stat);
+	if (r == 0 && m->version == 2) {
+		n = read_at(dfd, "cpu.stat.local", buf, sizeof(buf));
+		if (n >= 0) {
+			uint64_t us;
+
+			if (cgctl_parse_keyed_u64(buf, (size_t)n, "throttled_usec", &us) == 0) {
+				bw->throttled_local_ns = us * 1000;
+				bw->present |= CGCTL_CPUBW_LOCAL;
+			}
+		}
+	}
+	close(dfd);
+	if (r == 0 && acct && m->version == 1)
+		cpu_usage_acct(ctx, acct, acct_path ? acct_path : path, bw);
+	return r;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A growable string; allocation failure is sticky and reported by strbuf_error(). */
+#ifndef CGCTL_UTIL_STRBUF_H
+#define CGCTL_UTIL_STRBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t size;
+	bool oom;
+};
+
+#define STRBUF_INIT { NULL, 0, 0, false }
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+int strbuf_putc(struct strbuf *sb, char c);
+int strbuf_puts(struct strbuf *sb, const char *s);
+int strbuf_putn(struct strbuf *sb, const char *s, size_t n);
+int strbuf_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The NUL-terminated contents ("" when empty); valid until the next change. */
+const char *strbuf_str(struct strbuf *sb);
+/* Take ownership of the buffer (malloc'ed, NUL-terminated) and reset @sb. */
+char *strbuf_steal(struct strbuf *sb);
+/* Returns: -ENOMEM if any append failed, 0 otherwise. */
+int strbuf_error(const struct strbuf *sb);
+
+#endif

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgctl: global options, the command table, per-command option parsing, dispatch. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "cgctl.h"
+
+#define WEAK __attribute__((weak))
+
+extern const struct cgctl_cmd cmd_help WEAK, cmd_create WEAK, cmd_delete WEAK, cmd_tree WEAK,
+	cmd_get WEAK, cmd_set WEAK, cmd_stat WEAK, cmd_mem WEAK, cmd_bw WEAK, cmd_move WEAK,
+	cmd_watch WEAK, cmd_validate WEAK, cmd_workload WEAK;
+
+/* Entries of commands whose file is not linked are NULL and skipped. */
+const struct cgctl_cmd *const cgctl_commands[] = {
+	&cmd_create, &cmd_delete, &cmd_tree, &cmd_get, &cmd_set, &cmd_stat, &cmd_mem,
+	&cmd_bw, &cmd_move, &cmd_watch, &cmd_validate, &cmd_help, &cmd_workload, NULL,
+};
+#define N_COMMANDS (sizeof(cgctl_commands) / sizeof(cgctl_commands[0]) - 1)
+const size_t cgctl_n_commands = N_COMMANDS;
+
+static const char *opt_root;
+static int opt_json, opt_tsv, opt_quiet, opt_verbose, opt_version, opt_help, opt_self;
+
+static const struct poptOption global_options[] = {
+	{ "root", '\0', POPT_ARG_STRING, &opt_root, 0,
+	  "operate on the tree below DIR (fixtures; also $CGCTL_ROOT)", "DIR" },
+	{ "self", '\0', POPT_ARG_NONE, &opt_self, 0,
+	  "take cgroup paths relative to cgctl's own cgroup in each hierarchy", NULL },
+	{ "json", '\0', POPT_ARG_NONE, &opt_json, 0, "print one JSON object", NULL },
+	{ "tsv", '\0', POPT_ARG_NONE, &opt_tsv, 0, "print tab-separated tables", NULL },
+	{ "quiet", 'q', POPT_ARG_NONE, &opt_quiet, 0, "print no warnings or progress", NULL },
+	{ "verbose", 'v', POPT_ARG_NONE, &opt_verbose, 0,
+	  "explain what is done (repeat for debug)", NULL },
+	{ "version", '\0', POPT_ARG_NONE, &opt_version, 0, "print the version", NULL },
+	{ "help", 'h', POPT_ARG_NONE, &opt_help, 0, "show this help", NULL },
+	POPT_TABLEEND
+};
+
+static void print_option(const struct poptOption *o, FILE *fp)
+{
+	char lhs[80];
+
+	if (o->shortName)
+		snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->shortName, o->longName,
+			 o->argDescrip ? " " : "", o->argDescrip ? o->argDescrip : "");
+	else
+		snprintf(lhs, sizeof(lhs), "    --%s%s%s", o->longName, o->argDescrip ? " " : "",
+			 o->argDescrip ? o->argDescrip : "");
+	fprintf(fp, "  %-30s %s\n", lhs, o->descrip ? o->descrip : "");
+}
+
+static void print_options(const struct poptOption *opts, FILE *fp)
+{
+	for (; opts && (opts->longName || opts->shortName || opts->arg); opts++)
+		if (opts->longName && !(opts->argInfo & POPT_ARGFLAG_DOC_HIDDEN))
+			print_option(opts, fp);
+}
+
+void cli_cmd_help(const struct cgctl_cmd *cmd, const char *prefix, FILE *fp)
+{
+	static const struct poptOption help_opt[] = {
+		{ "help", 'h', POPT_ARG_NONE, NULL, 0, "show this help", NULL },
+		POPT_TABLEEND
+	};
+
+	if (cmd->verbs) {
+		fprintf(fp, "Usage: cgctl %s%s VERB ...\n%s\n\nVerbs:\n", prefix, cmd->name,
+			cmd->summary);
+		for (size_t i = 0; i < cmd->n_verbs; i++)
+			if (cmd->verbs[i])
+				fprintf(fp, "  %-10s %s\n", cmd->verbs[i]->name,
+					cmd->verbs[i]->summary);
+		fprintf(fp, "\nRun 'cgctl %s%s VERB --help' for a verb's options.\n", prefix,
+			cmd->name);
+		return;
+	}
+	fprintf(fp, "Usage: cgctl %s%s [OPTIONS]%s%s\n%s\n\nOptions:\n", prefix, cmd->name,
+		cmd->args && *cmd->args ? " " : "", cmd->args ? cmd->args : "", cmd->summary);
+	print_options(cmd->options, fp);
+	print_options(help_opt, fp);
+}
+
+static void global_help(FILE *fp)
+{
+	fprintf(fp, "Usage: cgctl [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n"
+		    "Configure cgroups, predict what the kernel will account, and check it.\n\n"
+		    "Commands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (cgctl_commands[i] && !cgctl_commands[i]->hidden)
+			fprintf(fp, "  %-10s %s\n", cgctl_commands[i]->name,
+				cgctl_commands[i]->summary);
+	fprintf(fp, "\nGlobal options:\n");
+	print_options(global_options, fp);
+	fprintf(fp, "\nRun 'cgctl COMMAND --help' for a command's options; see cgctl(1).\n");
+}
+
+static const struct cgctl_cmd *find_cmd(const struct cgctl_cmd *const *table, size_t n,
+					const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (table[i] && strcmp(table[i]->name, name) == 0)
+			return table[i];
+	return NULL;
+}
+
+/* Build a popt table: the command's options plus --help. */
+static struct poptOption *cmd_table(const struct cgctl_cmd *cmd, int *help)
+{
+	size_t n = 0, i;
+	struct poptOption *t;
+
+	for (const struct poptOption *o = cmd->options; o && (o->longName || o->shortName || o->arg);
+	     o++)
+		n++;
+	t = calloc(n + 2, sizeof(*t));
+	if (!t)
+		return NULL;
+	for (i = 0; i < n; i++)
+		t[i] = cmd->options[i];
+	t[n] = (struct poptOption){ "help", 'h', POPT_ARG_NONE, help, 0, "show this help", NULL };
+	return t;
+}
+
+static int run_cmd(struct cli *cli, const struct cgctl_cmd *cmd, const char *prefix, int argc,
+		   const char **argv)
+{
+	struct poptOption *table;
+	const char **args;
+	poptContext pc;
+	int help = 0, rc, nargs;
+
+	snprintf(cli->cmdname, sizeof(cli->cmdname), "%s%s", prefix, cmd->name);
+	if (cmd->verbs) {
+		const struct cgctl_cmd *verb;
+		char pfx[64];
+
+		if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+			cli_cmd_help(cmd, prefix, argc < 2 ? stderr : stdout);
+			return argc < 2 ? EXIT_USAGE : EXIT_OK;
+		}
+		verb = find_cmd(cmd->verbs, cmd->n_verbs, argv[1]);
+		if (!verb)
+			return cli_usage(cli, "unknown verb '%s' (see 'cgctl %s --help')", argv[1],
+					 cli->cmdname);
+		snprintf(pfx, sizeof(pfx), "%s%s ", prefix, cmd->name);
+		return run_cmd(cli, verb, pfx, argc - 1, argv + 1);
+	}
+	table = cmd_table(cmd, &help);
+	if (!table)
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	pc = poptGetContext(cmd->name, argc, argv, table, POPT_CONTEXT_POSIXMEHARDER);
+	while ((rc = poptGetNextOpt(pc)) > 0)
+		;
+	if (rc < -1) {
+		rc = cli_usage(cli, "%s: %s", poptBadOption(pc, 0), poptStrerror(rc));
+		goto out;
+	}
+	if (help) {
+		cli_cmd_help(cmd, prefix, stdout);
+		rc = EXIT_OK;
+		goto out;
+	}
+	args = poptGetArgs(pc);
+	for (nargs = 0; args && args[nargs]; nargs++)
+		;
+	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args)) {
+		rc = cli_usage(cli, "%s (usage: cgctl %s%s%s)",
+			       nargs < cmd->min_args ? "missing argument" : "too many arguments",
+			       cli->cmdname, cmd->args ? " " : "", cmd->args ? cmd->args : "");
+		goto out;
+	}
+	rc = cmd->run(cli, nargs, args);
+out:
+	poptFreeContext(pc);
+	free(table);
+	return rc;
+}
+
+static enum out_format pick_format(struct cli *cli, int *rc)
+{
+	*rc = EXIT_OK;
+	if (opt_json && opt_tsv)
+		*rc = cli_usage(cli, "--json and --tsv exclude each other");
+	return opt_json ? OUT_JSON : opt_tsv ? OUT_TSV : OUT_HUMAN;
+}
+
+static int setup(struct cli *cli)
+{
+	const char *root = opt_root ? opt_root : getenv("CGCTL_ROOT");
+	int r, rc;
+
+	cli->fmt = pick_format(cli, &rc);
+	if (rc)
+		return rc;
+	cli->quiet = opt_quiet;
+	cli->verbose = opt_verbose;
+	cli->self = opt_self;
+	cli->root = root;
+	cli->stderr_tty = isatty(STDERR_FILENO);
+	r = cgctl_new(&cli->ctx, root);
+	if (r < 0)
+		return cli_error(cli, root, r, r == -ENOENT ? "no such directory" : NULL);
+	if (opt_verbose)
+		cgctl_set_log_priority(cli->ctx, opt_verbose > 1 ? LOG_DEBUG : LOG_INFO);
+	cli->out = out_new(cli->fmt);
+	if (!cli->out)
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	return EXIT_OK;
+}
+
+int main(int argc, const char **argv)
+{
+	struct cli cli = { .fmt = OUT_HUMAN };
+	const struct cgctl_cmd *cmd;
+	const char **rest;
+	poptContext pc;
+	int rc, nrest = 0;
+
+	snprintf(cli.cmdname, sizeof(cli.cmdname), "%s", "cgctl");
+	pc = poptGetContext("cgctl", argc, argv, global_options, POPT_CONTEXT_POSIXMEHARDER);
+	while ((rc = poptGetNextOpt(pc)) > 0)
+		;
+	cli.cmdname[0] = '\0';
+	if (rc < -1) {
+		rc = cli_usage(&cli, "%s: %s", poptBadOption(pc, 0), poptStrerror(rc));
+		goto out;
+	}
+	if (opt_version) {
+		printf("cgctl %s\n", PACKAGE_VERSION);
+		rc = EXIT_OK;
+		goto out;
+	}
+	rest = poptGetArgs(pc);
+	while (rest && rest[nrest])
+		nrest++;
+	if (opt_help || nrest == 0) {
+		global_help(opt_help ? stdout : stderr);
+		rc = opt_help ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
+	cmd = find_cmd(cgctl_commands, N_COMMANDS, rest[0]);
+	if (!cmd) {
+		rc = cli_usage(&cli, "unknown command '%s' (see 'cgctl --help')", rest[0]);
+		goto out;
+	}
+	rc = setup(&cli);
+	if (rc == EXIT_OK) {
+		rc = run_cmd(&cli, cmd, "", nrest, rest);
+		if (!out_empty(cli.out) && out_render(cli.out, stdout) < 0) {
+			snprintf(cli.cmdname, sizeof(cli.cmdname), "%s", "cgctl");
+			cli_error(&cli, NULL, -EIO, "write error on standard output");
+			rc = rc ? rc : EXIT_FAIL;
+		}
+	}
+out:
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (!rc)
+			rc = EXIT_FAIL;
+	}
+	out_free(cli.out);
+	cgctl_unref(cli.ctx);
+	poptFreeContext(pc);
+	return rc;
+}

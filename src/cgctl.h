@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The CLI's shared definitions.  A command is a `const struct cgctl_cmd cmd_<name>` in
+ * its own file src/cmd-<name>.c; src/cgctl.c's table references every command weakly,
+ * so a command exists as soon as its file is linked.  Verbs (`bw set`) are commands in
+ * the `verbs` table of their parent.
+ *
+ * Flow: cgctl.c parses the global options, finds the command by exact name, parses the
+ * command's options with a fresh popt context (its `options` table; --help is added),
+ * then calls run() with the remaining arguments.  run() returns an exit status
+ * (EXIT_* below); output goes through cli->out (src/output.h), errors through
+ * cli_error() as one line on stderr.
+ */
+#ifndef CGCTL_CLI_H
+#define CGCTL_CLI_H
+
+#include <popt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "libcgctl.h"
+#include "output.h"
+
+/* Exit status, documented in cgctl(1). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,
+	EXIT_USAGE = 2,
+	EXIT_PERM = 3,
+	EXIT_NOENT = 4,
+	EXIT_BUSY = 5,
+	EXIT_UNSUPP = 6,
+	EXIT_DIFFERS = 7,
+	EXIT_PARTIAL = 8,
+};
+
+struct cli {
+	struct cgctl_ctx *ctx;
+	struct out *out;
+	enum out_format fmt;
+	int quiet;
+	int verbose;
+	const char *root;
+	char cmdname[64];	/* "bw set": used in error lines */
+	bool stderr_tty;
+	bool self;		/* --self: paths relative to our own cgroup */
+};
+
+struct cgctl_cmd {
+	const char *name;
+	const char *args;		/* synopsis of the arguments: "PATH FILE..." */
+	const char *summary;		/* one line for `cgctl help` */
+	const struct poptOption *options; /* NULL or a POPT_TABLEEND-terminated table */
+	int (*run)(struct cli *cli, int argc, const char **argv);
+	const struct cgctl_cmd *const *verbs; /* sub-commands (entries may be NULL: weak) */
+	size_t n_verbs;
+	int min_args, max_args;		/* checked before run(); max -1 = unlimited */
+	bool hidden;			/* internal helpers, not listed in help */
+};
+
+/*
+ * cli_error: print "cgctl: CMD: OBJ: MESSAGE" (OBJ may be NULL; MESSAGE from @fmt, or
+ * the lower-cased strerror of @neg_errno when @fmt is NULL).  Returns: the exit status
+ * for @neg_errno (cgctl_errno_to_exit).
+ */
+int cli_error(struct cli *cli, const char *obj, int neg_errno, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Usage error: one line, returns EXIT_USAGE. */
+int cli_usage(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A warning on stderr (suppressed by -q). */
+void cli_warn(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Progress on stderr, only when stderr is a tty and not -q. */
+void cli_progress(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "no such process" style text for -errno. */
+const char *cli_strerror(int neg_errno);
+
+/* Parse a PID argument strictly.  Returns: 0 or -EINVAL. */
+int cli_parse_pid(const char *s, pid_t *pid);
+/*
+ * Collect PIDs from @argv; a lone "-" reads one PID per line from stdin.  Bad PIDs are
+ * usage errors (nothing is done).  Returns: EXIT_OK with a malloc'ed array, or an exit
+ * status after printing the error.
+ */
+int cli_collect_pids(struct cli *cli, int argc, const char **argv, pid_t **pids, size_t *n);
+
+/*
+ * Resolve PATH for a controller: the hierarchy carrying @controller (NULL: the cgroup2
+ * mount) and the normalised path; errors printed.  Returns: EXIT_OK or an exit status.
+ */
+int cli_resolve(struct cli *cli, const char *controller, const char *path,
+		const struct cgctl_mount **m, char *norm, size_t len);
+/* Parse a size / duration option value; on error print "--OPT: ..." and return
+ * EXIT_USAGE. */
+int cli_parse_size(struct cli *cli, const char *opt, const char *s, uint64_t *ret);
+int cli_parse_duration(struct cli *cli, const char *opt, const char *s, uint64_t plain_ns,
+		       uint64_t *ret);
+
+/* Print a command's help (usage, options) to @fp. */
+void cli_cmd_help(const struct cgctl_cmd *cmd, const char *prefix, FILE *fp);
+
+/* The command table (entries may be NULL: commands not linked in). */
+extern const struct cgctl_cmd *const cgctl_commands[];
+extern const size_t cgctl_n_commands;
+
+/* Default controllers of create/delete/tree/get/set when -c is not given. */
+#define CLI_DEFAULT_CONTROLLERS "memory,cpu,cpuacct"
+#define CLI_MAX_MOUNTS 16
+/*
+ * The distinct hierarchies carrying any controller of the comma-separated @list
+ * (NULL: CLI_DEFAULT_CONTROLLERS).  A controller that no hierarchy carries is an error
+ * only when named explicitly.  Returns: EXIT_OK and the count in *n, or an exit status.
+ */
+int cli_hierarchies(struct cli *cli, const char *list, const struct cgctl_mount **ms,
+		    size_t *n);
+/* Comma-joined controllers of @m that are in @list (NULL: all of them) -> @buf. */
+const char *cli_mount_name(const struct cgctl_mount *m, char *buf, size_t len);
+/* With the global --self, @path is taken relative to cgctl's own cgroup in @m.
+ * Returns: EXIT_OK and the absolute normalised path in @out, or an exit status. */
+int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, char *out,
+	     size_t len);
+
+#endif

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Helpers every command uses: one-line errors, PID lists, path resolution, units. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgctl.h"
+
+const char *cli_strerror(int neg_errno)
+{
+	static char buf[128];
+	int e = neg_errno < 0 ? -neg_errno : neg_errno;
+
+	switch (e) {
+	case ENODEV:
+		return "no such controller or hierarchy";
+	case ELOOP:
+		return "refusing to follow a symbolic link";
+	default:
+		break;
+	}
+	snprintf(buf, sizeof(buf), "%s", strerror(e));
+	buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
+
+static void vline(struct cli *cli, const char *obj, const char *fmt, va_list ap,
+		  int neg_errno)
+{
+	fputs("cgctl: ", stderr);
+	if (cli->cmdname[0])
+		fprintf(stderr, "%s: ", cli->cmdname);
+	if (obj)
+		fprintf(stderr, "%s: ", obj);
+	if (fmt)
+		vfprintf(stderr, fmt, ap);
+	else
+		fputs(cli_strerror(neg_errno), stderr);
+	fputc('\n', stderr);
+}
+
+int cli_error(struct cli *cli, const char *obj, int neg_errno, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(cli, obj, fmt, ap, neg_errno);
+	va_end(ap);
+	return neg_errno ? cgctl_errno_to_exit(neg_errno) : EXIT_FAIL;
+}
+
+int cli_usage(struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(cli, NULL, fmt, ap, 0);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+void cli_warn(struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cli->quiet)
+		return;
+	fputs("cgctl: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_progress(struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cli->quiet || !cli->stderr_tty)
+		return;
+	fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+}
+
+int cli_parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0 || v > INT_MAX)
+		return -EINVAL;
+	*pid = (pid_t)v;
+	return 0;
+}
+
+static int add_pid(pid_t **pids, size_t *n, pid_t p)
+{
+	pid_t *np = realloc(*pids, (*n + 1) * sizeof(**pids));
+
+	if (!np)
+		return -ENOMEM;
+	*pids = np;
+	np[(*n)++] = p;
+	return 0;
+}
+
+static int pids_from_stdin(struct cli *cli, pid_t **pids, size_t *n)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned long lineno = 0;
+	int rc = EXIT_OK;
+
+	while ((len = getline(&line, &cap, stdin)) >= 0) {
+		char *s = line, *e;
+		pid_t p;
+
+		lineno++;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		e = s + strlen(s);
+		while (e > s && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (!*s)
+			continue;
+		if (cli_parse_pid(s, &p) < 0) {
+			rc = cli_usage(cli, "stdin line %lu: '%s' is not a PID", lineno, s);
+			break;
+		}
+		if (add_pid(pids, n, p) < 0) {
+			rc = cli_error(cli, NULL, -ENOMEM, NULL);
+			break;
+		}
+	}
+	free(line);
+	return rc;
+}
+
+int cli_collect_pids(struct cli *cli, int argc, const char **argv, pid_t **pids, size_t *n)
+{
+	int i, rc;
+
+	*pids = NULL;
+	*n = 0;
+	for (i = 0; i < argc; i++) {
+		pid_t p;
+
+		if (strcmp(argv[i], "-") == 0) {
+			rc = pids_from_stdin(cli, pids, n);
+		} else if (cli_parse_pid(argv[i], &p) < 0) {
+			rc = cli_usage(cli, "'%s' is not a PID", argv[i]);
+		} else {
+			rc = add_pid(pids, n, p) < 0 ? cli_error(cli, NULL, -ENOMEM, NULL) : 0;
+		}
+		if (rc) {
+			free(*pids);
+			*pids = NULL;
+			*n = 0;
+			return rc;
+		}
+	}
+	return EXIT_OK;
+}
+
+int cli_resolve(struct cli *cli, const char *controller, const char *path,
+		const struct cgctl_mount **m, char *norm, size_t len)
+{
+	int r = cgctl_mount_find(cli->ctx, controller, m);
+
+	if (r == -ENODEV)
+		return cli_error(cli, controller ? controller : "cgroup2", r,
+				 "no hierarchy has this controller");
+	if (r < 0)
+		return cli_error(cli, NULL, r, "cannot discover cgroup hierarchies: %s",
+				 cli_strerror(r));
+	return cli_path(cli, *m, path, norm, len);
+}
+
+int cli_parse_size(struct cli *cli, const char *opt, const char *s, uint64_t *ret)
+{
+	int r = cgctl_parse_size(s, ret);
+
+	if (r == -ERANGE)
+		return cli_usage(cli, "--%s: '%s' is too large", opt, s);
+	if (r < 0)
+		return cli_usage(cli, "--%s: '%s' is not a size (e.g. 4096, 512K, 1.5G, "
+				      "512MiB, max)", opt, s);
+	return EXIT_OK;
+}
+
+int cli_parse_duration(struct cli *cli, const char *opt, const char *s, uint64_t plain_ns,
+		       uint64_t *ret)
+{
+	int r = cgctl_parse_duration(s, plain_ns, ret);
+
+	if (r == -ERANGE)
+		return cli_usage(cli, "--%s: '%s' is too large", opt, s);
+	if (r < 0)
+		return cli_usage(cli, "--%s: '%s' is not a duration (e.g. 500us, 50ms, 1.5s)",
+				 opt, s);
+	return EXIT_OK;
+}
+
+int cli_hierarchies(struct cli *cli, const char *list, const struct cgctl_mount **ms,
+		    size_t *n)
+{
+	char *copy = strdup(list ? list : CLI_DEFAULT_CONTROLLERS), *tok, *save = NULL;
+	int rc = EXIT_OK;
+
+	*n = 0;
+	if (!copy)
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct cgctl_mount *m;
+		size_t i;
+		int r = cgctl_mount_find(cli->ctx, tok, &m);
+
+		if (r == -ENODEV && !list)
+			continue;
+		if (r == -ENODEV) {
+			rc = cli_error(cli, tok, r, "no hierarchy has this controller");
+			break;
+		}
+		if (r < 0) {
+			rc = cli_error(cli, NULL, r, "cannot discover cgroup hierarchies: %s",
+				       cli_strerror(r));
+			break;
+		}
+		for (i = 0; i < *n && ms[i] != m; i++)
+			;
+		if (i == *n && *n < CLI_MAX_MOUNTS)
+			ms[(*n)++] = m;
+	}
+	free(copy);
+	if (rc == EXIT_OK && *n == 0)
+		rc = cli_error(cli, NULL, -ENODEV, "no hierarchy carries %s",
+			       list ? list : CLI_DEFAULT_CONTROLLERS);
+	return rc;
+}
+
+const char *cli_mount_name(const struct cgctl_mount *m, char *buf, size_t len)
+{
+	if (m->version == 2)
+		snprintf(buf, len, "unified");
+	else
+		snprintf(buf, len, "%s", m->controllers);
+	return buf;
+}
+
+int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, char *out,
+	     size_t len)
+{
+	char joined[PATH_MAX];
+	char *self = NULL;
+	int r;
+
+	if (!cli->self) {
+		r = cgctl_path_normalize(path, out, len);
+	} else {
+		r = cgctl_pid_cgroup(cli->ctx, 0, m, &self);
+		if (r < 0)
+			return cli_error(cli, m->path, r, "cannot find our own cgroup: %s",
+					 cli_strerror(r));
+		snprintf(joined, sizeof(joined), "%s/%s", self, path);
+		free(self);
+		r = cgctl_path_normalize(joined, out, len);
+	}
+	if (r == -EINVAL)
+		return cli_usage(cli, "%s: invalid cgroup path ('..' and control characters "
+				      "are refused)", path);
+	if (r < 0)
+		return cli_error(cli, path, r, NULL);
+	return EXIT_OK;
+}

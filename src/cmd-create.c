@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgctl create PATH...: make cgroups in the memory and cpu hierarchies (or -c). */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgctl.h"
+
+static const char *opt_ctrls;
+static int opt_parents;
+
+static const struct poptOption options[] = {
+	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
+	  "hierarchies to use (default memory,cpu,cpuacct)", "LIST" },
+	{ "parents", 'p', POPT_ARG_NONE, &opt_parents, 0,
+	  "create missing parents; an existing cgroup is not an error", NULL },
+	POPT_TABLEEND
+};
+
+/* cgroup v2: a child only gets memory.* / cpu.* files when the parent delegates them. */
+static void v2_delegate(struct cli *cli, const struct cgctl_mount *m, const char *path)
+{
+	char parent[PATH_MAX], *slash, *avail = NULL, want[128] = "";
+	size_t len;
+	static const char *const ctrls[] = { "memory", "cpu", "cpuset", "io", "pids" };
+
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		return;
+	slash[slash == parent ? 1 : 0] = '\0';
+	if (cgctl_cg_read(cli->ctx, m, parent, "cgroup.controllers", &avail, &len) < 0)
+		return;
+	for (size_t i = 0; i < sizeof(ctrls) / sizeof(ctrls[0]); i++) {
+		const char *list = opt_ctrls ? opt_ctrls : CLI_DEFAULT_CONTROLLERS;
+
+		if (!strstr(list, ctrls[i]) || !strstr(avail, ctrls[i]))
+			continue;
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s+%s",
+			 *want ? " " : "", ctrls[i]);
+	}
+	free(avail);
+	if (*want && cgctl_cg_write(cli->ctx, m, parent, "cgroup.subtree_control", want) < 0)
+		cli_warn(cli, "%s: could not enable %s in cgroup.subtree_control (a v2 parent "
+			      "with processes cannot delegate controllers)", parent, want);
+}
+
+static int create_one(struct cli *cli, const struct cgctl_mount *m, const char *path)
+{
+	int r;
+
+	if (m->version == 2)
+		v2_delegate(cli, m, path);
+	r = cgctl_cg_create(cli->ctx, m, path);
+	if (r == -ENOENT && opt_parents && strcmp(path, "/") != 0) {
+		char parent[PATH_MAX], *slash;
+
+		snprintf(parent, sizeof(parent), "%s", path);
+		slash = strrchr(parent, '/');
+		slash[slash == parent ? 1 : 0] = '\0';
+		r = create_one(cli, m, parent);
+		if (r < 0 && r != -EEXIST)
+			return r;
+		if (m->version == 2)
+			v2_delegate(cli, m, path);
+		r = cgctl_cg_create(cli->ctx, m, path);
+	}
+	if (r == -EEXIST && opt_parents)
+		return 0;
+	return r;
+}
+
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
+	size_t n, i;
+	int rc, a, failed = 0;
+
+	rc = cli_hierarchies(cli, opt_ctrls, ms, &n);
+	if (rc)
+		return rc;
+	/* validate every path before creating anything */
+	for (a = 0; a < argc; a++) {
+		char norm[PATH_MAX];
+
+		for (i = 0; i < n; i++) {
+			rc = cli_path(cli, ms[i], argv[a], norm, sizeof(norm));
+			if (rc)
+				return rc;
+			if (strcmp(norm, "/") == 0)
+				return cli_usage(cli, "%s: the root cgroup always exists", argv[a]);
+		}
+	}
+	for (a = 0; a < argc; a++) {
+		for (i = 0; i < n; i++) {
+			char norm[PATH_MAX], name[256];
+			int r;
+
+			cli_path(cli, ms[i], argv[a], norm, sizeof(norm));
+			r = create_one(cli, ms[i], norm);
+			if (r < 0) {
+				rc = cli_error(cli, argv[a], r, "%s: %s",
+					       cli_mount_name(ms[i], name, sizeof(name)),
+					       r == -EEXIST ? "cgroup exists" :
+					       r == -ENOENT ? "parent cgroup does not exist (use -p)" :
+					       cli_strerror(r));
+				failed++;
+			}
+		}
+	}
+	if (failed && failed < argc * (int)n)
+		return EXIT_PARTIAL;
+	return failed ? rc : EXIT_OK;
+}
+
+const struct cgctl_cmd cmd_create = {
+	.name = "create",
+	.args = "PATH...",
+	.summary = "create cgroups",
+	.options = options,
+	.run = run,
+	.min_args = 1,
+	.max_args = -1,
+};

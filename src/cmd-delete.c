@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgctl delete [-r] PATH...: remove cgroups; never moves tasks unless asked. */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#include "cgctl.h"
+
+static const char *opt_ctrls;
+static int opt_recursive, opt_move_tasks, opt_missing_ok;
+
+static const struct poptOption options[] = {
+	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
+	  "hierarchies to use (default memory,cpu,cpuacct)", "LIST" },
+	{ "recursive", 'r', POPT_ARG_NONE, &opt_recursive, 0,
+	  "remove descendant cgroups too (depth first)", NULL },
+	{ "move-tasks", '\0', POPT_ARG_NONE, &opt_move_tasks, 0,
+	  "move remaining processes to the parent instead of refusing", NULL },
+	{ "missing-ok", 'f', POPT_ARG_NONE, &opt_missing_ok, 0,
+	  "a cgroup that does not exist is not an error", NULL },
+	POPT_TABLEEND
+};
+
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
+	unsigned int flags = (opt_recursive ? CGCTL_RM_RECURSIVE : 0) |
+			     (opt_move_tasks ? CGCTL_RM_MOVE_TASKS : 0);
+	size_t n, i;
+	int rc, a, failed = 0, done = 0;
+
+	rc = cli_hierarchies(cli, opt_ctrls, ms, &n);
+	if (rc)
+		return rc;
+	for (a = 0; a < argc; a++)
+		for (i = 0; i < n; i++) {
+			char norm[PATH_MAX];
+
+			rc = cli_path(cli, ms[i], argv[a], norm, sizeof(norm));
+			if (rc)
+				return rc;
+			if (strcmp(norm, "/") == 0)
+				return cli_usage(cli, "%s: refusing to remove the root cgroup",
+						 argv[a]);
+		}
+	for (a = 0; a < argc; a++) {
+		int present = 0;
+
+		for (i = 0; i < n; i++) {
+			struct cgctl_error e = { 0 };
+			char norm[PATH_MAX], name[256];
+			int r;
+
+			cli_path(cli, ms[i], argv[a], norm, sizeof(norm));
+			r = cgctl_cg_exists(cli->ctx, ms[i], norm);
+			if (r == 0)
+				continue;
+			present++;
+			r = r < 0 ? r : cgctl_cg_remove(cli->ctx, ms[i], norm, flags, &e);
+			if (r < 0) {
+				rc = cli_error(cli, argv[a], r, "%s: %s",
+					       cli_mount_name(ms[i], name, sizeof(name)),
+					       e.msg[0] ? e.msg : cli_strerror(r));
+				failed++;
+			} else {
+				done++;
+			}
+		}
+		if (!present && !opt_missing_ok) {
+			rc = cli_error(cli, argv[a], -ENOENT, "no such cgroup");
+			failed++;
+		}
+	}
+	if (failed && done)
+		return EXIT_PARTIAL;
+	return failed ? rc : EXIT_OK;
+}
+
+const struct cgctl_cmd cmd_delete = {
+	.name = "delete",
+	.args = "PATH...",
+	.summary = "remove cgroups (refuses while processes remain)",
+	.options = options,
+	.run = run,
+	.min_args = 1,
+	.max_args = -1,
+};

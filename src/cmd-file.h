@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef CGCTL_CMD_FILE_H
+#define CGCTL_CMD_FILE_H
+#include "cgctl.h"
+/*
+ * The hierarchy a control file lives in: "memory.max" -> the memory hierarchy,
+ * "cpu.max" -> cpu; files without a controller prefix ("cgroup.procs", "tasks") -> the
+ * first hierarchy of @ctrls (default memory,cpu,cpuacct) where PATH exists.  Checks the
+ * cgroup exists and the file name is sane.  Returns: EXIT_OK or an exit status (printed).
+ */
+int cli_file_target(struct cli *cli, const char *ctrls, const char *path, const char *file,
+		    const struct cgctl_mount **m, char *norm);
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgctl get PATH FILE...: read control files (raw), the hierarchy chosen by the file. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgctl.h"
+#include "cmd-file.h"
+
+static const char *opt_ctrls;
+
+static const struct poptOption options[] = {
+	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
+	  "hierarchy for files without a controller prefix (cgroup.procs, tasks)", "LIST" },
+	POPT_TABLEEND
+};
+
+/* A value that is one integer prints as a JSON number, anything else as a string. */
+static void emit_value(struct cli *cli, const char *key, char *buf)
+{
+	size_t l = strlen(buf);
+	char *end;
+
+	while (l && buf[l - 1] == '\n')
+		buf[--l] = '\0';
+	if (l && l < 20 && strspn(buf, "0123456789") == l) {
+		out_u64(cli->out, key, strtoull(buf, &end, 10));
+		return;
+	}
+	if (l > 1 && l < 20 && buf[0] == '-' && strspn(buf + 1, "0123456789") == l - 1) {
+		out_i64(cli->out, key, strtoll(buf, &end, 10));
+		return;
+	}
+	out_str(cli->out, key, buf);
+}
+
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	const struct cgctl_mount *m;
+	char norm[PATH_MAX];
+	int rc, i;
+
+	/* check every file's cgroup first: an error prints nothing on stdout */
+	for (i = 1; i < argc; i++) {
+		rc = cli_file_target(cli, opt_ctrls, argv[0], argv[i], &m, norm);
+		if (rc)
+			return rc;
+	}
+	out_str(cli->out, "path", argv[0]);
+	out_list_begin(cli->out, "files");
+	for (i = 1; i < argc; i++) {
+		char *buf = NULL;
+		size_t len;
+		int r;
+
+		cli_file_target(cli, opt_ctrls, argv[0], argv[i], &m, norm);
+		r = cgctl_cg_read(cli->ctx, m, norm, argv[i], &buf, &len);
+
+		if (r < 0) {
+			out_list_end(cli->out);
+			return cli_error(cli, argv[0], r, "%s: %s", argv[i],
+					 r == -ENOENT ? "no such control file" : cli_strerror(r));
+		}
+		out_obj_begin(cli->out, NULL);
+		out_str(cli->out, "file", argv[i]);
+		emit_value(cli, "value", buf);
+		out_obj_end(cli->out);
+		free(buf);
+	}
+	out_list_end(cli->out);
+	return EXIT_OK;
+}
+
+const struct cgctl_cmd cmd_get = {
+	.name = "get",
+	.args = "PATH FILE...",
+	.summary = "read control files",
+	.options = options,
+	.run = run,
+	.min_args = 2,
+	.max_args = -1,
+};

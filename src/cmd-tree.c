@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgctl tree [PATH]: cgroups below PATH with their hierarchies, task counts, key limits. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgctl.h"
+
+static const char *opt_ctrls;
+static int opt_depth = -1;
+
+static const struct poptOption options[] = {
+	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
+	  "hierarchies to walk (default memory,cpu,cpuacct)", "LIST" },
+	{ "depth", 'd', POPT_ARG_INT, &opt_depth, 0, "descend at most N levels", "N" },
+	POPT_TABLEEND
+};
+
+struct row {
+	char *path;			/* relative to the walk's start, "/" first */
+	unsigned int in;		/* bit i: exists in hierarchy i */
+	long procs;			/* -1 unknown */
+	struct cgctl_memstat mem;
+	struct cgctl_cpubw cpu;
+	bool has_mem, has_cpu;
+};
+
+struct walk {
+	struct cli *cli;
+	const struct cgctl_mount **ms;
+	size_t n;
+	struct row *rows;
+	size_t nrows;
+};
+
+static struct row *find_row(struct walk *w, const char *rel)
+{
+	struct row *r;
+
+	for (size_t i = 0; i < w->nrows; i++)
+		if (strcmp(w->rows[i].path, rel) == 0)
+			return &w->rows[i];
+	r = realloc(w->rows, (w->nrows + 1) * sizeof(*r));
+	if (!r)
+		return NULL;
+	w->rows = r;
+	r = &w->rows[w->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->path = strdup(rel);
+	r->procs = -1;
+	return r->path ? r : NULL;
+}
+
+static void visit(struct walk *w, size_t mi, const char *abs, const char *rel, int depth)
+{
+	const struct cgctl_mount *m = w->ms[mi];
+	struct row *row = find_row(w, rel);
+	char **kids = NULL;
+	ssize_t k;
+
+	if (!row)
+		return;
+	row->in |= 1u << mi;
+	if (row->procs < 0) {
+		pid_t *pids = NULL;
+		ssize_t np = cgctl_cg_pids(w->cli->ctx, m, abs, "cgroup.procs", &pids);
+
+		free(pids);
+		row->procs = np < 0 ? -1 : np;
+	}
+	if (!row->has_mem && cgctl_mount_has(m, "memory"))
+		row->has_mem = cgctl_memstat_read(w->cli->ctx, m, abs, &row->mem) == 0;
+	if (!row->has_cpu && cgctl_mount_has(m, "cpu"))
+		row->has_cpu = cgctl_cpubw_read(w->cli->ctx, m, abs, NULL, NULL, &row->cpu) == 0;
+	if (opt_depth >= 0 && depth >= opt_depth)
+		return;
+	k = cgctl_cg_children(w->cli->ctx, m, abs, &kids);
+	for (ssize_t i = 0; i < k; i++) {
+		char cabs[PATH_MAX], crel[PATH_MAX];
+
+		snprintf(cabs, sizeof(cabs), "%s/%s", strcmp(abs, "/") ? abs : "", kids[i]);
+		snprintf(crel, sizeof(crel), "%s/%s", strcmp(rel, "/") ? rel : "", kids[i]);
+		visit(w, mi, cabs, crel, depth + 1);
+	}
+	cgctl_strv_free(kids);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	return strcmp(((const struct row *)a)->path, ((const struct row *)b)->path);
+}
+
+static void print_row(struct walk *w, const struct row *r, const char *base)
+{
+	struct out *o = w->cli->out;
+	char full[PATH_MAX], name[256];
+
+	snprintf(full, sizeof(full), "%s%s", strcmp(base, "/") ? base : "",
+		 strcmp(r->path, "/") ? r->path : (strcmp(base, "/") ? "" : "/"));
+	out_obj_begin(o, NULL);
+	out_str(o, "path", full);
+	out_list_begin(o, "hierarchies");
+	for (size_t i = 0; i < w->n; i++)
+		if (r->in & (1u << i))
+			out_str(o, NULL, cli_mount_name(w->ms[i], name, sizeof(name)));
+	out_list_end(o);
+	if (r->procs >= 0)
+		out_u64(o, "procs", (uint64_t)r->procs);
+	else
+		out_null(o, "procs");
+	if (r->has_mem) {
+		out_bytes(o, "memory_usage_bytes", r->mem.usage);
+		out_bytes(o, "memory_limit_bytes", r->mem.limit);
+	} else {
+		out_null(o, "memory_usage_bytes");
+		out_null(o, "memory_limit_bytes");
+	}
+	if (r->has_cpu && r->cpu.quota_us != UINT64_MAX && r->cpu.period_us)
+		out_double(o, "cpu_limit_cpus", (double)r->cpu.quota_us / (double)r->cpu.period_us,
+			   2);
+	else
+		out_null(o, "cpu_limit_cpus");
+	out_obj_end(o);
+}
+
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
+	const char *path = argc ? argv[0] : "/";
+	struct walk w = { .cli = cli, .ms = ms };
+	char base[PATH_MAX] = "/";
+	int rc, found = 0;
+
+	rc = cli_hierarchies(cli, opt_ctrls, ms, &w.n);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < w.n; i++) {
+		char abs[PATH_MAX];
+
+		rc = cli_path(cli, ms[i], path, abs, sizeof(abs));
+		if (rc)
+			return rc;
+		if (cgctl_cg_exists(cli->ctx, ms[i], abs) <= 0)
+			continue;
+		if (!found++)
+			snprintf(base, sizeof(base), "%s", cli->self ? path : abs);
+		visit(&w, i, abs, "/", 0);
+	}
+	if (!found)
+		return cli_error(cli, path, -ENOENT, "no such cgroup");
+	qsort(w.rows, w.nrows, sizeof(*w.rows), cmp_row);
+	out_list_begin(cli->out, "cgroups");
+	for (size_t i = 0; i < w.nrows; i++) {
+		print_row(&w, &w.rows[i], base);
+		free(w.rows[i].path);
+	}
+	out_list_end(cli->out);
+	free(w.rows);
+	return EXIT_OK;
+}
+
+const struct cgctl_cmd cmd_tree = {
+	.name = "tree",
+	.args = "[PATH]",
+	.summary = "list cgroups with their hierarchies, process counts and limits",
+	.options = options,
+	.run = run,
+	.min_args = 0,
+	.max_args = 1,
+};

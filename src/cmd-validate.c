@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `cgctl validate`: every model checked against real kernels, repeated, with noise and
+ * verdicts.  The library runs the scenarios (lib/validate); this file picks targets,
+ * prints a perf-stat-like table per scenario (or the library's JSON / HTML) and maps the
+ * verdicts to the exit status: 0 nothing differs, 7 something differs.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cgctl.h"
+#include "validate-cli.h"
+
+static int opt_list, opt_runs = 5, opt_json, opt_keep;
+static const char *opt_target, *opt_html, *opt_model;
+
+static const struct poptOption options[] = {
+	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "list the scenarios and exit", NULL },
+	{ "repeat", 'r', POPT_ARG_INT, &opt_runs, 0, "run each scenario N times (5)", "N" },
+	{ "target", 't', POPT_ARG_STRING, &opt_target, 0,
+	  "host, vm:6.1-v1, vm:6.1-v2, vm:6.12-v2 or all (host)", "TARGET" },
+	{ "json", '\0', POPT_ARG_NONE, &opt_json, 0, "print one JSON object", NULL },
+	{ "html", '\0', POPT_ARG_STRING, &opt_html, 0,
+	  "also write a self-contained HTML report to FILE", "FILE" },
+	{ "keep", '\0', POPT_ARG_NONE, &opt_keep, 0, "keep the scratch cgroups (debugging)",
+	  NULL },
+	{ "model-param", '\0', POPT_ARG_STRING, &opt_model, 0,
+	  "feed the models deliberately wrong parameters (slice=4ms,quota=30ms,hz=1000,"
+	  "kver=6.1; also $CGCTL_VALIDATE_PERTURB)", "LIST" },
+	POPT_TABLEEND
+};
+
+static volatile int cancelled;
+
+static void on_signal(int sig)
+{
+	cancelled = sig;
+}
+
+/* No SA_RESTART: blocking reads and sleeps return so the runner can clean up. */
+static void catch_signals(bool on)
+{
+	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void progress(void *data, const char *scenario, unsigned int run, unsigned int runs)
+{
+	cli_progress(data, "validate: %s: run %u/%u", scenario, run, runs);
+}
+
+static int list(void)
+{
+	const struct cgctl_vscenario_info *info;
+	size_t i, n = cgctl_validate_scenarios(&info);
+
+	for (i = 0; i < n; i++)
+		printf("%-18s %s\n", info[i].name, info[i].summary);
+	return EXIT_OK;
+}
+
+int validate_host(struct cli *cli, const char *const *names, size_t n,
+		  struct cgctl_vreport **ret)
+{
+	struct cgctl_validate_opts o = {
+		.runs = (unsigned int)opt_runs, .keep = opt_keep, .cancel = &cancelled,
+		.progress = progress, .progress_data = cli,
+		.perturb = opt_model ? opt_model : getenv("CGCTL_VALIDATE_PERTURB"),
+		.workload_exe = getenv("CGCTL_WORKLOAD_EXE"),
+	};
+	struct cgctl_error e = { 0 };
+	int r;
+
+	catch_signals(true);
+	r = cgctl_validate_run(cli->ctx, &o, names, n, ret, &e);
+	catch_signals(false);
+	cli_progress(cli, "%s", "");
+	if (r < 0)
+		return cli_error(cli, NULL, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
+	return EXIT_OK;
+}
+
+static int write_html(struct cli *cli, struct cgctl_vreport **r, size_t n)
+{
+	char *html;
+	FILE *f;
+	int err;
+
+	err = cgctl_vreport_html((const struct cgctl_vreport *const *)r, n, &html);
+	if (err < 0)
+		return cli_error(cli, opt_html, err, NULL);
+	f = fopen(opt_html, "we");
+	if (!f) {
+		free(html);
+		return cli_error(cli, opt_html, -errno, NULL);
+	}
+	fputs(html, f);
+	free(html);
+	if (fclose(f) != 0)
+		return cli_error(cli, opt_html, -EIO, "write error");
+	return EXIT_OK;
+}
+
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	struct cgctl_vreport *r[VALIDATE_MAX_TARGETS] = { NULL };
+	size_t n = 0, i;
+	bool differs = false, failed = false;
+	int rc;
+
+	if (opt_list)
+		return list();
+	if (opt_runs < 1 || opt_runs > 1000)
+		return cli_usage(cli, "--repeat: 1..1000");
+	rc = validate_targets(cli, opt_target ? opt_target : "host", argv, (size_t)argc,
+			      opt_runs, r, &n);
+	for (i = 0; rc == EXIT_OK && i < n; i++) {
+		differs |= r[i]->verdict == CGCTL_VERDICT_DIFFERS;
+		failed |= validate_any_failed(r[i]);
+	}
+	if (rc == EXIT_OK && opt_html)
+		rc = write_html(cli, r, n);
+	if (rc == EXIT_OK)
+		rc = validate_print(cli, r, n, opt_json || cli->fmt == OUT_JSON);
+	for (i = 0; i < n; i++)
+		cgctl_vreport_free(r[i]);
+	if (rc != EXIT_OK)
+		return rc;
+	if (differs)
+		return EXIT_DIFFERS;
+	return failed ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cgctl_cmd cmd_validate = {
+	.name = "validate",
+	.args = "[SCENARIO...]",
+	.summary = "check every model against the running kernel (and VMs): repeated runs, "
+		   "noise, verdicts",
+	.options = options,
+	.run = run,
+	.min_args = 0,
+	.max_args = -1,
+};
