@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Move charge at task migration (memory.move_charge_at_immigrate, cgroup v1).
+ * mirrors mm/memcontrol.c:mem_cgroup_can_attach(), mem_cgroup_do_precharge(),
+ * is_target_pte_for_mc()/get_mctgt_type(), mem_cgroup_move_charge(),
+ * mem_cgroup_clear_mc() (v2.6.34, v2.6.35, v3.5, v6.12; removed in v6.13)
+ */
+#include <string.h>
+
+#include "engine/memcg.h"
+#include "engine/movecharge.h"
+
+#define K(a, b, c) CGCTL_KVER(a, b, c)
+
+static uint64_t counts_pages(const struct cgctl_move_counts *c)
+{
+	return c->anon_excl + c->anon_shared2 + c->anon_shared_more + c->file + c->shmem +
+	       c->thp;
+}
+
+static const char *no_move_reason(const struct cgctl_memcg_tree *t, const struct mg *to,
+				  const struct cgctl_move_input *in)
+{
+	if (mg_is_v2(t))
+		return "cgroup v2 never moves charges";
+	if (t->era.kver < K(2, 6, 34))
+		return "move_charge_at_immigrate appeared in 2.6.34";
+	if (t->era.kver >= K(6, 13, 0))
+		return "this kernel no longer moves charges; removed in 6.13";
+	if (!(to->move_charge & t->era.move_bits))
+		return "move_charge_at_immigrate of the destination is 0";
+	if (in->not_mm_owner)
+		return "the task is not its mm's owner";
+	return NULL;
+}
+
+/*
+ * Which entries qualify (kernel-memory-model.md 3.2): 2.6.34 moves anon pages mapped
+ * once, 2.6.35-3.4 mapcount <= 2, 3.5+ any mapcount; bit 1 adds file and shmem pages
+ * (2.6.35+); THP move whole with bit 0 from 3.5 (split first before); swap entries
+ * only when swap_cgroup records them (memsw accounting).
+ * mirrors mm/memcontrol.c:mc_handle_present_pte(), mc_handle_swap_pte(),
+ * mc_handle_file_pte(), get_mctgt_type_thp() (v3.5, v6.12)
+ */
+static void qualify(const struct cgctl_memcg_tree *t, unsigned int flags,
+		    const struct cgctl_move_counts *c, struct cgctl_move_counts *q)
+{
+	bool anon = flags & CGCTL_MOVE_CHARGE_ANON, file = flags & CGCTL_MOVE_CHARGE_FILE;
+	uint32_t v = t->era.kver;
+
+	memset(q, 0, sizeof(*q));
+	if (anon) {
+		q->anon_excl = c->anon_excl;
+		q->anon_shared2 = v >= K(2, 6, 35) ? c->anon_shared2 : 0;
+		q->anon_shared_more = v >= K(3, 5, 0) ? c->anon_shared_more : 0;
+		q->thp = c->thp;
+		q->swap = mg_memsw(t) ? c->swap : 0;
+	}
+	if (file) {
+		q->file = c->file;
+		q->shmem = c->shmem;
+	}
+}
+
+/* Charge the counters (and stock) of @to without booking true pages. */
+static int precharge_charge(struct cgctl_memcg_tree *t, struct mg *to, unsigned int cpu,
+			    uint64_t n, const struct cgctl_memcg_charge_opts *o)
+{
+	int r = cgctl_memcg_charge(t, to->id, cpu, n, o, NULL);
+
+	if (r == 0)
+		to->charged -= n;
+	return r;
+}
+
+/* 2.6.34-3.18: one res_counter charge of the whole count, no stock, no reclaim */
+static bool bulk_rc(struct cgctl_memcg_tree *t, struct mg *to, uint64_t count)
+{
+	int over;
+
+	return count > 1 && mg_try_charge_counters(t, to, count, &over);
+}
+
+/*
+ * mirrors mm/memcontrol.c:mem_cgroup_do_precharge() (v6.12: bulk try_charge without
+ * direct reclaim, then one page at a time with __GFP_NORETRY; v2.6.34: bulk
+ * res_counter charge, then __mem_cgroup_try_charge() one by one without OOM).
+ * Returns: 0 or -ENOMEM; *done = pages precharged (to be cancelled on failure).
+ */
+static int do_precharge(struct cgctl_memcg_tree *t, struct mg *to, unsigned int cpu,
+			uint64_t count, const struct cgctl_memcg_charge_opts *o,
+			struct cgctl_move_plan *p, uint64_t *done)
+{
+	struct cgctl_memcg_charge_opts one = *o;
+	struct cgctl_memcg_charge_opts bulk = { .gfp = CGCTL_MEMCG_GFP_NOWAIT };
+
+	*done = 0;
+	if (to->parent < 0 || !count) {	/* root: nothing is charged */
+		*done = count;
+		return 0;
+	}
+	if (t->era.page_counter ? precharge_charge(t, to, cpu, count, &bulk) == 0
+				: bulk_rc(t, to, count)) {
+		*done = count;
+		return 0;
+	}
+	p->bulk_failed = count > 1 || t->era.page_counter;
+	one.oom_frees = 0;
+	one.gfp = (o->gfp & ~CGCTL_MEMCG_GFP_NOFAIL) | CGCTL_MEMCG_GFP_NOOOM;
+	if (t->era.page_counter)
+		one.gfp |= CGCTL_MEMCG_GFP_NORETRY;
+	for (; *done < count; (*done)++)
+		if (precharge_charge(t, to, cpu, 1, &one) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* mirrors mm/memcontrol.c:mem_cgroup_clear_mc() (v6.12): settle the counters; the root
+ * is never charged nor uncharged */
+static void clear_mc(struct cgctl_memcg_tree *t, struct mg *from, struct mg *to,
+		     uint64_t leftover, uint64_t moved, uint64_t moved_swap)
+{
+	if (to->parent >= 0 && leftover)
+		mg_uncharge_counters(t, to, leftover);
+	if (from->parent >= 0 && moved)
+		mg_uncharge_counters(t, from, moved);
+	if (!moved_swap)
+		return;
+	if (from->parent >= 0)
+		cg_counter_uncharge(&from->memsw, moved_swap);
+	if (to->parent >= 0)
+		cg_counter_uncharge(&to->memory, moved_swap);
+}
+
+static void move_pages(struct mg *from, struct mg *to, uint64_t moved, uint64_t swap)
+{
+	from->charged -= MIN(from->charged, moved);
+	to->charged += moved;
+	from->swap -= MIN(from->swap, swap);
+	to->swap += swap;
+}
+
+static int common_ancestor(const struct cgctl_memcg_tree *t, int a, int b)
+{
+	for (const struct mg *m = mg_get(t, b); m; m = mg_get(t, m->parent))
+		if (mg_is_descendant(t, a, m->id))
+			return m->id;
+	return CGCTL_MEMCG_ROOT;
+}
+
+static int add_level(struct cgctl_move_plan *p, const struct mg *m, bool common)
+{
+	struct cgctl_move_level *l;
+
+	for (unsigned int i = 0; i < p->nlevels; i++)
+		if (p->levels[i].id == m->id)
+			return 0;
+	if (p->nlevels == CGCTL_MOVE_MAX_LEVELS)
+		return -EINVAL;
+	l = &p->levels[p->nlevels++];
+	l->id = m->id;
+	l->common = common;
+	l->before = (struct cgctl_memcg_counter){ m->memory.usage, m->memory.max,
+						  m->memory.watermark, m->memory.failcnt };
+	l->memsw_before = (struct cgctl_memcg_counter){ m->memsw.usage, m->memsw.max,
+							m->memsw.watermark, m->memsw.failcnt };
+	return 0;
+}
+
+/* from .. common and to .. common, common last */
+static int collect_levels(const struct cgctl_memcg_tree *t, struct cgctl_move_plan *p,
+			  int from, int to)
+{
+	int ends[2] = { from, to };
+
+	for (int k = 0; k < 2; k++)
+		for (const struct mg *m = mg_get(t, ends[k]); m && m->id != p->common;
+		     m = mg_get(t, m->parent))
+			if (add_level(p, m, false) < 0)
+				return -EINVAL;
+	return add_level(p, mg_get(t, p->common), true);
+}
+
+static void snapshot_after(const struct cgctl_memcg_tree *t, struct cgctl_move_plan *p)
+{
+	for (unsigned int i = 0; i < p->nlevels; i++) {
+		const struct mg *m = mg_get(t, p->levels[i].id);
+		struct cgctl_move_level *l = &p->levels[i];
+
+		l->after = (struct cgctl_memcg_counter){ m->memory.usage, m->memory.max,
+							 m->memory.watermark,
+							 m->memory.failcnt };
+		l->memsw_after = (struct cgctl_memcg_counter){ m->memsw.usage, m->memsw.max,
+							       m->memsw.watermark,
+							       m->memsw.failcnt };
+	}
+}
+
+/* can_attach (count + precharge) and, when it succeeded, attach (move) and clear_mc */
+static void run_move(struct cgctl_memcg_tree *t, struct mg *from, struct mg *to,
+		     unsigned int cpu, const struct cgctl_memcg_charge_opts *o,
+		     struct cgctl_move_plan *p)
+{
+	uint64_t done, pages = counts_pages(&p->qualify);
+
+	p->precharge = pages + p->qualify.swap;
+	p->err = do_precharge(t, to, cpu, p->precharge, o, p, &done);
+	if (p->err < 0) {	/* cancel_attach: the cgroup.procs write fails */
+		clear_mc(t, from, to, done, 0, 0);
+		return;
+	}
+	p->moved = pages;
+	p->moved_swap = p->qualify.swap;
+	move_pages(from, to, p->moved, p->moved_swap);
+	clear_mc(t, from, to, 0, p->moved, p->moved_swap);
+}
+
+CGCTL_EXPORT int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to,
+				 unsigned int cpu, const struct cgctl_move_input *in,
+				 const struct cgctl_memcg_charge_opts *opts,
+				 struct cgctl_move_plan *p)
+{
+	static const struct cgctl_memcg_charge_opts no_opts;
+	struct mg *mf = t ? mg_get(t, from) : NULL, *mt = t ? mg_get(t, to) : NULL;
+
+	if (!mf || !mt || from == to || !in || !p || cpu >= t->ncpu)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	p->common = common_ancestor(t, from, to);
+	if (collect_levels(t, p, from, to) < 0)
+		return -EINVAL;
+	p->elsewhere = counts_pages(&in->elsewhere) + in->elsewhere.swap;
+	p->reason = no_move_reason(t, mt, in);
+	p->moves = !p->reason;
+	p->flags = mt->move_charge & t->era.move_bits;
+	if (p->moves) {
+		qualify(t, p->flags, &in->from, &p->qualify);
+		run_move(t, mf, mt, cpu, opts ? opts : &no_opts, p);
+		p->moves = p->err == 0;
+		if (p->err)
+			p->reason = "the precharge of the destination failed: the attach fails";
+	}
+	p->stays = counts_pages(&in->from) - p->moved;
+	p->stays_swap = in->from.swap - p->moved_swap;
+	snapshot_after(t, p);
+	return 0;
+}
