@@ -1019,9 +1019,10 @@ struct cgctl_procev {
 };
 
 struct cgctl_procev_sock;
-/* cgctl_procev_open: bind a proc connector socket and send PROC_CN_MCAST_LISTEN.  Needs
- * CAP_NET_ADMIN in the initial user namespace.  Returns: 0, -EPERM, -EPROTONOSUPPORT
- * (kernel without CONFIG_PROC_EVENTS), -errno; @e says which. */
+/* cgctl_procev_open: bind a proc connector socket and send PROC_CN_MCAST_LISTEN (on
+ * 6.6+ with a filter: fork and exit events only).  Needs the initial user and PID
+ * namespaces, and before 6.6 CAP_NET_ADMIN.  Returns: 0, -EPERM, -EPROTONOSUPPORT
+ * (kernel without CONFIG_CONNECTOR), -errno; @e says which. */
 int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_sock **ret,
 		      struct cgctl_error *e);
 /* Returns: the socket fd for poll(2). */
@@ -1036,15 +1037,19 @@ ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev, 
 void cgctl_procev_close(struct cgctl_procev_sock *s);
 
 /* ---- taskstats (generic netlink "TASKSTATS") ---- */
-/* Times in ns, converted from the kernel's µs fields where needed.  The delay fields are
- * all zero while delay accounting is off (see cgctl_delayacct_enabled()). */
+/* Times in ns, converted from the kernel's µs fields where needed.  Which CPU time to
+ * trust (kernel/delayacct.c:delayacct_add_tsk()): cpu_run_virtual_total is the
+ * scheduler's sum_exec_runtime, exact, and what getrusage() totals to; cpu_run_real_total
+ * is utime+stime as sampled by the tick, off by whole ticks (25% on a busy VM).
+ * cpu_count and cpu_delay_total come from sched_info and are there even with delay
+ * accounting off; the other delay fields then read 0 (see cgctl_delayacct_enabled()). */
 struct cgctl_taskstats {
 	uint32_t version;		/* TASKSTATS_VERSION the kernel sent */
 	uint32_t ac_pid;		/* 0 when asked for a tgid */
 	char comm[32];
 	uint64_t cpu_count;		/* times on a runqueue */
-	uint64_t cpu_run_real_total_ns;	/* CPU time actually run (sum_exec_runtime) */
-	uint64_t cpu_run_virtual_total_ns;
+	uint64_t cpu_run_real_total_ns;	/* utime + stime, tick-sampled */
+	uint64_t cpu_run_virtual_total_ns;	/* sum_exec_runtime: exact CPU time run */
 	uint64_t cpu_delay_total_ns;	/* waiting on a runqueue */
 	uint64_t blkio_count, blkio_delay_total_ns;
 	uint64_t swapin_count, swapin_delay_total_ns;

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * cgctl_move_tree(): move whole process trees, including children born during the move.
+ *
+ * Why it is race-free with the proc connector: the kernel serializes fork against a
+ * cgroup.procs write with cgroup_threadgroup_rwsem (kernel/fork.c:copy_process() holds it
+ * for read from cgroup_can_fork() to cgroup_post_fork(); cgroup_procs_write() takes it
+ * for write), and proc_fork_connector() queues the fork event inside that section.  So
+ * a child that stayed in the old cgroup was forked before its parent's move returned,
+ * and its event is in our socket by then.  One complete drain of the socket after a
+ * parent's move therefore sees every such child; events read after that drain are of
+ * children born in the destination (they inherit it), which need no move.
+ *
+ * A pass walks the tree from the roots in a /proc snapshot, moving each process before
+ * looking at its children, and drains events every few moves.  Pass 1 moves everything it
+ * finds; later passes only move processes that are not in the destination yet.  We stop
+ * when a later pass moved nothing and no events were lost.  Without the connector the
+ * passes alone do the job (a child forked between a snapshot and its parent's move is
+ * found by the next pass); the result says so.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "kernel/netlink-msg.h"
+#include "kernel/proctree.h"
+
+#define DEFAULT_PASSES 64
+#define DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
+#define DRAIN_EVERY 16		/* moves between event drains */
+#define EV_BATCH 256
+
+enum { MODE_ATTACH, MODE_CHECK, MODE_WALK };
+
+struct qitem {
+	pid_t pid;
+	uint8_t mode;
+};
+
+struct mover {
+	struct cgctl_ctx *ctx;
+	const struct cgctl_move_target *targets;
+	size_t n_targets;
+	char **tpaths;			/* normalized target paths */
+	const struct cgctl_move_tree_opts *opts;
+	struct cgctl_move_tree_result *res;
+	struct cgctl_error *e;
+	struct cgctl_procev_sock *ev;
+	struct cgctl_pidset set;
+	struct cgctl_proc_snap snap;
+	struct qitem *q;
+	size_t q_head, q_len, q_cap;
+	uint32_t drains;		/* complete drains so far */
+	uint32_t pass;
+	size_t pass_moved;		/* processes that needed a move in this pass */
+	bool pass_overrun;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int q_push(struct mover *mv, pid_t pid, uint8_t mode)
+{
+	if (mv->q_len == mv->q_cap) {
+		size_t cap = mv->q_cap ? 2 * mv->q_cap : 256;
+		struct qitem *q;
+
+		if (mv->q_head) {	/* compact first: the head only grows */
+			memmove(mv->q, mv->q + mv->q_head, (mv->q_len - mv->q_head) * sizeof(*q));
+			mv->q_len -= mv->q_head, mv->q_head = 0;
+			return q_push(mv, pid, mode);
+		}
+		q = reallocarray(mv->q, cap, sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		mv->q = q, mv->q_cap = cap;
+	}
+	mv->q[mv->q_len].pid = pid;
+	mv->q[mv->q_len++].mode = mode;
+	return 0;
+}
+
+/* ---- default attach / in-target through cgfs ---- */
+
+static int targets_attach(struct mover *mv, pid_t pid)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < mv->n_targets; i++) {
+		r = cgctl_cg_attach(mv->ctx, mv->targets[i].m, mv->tpaths[i], pid);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int targets_contain(struct mover *mv, pid_t pid)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < mv->n_targets; i++) {
+		char *p = NULL;
+
+		r = cgctl_pid_cgroup(mv->ctx, pid, mv->targets[i].m, &p);
+		if (r < 0)
+			return r == -ENOENT ? -ESRCH : r;
+		r = strcmp(p, mv->tpaths[i]) == 0;
+		free(p);
+		if (!r)
+			return 0;
+	}
+	return 1;
+}
+
+static int do_attach(struct mover *mv, pid_t pid)
+{
+	if (mv->opts && mv->opts->attach)
+		return mv->opts->attach(mv->opts->data, pid);
+	return targets_attach(mv, pid);
+}
+
+static int do_in_target(struct mover *mv, pid_t pid)
+{
+	if (mv->opts && mv->opts->attach)
+		return mv->opts->in_target ? mv->opts->in_target(mv->opts->data, pid) : 0;
+	return targets_contain(mv, pid);
+}
+
+static void note_failure(struct mover *mv, pid_t pid, int r)
+{
+	mv->res->failed++;
+	if (mv->res->first_error)
+		return;
+	mv->res->first_error = r;
+	mv->res->first_error_pid = pid;
+	cgctl_error_set(mv->e, -r, "move: %d: %s", (int)pid, strerror(-r));
+}
+
+/* Move @pid per @mode.  Returns: 1 it is (now) in the destination, 0 gone or failed. */
+static int move_one(struct mover *mv, struct cgctl_pident *pe, uint8_t mode)
+{
+	int r = 0;
+
+	if (mode == MODE_CHECK)
+		r = do_in_target(mv, pe->pid);
+	if (r == 0)
+		r = do_attach(mv, pe->pid);
+	else if (r == 1)
+		r = 2;	/* found there, no write */
+	if (r == -ESRCH) {
+		mv->res->vanished++;
+		pe->state |= PT_GONE;
+		return 0;
+	}
+	if (r < 0) {
+		note_failure(mv, pe->pid, r);
+		pe->state |= PT_FAILED;
+		return 0;
+	}
+	if (r == 0) {
+		mv->res->moved++;
+		mv->pass_moved++;
+	} else {
+		mv->res->already++;
+	}
+	pe->state = (pe->state & ~PT_FAILED) | PT_ATTACHED;
+	pe->mark = mv->drains;
+	return 1;
+}
+
+/* ---- events ---- */
+
+/* A fork of @ev->parent_tgid: queue the child unless it was born in the destination. */
+static int on_fork(struct mover *mv, const struct cgctl_procev *ev)
+{
+	struct cgctl_pident *parent, *child;
+	bool created;
+
+	if (ev->pid != ev->tgid || ev->tgid == ev->parent_tgid)
+		return 0;	/* a new thread: cgroup.procs moved its whole group */
+	parent = cgctl_pidset_get(&mv->set, ev->parent_tgid);
+	if (!parent || (parent->state & PT_GONE))
+		return 0;	/* not (yet) known to be in the tree: a walk decides */
+	mv->res->fork_events++;
+	child = cgctl_pidset_add(&mv->set, ev->tgid, &created);
+	if (!child)
+		return -ENOMEM;
+	if (!created && !(child->state & PT_GONE))
+		return 0;
+	child->state = 0;
+	if ((parent->state & PT_SETTLED) ||
+	    ((parent->state & PT_ATTACHED) && mv->drains > parent->mark)) {
+		child->state = PT_SETTLED | PT_ATTACHED;
+		return 0;
+	}
+	child->state = PT_QUEUED;
+	/* forked before the parent's move returned: still in the old cgroup unless the
+	 * event raced with the move's end, so look before writing only then */
+	return q_push(mv, ev->tgid, (parent->state & PT_ATTACHED) ? MODE_CHECK : MODE_ATTACH);
+}
+
+static int on_event(struct mover *mv, const struct cgctl_procev *ev)
+{
+	struct cgctl_pident *pe;
+
+	if (ev->what == CGCTL_PROCEV_FORK)
+		return on_fork(mv, ev);
+	if (ev->what == CGCTL_PROCEV_EXIT && ev->pid == ev->tgid) {
+		/* the PID may come back as someone else's process */
+		pe = cgctl_pidset_get(&mv->set, ev->tgid);
+		if (pe && !(pe->state & PT_QUEUED))
+			cgctl_pidset_del(&mv->set, ev->tgid);
+	}
+	return 0;
+}
+
+/* Read everything queued on the connector.  Returns: 0, -errno. */
+static int drain(struct mover *mv)
+{
+	struct cgctl_procev ev[EV_BATCH];
+	ssize_t n, i;
+	int r;
+
+	if (!mv->ev)
+		return 0;
+	for (;;) {
+		n = cgctl_procev_read(mv->ev, ev, EV_BATCH, 0);
+		if (n == -ENOBUFS) {
+			mv->res->overrun = mv->pass_overrun = true;
+			continue;
+		}
+		if (n < 0)
+			return n;
+		for (i = 0; i < n; i++) {
+			r = on_event(mv, &ev[i]);
+			if (r < 0)
+				return r;
+		}
+		if (n == 0)	/* the socket is empty: this drain is complete */
+			break;
+	}
+	mv->drains++;
+	return 0;
+}
+
+/* ---- one pass ---- */
+
+/* Queue the snapshot's children of @pid: unknown ones to move, known ones to walk. */
+static int queue_children(struct mover *mv, pid_t pid)
+{
+	size_t first, n, i;
+	bool created;
+	int r;
+
+	n = cgctl_proc_snap_children(&mv->snap, pid, &first);
+	for (i = first; i < first + n; i++) {
+		pid_t c = mv->snap.v[i].pid;
+		struct cgctl_pident *pe = cgctl_pidset_add(&mv->set, c, &created);
+
+		if (!pe)
+			return -ENOMEM;
+		if (pe->seen == mv->pass || (pe->state & PT_QUEUED))
+			continue;
+		pe->seen = mv->pass;
+		if (created)
+			r = q_push(mv, c, mv->pass == 1 ? MODE_ATTACH : MODE_CHECK);
+		else if (!mv->ev || (pe->state & PT_FAILED))
+			/* without exit events a known PID may have been reused: check it */
+			r = q_push(mv, c, MODE_CHECK);
+		else
+			r = q_push(mv, c, MODE_WALK);
+		if (r < 0)
+			return r;
+		pe->state |= PT_QUEUED;
+	}
+	return 0;
+}
+
+static int run_queue(struct mover *mv)
+{
+	size_t since_drain = 0;
+	int r;
+
+	while (mv->q_head < mv->q_len) {
+		struct qitem it = mv->q[mv->q_head++];
+		struct cgctl_pident *pe = cgctl_pidset_get(&mv->set, it.pid);
+
+		if (!pe)
+			continue;	/* exited and forgotten meanwhile */
+		pe->state &= ~PT_QUEUED;
+		pe->seen = mv->pass;
+		if (it.mode != MODE_WALK) {
+			if (!move_one(mv, pe, it.mode) && (pe->state & PT_GONE))
+				continue;
+			since_drain++;
+		}
+		r = queue_children(mv, it.pid);
+		if (r < 0)
+			return r;
+		if (since_drain >= DRAIN_EVERY || mv->q_head == mv->q_len) {
+			since_drain = 0;
+			r = drain(mv);
+			if (r < 0)
+				return r;
+		}
+	}
+	mv->q_head = mv->q_len = 0;
+	return 0;
+}
+
+static int run_pass(struct mover *mv, const pid_t *roots, size_t n_roots)
+{
+	ssize_t n;
+	size_t i;
+	int r;
+
+	mv->pass++;
+	mv->pass_moved = 0;
+	mv->pass_overrun = false;
+	n = cgctl_proc_snap_take(mv->ctx, &mv->snap);
+	if (n < 0)
+		return cgctl_error_set(mv->e, -n, "move: reading /proc: %s", strerror(-n));
+	for (i = 0; i < n_roots; i++) {
+		struct cgctl_pident *pe = cgctl_pidset_get(&mv->set, roots[i]);
+
+		if (!pe || (pe->state & (PT_QUEUED | PT_GONE)) || pe->seen == mv->pass)
+			continue;
+		pe->state |= PT_QUEUED;
+		r = q_push(mv, roots[i], mv->pass == 1 ? MODE_ATTACH : MODE_WALK);
+		if (r < 0)
+			return r;
+	}
+	r = run_queue(mv);
+	mv->res->passes = mv->pass;
+	return r;
+}
+
+/* ---- setup ---- */
+
+/* The thread group of @id (a TID names its group).  Returns: the tgid, -ESRCH, -errno. */
+static pid_t resolve_tgid(struct cgctl_ctx *ctx, pid_t id)
+{
+	_cleanup_(freep) char *buf = NULL;
+	char path[40];
+	size_t len;
+	pid_t tgid;
+	int r;
+
+	if (id <= 0)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)id);
+	r = cgctl_read_sys(ctx, path, &buf, &len);
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : r;
+	r = cgctl_proctree_parse_tgid(buf, len, &tgid);
+	return r < 0 ? r : tgid;
+}
+
+static int add_roots(struct mover *mv, const pid_t *roots, size_t n, pid_t *tg)
+{
+	size_t i, found = 0;
+	bool created;
+
+	for (i = 0; i < n; i++) {
+		pid_t t = resolve_tgid(mv->ctx, roots[i]);
+
+		tg[i] = 0;
+		if (t == -ESRCH)
+			continue;
+		if (t < 0)
+			return cgctl_error_set(mv->e, -t, "move: %d: %s", (int)roots[i],
+					       strerror(-t));
+		if (!cgctl_pidset_add(&mv->set, t, &created))
+			return -ENOMEM;
+		tg[i] = t;
+		found++;
+	}
+	if (!found)
+		return cgctl_error_set(mv->e, ESRCH, "move: %d: no such process", (int)roots[0]);
+	return 0;
+}
+
+static int normalize_targets(struct mover *mv)
+{
+	size_t i;
+	int r;
+
+	mv->tpaths = calloc(mv->n_targets + 1, sizeof(char *));
+	if (!mv->tpaths)
+		return -ENOMEM;
+	for (i = 0; i < mv->n_targets; i++) {
+		char buf[4096];
+
+		if (!mv->targets[i].m || !mv->targets[i].path)
+			return cgctl_error_set(mv->e, EINVAL, "move: target %zu is incomplete", i);
+		r = cgctl_path_normalize(mv->targets[i].path, buf, sizeof(buf));
+		if (r < 0)
+			return cgctl_error_set(mv->e, -r, "move: %s: invalid cgroup path",
+					       mv->targets[i].path);
+		mv->tpaths[i] = strdup(buf);
+		if (!mv->tpaths[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void open_connector(struct mover *mv, unsigned int flags)
+{
+	struct cgctl_error ce = { 0 };
+	int r;
+
+	if (flags & CGCTL_MOVE_TREE_ONE_SHOT) {
+		snprintf(mv->res->note, sizeof(mv->res->note), "one walk, no re-walk");
+		return;
+	}
+	if (flags & CGCTL_MOVE_TREE_NO_CONNECTOR) {
+		snprintf(mv->res->note, sizeof(mv->res->note), "connector not used (asked)");
+		return;
+	}
+	r = cgctl_procev_open(mv->ctx, &mv->ev, &ce);
+	if (r < 0) {
+		mv->ev = NULL;
+		snprintf(mv->res->note, sizeof(mv->res->note), "%.96s; fell back to re-walks",
+			 ce.msg[0] ? ce.msg : strerror(-r));
+		info(mv->ctx, "move tree: %s\n", mv->res->note);
+		return;
+	}
+	mv->res->used_connector = true;
+}
+
+/* Passes until one moves nothing.  Returns: 0, -EAGAIN, -errno. */
+static int run_passes(struct mover *mv, const pid_t *tg, size_t n, uint64_t t0)
+{
+	const struct cgctl_move_tree_opts *o = mv->opts;
+	unsigned int max = o && o->max_passes ? o->max_passes : DEFAULT_PASSES;
+	uint64_t timeout = o && o->timeout_ns ? o->timeout_ns : DEFAULT_TIMEOUT_NS;
+	int r;
+
+	for (;;) {
+		r = run_pass(mv, tg, n);
+		if (r < 0)
+			return r;
+		if (o && (o->flags & CGCTL_MOVE_TREE_ONE_SHOT))
+			return 0;
+		if (mv->pass > 1 && mv->pass_moved == 0 && !mv->pass_overrun)
+			return 0;
+		if (mv->pass >= max || now_ns() - t0 >= timeout)
+			return cgctl_error_set(mv->e, EAGAIN,
+					       "move: the tree keeps growing faster than it can be "
+					       "moved: pass %u still moved %zu processes",
+					       mv->pass, mv->pass_moved);
+	}
+}
+
+static void mover_free(struct mover *mv)
+{
+	size_t i;
+
+	cgctl_procev_close(mv->ev);
+	cgctl_pidset_free(&mv->set);
+	cgctl_proc_snap_free(&mv->snap);
+	free(mv->q);
+	for (i = 0; mv->tpaths && mv->tpaths[i]; i++)
+		free(mv->tpaths[i]);
+	free(mv->tpaths);
+}
+
+CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
+				     size_t n_roots, const struct cgctl_move_target *targets,
+				     size_t n_targets, const struct cgctl_move_tree_opts *opts,
+				     struct cgctl_move_tree_result *res, struct cgctl_error *e)
+{
+	struct cgctl_move_tree_result dummy;
+	struct mover mv = { .ctx = ctx, .targets = targets, .n_targets = n_targets,
+			    .opts = opts, .e = e };
+	uint64_t t0 = now_ns();
+	pid_t *tg = NULL;
+	int r;
+
+	mv.res = res ? res : &dummy;
+	memset(mv.res, 0, sizeof(*mv.res));
+	if (!roots || !n_roots || (!(opts && opts->attach) && (!targets || !n_targets)))
+		return cgctl_error_set(e, EINVAL, "move: no process or no destination given");
+	r = normalize_targets(&mv);
+	if (r < 0)
+		goto out;
+	tg = calloc(n_roots, sizeof(*tg));
+	if (!tg) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* subscribe before the first walk, so no fork falls between the two */
+	open_connector(&mv, opts ? opts->flags : 0);
+	r = add_roots(&mv, roots, n_roots, tg);
+	if (r == 0)
+		r = run_passes(&mv, tg, n_roots, t0);
+	if (r == 0 && mv.res->failed)
+		r = mv.res->first_error;
+out:
+	mv.res->elapsed_ns = now_ns() - t0;
+	free(tg);
+	mover_free(&mv);
+	if (r == -ENOMEM)
+		cgctl_error_set(e, ENOMEM, "move: out of memory");
+	return r < 0 ? r : (ssize_t)mv.res->moved;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Process trees: a snapshot of (pid, ppid) of every process from /proc/[0-9]*\/stat, and
+ * a set of PIDs with per-PID state, used by cgctl_move_tree() (proctree.c).
+ *
+ * Why /proc/PID/stat and not /proc/PID/task/TID/children: the latter needs
+ * CONFIG_PROC_CHILDREN (absent on many kernels, this one included) and is documented as
+ * unreliable while the tree changes; stat's ppid is the tgid of the real parent, so a
+ * child of any thread is found, and a re-walk plus fork events cover what changes.
+ */
+#ifndef CGCTL_KERNEL_PROCTREE_H
+#define CGCTL_KERNEL_PROCTREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "libcgctl.h"
+
+/* ---- parsers (pure, on canned text) ---- */
+/* The ppid (field 4) of a /proc/PID/stat line; comm may hold spaces and ')'.
+ * Returns: 0, -EBADMSG. */
+int cgctl_proctree_parse_ppid(const char *buf, size_t len, pid_t *ppid);
+/* The Tgid: line of /proc/PID/status.  Returns: 0, -EBADMSG. */
+int cgctl_proctree_parse_tgid(const char *buf, size_t len, pid_t *tgid);
+
+/* ---- snapshot ---- */
+struct cgctl_proc_pair {
+	pid_t pid, ppid;
+};
+struct cgctl_proc_snap {
+	struct cgctl_proc_pair *v;	/* sorted by ppid after cgctl_proc_snap_index() */
+	size_t n, cap;
+};
+/* Read every /proc/[0-9]* (processes, not threads).  Returns: count, -errno. */
+ssize_t cgctl_proc_snap_take(struct cgctl_ctx *ctx, struct cgctl_proc_snap *s);
+int cgctl_proc_snap_add(struct cgctl_proc_snap *s, pid_t pid, pid_t ppid);
+/* Sort by ppid so children of a PID are one range. */
+void cgctl_proc_snap_index(struct cgctl_proc_snap *s);
+/* Children of @ppid: *@first is the index of the first.  Returns: their count. */
+size_t cgctl_proc_snap_children(const struct cgctl_proc_snap *s, pid_t ppid, size_t *first);
+void cgctl_proc_snap_free(struct cgctl_proc_snap *s);
+
+/* ---- PID set (open addressing, linear probing, tombstones) ---- */
+enum {
+	PT_QUEUED = 1 << 0,	/* waiting in the work queue */
+	PT_ATTACHED = 1 << 1,	/* we moved it (or found it in the destination) */
+	PT_SETTLED = 1 << 2,	/* born in the destination (fork after its parent moved) */
+	PT_FAILED = 1 << 3,	/* attach failed with something other than ESRCH */
+	PT_GONE = 1 << 4,	/* exited */
+};
+struct cgctl_pident {
+	pid_t pid;		/* 0 empty, -1 tombstone */
+	uint8_t state;		/* PT_* */
+	uint32_t mark;		/* complete event drains when it was attached */
+	uint32_t seen;		/* the pass that last visited it */
+};
+struct cgctl_pidset {
+	struct cgctl_pident *v;
+	size_t cap, used, live;	/* used counts tombstones too */
+};
+/* Returns: the entry of @pid, or NULL. */
+struct cgctl_pident *cgctl_pidset_get(struct cgctl_pidset *s, pid_t pid);
+/* Returns: the entry of @pid, created zeroed if new (*@created), or NULL on ENOMEM. */
+struct cgctl_pident *cgctl_pidset_add(struct cgctl_pidset *s, pid_t pid, bool *created);
+void cgctl_pidset_del(struct cgctl_pidset *s, pid_t pid);
+void cgctl_pidset_free(struct cgctl_pidset *s);
+
+#endif

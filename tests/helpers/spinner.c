@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * spinner: burn CPU until the process has used CPU_MS of it (0: forever); with -s stop
+ * itself (SIGSTOP) there, so a parent can read its taskstats and, after SIGCONT, its
+ * rusage from wait4() with nothing run in between.
+ *
+ * usage: spinner [-s] [CPU_MS]
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	bool stop = false;
+	long long limit;
+	volatile unsigned long x = 0;
+	int i = 1;
+
+	if (i < argc && !strcmp(argv[i], "-s"))
+		stop = true, i++;
+	limit = i < argc ? atoll(argv[i]) * 1000000LL : 0;
+	for (;;) {
+		int k;
+
+		for (k = 0; k < 100000; k++)
+			x += k;
+		if (limit && cpu_ns() >= limit)
+			break;
+	}
+	if (stop)
+		raise(SIGSTOP);
+	return 0;
+}
