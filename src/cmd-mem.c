@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgctl mem show PATH: counters, stat, the truly charged interval, move-charge state. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem-util.h"
+
+extern const struct cgctl_cmd cmd_mem_set, cmd_mem_where __attribute__((weak));
+
+static void emit_limit(struct out *o, const char *key, uint64_t v)
+{
+	out_bytes(o, key, v);	/* UINT64_MAX prints as max / null */
+}
+
+/* Print memory.stat (or any flat keyed file) as an object of numbers. */
+static int emit_kv(const struct cgctl_kv *kv, void *data)
+{
+	struct out *o = data;
+
+	if (kv->has_u)
+		out_u64(o, kv->key, kv->u);
+	else
+		out_str(o, kv->key, kv->value);
+	return 0;
+}
+
+static void emit_keyed(struct cli *cli, const struct cgctl_mount *m, const char *path,
+		       const char *file, const char *key)
+{
+	char *buf = NULL;
+	size_t len;
+
+	if (cgctl_cg_read(cli->ctx, m, path, file, &buf, &len) < 0)
+		return;
+	out_obj_begin(cli->out, key);
+	cgctl_parse_keyed(buf, len, emit_kv, cli->out);
+	out_obj_end(cli->out);
+	free(buf);
+}
+
+/* The interval of truly charged bytes: usage minus the most the per-cpu stock of the
+ * subtree can hold (kernel-memory-model.md 2.5).  The root's usage is a statistic. */
+static void emit_interval(struct cli *cli, uint32_t kver, const char *path,
+			  const struct cgctl_mount *m, uint64_t usage)
+{
+	unsigned int ncpu = mem_ncpu(cli), nsub = mem_subtree_size(cli, m, path);
+	uint64_t lo, hi;
+
+	out_obj_begin(cli->out, "charged");
+	if (!kver || !strcmp(path, "/") ||
+	    cgctl_memcg_usage_interval(kver, ncpu, nsub, usage / CGCTL_PAGE_SIZE, &lo, &hi) < 0) {
+		out_null(cli->out, "min_bytes");
+		out_null(cli->out, "max_bytes");
+		out_str(cli->out, "note", !strcmp(path, "/") ?
+			"the root's usage is a statistic, not a counter" : "unknown kernel");
+	} else {
+		out_bytes(cli->out, "min_bytes", lo * CGCTL_PAGE_SIZE + usage % CGCTL_PAGE_SIZE);
+		out_bytes(cli->out, "max_bytes", usage);
+		out_bytes(cli->out, "stock_bound_bytes",
+			  cgctl_memcg_stock_max_pages(kver, ncpu, nsub) * CGCTL_PAGE_SIZE);
+		out_u64(cli->out, "cpus", ncpu);
+		out_u64(cli->out, "subtree_cgroups", nsub);
+	}
+	out_obj_end(cli->out);
+}
+
+static void emit_move(struct cli *cli, uint32_t kver, const struct cgctl_mount *m,
+		      uint64_t val)
+{
+	bool honoured = m->version == 1 && mem_kernel_moves(kver) && val && val != UINT64_MAX;
+
+	out_obj_begin(cli->out, "move_charge");
+	if (val == UINT64_MAX)
+		out_null(cli->out, "value");
+	else
+		out_u64(cli->out, "value", val);
+	out_bool(cli->out, "honoured", honoured);
+	if (m->version == 2)
+		out_str(cli->out, "note", "cgroup v2 never moves charges");
+	else if (kver >= CGCTL_KVER(6, 13, 0))
+		out_str(cli->out, "note", kver ? "removed in 6.13: charges stay with the old "
+				  "cgroup" : "unknown kernel");
+	else if (kver && kver < CGCTL_KVER(2, 6, 34))
+		out_str(cli->out, "note", "added in 2.6.34");
+	out_obj_end(cli->out);
+}
+
+static void emit_counters(struct cli *cli, const struct mem_counters *c, int version)
+{
+	struct out *o = cli->out;
+
+	out_bytes(o, "usage_bytes", c->usage);
+	emit_limit(o, "limit_bytes", c->limit);
+	if (c->max_usage != UINT64_MAX)
+		out_bytes(o, "max_usage_bytes", c->max_usage);
+	if (version == 1) {
+		out_u64(o, "failcnt", c->failcnt);
+		emit_limit(o, "soft_limit_bytes", c->soft_limit);
+	}
+	if (!c->present_memsw && c->memsw_usage == UINT64_MAX)
+		return;
+	out_obj_begin(o, version == 1 ? "memsw" : "swap");
+	out_bytes(o, "usage_bytes", c->memsw_usage);
+	emit_limit(o, "limit_bytes", c->memsw_limit);
+	if (version == 1) {
+		out_u64(o, "failcnt", c->memsw_failcnt);
+		out_bytes(o, "max_usage_bytes", c->memsw_max_usage);
+	}
+	out_obj_end(o);
+}
+
+static int show(struct cli *cli, int argc, const char **argv)
+{
+	const struct cgctl_mount *m;
+	struct mem_counters c;
+	char norm[PATH_MAX], kvs[32];
+	uint32_t kver;
+	int rc, r;
+
+	rc = cli_resolve(cli, "memory", argv[0], &m, norm, sizeof(norm));
+	if (rc)
+		return rc;
+	r = cgctl_cg_exists(cli->ctx, m, norm);
+	if (r <= 0)
+		return cli_error(cli, argv[0], r ? r : -ENOENT, r ? NULL : "no such cgroup");
+	r = mem_read_counters(cli, m, norm, &c);
+	if (r < 0)
+		return cli_error(cli, argv[0], r, "cannot read the memory counters: %s",
+				 cli_strerror(r));
+	kver = mem_kver(cli);
+	out_str(cli->out, "path", norm);
+	out_u64(cli->out, "version", (uint64_t)m->version);
+	out_str(cli->out, "kernel", kver ? mem_kver_str(kver, kvs, sizeof(kvs)) : NULL);
+	emit_counters(cli, &c, m->version);
+	emit_interval(cli, kver, norm, m, c.usage);
+	if (m->version == 1)
+		emit_move(cli, kver, m, c.move_charge);
+	else
+		emit_move(cli, kver, m, UINT64_MAX);
+	emit_keyed(cli, m, norm, "memory.stat", "stat");
+	if (m->version == 2)
+		emit_keyed(cli, m, norm, "memory.events", "events");
+	(void)argc;
+	return EXIT_OK;
+}
+
+const struct cgctl_cmd cmd_mem_show = {
+	.name = "show",
+	.args = "PATH",
+	.summary = "memory counters, stat, truly charged interval, move-charge state",
+	.run = show,
+	.min_args = 1,
+	.max_args = 1,
+};
+
+static const struct cgctl_cmd *const verbs[] = { &cmd_mem_set, &cmd_mem_show,
+						 &cmd_mem_where };
+
+const struct cgctl_cmd cmd_mem = {
+	.name = "mem",
+	.summary = "memory cgroup limits, counters and page whereabouts",
+	.verbs = verbs,
+	.n_verbs = sizeof(verbs) / sizeof(verbs[0]),
+};

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared helpers of `cgctl mem` and `cgctl move`. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mem-util.h"
+
+uint32_t mem_kver(struct cli *cli)
+{
+	char *buf = NULL;
+	size_t len;
+	uint32_t v = 0;
+
+	if (cgctl_read_sys(cli->ctx, "/proc/sys/kernel/osrelease", &buf, &len) == 0) {
+		while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+			buf[--len] = '\0';
+		if (cgctl_kver_parse(buf, &v) < 0)
+			v = 0;
+	}
+	free(buf);
+	if (!v && !cgctl_get_root(cli->ctx)[0])
+		v = cgctl_kver_running();
+	return v;
+}
+
+const char *mem_kver_str(uint32_t kver, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u", CGCTL_KVER_MAJOR(kver), CGCTL_KVER_MINOR(kver));
+	return buf;
+}
+
+/* "0-1,4,6-7" -> 5 */
+static unsigned int count_cpu_list(const char *s)
+{
+	unsigned int n = 0;
+
+	while (*s && *s != '\n') {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+
+		if (end == s)
+			return 0;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtoul(s, &end, 10);
+			if (end == s || b < a)
+				return 0;
+		}
+		n += (unsigned int)(b - a + 1);
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+unsigned int mem_ncpu(struct cli *cli)
+{
+	char *buf = NULL;
+	size_t len;
+	unsigned int n = 0;
+	long s;
+
+	if (cgctl_read_sys(cli->ctx, "/sys/devices/system/cpu/online", &buf, &len) == 0)
+		n = count_cpu_list(buf);
+	free(buf);
+	if (n)
+		return n;
+	s = sysconf(_SC_NPROCESSORS_ONLN);
+	return s > 0 ? (unsigned int)s : 1;
+}
+
+bool mem_kernel_moves(uint32_t kver)
+{
+	return kver >= CGCTL_KVER(2, 6, 34) && kver < CGCTL_KVER(6, 13, 0);
+}
+
+uint64_t mem_read_or_max(struct cli *cli, const struct cgctl_mount *m, const char *path,
+			 const char *file)
+{
+	uint64_t v;
+
+	if (cgctl_cg_read_u64(cli->ctx, m, path, file, &v) < 0)
+		return UINT64_MAX;
+	return v;
+}
+
+static int read_v2(struct cli *cli, const struct cgctl_mount *m, const char *path,
+		   struct mem_counters *c)
+{
+	int r = cgctl_cg_read_u64(cli->ctx, m, path, "memory.current", &c->usage);
+
+	if (r < 0)
+		return r;
+	c->limit = mem_read_or_max(cli, m, path, "memory.max");
+	c->max_usage = mem_read_or_max(cli, m, path, "memory.peak");
+	c->memsw_usage = mem_read_or_max(cli, m, path, "memory.swap.current");
+	c->memsw_limit = mem_read_or_max(cli, m, path, "memory.swap.max");
+	return 0;
+}
+
+int mem_read_counters(struct cli *cli, const struct cgctl_mount *m, const char *path,
+		      struct mem_counters *c)
+{
+	int r;
+
+	memset(c, 0xff, sizeof(*c));
+	c->present_memsw = false;
+	if (m->version == 2)
+		return read_v2(cli, m, path, c);
+	r = cgctl_cg_read_u64(cli->ctx, m, path, "memory.usage_in_bytes", &c->usage);
+	if (r < 0)
+		return r;
+	c->limit = mem_read_or_max(cli, m, path, "memory.limit_in_bytes");
+	c->failcnt = mem_read_or_max(cli, m, path, "memory.failcnt");
+	c->max_usage = mem_read_or_max(cli, m, path, "memory.max_usage_in_bytes");
+	c->soft_limit = mem_read_or_max(cli, m, path, "memory.soft_limit_in_bytes");
+	c->move_charge = mem_read_or_max(cli, m, path, "memory.move_charge_at_immigrate");
+	c->memsw_usage = mem_read_or_max(cli, m, path, "memory.memsw.usage_in_bytes");
+	c->present_memsw = c->memsw_usage != UINT64_MAX;
+	c->memsw_limit = mem_read_or_max(cli, m, path, "memory.memsw.limit_in_bytes");
+	c->memsw_failcnt = mem_read_or_max(cli, m, path, "memory.memsw.failcnt");
+	c->memsw_max_usage = mem_read_or_max(cli, m, path, "memory.memsw.max_usage_in_bytes");
+	return 0;
+}
+
+unsigned int mem_subtree_size(struct cli *cli, const struct cgctl_mount *m, const char *path)
+{
+	char **kids = NULL;
+	ssize_t n = cgctl_cg_children(cli->ctx, m, path, &kids);
+	unsigned int total = 1;
+
+	for (ssize_t i = 0; i < n; i++) {
+		char sub[PATH_MAX];
+
+		snprintf(sub, sizeof(sub), "%s/%s", strcmp(path, "/") ? path : "", kids[i]);
+		total += mem_subtree_size(cli, m, sub);
+	}
+	if (n > 0)
+		cgctl_strv_free(kids);
+	return total;
+}
