@@ -60,7 +60,8 @@ CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 	free(s->cpu);
 	free(s->t);
 	free(s->w);
-	free(s->pend);
+	free(s->dirty);
+	free(s->idle_map);
 	bw_heap_free(&s->heap);
 	free(s);
 }
@@ -158,8 +159,12 @@ static int setup_cpus(struct cgctl_bw_sim *s)
 	int n = MAX(s->nthreads, 1);
 
 	s->cpu = calloc(s->cfg.ncpus, sizeof(*s->cpu));
-	if (!s->cpu)
+	s->dirty = calloc(s->cfg.ncpus, sizeof(*s->dirty));
+	s->idle_map = calloc((s->cfg.ncpus + 63) / 64, sizeof(*s->idle_map));
+	if (!s->cpu || !s->dirty || !s->idle_map)
 		return -ENOMEM;
+	for (unsigned int c = 0; c < s->cfg.ncpus; c++)
+		s->idle_map[c / 64] |= 1ULL << (c % 64);
 	for (unsigned int c = 0; c < s->cfg.ncpus; c++) {
 		struct bw_cpu *cpu = &s->cpu[c];
 
@@ -193,7 +198,14 @@ static int setup_group(struct cgctl_bw_sim *s, int g)
 	for (int d = g; d < s->ngroups; d++)
 		if (is_under(s, d, g))
 			grp->desc[grp->ndesc++] = d;
-	p->anchor = bw_rand(&s->rng) % p->period;
+	/*
+	 * mirrors kernel/sched/fair.c:init_cfs_bandwidth() (v6.12): the expiry starts at a
+	 * random offset below the default period (6.3+), or at 0 (aligned on k * period)
+	 */
+	if (BW_ERA_RANDOM_PHASE(s->cfg.kver))
+		p->anchor = bw_rand(&s->rng) % BW_DEFAULT_PERIOD_NS;
+	else	/* the grid of CLOCK_MONOTONIC, which read boot_ns at time 0 */
+		p->anchor = (p->period - s->boot_ns % p->period) % p->period;
 	p->idle = true;
 	p->thr_head = p->thr_tail = -1;
 	if (p->quota != BW_RUNTIME_INF)
@@ -218,6 +230,7 @@ static void setup_thread(struct cgctl_bw_sim *s, int ti)
 	uint64_t start = t->spec.start_ns;
 
 	t->state = BW_T_WAIT;
+	t->cpu = ti % (int)s->cfg.ncpus;	/* threads start out spread over the CPUs */
 	if (t->spec.trace) {
 		const struct bw_trace_thread *tr = &t->spec.trace->thr[t->spec.trace_thread];
 
@@ -229,12 +242,14 @@ static void setup_thread(struct cgctl_bw_sim *s, int ti)
 	bw_heap_set(&s->heap, s->slot_thread + ti, start);
 }
 
-static int setup(struct cgctl_bw_sim *s)
+/* Build the run state (also used by unit tests that drive the pool directly). */
+int bw_sim_setup(struct cgctl_bw_sim *s)
 {
 	int r;
 
 	if (!s->ngroups)
 		return -EINVAL;
+	s->boot_ns = bw_rand(&s->rng) >> 24;
 	s->slot_thread = s->cfg.ncpus;
 	s->slot_group = s->slot_thread + s->nthreads;
 	s->slot_misc = s->slot_group + 3 * s->ngroups;
@@ -267,7 +282,7 @@ CGCTL_EXPORT int64_t cgctl_bw_sim_run(struct cgctl_bw_sim *s)
 	if (s->ran)
 		return -EALREADY;
 	s->ran = true;
-	r = setup(s);
+	r = bw_sim_setup(s);
 	if (r < 0)
 		return r;
 	r = bw_sim_loop(s);

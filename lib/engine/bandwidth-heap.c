@@ -27,74 +27,77 @@ void bw_heap_free(struct bw_heap *hp)
 	free(hp->h);
 }
 
-static bool before(const struct bw_heap *hp, int a, int b)
+/* Entries carry their key, so sifting touches one array only. */
+static bool before(const struct bw_heap_ent *a, const struct bw_heap_ent *b)
 {
-	if (hp->key[a] != hp->key[b])
-		return hp->key[a] < hp->key[b];
-	return a < b;
+	if (a->key != b->key)
+		return a->key < b->key;
+	return a->slot < b->slot;
 }
 
-static void place(struct bw_heap *hp, int i, int slot)
+static void place(struct bw_heap *hp, int i, struct bw_heap_ent e)
 {
-	hp->h[i] = slot;
-	hp->pos[slot] = i;
+	hp->h[i] = e;
+	hp->pos[e.slot] = i;
 }
 
 static void sift_up(struct bw_heap *hp, int i)
 {
-	int slot = hp->h[i];
+	struct bw_heap_ent e = hp->h[i];
 
 	while (i > 0) {
 		int parent = (i - 1) / 2;
 
-		if (!before(hp, slot, hp->h[parent]))
+		if (!before(&e, &hp->h[parent]))
 			break;
 		place(hp, i, hp->h[parent]);
 		i = parent;
 	}
-	place(hp, i, slot);
+	place(hp, i, e);
 }
 
 static void sift_down(struct bw_heap *hp, int i)
 {
-	int slot = hp->h[i];
+	struct bw_heap_ent e = hp->h[i];
 
 	for (;;) {
 		int c = 2 * i + 1;
 
 		if (c >= hp->n)
 			break;
-		if (c + 1 < hp->n && before(hp, hp->h[c + 1], hp->h[c]))
+		if (c + 1 < hp->n && before(&hp->h[c + 1], &hp->h[c]))
 			c++;
-		if (!before(hp, hp->h[c], slot))
+		if (!before(&hp->h[c], &e))
 			break;
 		place(hp, i, hp->h[c]);
 		i = c;
 	}
-	place(hp, i, slot);
+	place(hp, i, e);
 }
 
 void bw_heap_set(struct bw_heap *hp, int slot, uint64_t key)
 {
 	int i = hp->pos[slot];
+	uint64_t old;
 
+	hp->key[slot] = key;
 	if (i < 0) {
-		hp->key[slot] = key;
-		place(hp, hp->n++, slot);
+		place(hp, hp->n++, (struct bw_heap_ent){ key, slot });
 		sift_up(hp, hp->n - 1);
 		return;
 	}
-	if (key == hp->key[slot])
-		return;
-	hp->key[slot] = key;
-	sift_up(hp, i);
-	sift_down(hp, hp->pos[slot]);
+	old = hp->h[i].key;
+	hp->h[i].key = key;
+	if (key < old)
+		sift_up(hp, i);
+	else if (key > old)
+		sift_down(hp, i);
 }
 
 void bw_heap_del(struct bw_heap *hp, int slot)
 {
 	int i = hp->pos[slot];
-	int last;
+	struct bw_heap_ent last;
 
 	if (i < 0)
 		return;
@@ -104,7 +107,7 @@ void bw_heap_del(struct bw_heap *hp, int slot)
 		return;
 	place(hp, i, last);
 	sift_up(hp, i);
-	sift_down(hp, hp->pos[last]);
+	sift_down(hp, hp->pos[last.slot]);
 }
 
 /* Returns: the earliest slot (its time in *key), or -1 when empty. */
@@ -112,6 +115,6 @@ int bw_heap_top(const struct bw_heap *hp, uint64_t *key)
 {
 	if (!hp->n)
 		return -1;
-	*key = hp->key[hp->h[0]];
-	return hp->h[0];
+	*key = hp->h[0].key;
+	return hp->h[0].slot;
 }

@@ -184,6 +184,9 @@ bool bw_throttle(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 	rq->throttled = true;
 	if (!BW_ERA_EMPTY_RULE(kver) || rq->nr_busy)
 		start_own_clock(s, g, cpu, now);
+	/* the group's entity (<= 6.17) or its parked tasks (6.18) leave the parents */
+	if (grp->parent >= 0)
+		bw_return_idle_slack(s, grp->parent, cpu, now);
 	bw_cpu_changed(s, cpu, now);
 	return true;
 }
@@ -362,7 +365,8 @@ void bw_period_timer(struct cgctl_bw_sim *s, int g, uint64_t now)
 	int count = 0;
 	uint32_t overrun;
 
-	while ((overrun = forward(p, t)) != 0) {
+	/* the loop count bound only stops a callback cost above 1 s from spinning forever */
+	for (int loops = 0; loops < 64 && (overrun = forward(p, t)) != 0; loops++) {
 		deactivate = period_tick(s, g, overrun, t);
 		t += s->cfg.timer_cost_ns;
 		if (++count > 3) {

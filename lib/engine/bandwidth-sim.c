@@ -29,7 +29,8 @@ void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	c->last = now;
 	if (!dt || !c->nrun)
 		return;
-	eff = (uint64_t)((unsigned __int128)dt * cap_of(s) / BW_CAP_ONE);
+	eff = s->cfg.other_load_ppm ?
+	      (uint64_t)((unsigned __int128)dt * cap_of(s) / BW_CAP_ONE) : dt;
 	share = eff / c->nrun;
 	rem = eff % c->nrun;
 	for (int i = 0; i < c->nrun; i++) {
@@ -104,9 +105,12 @@ static uint64_t tick_ceil(const struct cgctl_bw_sim *s, uint64_t t)
 static uint64_t wall_for(const struct cgctl_bw_sim *s, uint64_t work, uint32_t num,
 			 uint32_t den)
 {
-	unsigned __int128 w = (unsigned __int128)work * den * BW_CAP_ONE;
-	unsigned __int128 q = (unsigned __int128)num * cap_of(s);
+	unsigned __int128 w, q;
 
+	if (!s->cfg.other_load_ppm && work < (1ULL << 40) && den < (1U << 20))
+		return (work * den + num - 1) / num;
+	w = (unsigned __int128)work * den * BW_CAP_ONE;
+	q = (unsigned __int128)num * cap_of(s);
 	w = (w + q - 1) / q;
 	return w > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)w;
 }
@@ -155,12 +159,28 @@ static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 		bw_heap_set(&s->heap, cpu, t);
 }
 
-/* The runnable set or a silo of @cpu changed at @now: recompute and replan. */
+/*
+ * The runnable set or a silo of @cpu changed at @now: progress up to now, and replan
+ * once the current event is done (a distribution may touch every CPU several times).
+ */
 void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 {
 	bw_cpu_progress(s, cpu, now);
-	cpu_rebuild(s, cpu);
-	cpu_plan(s, cpu);
+	if (s->cpu[cpu].dirty)
+		return;
+	s->cpu[cpu].dirty = true;
+	s->dirty[s->ndirty++] = cpu;
+}
+
+static void replan_dirty(struct cgctl_bw_sim *s)
+{
+	while (s->ndirty) {
+		int cpu = s->dirty[--s->ndirty];
+
+		s->cpu[cpu].dirty = false;
+		cpu_rebuild(s, cpu);
+		cpu_plan(s, cpu);
+	}
 }
 
 static void cpu_sync(struct cgctl_bw_sim *s, int cpu, uint64_t now)
@@ -170,12 +190,56 @@ static void cpu_sync(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	cpu_throttle_pending(s, cpu, now);
 }
 
+/* Does @level have a thread on @cpu that can run (not in a throttled hierarchy)? */
+static bool level_runnable(const struct cgctl_bw_sim *s, int level, int cpu)
+{
+	const struct bw_cpu *c = &s->cpu[cpu];
+
+	for (int i = 0; i < c->nbusy; i++) {
+		int g = s->t[c->busy[i]].spec.group;
+
+		if (s->g[g].rq[cpu].throttle_count)
+			continue;
+		for (; g >= 0; g = s->g[g].parent)
+			if (g == level)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * @from and its ancestors on @cpu lost entities (a thread slept, or a throttled
+ * child's entity left them): each level left with nothing queued returns its slack,
+ * as dequeue_entity() -> return_cfs_rq_runtime() does.
+ */
+void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t now)
+{
+	for (int l = from; l >= 0; l = s->g[l].parent)
+		if (!level_runnable(s, l, cpu))
+			bw_return_slack(s, l, cpu, now);
+}
+
+static void set_idle(struct cgctl_bw_sim *s, int cpu, bool idle)
+{
+	uint64_t bit = 1ULL << (cpu % 64);
+
+	if (idle)
+		s->idle_map[cpu / 64] |= bit;
+	else
+		s->idle_map[cpu / 64] &= ~bit;
+}
+
+/* The previous CPU if it has no busy thread, else the first such CPU, else the least
+ * loaded one (lowest number first). */
 static int pick_cpu(const struct cgctl_bw_sim *s, const struct bw_thread *t)
 {
-	int best = 0;
+	int best = 0, words = (s->cfg.ncpus + 63) / 64;
 
 	if (t->cpu >= 0 && s->cpu[t->cpu].nbusy == 0)
 		return t->cpu;
+	for (int w = 0; w < words; w++)
+		if (s->idle_map[w])
+			return w * 64 + __builtin_ctzll(s->idle_map[w]);
 	for (int c = 1; c < (int)s->cfg.ncpus; c++)
 		if (s->cpu[c].nbusy < s->cpu[best].nbusy)
 			best = c;
@@ -198,6 +262,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	t->cpu = cpu;
 	t->left = busy;
 	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
+	set_idle(s, cpu, false);
 	bw_enqueue_check(s, t->spec.group, cpu, now);
 	bw_cpu_changed(s, cpu, now);
 }
@@ -214,9 +279,11 @@ static void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
 		c->busy[i] = c->busy[--c->nbusy];
 		break;
 	}
+	if (!c->nbusy)
+		set_idle(s, t->cpu, true);
 	for (int l = t->spec.group; l >= 0; l = s->g[l].parent)
-		if (--s->g[l].rq[t->cpu].nr_busy == 0)
-			bw_return_slack(s, l, t->cpu, now);
+		s->g[l].rq[t->cpu].nr_busy--;
+	bw_return_idle_slack(s, t->spec.group, t->cpu, now);
 }
 
 static void thread_sleep(struct cgctl_bw_sim *s, int ti, uint64_t now)
@@ -369,6 +436,7 @@ int bw_sim_loop(struct cgctl_bw_sim *s)
 		s->now = now;
 		s->events++;
 		r = dispatch(s, slot, now);
+		replan_dirty(s);
 		if (r < 0)
 			return r;
 		if (r > 0)

@@ -5,6 +5,8 @@
  * Pinned to kernel/sched/fair.c and kernel/sched/core.c of v6.12 with the eras a
  * simulation takes as a parameter (kver):
  *   < 5.4      local silos expire at every refill (expire_cfs_rq_runtime())
+ *   < 6.3      period timers of all groups expire on the same grid (k * period);
+ *              from 6.3 each group gets a random offset in [0, 100 ms) at creation
  *   5.4-5.13   no expiration, no burst
  *   5.14-5.15  burst, without nr_bursts/burst_time
  *   6.6-6.17   empty groups do not accrue throttled time; cpu.stat.local exists
@@ -33,11 +35,13 @@
 #define BW_MIN_EXPIRATION 2000000ULL	/* min_bandwidth_expiration */
 #define BW_SLACK_PERIOD 5000000ULL	/* cfs_bandwidth_slack_period */
 #define BW_MAX_PERIOD_NS 1000000000ULL	/* max_cfs_quota_period */
+#define BW_DEFAULT_PERIOD_NS 100000000ULL	/* default_cfs_period() */
 #define BW_NO_TIME UINT64_MAX
 #define BW_CAP_ONE 1000000u		/* full CPU capacity, in ppm */
 
 #define BW_ERA_EXPIRE(k) ((k) < CGCTL_KVER(5, 4, 0))
 #define BW_ERA_BURST_STATS(k) ((k) >= CGCTL_KVER(5, 16, 0))
+#define BW_ERA_RANDOM_PHASE(k) ((k) >= CGCTL_KVER(6, 3, 0))
 #define BW_ERA_EMPTY_RULE(k) ((k) >= CGCTL_KVER(6, 6, 0))
 #define BW_ERA_LOCAL_STAT(k) ((k) >= CGCTL_KVER(6, 6, 0))
 #define BW_ERA_TASK_THROTTLE(k) ((k) >= CGCTL_KVER(6, 18, 0))
@@ -115,6 +119,7 @@ struct bw_cpu {
 	int nbusy;
 	int *run;			/* runnable subset (not in a throttled hierarchy) */
 	int nrun;
+	bool dirty;			/* runnable set or silos changed: replan */
 	int *grp;			/* groups with runnable threads, deepest first */
 	uint32_t *gcnt;			/* runnable threads per group in grp (subtree) */
 	int ngrp;
@@ -126,10 +131,15 @@ struct bw_write_ev {
 	struct cgctl_bw_settings bw;
 };
 
+struct bw_heap_ent {
+	uint64_t key;
+	int slot;
+};
+
 struct bw_heap {
-	uint64_t *key;			/* per slot */
+	uint64_t *key;			/* per slot: last key set (for tests) */
 	int *pos;			/* per slot, -1 = not queued */
-	int *h;
+	struct bw_heap_ent *h;
 	int n;
 };
 
@@ -137,6 +147,7 @@ struct cgctl_bw_sim {
 	struct cgctl_bw_sim_config cfg;
 	uint64_t tick;
 	uint64_t rng;
+	uint64_t boot_ns;		/* CLOCK_MONOTONIC at time 0 (< 6.3 timer grid) */
 	int ngroups, gcap;
 	struct bw_group *g;
 	int nthreads, tcap;
@@ -149,7 +160,9 @@ struct cgctl_bw_sim {
 	bool ran, ended;
 	uint64_t now;
 	int64_t events;
-	uint64_t *pend;			/* scratch per group */
+	uint64_t *idle_map;		/* CPUs without busy threads */
+	int *dirty;			/* CPUs to replan after this event */
+	int ndirty;
 };
 
 /* bandwidth-pool.c: the kernel's pool and silo functions */
@@ -170,10 +183,12 @@ void bw_thr_integrate(struct bw_group *grp, uint64_t now);
 /* bandwidth-sim.c: the scheduler side, called back by the pool functions */
 void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now);
 void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now);
+void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t now);
 
 /* bandwidth-api.c */
 void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st);
 int bw_sim_loop(struct cgctl_bw_sim *s);
+int bw_sim_setup(struct cgctl_bw_sim *s);
 
 /* bandwidth-heap.c: indexed binary heap of event slots */
 int bw_heap_init(struct bw_heap *hp, int nslots);
