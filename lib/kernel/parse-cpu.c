@@ -115,7 +115,7 @@ static int ticks_to_ns(uint64_t ticks, unsigned long hz, uint64_t *ns)
 CGCTL_EXPORT int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned long user_hz,
 					  struct cgctl_cpu_stat *st)
 {
-	uint64_t user, sys, user_ns, sys_ns;
+	uint64_t user = 0, sys = 0, user_ns = 0, sys_ns = 0;
 	int r;
 
 	if (!st || !user_hz)
