@@ -42,7 +42,7 @@ static void all_na(struct cgctl_vscenario_result *out, const char *reason)
 	for (i = 0; i < out->n_quantities; i++) {
 		out->quantities[i].verdict = CGCTL_VERDICT_NA;
 		out->quantities[i].predicted = NAN;
-		snprintf(out->quantities[i].reason, sizeof(out->quantities[i].reason), "%s",
+		snprintf(out->quantities[i].reason, sizeof(out->quantities[i].reason), "%.191s",
 			 reason);
 	}
 }
@@ -94,6 +94,11 @@ static int run_all(struct vrun *run, const struct vscenario *s, const struct vru
 		ret = s->driver->run_once(run, s, &smp[r * nq], reason, sizeof(reason));
 		if (o->cancel && *o->cancel)
 			return -EINTR;
+		for (size_t i = 0; ret >= 0 && i < nq; i++)
+			dbg(run ? vrun_ctx(run) : NULL, "%s run %u: %s pred %g obs %g bound %g%s",
+			    s->name, r + 1, s->q[i].name, smp[r * nq + i].pred,
+			    smp[r * nq + i].obs, smp[r * nq + i].bound,
+			    smp[r * nq + i].na ? " (n/a)" : "");
 		if (ret < 0) {
 			char msg[VREASON_LEN + 32];
 

@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include "libcgctl.h"
 
@@ -42,6 +43,8 @@ struct vscenario;
  * 0, or -errno with @reason (the run failed: workload crashed, write refused ...).
  */
 struct vdriver {
+	size_t state_size;	/* zeroed per-scenario state in run->state, kept across runs */
+	void (*cleanup)(struct vrun *run, const struct vscenario *s);	/* may be NULL */
 	int (*applies)(struct vrun *run, const struct vscenario *s, char *reason, size_t len);
 	int (*run_once)(struct vrun *run, const struct vscenario *s, struct vsample *out,
 			char *reason, size_t len);
@@ -56,6 +59,103 @@ struct vscenario {
 };
 
 size_t vscenario_nq(const struct vscenario *s);
+
+/* ---- env.c: the per-invocation environment ---- */
+#define VSCRATCH_MAX 32
+#define VKIDS_MAX 8
+
+/* Deliberately wrong model parameters (CGCTL_VALIDATE_PERTURB / --model-param). */
+struct vperturb {
+	uint64_t slice_ns;	/* bandwidth slice fed to the model; 0: the kernel's */
+	uint64_t quota_us;	/* quota fed to the model instead of the one written */
+	unsigned int hz;	/* tick rate fed to the model */
+	uint32_t kver;		/* kernel version fed to the models */
+	bool any;
+};
+int vperturb_parse(const char *s, struct vperturb *p, struct cgctl_error *e);
+
+struct vrun {
+	struct cgctl_ctx *ctx;
+	uint32_t kver;			/* running kernel */
+	uint32_t model_kver;		/* what the models are told (perturbable) */
+	char release[65];
+	unsigned int ncpu;
+	uint64_t slice_ns;		/* sched_cfs_bandwidth_slice_us, in ns */
+	void *state;			/* the current scenario's driver state */
+	const char *exe;
+	bool keep;
+	volatile int *cancel;
+	struct vperturb perturb;
+	unsigned int seq;		/* names scratch cgroups uniquely */
+	size_t n_scratch;
+	struct {
+		const struct cgctl_mount *m;
+		char *path;
+	} scratch[VSCRATCH_MAX];
+	pid_t kids[VKIDS_MAX];
+};
+
+int vrun_init(struct vrun *run, struct cgctl_ctx *ctx, const struct cgctl_validate_opts *o,
+	      struct cgctl_error *e);
+/* Kill and reap every workload, remove every scratch cgroup (deepest first). */
+void vrun_cleanup(struct vrun *run);
+bool vrun_cancelled(const struct vrun *run);
+struct cgctl_ctx *vrun_ctx(const struct vrun *run);
+/* Sleep @ms, waking early on cancel.  Returns: 0, -EINTR. */
+int vrun_sleep(struct vrun *run, unsigned int ms);
+
+/*
+ * vscratch_create: a new cgroup "<own>/cgctl-validate-<pid>/<name>-<seq>" (or below
+ * @parent, a path returned earlier) in the hierarchy of @ctrl, where <own> is the cgroup
+ * /proc/self/cgroup names for that hierarchy.  The path is stored in @run (freed by
+ * vrun_cleanup) and returned in *@path.  Returns: 0, -ENODEV (no such controller), -errno
+ * with @reason.
+ */
+int vscratch_create(struct vrun *run, const char *ctrl, const char *parent, const char *name,
+		    const struct cgctl_mount **m, const char **path, char *reason, size_t len);
+/* Read a number / write a value in a scratch cgroup; the reason names the file. */
+int vcg_read_u64(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		 const char *file, uint64_t *v, char *reason, size_t len);
+int vcg_write(struct vrun *run, const struct cgctl_mount *m, const char *path,
+	      const char *file, const char *value, char *reason, size_t len);
+/* A key of a flat keyed file (memory.stat, cpu.stat).  Returns: 0, -ENOENT, -errno. */
+int vcg_read_key(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		 const char *file, const char *key, uint64_t *v, char *reason, size_t len);
+
+/* ---- spawn.c: built-in workloads ("EXE __workload KIND ARGS...") ---- */
+struct vwork_spec {
+	const char *argv[12];		/* KIND ARGS..., NULL-terminated */
+	const struct cgctl_mount *m[3];	/* cgroups to join before exec */
+	const char *path[3];
+	int cpu;			/* pin to this CPU; -1: not pinned */
+	int nice;			/* nice value (-20: CFS weight 88761, so other
+					 * runnable tasks barely steal from it) */
+};
+struct vwork {
+	pid_t pid;
+	int to, from;			/* pipes: its stdin, its stdout */
+	char kind[16];
+	char buf[512];
+	size_t len;
+	int status;
+	struct rusage ru;
+	bool reaped;
+};
+int vwork_start(struct vrun *run, const struct vwork_spec *s, struct vwork *w, char *reason,
+		size_t len);
+/* Wait (up to @timeout_ms) for a line starting with @word; copy it to @line.
+ * Returns: 0, -ECHILD (the workload died: reason says how), -ETIMEDOUT, -EINTR. */
+int vwork_expect(struct vrun *run, struct vwork *w, const char *word, char *line,
+		 size_t linelen, unsigned int timeout_ms, char *reason, size_t len);
+int vwork_send(struct vwork *w, const char *line);
+/* Close its stdin and reap it (SIGKILL after @timeout_ms).  Returns: 0 when it exited 0,
+ * -ECHILD with @reason otherwise. */
+int vwork_finish(struct vrun *run, struct vwork *w, unsigned int timeout_ms, char *reason,
+		 size_t len);
+/* SIGKILL and reap (no error when already gone). */
+void vwork_kill(struct vrun *run, struct vwork *w);
+/* "key=value" of a workload's line.  Returns: 0, -ENOENT. */
+int vline_u64(const char *line, const char *key, uint64_t *v);
 
 /* ---- stats.c ---- */
 /* Tolerance that applies: max(abs, rel*|pred|, bound). */

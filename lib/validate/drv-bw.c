@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Driver of the CPU bandwidth scenarios: a group (optionally below a limited parent)
+ * with quota/period/burst, a spin or duty-cycle workload of N threads, cpu.stat and
+ * cpu.stat.local deltas observed after the group settled, and the bandwidth simulator
+ * (lib/engine/bandwidth) fed with the settings and what the workload did (its wall time,
+ * the settle time, the thread pattern).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "validate/validate.h"
+#include "validate/scenarios.h"
+
+/* What one group reported (deltas) or is predicted to report. */
+struct bw_obs {
+	struct cgctl_bw_stat st;
+	bool has_local;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int bw_applies(struct vrun *run, const struct vscenario *s, char *reason, size_t len)
+{
+	const struct vbw_params *p = s->params;
+	const struct cgctl_mount *m;
+
+	if (cgctl_mount_find(run->ctx, "cpu", &m) < 0) {
+		snprintf(reason, len, "no cgroup hierarchy carries the cpu controller");
+		return 1;
+	}
+	if (p->burst_us && run->kver < CGCTL_KVER(5, 14, 0)) {
+		snprintf(reason, len, "kernel %s has no CFS burst (added in 5.14)", run->release);
+		return 1;
+	}
+	return 0;
+}
+
+/* Write the settings of a fresh group (quota -1): period, quota, burst in a valid order. */
+static int bw_configure(struct vrun *run, const struct cgctl_mount *m, const char *path,
+			uint64_t quota_us, uint64_t period_us, uint64_t burst_us, char *reason,
+			size_t len)
+{
+	char v[64];
+	int err;
+
+	if (m->version == 2) {
+		snprintf(v, sizeof(v), "%llu %llu", (unsigned long long)quota_us,
+			 (unsigned long long)period_us);
+		err = vcg_write(run, m, path, "cpu.max", v, reason, len);
+		if (err < 0 || !burst_us)
+			return err;
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)burst_us);
+		return vcg_write(run, m, path, "cpu.max.burst", v, reason, len);
+	}
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)period_us);
+	err = vcg_write(run, m, path, "cpu.cfs_period_us", v, reason, len);
+	if (err < 0)
+		return err;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)quota_us);
+	err = vcg_write(run, m, path, "cpu.cfs_quota_us", v, reason, len);
+	if (err < 0 || !burst_us)
+		return err;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)burst_us);
+	return vcg_write(run, m, path, "cpu.cfs_burst_us", v, reason, len);
+}
+
+static int bw_read(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		   struct bw_obs *o, char *reason, size_t len)
+{
+	const char *local_key = m->version == 2 ? "throttled_usec" : "throttled_time";
+	uint64_t local;
+	size_t n;
+	char *buf;
+	int err;
+
+	memset(o, 0, sizeof(*o));
+	err = cgctl_cg_read(run->ctx, m, path, "cpu.stat", &buf, &n);
+	if (err < 0) {
+		snprintf(reason, len, "read %s/cpu.stat: %s", path, strerror(-err));
+		return err;
+	}
+	{
+		struct cgctl_cpu_stat st = { 0 };
+
+		err = cgctl_parse_cpu_stat(buf, n, m->version, &st);
+		free(buf);
+		if (err < 0) {
+			snprintf(reason, len, "%s/cpu.stat: malformed", path);
+			return err;
+		}
+		o->st.nr_periods = (int32_t)st.nr_periods;
+		o->st.nr_throttled = (int32_t)st.nr_throttled;
+		o->st.nr_bursts = (int32_t)st.nr_bursts;
+		o->st.throttled_ns = st.throttled_ns;
+		o->st.burst_ns = st.burst_ns;
+	}
+	err = vcg_read_key(run, m, path, "cpu.stat.local", local_key, &local, reason, len);
+	if (err == 0) {
+		o->has_local = true;
+		o->st.throttled_local_ns = m->version == 2 ? local * 1000 : local;
+	}
+	return 0;
+}
+
+static void bw_delta(struct bw_obs *d, const struct bw_obs *a, const struct bw_obs *b)
+{
+	d->has_local = a->has_local && b->has_local;
+	d->st.nr_periods = b->st.nr_periods - a->st.nr_periods;
+	d->st.nr_throttled = b->st.nr_throttled - a->st.nr_throttled;
+	d->st.nr_bursts = b->st.nr_bursts - a->st.nr_bursts;
+	d->st.throttled_ns = b->st.throttled_ns - a->st.throttled_ns;
+	d->st.burst_ns = b->st.burst_ns - a->st.burst_ns;
+	d->st.throttled_local_ns = b->st.throttled_local_ns - a->st.throttled_local_ns;
+}
+
+/* The groups of one scenario, created and configured at the first run. */
+struct bw_groups {
+	const struct cgctl_mount *m;
+	const char *parent, *child;
+	uint64_t settled_ns;	/* when the last run's settle time ended */
+};
+
+static struct bw_groups *groups_of(struct vrun *run)
+{
+	return run->state;
+}
+
+/*
+ * Measurement isolation on a shared machine: the group competes at its parent's level
+ * with its cpu.shares / cpu.weight, whatever its tasks' nice values, so give the scratch
+ * groups (and the scratch base above them) the largest weight.  Quota still caps them.
+ */
+static void bw_boost(struct vrun *run, const struct cgctl_mount *m, const char *path)
+{
+	char base[512], *slash;
+
+	cgctl_cg_write(run->ctx, m, path, m->version == 2 ? "cpu.weight" : "cpu.shares",
+		       m->version == 2 ? "10000" : "262144");
+	snprintf(base, sizeof(base), "%s", path);
+	slash = strrchr(base, '/');
+	if (slash && slash != base && strstr(base, "/cgctl-validate-")) {
+		*slash = '\0';
+		if (strrchr(base, '/') && strstr(strrchr(base, '/'), "cgctl-validate-"))
+			cgctl_cg_write(run->ctx, m, base,
+				       m->version == 2 ? "cpu.weight" : "cpu.shares",
+				       m->version == 2 ? "10000" : "262144");
+	}
+}
+
+static int bw_setup(struct vrun *run, const struct vscenario *s, char *reason, size_t len)
+{
+	const struct vbw_params *p = s->params;
+	struct bw_groups *g = groups_of(run);
+	int err;
+
+	if (g->child)
+		return 0;
+	if (p->parent_quota_us) {
+		err = vscratch_create(run, "cpu", NULL, "bwp", &g->m, &g->parent, reason, len);
+		if (err < 0)
+			return err;
+		err = bw_configure(run, g->m, g->parent, p->parent_quota_us, p->period_us, 0,
+				   reason, len);
+		if (err < 0)
+			return err;
+		bw_boost(run, g->m, g->parent);
+	}
+	err = vscratch_create(run, "cpu", g->parent, "bw", &g->m, &g->child, reason, len);
+	if (err < 0)
+		return err;
+	bw_boost(run, g->m, g->child);
+	if (p->quota_us) {
+		err = bw_configure(run, g->m, g->child, p->quota_us, p->period_us, p->burst_us,
+				   reason, len);
+		if (err < 0)
+			return err;
+	}
+	g->settled_ns = mono_ns() + (uint64_t)p->settle_ms * 1000000ULL;
+	return 0;
+}
+
+/* Predict both groups with the simulator.  Unlimited groups get quota CGCTL_BW_INF. */
+static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wall_ns,
+		      uint64_t settle_ns, unsigned int seed, struct bw_obs *child,
+		      struct bw_obs *parent, char *reason, size_t len)
+{
+	struct cgctl_bw_sim_config cfg = {
+		.kver = run->model_kver, .ncpus = run->ncpu, .hz = run->perturb.hz,
+		.slice_ns = run->perturb.slice_ns ? run->perturb.slice_ns : run->slice_ns,
+		.duration_ns = wall_ns, .settle_ns = settle_ns, .seed = seed,
+	};
+	struct cgctl_bw_settings bw = { CGCTL_BW_INF, p->period_us, 0 };
+	struct cgctl_bw_thread t = { 0 };
+	struct cgctl_bw_sim *sim;
+	int gp = -1, gc, err;
+	unsigned int i;
+
+	err = cgctl_bw_sim_new(&sim, &cfg);
+	if (err < 0)
+		goto out;
+	if (p->parent_quota_us) {
+		bw.quota_us = p->parent_quota_us;
+		err = gp = cgctl_bw_sim_add_group(sim, -1, &bw);
+		if (err < 0)
+			goto out;
+	}
+	bw.quota_us = p->quota_us ? p->quota_us : CGCTL_BW_INF;
+	if (p->quota_us && run->perturb.quota_us)
+		bw.quota_us = run->perturb.quota_us;
+	bw.burst_us = p->burst_us;
+	err = gc = cgctl_bw_sim_add_group(sim, gp, &bw);
+	if (err < 0)
+		goto out;
+	t.group = gc;
+	t.busy_ns = (uint64_t)p->busy_ms * 1000000ULL;
+	t.idle_ns = (uint64_t)p->idle_ms * 1000000ULL;
+	for (i = 0; i < p->threads && err >= 0; i++)
+		err = cgctl_bw_sim_add_thread(sim, &t);
+	if (err >= 0)
+		err = (int)MIN(cgctl_bw_sim_run(sim), 0);
+	if (err >= 0)
+		err = cgctl_bw_sim_stat(sim, gc, true, &child->st);
+	if (err >= 0 && gp >= 0)
+		err = cgctl_bw_sim_stat(sim, gp, true, &parent->st);
+out:
+	if (err < 0)
+		snprintf(reason, len, "bandwidth model: %s", strerror(-err));
+	cgctl_bw_sim_free(sim);
+	return err;
+}
+
+static void na(struct vsample *o, const char *what, const char *release, const char *since)
+{
+	o->na = true;
+	snprintf(o->reason, sizeof(o->reason), "%s on kernel %s (%s)", what, release, since);
+}
+
+/* One quantity by name; "parent." selects the limited parent group. */
+static void bw_fill(struct vrun *run, const char *name, struct vsample *o,
+		    const struct bw_obs *obs, const struct bw_obs *pred, double usage_obs)
+{
+	const struct cgctl_bw_stat *a = &obs->st, *b = &pred->st;
+
+	if (strcmp(name, "nr_periods") == 0) {
+		o->obs = a->nr_periods;
+		o->pred = b->nr_periods;
+	} else if (strcmp(name, "nr_throttled") == 0) {
+		o->obs = a->nr_throttled;
+		o->pred = b->nr_throttled;
+	} else if (strcmp(name, "throttled_time") == 0) {
+		o->obs = (double)a->throttled_ns;
+		o->pred = (double)b->throttled_ns;
+	} else if (strcmp(name, "local_throttled_time") == 0) {
+		if (!obs->has_local)
+			return na(o, "no cpu.stat.local", run->release, "added in 6.6");
+		o->obs = (double)a->throttled_local_ns;
+		o->pred = (double)b->throttled_local_ns;
+	} else if (strcmp(name, "nr_bursts") == 0 || strcmp(name, "burst_time") == 0) {
+		if (run->kver < CGCTL_KVER(5, 16, 0))
+			return na(o, "no burst statistics", run->release, "added in 5.16");
+		o->obs = name[0] == 'n' ? a->nr_bursts : (double)a->burst_ns;
+		o->pred = name[0] == 'n' ? b->nr_bursts : (double)b->burst_ns;
+	} else if (strcmp(name, "usage") == 0) {
+		o->obs = usage_obs;
+		o->pred = (double)b->usage_ns;
+	} else {
+		na(o, "unknown quantity", name, "validate bug");
+	}
+}
+
+static int bw_observe(struct vrun *run, const struct bw_groups *g, struct bw_obs *c,
+		      struct bw_obs *p, char *reason, size_t len)
+{
+	int err = bw_read(run, g->m, g->child, c, reason, len);
+
+	if (err >= 0 && g->parent)
+		err = bw_read(run, g->m, g->parent, p, reason, len);
+	return err;
+}
+
+static int bw_work(struct vrun *run, const struct vbw_params *p, const struct bw_groups *g,
+		   struct vwork *w, uint64_t *wall_ns, char *reason, size_t len)
+{
+	char a[4][16], line[256];
+	struct vwork_spec ws = { .m = { g->m }, .path = { g->child }, .cpu = -1, .nice = -20 };
+	int err;
+
+	snprintf(a[0], sizeof(a[0]), "%u", p->threads);
+	snprintf(a[1], sizeof(a[1]), "%u", p->busy_ms);
+	snprintf(a[2], sizeof(a[2]), "%u", p->idle_ms);
+	snprintf(a[3], sizeof(a[3]), "%u", p->dur_ms);
+	if (p->busy_ms) {
+		const char *v[] = { "duty", a[0], a[1], a[2], a[3], NULL };
+
+		memcpy(ws.argv, v, sizeof(v));
+	} else {
+		const char *v[] = { "spin", a[0], a[3], NULL };
+
+		memcpy(ws.argv, v, sizeof(v));
+	}
+	err = vwork_start(run, &ws, w, reason, len);
+	if (err < 0)
+		return err;
+	err = vwork_expect(run, w, "ready", line, sizeof(line), 10000, reason, len);
+	return err;
+}
+
+static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsample *out,
+		       char *reason, size_t len)
+{
+	const struct vbw_params *p = s->params;
+	struct bw_groups *g = groups_of(run);
+	struct bw_obs c0, c1, p0 = { 0 }, p1 = { 0 }, dc, dp = { 0 }, pc = { 0 }, pp = { 0 };
+	uint64_t now, wall = 0, t_go, t_end;
+	char line[256];
+	struct vwork w = { .pid = -1 };
+	double usage;
+	size_t i;
+	int err;
+
+	err = bw_setup(run, s, reason, len);
+	if (err < 0)
+		return err;
+	now = mono_ns();
+	if (g->settled_ns > now && (err = vrun_sleep(run, (unsigned int)((g->settled_ns - now) / 1000000))) < 0)
+		return err;
+	err = bw_work(run, p, g, &w, &wall, reason, len);
+	if (err >= 0)
+		err = bw_observe(run, g, &c0, &p0, reason, len);
+	t_go = mono_ns();
+	if (err >= 0)
+		err = vwork_send(&w, "go\n");
+	if (err >= 0)
+		err = vwork_expect(run, &w, "done", line, sizeof(line), p->dur_ms + 10000, reason,
+				   len);
+	if (err >= 0 && vline_u64(line, "wall_ns", &wall) < 0)
+		err = -EPROTO;
+	if (err >= 0)
+		err = vwork_finish(run, &w, 5000, reason, len);
+	vwork_kill(run, &w);
+	if (err < 0)
+		return err;
+	t_end = t_go + wall;
+	err = vrun_sleep(run, p->settle_ms);
+	if (err >= 0)
+		err = bw_observe(run, g, &c1, &p1, reason, len);
+	if (err < 0)
+		return err;
+	now = mono_ns();
+	g->settled_ns = now;
+	usage = (double)w.ru.ru_utime.tv_sec * 1e9 + (double)w.ru.ru_utime.tv_usec * 1e3 +
+		(double)w.ru.ru_stime.tv_sec * 1e9 + (double)w.ru.ru_stime.tv_usec * 1e3;
+	bw_delta(&dc, &c0, &c1);
+	if (g->parent)
+		bw_delta(&dp, &p0, &p1);
+	err = bw_predict(run, p, wall, now - t_end, run->seq++, &pc, &pp, reason, len);
+	if (err < 0)
+		return err;
+	for (i = 0; i < vscenario_nq(s); i++) {
+		const char *n = s->q[i].name;
+
+		if (strncmp(n, "parent.", 7) == 0)
+			bw_fill(run, n + 7, &out[i], &dp, &pp, NAN);
+		else
+			bw_fill(run, n, &out[i], &dc, &pc, usage);
+	}
+	return 0;
+}
+
+const struct vdriver vdriver_bw = {
+	.state_size = sizeof(struct bw_groups),
+	.applies = bw_applies,
+	.run_once = bw_run_once,
+};

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The environment of one `cgctl validate`: the running kernel, the model parameters
+ * (possibly perturbed on purpose), and the scratch cgroups.  Scratch cgroups live only
+ * below the cgroup /proc/self/cgroup names for each hierarchy, are recorded as they are
+ * created and removed deepest first by vrun_cleanup() on every path.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "validate/validate.h"
+
+static int perturb_one(struct vperturb *p, const char *key, const char *val,
+		       struct cgctl_error *e)
+{
+	uint64_t v;
+
+	if (strcmp(key, "slice") == 0 || strcmp(key, "quota") == 0) {
+		if (cgctl_parse_duration(val, 1000, &v) < 0 || v == 0)
+			return cgctl_error_set(e, EINVAL, "perturb %s=%s: not a duration", key,
+					       val);
+		if (key[0] == 's')
+			p->slice_ns = v;
+		else
+			p->quota_us = v / 1000;
+	} else if (strcmp(key, "hz") == 0) {
+		if (cgctl_parse_size(val, &v) < 0 || v < 24 || v > 10000)
+			return cgctl_error_set(e, EINVAL, "perturb hz=%s: 24..10000", val);
+		p->hz = (unsigned int)v;
+	} else if (strcmp(key, "kver") == 0) {
+		if (cgctl_kver_parse(val, &p->kver) < 0)
+			return cgctl_error_set(e, EINVAL, "perturb kver=%s: not a version", val);
+	} else {
+		return cgctl_error_set(e, EINVAL,
+				       "perturb: unknown model parameter '%s' (slice, quota, hz, kver)",
+				       key);
+	}
+	p->any = true;
+	return 0;
+}
+
+int vperturb_parse(const char *s, struct vperturb *p, struct cgctl_error *e)
+{
+	char buf[256], *tok, *save = NULL, *eq;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	if (!s || !*s)
+		return 0;
+	if (strlen(s) >= sizeof(buf))
+		return cgctl_error_set(e, EINVAL, "perturb: too long");
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			return cgctl_error_set(e, EINVAL, "perturb: '%s' is not NAME=VALUE", tok);
+		*eq = '\0';
+		err = perturb_one(p, tok, eq + 1, e);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* The kernel's bandwidth slice is a setting the model takes, like quota and period. */
+static uint64_t read_slice_ns(struct cgctl_ctx *ctx)
+{
+	char *buf = NULL;
+	uint64_t us = 5000;
+	size_t n;
+
+	if (cgctl_read_sys(ctx, "/proc/sys/kernel/sched_cfs_bandwidth_slice_us", &buf, &n) == 0)
+		us = strtoull(buf, NULL, 10);
+	free(buf);
+	return us ? us * 1000 : 5000000;
+}
+
+int vrun_init(struct vrun *run, struct cgctl_ctx *ctx, const struct cgctl_validate_opts *o,
+	      struct cgctl_error *e)
+{
+	struct utsname u;
+	long n;
+	int err;
+
+	memset(run, 0, sizeof(*run));
+	err = vperturb_parse(o->perturb, &run->perturb, e);
+	if (err < 0)
+		return err;
+	run->ctx = ctx;
+	run->kver = cgctl_kver_running();
+	run->model_kver = run->perturb.kver ? run->perturb.kver : run->kver;
+	if (uname(&u) == 0)
+		snprintf(run->release, sizeof(run->release), "%s", u.release);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	run->ncpu = n > 0 ? (unsigned int)n : 1;
+	run->slice_ns = read_slice_ns(ctx);
+	run->exe = o->workload_exe ? o->workload_exe : "/proc/self/exe";
+	run->keep = o->keep;
+	run->cancel = o->cancel;
+	return 0;
+}
+
+struct cgctl_ctx *vrun_ctx(const struct vrun *run)
+{
+	return run->ctx;
+}
+
+bool vrun_cancelled(const struct vrun *run)
+{
+	return run->cancel && *run->cancel;
+}
+
+int vrun_sleep(struct vrun *run, unsigned int ms)
+{
+	struct timespec ts;
+
+	while (ms > 0) {
+		unsigned int step = MIN(ms, 50u);
+
+		if (vrun_cancelled(run))
+			return -EINTR;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)step * 1000000L;
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !vrun_cancelled(run))
+			;
+		ms -= step;
+	}
+	return vrun_cancelled(run) ? -EINTR : 0;
+}
+
+/* A cgroup we could not remove yet usually still has a dying task: retry briefly. */
+static void remove_one(struct vrun *run, const struct cgctl_mount *m, const char *path)
+{
+	int i, err = 0;
+
+	for (i = 0; i < 50; i++) {
+		err = cgctl_cg_remove(run->ctx, m, path, 0, NULL);
+		if (err != -EBUSY)
+			break;
+		usleep(20000);
+	}
+	if (err < 0 && err != -ENOENT)
+		err(run->ctx, "validate: cannot remove scratch cgroup %s: %s", path,
+		    strerror(-err));
+}
+
+void vrun_cleanup(struct vrun *run)
+{
+	size_t i;
+
+	for (i = 0; i < VKIDS_MAX; i++) {
+		if (run->kids[i] > 0) {
+			kill(run->kids[i], SIGKILL);
+			while (waitpid(run->kids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+			run->kids[i] = 0;
+		}
+	}
+	while (run->n_scratch > 0) {
+		i = --run->n_scratch;
+		if (!run->keep)
+			remove_one(run, run->scratch[i].m, run->scratch[i].path);
+		free(run->scratch[i].path);
+	}
+}
+
+static int remember(struct vrun *run, const struct cgctl_mount *m, char *path)
+{
+	if (run->n_scratch == VSCRATCH_MAX) {
+		free(path);
+		return -ENOSPC;
+	}
+	run->scratch[run->n_scratch].m = m;
+	run->scratch[run->n_scratch].path = path;
+	run->n_scratch++;
+	return 0;
+}
+
+/* "<own>/cgctl-validate-<pid>" of @m, created on first use. */
+static int scratch_base(struct vrun *run, const struct cgctl_mount *m, const char **ret,
+			char *reason, size_t len)
+{
+	char *own, *p;
+	size_t i;
+	int err;
+
+	for (i = 0; i < run->n_scratch; i++) {
+		if (run->scratch[i].m == m && strstr(run->scratch[i].path, "/cgctl-validate-") &&
+		    !strchr(strstr(run->scratch[i].path, "/cgctl-validate-") + 1, '/')) {
+			*ret = run->scratch[i].path;
+			return 0;
+		}
+	}
+	err = cgctl_pid_cgroup(run->ctx, 0, m, &own);
+	if (err < 0) {
+		snprintf(reason, len, "own cgroup in %s: %s", m->path, strerror(-err));
+		return err;
+	}
+	err = asprintf(&p, "%s/cgctl-validate-%d", strcmp(own, "/") ? own : "", (int)getpid());
+	free(own);
+	if (err < 0)
+		return -ENOMEM;
+	err = cgctl_cg_create(run->ctx, m, p);
+	if (err < 0) {
+		snprintf(reason, len, "cannot create %s in %s: %s", p, m->path, strerror(-err));
+		free(p);
+		return err;
+	}
+	err = remember(run, m, p);
+	if (err < 0)
+		return err;
+	*ret = p;
+	return 0;
+}
+
+int vscratch_create(struct vrun *run, const char *ctrl, const char *parent, const char *name,
+		    const struct cgctl_mount **m, const char **path, char *reason, size_t len)
+{
+	const char *base;
+	char *p;
+	int err;
+
+	err = cgctl_mount_find(run->ctx, ctrl, m);
+	if (err < 0) {
+		snprintf(reason, len, "no hierarchy carries the %s controller", ctrl);
+		return -ENODEV;
+	}
+	if (!parent) {
+		err = scratch_base(run, *m, &base, reason, len);
+		if (err < 0)
+			return err;
+		parent = base;
+	}
+	if (asprintf(&p, "%s/%s-%u", parent, name, ++run->seq) < 0)
+		return -ENOMEM;
+	err = cgctl_cg_create(run->ctx, *m, p);
+	if (err < 0) {
+		snprintf(reason, len, "cannot create %s: %s", p, strerror(-err));
+		free(p);
+		return err;
+	}
+	err = remember(run, *m, p);
+	if (err < 0)
+		return err;
+	*path = p;
+	return 0;
+}
+
+int vcg_read_u64(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		 const char *file, uint64_t *v, char *reason, size_t len)
+{
+	int err = cgctl_cg_read_u64(run->ctx, m, path, file, v);
+
+	if (err < 0)
+		snprintf(reason, len, "read %s/%s: %s", path, file, strerror(-err));
+	return err;
+}
+
+int vcg_write(struct vrun *run, const struct cgctl_mount *m, const char *path,
+	      const char *file, const char *value, char *reason, size_t len)
+{
+	int err = cgctl_cg_write(run->ctx, m, path, file, value);
+
+	if (err < 0)
+		snprintf(reason, len, "write %s to %s/%s: %s", value, path, file,
+			 strerror(-err));
+	return err;
+}
+
+int vcg_read_key(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		 const char *file, const char *key, uint64_t *v, char *reason, size_t len)
+{
+	size_t n;
+	char *buf;
+	int err;
+
+	err = cgctl_cg_read(run->ctx, m, path, file, &buf, &n);
+	if (err < 0) {
+		snprintf(reason, len, "read %s/%s: %s", path, file, strerror(-err));
+		return err;
+	}
+	err = cgctl_parse_keyed_u64(buf, n, key, v);
+	free(buf);
+	if (err < 0)
+		snprintf(reason, len, "%s/%s: no number '%s'", path, file, key);
+	return err;
+}

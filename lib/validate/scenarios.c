@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The built-in scenarios: data only (settings, workload, quantities with their tolerance
+ * rules); the drivers in drv-*.c run them.  Tolerances state what the kernel's own
+ * granularity makes unpredictable (a tick, a charge batch, stat lag); anything the
+ * engine models must come out inside them.  Kept short: the whole default run aims at
+ * well under a minute on two CPUs.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "validate/validate.h"
+#include "validate/scenarios.h"
+
+#define MS 1000000.0	/* ns */
+
+/* Tolerances of cpu.stat figures: a tick (4 ms) per CPU per period boundary, other load. */
+#define Q_PERIODS { "nr_periods", "count", 2, 0 }
+#define Q_NR_THR { "nr_throttled", "count", 2, 0 }
+#define Q_THR { "throttled_time", "ns", 30 * MS, 0.10 }
+#define Q_LOCAL { "local_throttled_time", "ns", 30 * MS, 0.10 }
+#define Q_USAGE { "usage", "ns", 20 * MS, 0.05 }
+
+static const struct vbw_params bw_50_1 = { 50000, 100000, 0, 0, 1, 0, 0, 800, 300 };
+static const struct vbw_params bw_50_2 = { 50000, 100000, 0, 0, 2, 0, 0, 800, 300 };
+static const struct vbw_params bw_150_2 = { 150000, 100000, 0, 0, 2, 0, 0, 800, 300 };
+/* 2 threads x 30 ms of CPU every 500 ms: 12 % average use against a 20 % quota */
+static const struct vbw_params bw_duty = { 20000, 100000, 0, 0, 2, 30, 470, 1000, 300 };
+/* 40 ms of CPU every 400 ms under 20 ms quota + 20 ms burst: the credit covers it */
+static const struct vbw_params bw_burst = { 20000, 100000, 20000, 0, 1, 40, 360, 1200, 300 };
+/* the parent's quota throttles an unlimited child: child cpu.stat 0, cpu.stat.local not */
+static const struct vbw_params bw_parent = { 0, 100000, 0, 50000, 2, 0, 0, 800, 300 };
+
+static const struct vmem_params mem_pinned = { VMEM_STOCK, 4096, 0, 0 };
+static const struct vmem_params mem_unpinned = { VMEM_STOCK, 4096, -1, 0 };
+/* 24 MiB touched under a 16 MiB parent: anon, no swap -> the parent fails, OOM kills */
+static const struct vmem_params mem_hier = { VMEM_HIER_LIMIT, 6144, 0, 4096 };
+
+static const struct vscenario scenarios[] = {
+	{ "mem-stock-pinned", "16 MiB charged from one CPU: batches, per-cpu stock, drain",
+	  &vdriver_mem, &mem_pinned,
+	  { { "usage_delta", "pages", 4, 0 }, { "stock", "pages", 4, 0 },
+	    { "stock_after_drain", "pages", 2, 0 } } },
+	{ "mem-stock-unpinned", "16 MiB charged from any CPU: stock within its bound, drain",
+	  &vdriver_mem, &mem_unpinned,
+	  { { "usage_delta", "pages", 4, 0 }, { "stock", "pages", 4, 0 },
+	    { "stock_after_drain", "pages", 2, 0 } } },
+	{ "mem-hier-limit", "24 MiB under a 16 MiB parent: failcnt on the parent, watermarks, OOM",
+	  &vdriver_mem, &mem_hier,
+	  { { "parent_failcnt_positive", "bool", 0, 0 }, { "child_failcnt", "count", 0, 0 },
+	    { "parent_watermark", "pages", 1, 0 },
+	    { "child_watermark_over_limit", "pages", 4, 0 }, { "oom_killed", "bool", 0, 0 } } },
+	{ "bw-quota-50-1t", "CPU quota 50ms/100ms, 1 spinning thread", &vdriver_bw, &bw_50_1,
+	  { Q_PERIODS, Q_NR_THR, Q_THR, Q_LOCAL, Q_USAGE } },
+	{ "bw-quota-50-2t", "CPU quota 50ms/100ms, 2 spinning threads", &vdriver_bw, &bw_50_2,
+	  { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE } },
+	{ "bw-quota-150-2t", "CPU quota 150ms/100ms, 2 spinning threads", &vdriver_bw,
+	  &bw_150_2, { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE } },
+	{ "bw-duty", "2 duty-cycle threads (30ms per 500ms) throttled under 20ms/100ms",
+	  &vdriver_bw, &bw_duty, { Q_NR_THR, Q_THR, Q_USAGE } },
+	{ "bw-burst", "burst credit: 40ms bursts under 20ms/100ms quota + 20ms burst",
+	  &vdriver_bw, &bw_burst,
+	  { Q_NR_THR, { "nr_bursts", "count", 1, 0 }, { "burst_time", "ns", 5 * MS, 0.10 },
+	    Q_USAGE } },
+	{ "bw-parent", "parent quota 50ms/100ms throttles an unlimited child (2 threads)",
+	  &vdriver_bw, &bw_parent,
+	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.10 },
+	    { "throttled_time", "ns", 1 * MS, 0 }, Q_LOCAL, Q_USAGE } },
+};
+
+static struct cgctl_vscenario_info infos[ARRAY_SIZE(scenarios)];
+
+CGCTL_EXPORT size_t cgctl_validate_scenarios(const struct cgctl_vscenario_info **ret)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(scenarios); i++) {
+		infos[i].name = scenarios[i].name;
+		infos[i].summary = scenarios[i].summary;
+	}
+	*ret = infos;
+	return ARRAY_SIZE(scenarios);
+}
+
+static const struct vscenario *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(scenarios); i++)
+		if (strcmp(scenarios[i].name, name) == 0)
+			return &scenarios[i];
+	return NULL;
+}
+
+static int one(struct vrun *run, const struct vscenario *s, const struct vrun_opts *ro,
+	       struct cgctl_vreport *r)
+{
+	struct cgctl_vscenario_result *res;
+	int err;
+
+	res = cgctl_vreport_add(r, s->name, s->summary, vscenario_nq(s));
+	if (!res)
+		return -ENOMEM;
+	run->state = calloc(1, s->driver->state_size ? s->driver->state_size : 1);
+	if (!run->state)
+		return -ENOMEM;
+	err = vrunner_run(run, s, ro, res);
+	if (s->driver->cleanup)
+		s->driver->cleanup(run, s);
+	vrun_cleanup(run);
+	free(run->state);
+	run->state = NULL;
+	return err;
+}
+
+static int select_all(const char *const *names, size_t n, const struct vscenario **sel,
+		      size_t *nsel, struct cgctl_error *e)
+{
+	size_t i;
+
+	*nsel = 0;
+	if (!names || n == 0) {
+		for (i = 0; i < ARRAY_SIZE(scenarios); i++)
+			sel[(*nsel)++] = &scenarios[i];
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		sel[*nsel] = find(names[i]);
+		if (!sel[*nsel])
+			return cgctl_error_set(e, ENOENT, "no scenario '%s' (see --list)",
+					       names[i]);
+		(*nsel)++;
+	}
+	return 0;
+}
+
+CGCTL_EXPORT int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *o,
+				    const char *const *names, size_t n_names,
+				    struct cgctl_vreport **ret, struct cgctl_error *e)
+{
+	const struct vscenario **sel;
+	struct cgctl_vreport *r = NULL;
+	struct vrun_opts ro;
+	struct vrun run;
+	size_t i, nsel;
+	int err;
+
+	if (!ctx || !o || !ret || o->runs == 0 || o->runs > 1000)
+		return cgctl_error_set(e, EINVAL, "runs must be 1..1000");
+	sel = calloc(n_names + ARRAY_SIZE(scenarios), sizeof(*sel));
+	if (!sel)
+		return -ENOMEM;
+	err = select_all(names, n_names, sel, &nsel, e);
+	if (err >= 0)
+		err = vrun_init(&run, ctx, o, e);
+	if (err >= 0)
+		err = cgctl_vreport_new(&r, run.release, "host", o->runs);
+	ro = (struct vrun_opts){ o->runs, o->cancel, o->progress, o->progress_data };
+	for (i = 0; err >= 0 && i < nsel; i++)
+		err = one(&run, sel[i], &ro, r);
+	free(sel);
+	if (err < 0) {
+		if (err == -EINTR)
+			cgctl_error_set(e, EINTR, "interrupted; scratch cgroups removed");
+		cgctl_vreport_free(r);
+		return err;
+	}
+	r->verdict = vreport_verdict(r);
+	*ret = r;
+	return 0;
+}

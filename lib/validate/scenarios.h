@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Settings of the built-in scenarios, one struct per driver (see scenarios.c). */
+#ifndef CGCTL_VALIDATE_SCENARIOS_H
+#define CGCTL_VALIDATE_SCENARIOS_H
+
+#include <stdint.h>
+
+#include "validate/validate.h"
+
+/* CPU bandwidth: quota in the workload's group, optionally a limited parent above it. */
+struct vbw_params {
+	uint64_t quota_us;		/* 0: unlimited */
+	uint64_t period_us;
+	uint64_t burst_us;
+	uint64_t parent_quota_us;	/* 0: no limited parent */
+	unsigned int threads;
+	unsigned int busy_ms, idle_ms;	/* duty cycle; busy 0: spin */
+	unsigned int dur_ms;		/* wall time of the workload */
+	unsigned int settle_ms;		/* wait after it for trailing periods */
+};
+
+/* Memory charge: a workload touching anonymous pages in a fresh memory cgroup. */
+enum vmem_kind {
+	VMEM_STOCK,		/* charge batches and the per-cpu stock */
+	VMEM_HIER_LIMIT,	/* limited parent, unlimited child: who fails, watermarks */
+};
+struct vmem_params {
+	enum vmem_kind kind;
+	unsigned int pages;		/* pages the workload touches */
+	int cpu;			/* pin the workload; -1: not pinned */
+	unsigned int parent_limit_pages;	/* VMEM_HIER_LIMIT */
+};
+
+/* Move charge at immigrate (v1 memory, 2.6.34 - 6.12) and its removal (6.13+). */
+enum vmove_kind {
+	VMOVE_ANON,		/* anon pages only mapped by the task */
+	VMOVE_SHARED,		/* anon pages shared (COW) with a child that stays */
+	VMOVE_FILE,		/* mapped file pages, bit 1 */
+	VMOVE_REFUSED,		/* destination limit too small: the attach fails */
+	VMOVE_REMOVED,		/* 6.13+: only 0 accepted, nothing moves */
+};
+struct vmove_params {
+	enum vmove_kind kind;
+	unsigned int pages;
+	unsigned int flags;		/* move_charge_at_immigrate value written */
+};
+
+/* RSS counter error bound and pcp lists need no settings beyond the kind. */
+struct vrss_params {
+	unsigned int pages;
+	unsigned int threads;
+};
+
+extern const struct vdriver vdriver_bw, vdriver_mem, vdriver_move, vdriver_rss, vdriver_pcp;
+
+#endif

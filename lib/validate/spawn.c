@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Built-in workloads: fork, join the scratch cgroups by writing our own PID to
+ * cgroup.procs (through the library), pin if asked, then exec "EXE __workload KIND ...".
+ * The workload talks over two pipes: it prints "ready", waits for "go", works, prints
+ * "done key=value ...", and exits when its stdin closes.  That lets the parent take a
+ * baseline before and an observation after the work while the memory is still mapped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "validate/validate.h"
+
+static void track(struct vrun *run, pid_t pid, bool add)
+{
+	size_t i;
+
+	for (i = 0; i < VKIDS_MAX; i++) {
+		if (add && run->kids[i] == 0) {
+			run->kids[i] = pid;
+			return;
+		}
+		if (!add && run->kids[i] == pid) {
+			run->kids[i] = 0;
+			return;
+		}
+	}
+}
+
+/* In the child: never returns. */
+static void child(struct vrun *run, const struct vwork_spec *s, int in, int out)
+{
+	const char *argv[16] = { "cgctl", "__workload" };
+	size_t i, n = 2;
+	cpu_set_t set;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0)
+		_exit(126);
+	for (i = 0; i < 3 && s->m[i]; i++)
+		if (cgctl_cg_attach(run->ctx, s->m[i], s->path[i], getpid()) < 0)
+			_exit(125);
+	if (s->cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(s->cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0)
+			_exit(124);
+	}
+	if (s->nice && setpriority(PRIO_PROCESS, 0, s->nice) < 0)
+		_exit(124);
+	for (i = 0; s->argv[i] && n < 15; i++)
+		argv[n++] = s->argv[i];
+	argv[n] = NULL;
+	execv(run->exe, (char *const *)argv);
+	_exit(127);
+}
+
+int vwork_start(struct vrun *run, const struct vwork_spec *s, struct vwork *w, char *reason,
+		size_t len)
+{
+	int to[2], from[2];
+
+	memset(w, 0, sizeof(*w));
+	w->pid = -1;
+	if (pipe2(to, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(from, O_CLOEXEC) < 0) {
+		close(to[0]);
+		close(to[1]);
+		return -errno;
+	}
+	fflush(NULL);
+	w->pid = fork();
+	if (w->pid == 0)
+		child(run, s, to[0], from[1]);
+	close(to[0]);
+	close(from[1]);
+	if (w->pid < 0) {
+		snprintf(reason, len, "fork: %s", strerror(errno));
+		close(to[1]);
+		close(from[0]);
+		return -EAGAIN;
+	}
+	track(run, w->pid, true);
+	snprintf(w->kind, sizeof(w->kind), "%s", s->argv[0] ? s->argv[0] : "?");
+	w->to = to[1];
+	w->from = from[0];
+	return 0;
+}
+
+static void describe_exit(const struct vwork *w, char *reason, size_t len)
+{
+	static const char *const codes[] = {
+		[124] = "cannot pin to its CPU or set its nice value", [125] = "cannot join its cgroup",
+		[126] = "cannot set up its pipes", [127] = "cannot exec the workload",
+	};
+	int st = w->status;
+
+	if (WIFSIGNALED(st))
+		snprintf(reason, len, "workload %s killed by signal %d (%s)", w->kind,
+			 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (WEXITSTATUS(st) >= 124 && WEXITSTATUS(st) <= 127)
+		snprintf(reason, len, "workload %s: %s", w->kind, codes[WEXITSTATUS(st)]);
+	else
+		snprintf(reason, len, "workload %s exited with status %d", w->kind,
+			 WEXITSTATUS(st));
+}
+
+/* Reap without blocking (@block false) or blocking.  Returns: true once reaped. */
+static bool reap(struct vrun *run, struct vwork *w, bool block)
+{
+	pid_t r;
+
+	if (w->reaped || w->pid <= 0)
+		return true;
+	do
+		r = wait4(w->pid, &w->status, block ? 0 : WNOHANG, &w->ru);
+	while (r < 0 && errno == EINTR);
+	if (r == w->pid || (r < 0 && errno == ECHILD)) {
+		w->reaped = true;
+		track(run, w->pid, false);
+		if (w->to >= 0)
+			close(w->to);
+		close(w->from);
+		w->to = -1;
+		w->from = -1;
+	}
+	return w->reaped;
+}
+
+static int died(struct vrun *run, struct vwork *w, char *reason, size_t len)
+{
+	reap(run, w, true);
+	describe_exit(w, reason, len);
+	return -ECHILD;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Take one complete line out of the buffer if there is one. */
+static bool take_line(struct vwork *w, char *line, size_t linelen)
+{
+	char *nl = memchr(w->buf, '\n', w->len);
+	size_t n;
+
+	if (!nl)
+		return false;
+	n = (size_t)(nl - w->buf);
+	snprintf(line, linelen, "%.*s", (int)n, w->buf);
+	memmove(w->buf, nl + 1, w->len - n - 1);
+	w->len -= n + 1;
+	return true;
+}
+
+int vwork_expect(struct vrun *run, struct vwork *w, const char *word, char *line,
+		 size_t linelen, unsigned int timeout_ms, char *reason, size_t len)
+{
+	uint64_t end = now_ms() + timeout_ms;
+	struct pollfd p;
+	ssize_t n;
+
+	for (;;) {
+		while (take_line(w, line, linelen))
+			if (strncmp(line, word, strlen(word)) == 0)
+				return 0;
+		if (vrun_cancelled(run))
+			return -EINTR;
+		if (w->reaped || now_ms() >= end) {
+			snprintf(reason, len, "workload %s: no '%s' within %u ms", w->kind, word,
+				 timeout_ms);
+			return w->reaped ? -ECHILD : -ETIMEDOUT;
+		}
+		p = (struct pollfd){ .fd = w->from, .events = POLLIN };
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		if (w->len == sizeof(w->buf))
+			w->len = 0;	/* a line this long is not ours: drop it */
+		n = read(w->from, w->buf + w->len, sizeof(w->buf) - w->len);
+		if (n == 0)
+			return died(run, w, reason, len);
+		if (n > 0)
+			w->len += (size_t)n;
+	}
+}
+
+int vwork_send(struct vwork *w, const char *line)
+{
+	size_t n = strlen(line);
+
+	if (w->to < 0)
+		return -EPIPE;
+	return write(w->to, line, n) == (ssize_t)n ? 0 : -EPIPE;
+}
+
+int vwork_finish(struct vrun *run, struct vwork *w, unsigned int timeout_ms, char *reason,
+		 size_t len)
+{
+	uint64_t end = now_ms() + timeout_ms;
+
+	if (w->pid <= 0)
+		return 0;
+	if (w->to >= 0) {
+		close(w->to);
+		w->to = -1;
+	}
+	while (!reap(run, w, false)) {
+		if (vrun_cancelled(run) || now_ms() >= end) {
+			vwork_kill(run, w);
+			break;
+		}
+		usleep(2000);
+	}
+	if (WIFEXITED(w->status) && WEXITSTATUS(w->status) == 0)
+		return 0;
+	describe_exit(w, reason, len);
+	return -ECHILD;
+}
+
+void vwork_kill(struct vrun *run, struct vwork *w)
+{
+	if (w->pid <= 0 || w->reaped)
+		return;
+	kill(w->pid, SIGKILL);
+	reap(run, w, true);
+}
+
+int vline_u64(const char *line, const char *key, uint64_t *v)
+{
+	size_t k = strlen(key);
+	const char *p = line;
+	char *end;
+
+	while ((p = strstr(p, key))) {
+		if ((p == line || p[-1] == ' ') && p[k] == '=') {
+			*v = strtoull(p + k + 1, &end, 10);
+			return end > p + k + 1 ? 0 : -EINVAL;
+		}
+		p += k;
+	}
+	return -ENOENT;
+}

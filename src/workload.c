@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Built-in workloads of `cgctl validate`; see workload.h for the kinds and protocol. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "workload.h"
+
+#define PAGE 4096UL
+#define MAX_THREADS 64
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int say(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= (int)sizeof(line) - 1)
+		return -1;
+	line[n++] = '\n';
+	return write(STDOUT_FILENO, line, (size_t)n) == n ? 0 : -1;
+}
+
+/* Read stdin until a line "go" (returns 0) or EOF (-1). */
+static int wait_go(void)
+{
+	char c, line[16];
+	size_t n = 0;
+
+	while (read(STDIN_FILENO, &c, 1) == 1) {
+		if (c != '\n') {
+			if (n < sizeof(line) - 1)
+				line[n++] = c;
+			continue;
+		}
+		line[n] = '\0';
+		if (strcmp(line, "go") == 0)
+			return 0;
+		n = 0;
+	}
+	return -1;
+}
+
+/* Hold (memory stays mapped) until the parent closes our stdin. */
+static void wait_eof(void)
+{
+	char buf[64];
+
+	while (read(STDIN_FILENO, buf, sizeof(buf)) > 0)
+		;
+}
+
+static int num(const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return (errno || end == s || *end || *v > max) ? -1 : 0;
+}
+
+/* ---- CPU: spin and duty cycle ---- */
+struct cpu_job {
+	uint64_t until_ns;	/* wall deadline (CLOCK_MONOTONIC) */
+	uint64_t busy_ns, idle_ns;	/* duty: CPU time per busy phase, sleep after it */
+};
+
+static void *cpu_thread(void *arg)
+{
+	const struct cpu_job *j = arg;
+	struct timespec idle = { (time_t)(j->idle_ns / 1000000000ULL),
+				 (long)(j->idle_ns % 1000000000ULL) };
+	uint64_t start;
+
+	while (clock_ns(CLOCK_MONOTONIC) < j->until_ns) {
+		start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		while (clock_ns(CLOCK_MONOTONIC) < j->until_ns &&
+		       (!j->busy_ns || clock_ns(CLOCK_THREAD_CPUTIME_ID) - start < j->busy_ns))
+			;
+		if (j->busy_ns && clock_ns(CLOCK_MONOTONIC) < j->until_ns)
+			nanosleep(&idle, NULL);
+	}
+	return NULL;
+}
+
+static int run_cpu(unsigned long threads, struct cpu_job *j, uint64_t wall_ns)
+{
+	pthread_t t[MAX_THREADS];
+	uint64_t t0, cpu0;
+	unsigned long i;
+
+	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+		return 1;
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	j->until_ns = t0 + wall_ns;
+	for (i = 1; i < threads; i++)
+		if (pthread_create(&t[i], NULL, cpu_thread, j) != 0)
+			return 1;
+	cpu_thread(j);
+	for (i = 1; i < threads; i++)
+		pthread_join(t[i], NULL);
+	if (say("done wall_ns=%llu cpu_ns=%llu threads=%lu",
+		(unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0),
+		(unsigned long long)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0), threads) < 0)
+		return 1;
+	wait_eof();
+	return 0;
+}
+
+static int wl_spin(int argc, const char **argv)
+{
+	struct cpu_job j = { 0 };
+	unsigned long n, ms;
+
+	if (argc != 3 || num(argv[1], MAX_THREADS, &n) < 0 || n == 0 ||
+	    num(argv[2], 600000, &ms) < 0)
+		return 2;
+	return run_cpu(n, &j, ms * 1000000ULL);
+}
+
+static int wl_duty(int argc, const char **argv)
+{
+	unsigned long n, busy, idle, ms;
+	struct cpu_job j;
+
+	if (argc != 5 || num(argv[1], MAX_THREADS, &n) < 0 || n == 0 ||
+	    num(argv[2], 60000, &busy) < 0 || busy == 0 || num(argv[3], 60000, &idle) < 0 ||
+	    num(argv[4], 600000, &ms) < 0)
+		return 2;
+	j = (struct cpu_job){ .busy_ns = busy * 1000000ULL, .idle_ns = idle * 1000000ULL };
+	return run_cpu(n, &j, ms * 1000000ULL);
+}
+
+/* ---- memory: touch anonymous, shared with a child, or file pages ---- */
+struct touch_job {
+	volatile char *base;
+	size_t pages;
+};
+
+static void *touch_thread(void *arg)
+{
+	const struct touch_job *j = arg;
+	size_t i;
+
+	for (i = 0; i < j->pages; i++)
+		j->base[i * PAGE] = 1;
+	return NULL;
+}
+
+/* Fault in @pages pages of @p with @threads threads, each its own contiguous part. */
+static int touch(char *p, size_t pages, unsigned long threads)
+{
+	struct touch_job j[MAX_THREADS] = { { 0 } };
+	pthread_t t[MAX_THREADS];
+	size_t per, i;
+
+	if (threads == 0 || threads > MAX_THREADS)
+		return -1;
+	per = pages / threads;
+
+	for (i = 0; i < threads; i++) {
+		j[i].base = p + i * per * PAGE;
+		j[i].pages = i == threads - 1 ? pages - per * i : per;
+		if (i && pthread_create(&t[i], NULL, touch_thread, &j[i]) != 0)
+			return -1;
+	}
+	touch_thread(&j[0]);
+	for (i = 1; i < threads; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
+static char *map_anon(size_t pages)
+{
+	char *p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, pages * PAGE, MADV_NOHUGEPAGE);	/* base pages: the stock sees them */
+	return p;
+}
+
+static int wl_touch(int argc, const char **argv)
+{
+	unsigned long pages, threads = 1;
+	char *p;
+
+	if (argc < 2 || argc > 3 || num(argv[1], 1UL << 22, &pages) < 0 || pages == 0 ||
+	    (argc == 3 && (num(argv[2], MAX_THREADS, &threads) < 0 || threads == 0)))
+		return 2;
+	p = map_anon(pages);
+	if (!p)
+		return 1;
+	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+		return 1;
+	if (touch(p, pages, threads) < 0 || say("done pages=%lu threads=%lu", pages, threads) < 0)
+		return 1;
+	wait_eof();
+	return 0;
+}
+
+static int wl_fork_touch(int argc, const char **argv)
+{
+	unsigned long pages;
+	pid_t kid;
+	char *p;
+
+	if (argc != 2 || num(argv[1], 1UL << 22, &pages) < 0 || pages == 0)
+		return 2;
+	p = map_anon(pages);
+	if (!p)
+		return 1;
+	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0 || touch(p, pages, 1) < 0)
+		return 1;
+	kid = fork();
+	if (kid == 0) {
+		/* the child only keeps the COW-shared pages mapped, as long as we live */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(STDOUT_FILENO);
+		wait_eof();
+		_exit(0);
+	}
+	if (kid < 0 || say("done pages=%lu child=%d", pages, (int)kid) < 0)
+		return 1;
+	wait_eof();
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	return 0;
+}
+
+static int wl_file_touch(int argc, const char **argv)
+{
+	unsigned long pages, i;
+	volatile char *p;
+	char sink = 0;
+	int fd;
+
+	if (argc != 3 || num(argv[2], 1UL << 20, &pages) < 0 || pages == 0)
+		return 2;
+	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)(pages * PAGE)) < 0)
+		return 1;
+	p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+		return 1;
+	for (i = 0; i < pages; i++)
+		p[i * PAGE] = 1;	/* first touch: the page cache is charged to us */
+	for (i = 0; i < pages; i++)
+		sink += p[i * PAGE];
+	if (say("done pages=%lu sum=%d", pages, sink) < 0)
+		return 1;
+	wait_eof();
+	unlink(argv[1]);
+	return 0;
+}
+
+int workload_main(int argc, const char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, const char **argv);
+	} kinds[] = {
+		{ "spin", wl_spin },	     { "duty", wl_duty },
+		{ "touch", wl_touch },	     { "fork-touch", wl_fork_touch },
+		{ "file-touch", wl_file_touch },
+	};
+	size_t i;
+
+	signal(SIGPIPE, SIG_DFL);
+	for (i = 0; argc > 0 && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(argv[0], kinds[i].name) == 0)
+			return kinds[i].fn(argc, argv);
+	fprintf(stderr, "cgctl: __workload: unknown workload '%s'\n", argc > 0 ? argv[0] : "");
+	return 2;
+}
