@@ -1,7 +1,7 @@
 # vmcheck.sh: the `make check` side of the VM tier, sourced by tests/vm/vm-*.sh.
 # vm_check CONFIG: one boot of CONFIG running every guest test in tests/vm/guest/.
 # Environment: CGCTL (from the Makefile), CGCTL_KERNEL_CACHE, CGCTL_VM_TIMEOUT (seconds,
-# default 180), CGCTL_VM_VERBOSE=1 (stream the console), CGCTL_DISTCHECK (skip).
+# default 300), CGCTL_VM_VERBOSE=1 (stream the console), CGCTL_DISTCHECK (skip).
 
 vm_check() {
 	config=$1
@@ -28,7 +28,7 @@ vm_check() {
 	if [ ! -r "$kcache/${config%-*}/vmlinuz" ]; then
 		echo "SKIP: no kernel in $kcache/${config%-*} (scripts/install-deps)"; exit 77
 	fi
-	set -- --config "$config" --timeout "${CGCTL_VM_TIMEOUT:-180}" --tests "$srcdir/tests/vm/guest"
+	set -- --config "$config" --timeout "${CGCTL_VM_TIMEOUT:-300}" --tests "$srcdir/tests/vm/guest"
 	[ "${CGCTL_VM_VERBOSE:-0}" = 1 ] && set -- "$@" -v
 	exec "$srcdir/tests/vm/run-vm" "$@"
 }
