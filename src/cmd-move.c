@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cgctl move [--dry-run] [--force] [--no-plan] [-c LIST] PID...|- PATH
+ * Moves whole thread groups (cgroup.procs) into PATH in every hierarchy where PATH
+ * exists (or those of -c).  Before: the engine's plan of the memory charges
+ * (move_charge_at_immigrate per kernel era); after: the kernel's counters of source and
+ * destination, predicted vs observed, with a verdict.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "move-plan.h"
+
+static int opt_dry, opt_force, opt_noplan;
+static const char *opt_ctrls;
+
+static const struct poptOption options[] = {
+	{ "dry-run", 'n', POPT_ARG_NONE, &opt_dry, 0, "plan and print, move nothing", NULL },
+	{ "force", 'f', POPT_ARG_NONE, &opt_force, 0,
+	  "move even when the plan predicts the kernel will refuse", NULL },
+	{ "no-plan", '\0', POPT_ARG_NONE, &opt_noplan, 0,
+	  "skip the page inventory, the plan and the check", NULL },
+	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
+	  "only these hierarchies (default: every one where PATH exists)", "LIST" },
+	POPT_TABLEEND
+};
+
+struct target {
+	size_t n;
+	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
+	char paths[CLI_MAX_MOUNTS][PATH_MAX];
+	int mem;		/* index of the memory hierarchy, -1 if none */
+	const char *arg;
+};
+
+/* One task's record. */
+struct task {
+	pid_t pid;
+	char *from;
+	struct move_expect e;
+	bool moved, observed;
+	int64_t from_delta, to_delta;
+	const char *verdict;
+	const char *why;
+};
+
+/* ---- hierarchies ---- */
+
+static int add_mount(struct cli *cli, struct target *tg, const struct cgctl_mount *m)
+{
+	int rc, r;
+
+	if (tg->n == CLI_MAX_MOUNTS)
+		return EXIT_OK;
+	rc = cli_path(cli, m, tg->arg, tg->paths[tg->n], PATH_MAX);
+	if (rc)
+		return rc;
+	r = cgctl_cg_exists(cli->ctx, m, tg->paths[tg->n]);
+	if (r < 0)
+		return cli_error(cli, tg->arg, r, NULL);
+	if (!r)
+		return opt_ctrls ? cli_error(cli, tg->arg, -ENOENT, "no such cgroup in %s",
+					     m->path) : EXIT_OK;
+	if (cgctl_mount_has(m, "memory"))
+		tg->mem = (int)tg->n;
+	tg->ms[tg->n++] = m;
+	return EXIT_OK;
+}
+
+static int resolve_targets(struct cli *cli, struct target *tg)
+{
+	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
+	const struct cgctl_mount *all;
+	size_t n = 0;
+	int rc = EXIT_OK, r;
+
+	tg->mem = -1;
+	if (opt_ctrls) {
+		rc = cli_hierarchies(cli, opt_ctrls, ms, &n);
+	} else {
+		r = cgctl_mounts(cli->ctx, &all);
+		if (r < 0)
+			return cli_error(cli, NULL, r, "cannot discover cgroup hierarchies: %s",
+					 cli_strerror(r));
+		for (int i = 0; i < r && n < CLI_MAX_MOUNTS; i++)
+			ms[n++] = &all[i];
+	}
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = add_mount(cli, tg, ms[i]);
+	if (!rc && !tg->n)
+		rc = cli_error(cli, tg->arg, -ENOENT, "no such cgroup in any hierarchy");
+	return rc;
+}
+
+/* ---- tasks that cannot move ---- */
+
+/* /proc/PID/stat: state (field 3) and flags (field 9; PF_KTHREAD = 0x00200000). */
+static int task_kind(struct cli *cli, pid_t pid, char *state, bool *kthread)
+{
+	char path[64], *buf = NULL, *p;
+	unsigned long long flags = 0;
+	size_t len;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	r = cgctl_read_sys(cli->ctx, path, &buf, &len);
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : r;
+	p = strrchr(buf, ')');
+	*state = '?';
+	if (p && sscanf(p + 1, " %c %*d %*d %*d %*d %*d %llu", state, &flags) < 1)
+		*state = '?';
+	*kthread = flags & 0x00200000ULL;
+	free(buf);
+	return 0;
+}
+
+/* One clear line for a task that is not moved; returns its exit status. */
+static int check_task(struct cli *cli, struct task *t)
+{
+	char state;
+	bool kthread;
+	int r = task_kind(cli, t->pid, &state, &kthread);
+
+	if (r == -ESRCH)
+		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
+	if (r < 0)
+		return cli_error(cli, NULL, r, "%d: %s", (int)t->pid, cli_strerror(r));
+	if (kthread)
+		return cli_error(cli, NULL, -EINVAL, "%d: a kernel thread cannot be moved",
+				 (int)t->pid);
+	if (state == 'Z' || state == 'X')
+		return cli_error(cli, NULL, -ESRCH, "%d: a zombie: nothing left to move",
+				 (int)t->pid);
+	return EXIT_OK;
+}
+
+/* ---- plan, attach, observe ---- */
+
+static int attach_error(struct cli *cli, const struct task *t, const struct target *tg,
+			size_t i, int r)
+{
+	if (r == -ESRCH)
+		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
+	if (r == -EACCES || r == -EPERM)
+		return cli_error(cli, NULL, r, "%d: permission denied moving it to %s%s",
+				 (int)t->pid, tg->ms[i]->path, tg->paths[i]);
+	if (r == -ENOMEM)
+		return cli_error(cli, NULL, r, "%d: the kernel could not precharge %s (ENOMEM): "
+				 "not moved", (int)t->pid, tg->paths[i]);
+	return cli_error(cli, NULL, r, "%d: %s%s: %s", (int)t->pid, tg->ms[i]->path,
+			 tg->paths[i], cli_strerror(r));
+}
+
+/* Memory hierarchy first: a refused precharge must leave the task where it was. */
+static int attach_all(struct cli *cli, struct task *t, const struct target *tg)
+{
+	size_t order[CLI_MAX_MOUNTS], k = 0;
+
+	if (tg->mem >= 0)
+		order[k++] = (size_t)tg->mem;
+	for (size_t i = 0; i < tg->n; i++)
+		if ((int)i != tg->mem)
+			order[k++] = i;
+	for (size_t j = 0; j < k; j++) {
+		int r = cgctl_cg_attach(cli->ctx, tg->ms[order[j]], tg->paths[order[j]], t->pid);
+
+		if (r < 0)
+			return attach_error(cli, t, tg, order[j], r);
+	}
+	t->moved = true;
+	return EXIT_OK;
+}
+
+static void warn_headroom(struct cli *cli, const struct task *t, const struct target *tg)
+{
+	char a[32], b[32];
+
+	if (!t->e.have || t->e.plan.moves || !t->e.headroom_known ||
+	    t->e.resident_pages <= t->e.headroom_pages)
+		return;
+	cgctl_format_size(a, sizeof(a), t->e.resident_pages * CGCTL_PAGE_SIZE);
+	cgctl_format_size(b, sizeof(b), t->e.headroom_pages * CGCTL_PAGE_SIZE);
+	cli_warn(cli, "%d: resident %s exceeds the %s headroom of %s; its charges stay with "
+		 "%s, but it will reclaim or OOM there once it re-faults", (int)t->pid, a, b,
+		 tg->paths[tg->mem], t->from);
+}
+
+static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
+		     struct move_model *mm)
+{
+	const struct cgctl_mount *m = tg->ms[tg->mem];
+	int r = cgctl_pid_cgroup(cli->ctx, t->pid, m, &t->from);
+
+	if (r < 0)
+		return cli_error(cli, NULL, r == -ENOENT ? -ESRCH : r,
+				 "%d: no such process (it exited)", (int)t->pid);
+	if (opt_noplan)
+		return EXIT_OK;
+	r = move_expect(cli, m, mm, t->pid, t->from, tg->paths[tg->mem], &t->e);
+	if (r == -ESRCH)
+		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
+	if (t->e.have && t->e.plan.err == -ENOMEM && !opt_force)
+		return cli_error(cli, NULL, -ENOMEM, "%d: the kernel would refuse: the "
+				 "destination cannot hold the precharge of %llu pages (ENOMEM); "
+				 "use --force to try anyway", (int)t->pid,
+				 (unsigned long long)t->e.plan.precharge);
+	warn_headroom(cli, t, tg);
+	return EXIT_OK;
+}
+
+static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char *path)
+{
+	struct mem_counters c;
+
+	return mem_read_counters(cli, m, path, &c) < 0 ? -1 : (int64_t)c.usage;
+}
+
+/* Predicted memory-counter deltas (bytes) of from and to. */
+static void predicted(const struct task *t, int64_t *from_d, int64_t *to_d)
+{
+	int64_t moved = t->e.plan.moves ? (int64_t)(t->e.plan.moved * CGCTL_PAGE_SIZE) : 0;
+
+	*from_d = -moved;
+	*to_d = moved;
+}
+
+static bool within(int64_t obs, int64_t pred, uint64_t tol)
+{
+	int64_t d = obs - pred;
+
+	return (uint64_t)(d < 0 ? -d : d) <= tol;
+}
+
+static void judge(struct cli *cli, struct task *t, const struct target *tg,
+		  const struct move_model *mm)
+{
+	const struct cgctl_mount *m = tg->ms[tg->mem];
+	int64_t pf, pt;
+
+	if (!t->e.have) {
+		t->verdict = "n/a";
+		t->why = opt_noplan ? "no plan (--no-plan)" : t->e.why_none;
+		return;
+	}
+	if (!t->observed) {
+		t->verdict = "n/a";
+		t->why = opt_dry ? "dry run" : "counters could not be read";
+		return;
+	}
+	predicted(t, &pf, &pt);
+	if (within(t->from_delta, pf, move_tolerance(cli, m, mm, t->from)) &&
+	    within(t->to_delta, pt, move_tolerance(cli, m, mm, tg->paths[tg->mem])))
+		t->verdict = "match";
+	else
+		t->verdict = "differs";
+	t->why = NULL;
+}
+
+static int do_task(struct cli *cli, struct task *t, const struct target *tg,
+		   struct move_model *mm)
+{
+	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
+	int64_t f0 = -1, t0 = -1;
+	int rc = check_task(cli, t);
+
+	if (!rc && m)
+		rc = plan_task(cli, t, tg, mm);
+	if (rc || opt_dry)
+		return rc;
+	if (m && t->e.have) {
+		f0 = usage_of(cli, m, t->from);
+		t0 = usage_of(cli, m, tg->paths[tg->mem]);
+	}
+	rc = attach_all(cli, t, tg);
+	if (!rc && f0 >= 0 && t0 >= 0) {
+		int64_t f1 = usage_of(cli, m, t->from), t1 = usage_of(cli, m, tg->paths[tg->mem]);
+
+		t->observed = f1 >= 0 && t1 >= 0;
+		t->from_delta = f1 - f0;
+		t->to_delta = t1 - t0;
+	}
+	return rc;
+}
+
+/* ---- output ---- */
+
+static void emit_expected(struct cli *cli, const struct task *t)
+{
+	const struct cgctl_move_plan *p = &t->e.plan;
+	const struct cgctl_move_counts *q = &p->qualify;
+	bool mv = p->moves;
+	uint64_t anon = q->anon_excl + q->anon_shared2 + q->anon_shared_more + q->thp;
+
+	out_obj_begin(cli->out, "expected");
+	out_bytes(cli->out, "anon_bytes", mv ? anon * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "file_bytes", mv ? q->file * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "shmem_bytes", mv ? q->shmem * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "swap_bytes", mv ? p->moved_swap * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "total_bytes", mv ? (p->moved + p->moved_swap) * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "stays_bytes", p->stays * CGCTL_PAGE_SIZE);
+	out_obj_end(cli->out);
+}
+
+static void emit_task(struct cli *cli, const struct task *t, const struct target *tg)
+{
+	out_obj_begin(cli->out, NULL);
+	out_i64(cli->out, "pid", t->pid);
+	out_str(cli->out, "from", t->from);
+	out_str(cli->out, "to", tg->mem >= 0 ? tg->paths[tg->mem] : tg->paths[0]);
+	if (t->e.have)
+		out_bool(cli->out, "kernel_moves_charge", t->e.plan.moves);
+	else
+		out_null(cli->out, "kernel_moves_charge");
+	if (t->e.have)
+		emit_expected(cli, t);
+	else
+		out_null(cli->out, "expected");
+	if (t->observed) {
+		out_obj_begin(cli->out, "observed");
+		out_i64(cli->out, "from_delta_bytes", t->from_delta);
+		out_i64(cli->out, "to_delta_bytes", t->to_delta);
+		out_obj_end(cli->out);
+	} else if (!opt_dry) {
+		out_null(cli->out, "observed");
+	}
+	out_str(cli->out, "verdict", t->verdict);
+	if (t->why || (t->e.have && !t->e.plan.moves))
+		out_str(cli->out, "note", t->why ? t->why : t->e.plan.reason);
+	out_obj_end(cli->out);
+}
+
+/* ---- run ---- */
+
+static int finish(size_t n, size_t failed, int first_rc, bool differs)
+{
+	if (failed == n && n)
+		return first_rc;
+	if (failed)
+		return EXIT_PARTIAL;
+	return differs ? EXIT_DIFFERS : EXIT_OK;
+}
+
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	struct target tg = { .arg = argv[argc - 1] };
+	struct move_model mm = { 0 };
+	struct task *tasks = NULL;
+	pid_t *pids = NULL;
+	size_t n = 0, failed = 0;
+	int rc, first_rc = EXIT_OK;
+	bool differs = false, model = false;
+
+	rc = cli_collect_pids(cli, argc - 1, argv, &pids, &n);
+	if (rc)
+		return rc;
+	if (!n) {
+		free(pids);
+		return cli_usage(cli, "no PID given");
+	}
+	rc = resolve_targets(cli, &tg);
+	if (!rc && tg.mem >= 0 && !opt_noplan) {
+		int r = move_model_init(cli, tg.ms[tg.mem], &mm);
+
+		if (r < 0)
+			rc = cli_error(cli, tg.arg, r, "cannot model the memory cgroups: %s",
+				       cli_strerror(r));
+		model = r == 0;
+	}
+	tasks = rc ? NULL : calloc(n, sizeof(*tasks));
+	if (!rc && !tasks)
+		rc = cli_error(cli, NULL, -ENOMEM, NULL);
+	if (rc)
+		goto out;
+	out_list_begin(cli->out, "moves");
+	for (size_t i = 0; i < n; i++) {
+		struct task *t = &tasks[i];
+		int r;
+
+		t->pid = pids[i];
+		r = do_task(cli, t, &tg, &mm);
+		if (r) {
+			failed++;
+			first_rc = first_rc ? first_rc : r;
+			continue;
+		}
+		if (tg.mem >= 0)
+			judge(cli, t, &tg, &mm);
+		else
+			t->verdict = "n/a", t->why = "no memory hierarchy";
+		differs |= t->verdict && !strcmp(t->verdict, "differs");
+		emit_task(cli, t, &tg);
+	}
+	out_list_end(cli->out);
+	rc = finish(n, failed, first_rc, differs);
+out:
+	for (size_t i = 0; tasks && i < n; i++)
+		free(tasks[i].from);
+	free(tasks);
+	free(pids);
+	if (model)
+		move_model_free(&mm);
+	return rc;
+}
+
+const struct cgctl_cmd cmd_move = {
+	.name = "move",
+	.args = "PID...|- PATH",
+	.summary = "move processes, with the memory charges the kernel will move and a check",
+	.options = options,
+	.run = run,
+	.min_args = 2,
+	.max_args = -1,
+};
