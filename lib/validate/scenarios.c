@@ -39,6 +39,17 @@ static const struct vmem_params mem_unpinned = { VMEM_STOCK, 4096, -1, 0 };
 /* 24 MiB touched under a 16 MiB parent: anon, no swap -> the parent fails, OOM kills */
 static const struct vmem_params mem_hier = { VMEM_HIER_LIMIT, 6144, 0, 4096 };
 
+static const struct vmove_params mv_anon = { VMOVE_ANON, 4096, 1 };
+static const struct vmove_params mv_shared = { VMOVE_SHARED, 4096, 1 };
+static const struct vmove_params mv_file = { VMOVE_FILE, 2048, 3 };
+static const struct vmove_params mv_refused = { VMOVE_REFUSED, 4096, 1 };
+static const struct vmove_params mv_removed = { VMOVE_REMOVED, 4096, 1 };
+/* usage of A and B also moves by the kernel pages of the attach and the stock: a batch */
+#define Q_FROM { "from_usage_change", "pages", 64, 0.02 }
+#define Q_TO { "to_usage_change", "pages", 64, 0.02 }
+
+static const struct vrss_params rss = { 4103, 2 };
+
 static const struct vscenario scenarios[] = {
 	{ "mem-stock-pinned", "16 MiB charged from one CPU: batches, per-cpu stock, drain",
 	  &vdriver_mem, &mem_pinned,
@@ -53,6 +64,27 @@ static const struct vscenario scenarios[] = {
 	  { { "parent_failcnt_positive", "bool", 0, 0 }, { "child_failcnt", "count", 0, 0 },
 	    { "parent_watermark", "pages", 1, 0 },
 	    { "child_watermark_over_limit", "pages", 4, 0 }, { "oom_killed", "bool", 0, 0 } } },
+	{ "move-anon", "move charge (bit 0) of 16 MiB of anon pages only the task maps",
+	  &vdriver_move, &mv_anon, { Q_FROM, Q_TO, { "attach_refused", "bool", 0, 0 } } },
+	{ "move-shared", "move charge of 16 MiB of anon pages shared (COW) with a child",
+	  &vdriver_move, &mv_shared, { Q_FROM, Q_TO } },
+	{ "move-file", "move charge (bit 1) of 8 MiB of mapped file pages", &vdriver_move,
+	  &mv_file, { Q_FROM, Q_TO } },
+	{ "move-refused", "move charge refused: destination limit below the charge to move",
+	  &vdriver_move, &mv_refused,
+	  { { "attach_refused", "bool", 0, 0 }, Q_FROM, Q_TO } },
+	{ "move-removed", "no charge moving (6.13+): flags refused, charges stay behind",
+	  &vdriver_move, &mv_removed,
+	  { { "flags_refused", "bool", 0, 0 }, { "attach_refused", "bool", 0, 0 },
+	    { "from_usage_change", "pages", 8, 0 }, { "to_usage_change", "pages", 8, 0 } } },
+	{ "rss-bound", "/proc RSS figures of a 2-thread process within the counter error bound",
+	  &vdriver_rss, &rss,
+	  { { "status_vmrss_error", "pages", 0, 0 }, { "stat_rss_error", "pages", 0, 0 } } },
+	{ "pcp-lists", "per-cpu page list batch and high limits of every zone", &vdriver_pcp,
+	  NULL,
+	  { { "batch", "pages", 0, 0 }, { "high_min", "pages", 0, 0 },
+	    { "high_max", "pages", 0, 0 }, { "batch_mismatches", "count", 0, 0 },
+	    { "high_outside_range", "count", 0, 0 }, { "limit_mismatches", "count", 0, 0 } } },
 	{ "bw-quota-50-1t", "CPU quota 50ms/100ms, 1 spinning thread", &vdriver_bw, &bw_50_1,
 	  { Q_PERIODS, Q_NR_THR, Q_THR, Q_LOCAL, Q_USAGE } },
 	{ "bw-quota-50-2t", "CPU quota 50ms/100ms, 2 spinning threads", &vdriver_bw, &bw_50_2,

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Driver of the move-charge scenarios (memory.move_charge_at_immigrate, v1, 2.6.34 -
+ * 6.12; refused since 6.13).  A workload touches pages in cgroup A (anonymous, shared
+ * with a child that stays in A, or a mapped file), then is attached to B.  The move
+ * planner (cgctl_move_plan) is fed what the workload holds, the flags written and the
+ * destination's limit, and predicts how the usage of A and B changes and whether the
+ * attach is refused.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "validate/validate.h"
+#include "validate/scenarios.h"
+
+#define PG 4096.0
+#define TMPFS_MAGIC_ 0x01021994
+
+static bool removed(const struct vrun *run)
+{
+	return run->kver >= CGCTL_KVER(6, 13, 0);
+}
+
+static int move_applies(struct vrun *run, const struct vscenario *s, char *reason, size_t len)
+{
+	const struct vmove_params *p = s->params;
+	const struct cgctl_mount *m;
+
+	if (cgctl_mount_find(run->ctx, "memory", &m) < 0) {
+		snprintf(reason, len, "no cgroup hierarchy carries the memory controller");
+		return 1;
+	}
+	if (m->version == 2) {
+		snprintf(reason, len, "cgroup v2 never had memory.move_charge_at_immigrate");
+		return 1;
+	}
+	if (p->kind == VMOVE_REMOVED && !removed(run)) {
+		snprintf(reason, len, "kernel %s still moves charges (removed in 6.13)",
+			 run->release);
+		return 1;
+	}
+	if (p->kind != VMOVE_REMOVED && removed(run)) {
+		snprintf(reason, len,
+			 "kernel %s refuses move_charge_at_immigrate=%u with EINVAL: charge "
+			 "moving was removed in 6.13", run->release, p->flags);
+		return 1;
+	}
+	return 0;
+}
+
+/* What happened on the live kernel. */
+struct move_obs {
+	double from0, from1, to0, to1;	/* usage of A and B before/after the attach */
+	int write_err;			/* writing the flags to B */
+	int attach_err;			/* writing the PID to B's cgroup.procs */
+	bool shmem;			/* the file lives on tmpfs */
+};
+
+static const char *const kinds[] = {
+	[VMOVE_ANON] = "touch", [VMOVE_SHARED] = "fork-touch", [VMOVE_FILE] = "file-touch",
+	[VMOVE_REFUSED] = "touch", [VMOVE_REMOVED] = "touch",
+};
+
+static int start(struct vrun *run, const struct vmove_params *p, const struct cgctl_mount *m,
+		 const char *a, struct vwork *w, struct move_obs *o, char *reason, size_t len)
+{
+	struct vwork_spec ws = { .m = { m }, .path = { a }, .cpu = 0 };
+	char n[16], file[64], line[128];
+	struct statfs sf;
+	int err;
+
+	snprintf(n, sizeof(n), "%u", p->pages);
+	ws.argv[0] = kinds[p->kind];
+	ws.argv[1] = n;
+	if (p->kind == VMOVE_FILE) {
+		/* tmpfs when there is one (the VMs have no disk): shmem, also bit 1 */
+		snprintf(file, sizeof(file), "%s/cgctl-validate-%d-%u",
+			 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (int)getpid(),
+			 run->seq);
+		ws.argv[1] = file;
+		ws.argv[2] = n;
+	}
+	err = vwork_start(run, &ws, w, reason, len);
+	if (err >= 0)
+		err = vwork_expect(run, w, "ready", line, sizeof(line), 10000, reason, len);
+	if (err >= 0)
+		err = vwork_send(w, "go\n");
+	if (err >= 0)
+		err = vwork_expect(run, w, "done", line, sizeof(line), 20000, reason, len);
+	if (p->kind == VMOVE_FILE && statfs(file, &sf) == 0)
+		o->shmem = sf.f_type == TMPFS_MAGIC_;
+	return err;
+}
+
+static int usage(struct vrun *run, const struct cgctl_mount *m, const char *path, double *v,
+		 char *reason, size_t len)
+{
+	uint64_t u;
+	int err = vcg_read_u64(run, m, path, "memory.usage_in_bytes", &u, reason, len);
+
+	*v = (double)u / PG;
+	return err;
+}
+
+static int move_observe(struct vrun *run, const struct vmove_params *p, struct move_obs *o,
+			char *reason, size_t len)
+{
+	const struct cgctl_mount *m;
+	struct vwork w = { .pid = -1 };
+	const char *a, *b;
+	char v[32];
+	int err;
+
+	err = vscratch_create(run, "memory", NULL, "from", &m, &a, reason, len);
+	if (err >= 0)
+		err = vscratch_create(run, "memory", NULL, "to", &m, &b, reason, len);
+	if (err >= 0 && p->kind == VMOVE_REFUSED) {
+		snprintf(v, sizeof(v), "%u", p->pages / 2 * 4096);
+		err = vcg_write(run, m, b, "memory.limit_in_bytes", v, reason, len);
+	}
+	if (err >= 0) {
+		snprintf(v, sizeof(v), "%u", p->flags);
+		o->write_err = cgctl_cg_write(run->ctx, m, b, "memory.move_charge_at_immigrate", v);
+		err = start(run, p, m, a, &w, o, reason, len);
+	}
+	if (err >= 0)
+		err = usage(run, m, a, &o->from0, reason, len);
+	if (err >= 0)
+		err = usage(run, m, b, &o->to0, reason, len);
+	if (err >= 0) {
+		o->attach_err = cgctl_cg_attach(run->ctx, m, b, w.pid);
+		err = vrun_sleep(run, 50);
+	}
+	if (err >= 0)
+		err = usage(run, m, a, &o->from1, reason, len);
+	if (err >= 0)
+		err = usage(run, m, b, &o->to1, reason, len);
+	if (err >= 0)
+		err = vwork_finish(run, &w, 5000, reason, len);
+	vwork_kill(run, &w);
+	return err;
+}
+
+/* The planner's input: what the workload holds, charged to A. */
+static void move_input(const struct vmove_params *p, const struct move_obs *o,
+		       struct cgctl_move_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	if (p->kind == VMOVE_SHARED)
+		in->from.anon_shared2 = p->pages;
+	else if (p->kind == VMOVE_FILE && o->shmem)
+		in->from.shmem = p->pages;
+	else if (p->kind == VMOVE_FILE)
+		in->from.file = p->pages;
+	else
+		in->from.anon_excl = p->pages;
+}
+
+static int move_model(struct vrun *run, const struct vmove_params *p, const struct move_obs *o,
+		      struct cgctl_move_plan *plan, int *write_err, char *reason, size_t len)
+{
+	struct cgctl_memcg_tree *t = NULL;
+	struct cgctl_move_input in;
+	int a = -1, b = -1, err;
+	uint64_t i;
+
+	err = cgctl_memcg_tree_new(&t, run->model_kver, run->ncpu, 0, run->seq);
+	if (err >= 0)
+		err = a = cgctl_memcg_create(t, CGCTL_MEMCG_ROOT);
+	if (err >= 0)
+		err = b = cgctl_memcg_create(t, CGCTL_MEMCG_ROOT);
+	if (err >= 0 && p->kind == VMOVE_REFUSED)
+		err = cgctl_memcg_set_limit(t, b, CGCTL_MEMCG_MEMORY, p->pages / 2, NULL, NULL);
+	for (i = 0; err >= 0 && i < p->pages; i++)
+		err = cgctl_memcg_charge(t, a, 0, 1, NULL, NULL);
+	if (err >= 0) {
+		*write_err = cgctl_memcg_set_move_charge(t, b, p->flags);
+		move_input(p, o, &in);
+		err = cgctl_move_plan(t, a, b, 0, &in, NULL, plan);
+	}
+	cgctl_memcg_tree_free(t);
+	if (err < 0)
+		snprintf(reason, len, "move-charge model: %s", strerror(-err));
+	return err;
+}
+
+static void set(struct vsample *o, double obs, double pred)
+{
+	o->obs = obs;
+	o->pred = pred;
+}
+
+static int move_run_once(struct vrun *run, const struct vscenario *s, struct vsample *out,
+			 char *reason, size_t len)
+{
+	const struct vmove_params *p = s->params;
+	struct move_obs o = { 0 };
+	struct cgctl_move_plan plan;
+	int write_err = 0, err;
+	size_t i;
+
+	err = move_observe(run, p, &o, reason, len);
+	if (err >= 0)
+		err = move_model(run, p, &o, &plan, &write_err, reason, len);
+	if (err < 0)
+		return err;
+	for (i = 0; i < vscenario_nq(s); i++) {
+		const char *n = s->q[i].name;
+
+		if (strcmp(n, "flags_refused") == 0)
+			set(&out[i], o.write_err == -EINVAL, write_err == -EINVAL);
+		else if (strcmp(n, "attach_refused") == 0)
+			set(&out[i], o.attach_err < 0, plan.err < 0);
+		else if (strcmp(n, "from_usage_change") == 0)
+			set(&out[i], o.from1 - o.from0, -(double)plan.moved);
+		else if (strcmp(n, "to_usage_change") == 0)
+			set(&out[i], o.to1 - o.to0, (double)plan.moved);
+	}
+	return 0;
+}
+
+const struct vdriver vdriver_move = {
+	.applies = move_applies,
+	.run_once = move_run_once,
+};
