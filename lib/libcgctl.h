@@ -946,8 +946,8 @@ int cgctl_pcp_predict(uint32_t kver, unsigned int ncpu, const struct cgctl_pcp_z
  * @free_count is pcp->free_count (consecutive frees, 6.x).  Returns: pages (>= 0). */
 int cgctl_pcp_nr_free(uint32_t kver, int count, int high, int batch, int free_count);
 /* Split @nr pages to free over the pcp lists @lists[0..nlists) (pages on each list, all
- * order 0) as free_pcppages_bulk() of @kver does: before 5.19 round-robin from list 1
- * with batch_free growing on empty lists; 5.19+ whole lists, starting with @start (the
+ * order 0) as free_pcppages_bulk() of @kver does: before 5.18 round-robin from list 1
+ * with batch_free growing on empty lists; 5.18+ whole lists, starting with @start (the
  * list the triggering page was freed to).  @taken[i] receives what list i gives.
  * Returns: pages freed (min(nr, total)), -EINVAL. */
 int cgctl_pcp_bulk_split(uint32_t kver, int nr, const int *lists, int nlists, int start,

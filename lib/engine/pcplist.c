@@ -13,6 +13,7 @@
  *   5.14     high = max(low_wmark / CPUs of the node, 4 * batch) (zone_highsize());
  *            vm.percpu_pagelist_high_fraction replaces the old sysctl; frees flush
  *            batch << free_factor (nr_pcp_free()).
+ *   5.18     free_pcppages_bulk() drains whole lists, the triggering list first.
  *   6.7      high auto-tuned in [high_min, high_max], high_max from managed / 8;
  *            nr_pcp_free() from the count of consecutive frees.
  *
@@ -231,8 +232,8 @@ CGCTL_EXPORT int cgctl_pcp_bulk_split(uint32_t kver, int nr, const int *lists, i
 	/* count = min(pcp->count, count): never spin over empty lists */
 	count = MIN(nr, sum_pages(lists, nlists));
 	/* "mm/page_alloc: simplify how many pages are selected per pcp list during bulk
-	 * free" (Mel Gorman) dropped batch_free; taken as 5.19 */
-	if (kver < CGCTL_KVER(5, 19, 0))
+	 * free" (Mel Gorman, mm tree Mar 2022: 5.18) dropped batch_free */
+	if (kver < CGCTL_KVER(5, 18, 0))
 		bulk_round_robin(kver, count, left, nlists, taken);
 	else
 		bulk_whole_lists(count, left, nlists, start, taken);

@@ -168,12 +168,18 @@ START_TEST(bulk_split)
 	ck_assert_int_eq(taken[0], 2);
 	ck_assert_int_eq(taken[1], 0);
 	ck_assert_int_eq(taken[2], 4);
+	ck_assert_int_eq(cgctl_pcp_bulk_split(K(5, 17, 0), 6, lists, 3, 0, taken), 6);
+	ck_assert_int_eq(taken[0], 2);
+	ck_assert_int_eq(taken[2], 4);
+	ck_assert_int_eq(cgctl_pcp_bulk_split(K(5, 18, 0), 6, lists, 3, 0, taken), 6);
+	ck_assert_int_eq(taken[0], 6);
+	ck_assert_int_eq(taken[2], 0);
 	memcpy(lists, (int[]){ 3, 5, 1 }, sizeof(lists));
 	ck_assert_int_eq(cgctl_pcp_bulk_split(K(4, 19, 0), 7, lists, 3, 0, taken), 7);
 	ck_assert_int_eq(taken[0], 3);
 	ck_assert_int_eq(taken[1], 3);
 	ck_assert_int_eq(taken[2], 1);
-	/* 5.19+: whole lists, the triggering list first */
+	/* 5.18+: whole lists, the triggering list first */
 	memcpy(lists, (int[]){ 10, 0, 10 }, sizeof(lists));
 	ck_assert_int_eq(cgctl_pcp_bulk_split(K(6, 12, 0), 15, lists, 3, 2, taken), 15);
 	ck_assert_int_eq(taken[0], 5);
