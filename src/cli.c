@@ -259,22 +259,50 @@ const char *cli_mount_name(const struct cgctl_mount *m, char *buf, size_t len)
 	return buf;
 }
 
+/* Our own cgroup in @m, read once per hierarchy. */
+static int self_cgroup(struct cli *cli, const struct cgctl_mount *m, const char **ret)
+{
+	static struct {
+		const struct cgctl_mount *m;
+		char *path;
+	} cache[CLI_MAX_MOUNTS];
+	size_t i;
+	int r;
+
+	for (i = 0; i < CLI_MAX_MOUNTS && cache[i].m; i++)
+		if (cache[i].m == m) {
+			*ret = cache[i].path;
+			return 0;
+		}
+	if (i == CLI_MAX_MOUNTS)
+		i = 0;
+	free(cache[i].path);
+	cache[i].m = NULL;
+	r = cgctl_pid_cgroup(cli->ctx, 0, m, &cache[i].path);
+	if (r < 0)
+		return r;
+	cache[i].m = m;
+	*ret = cache[i].path;
+	return 0;
+}
+
 int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, char *out,
 	     size_t len)
 {
 	char joined[PATH_MAX];
-	char *self = NULL;
+	const char *self = NULL;
 	int r;
 
 	if (!cli->self) {
 		r = cgctl_path_normalize(path, out, len);
 	} else {
-		r = cgctl_pid_cgroup(cli->ctx, 0, m, &self);
+		r = self_cgroup(cli, m, &self);
 		if (r < 0)
 			return cli_error(cli, m->path, r, "cannot find our own cgroup: %s",
 					 cli_strerror(r));
-		snprintf(joined, sizeof(joined), "%s/%s", self, path);
-		free(self);
+		if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", self, path) >=
+		    sizeof(joined))
+			return cli_error(cli, path, -ENAMETOOLONG, NULL);
 		r = cgctl_path_normalize(joined, out, len);
 	}
 	if (r == -EINVAL)

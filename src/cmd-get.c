@@ -9,10 +9,13 @@
 #include "cmd-file.h"
 
 static const char *opt_ctrls;
+static int opt_raw;
 
 static const struct poptOption options[] = {
 	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
 	  "hierarchy for files without a controller prefix (cgroup.procs, tasks)", "LIST" },
+	{ "raw", 'r', POPT_ARG_NONE, &opt_raw, 0,
+	  "print the files' contents as they are, one after the other", NULL },
 	POPT_TABLEEND
 };
 
@@ -47,8 +50,12 @@ static int run(struct cli *cli, int argc, const char **argv)
 		if (rc)
 			return rc;
 	}
-	out_str(cli->out, "path", argv[0]);
-	out_list_begin(cli->out, "files");
+	if (opt_raw && cli->fmt != OUT_HUMAN)
+		return cli_usage(cli, "--raw excludes --json and --tsv");
+	if (!opt_raw) {
+		out_str(cli->out, "path", argv[0]);
+		out_list_begin(cli->out, "files");
+	}
 	for (i = 1; i < argc; i++) {
 		char *buf = NULL;
 		size_t len;
@@ -58,9 +65,17 @@ static int run(struct cli *cli, int argc, const char **argv)
 		r = cgctl_cg_read(cli->ctx, m, norm, argv[i], &buf, &len);
 
 		if (r < 0) {
-			out_list_end(cli->out);
+			if (!opt_raw)
+				out_list_end(cli->out);
 			return cli_error(cli, argv[0], r, "%s: %s", argv[i],
 					 r == -ENOENT ? "no such control file" : cli_strerror(r));
+		}
+		if (opt_raw) {
+			fputs(buf, stdout);
+			if (len && buf[len - 1] != '\n')
+				fputc('\n', stdout);
+			free(buf);
+			continue;
 		}
 		out_obj_begin(cli->out, NULL);
 		out_str(cli->out, "file", argv[i]);
@@ -68,7 +83,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 		out_obj_end(cli->out);
 		free(buf);
 	}
-	out_list_end(cli->out);
+	if (!opt_raw)
+		out_list_end(cli->out);
 	return EXIT_OK;
 }
 

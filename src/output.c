@@ -395,6 +395,21 @@ static const char *cell(const struct table *t, size_t r, size_t c)
 	return t->cells[r][c];
 }
 
+/* TSV cells never contain a tab or newline: escape them (and the backslash). */
+static void tsv_cell(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\t')
+			fputs("\\t", fp);
+		else if (*s == '\n')
+			fputs("\\n", fp);
+		else if (*s == '\\')
+			fputs("\\\\", fp);
+		else
+			fputc(*s, fp);
+	}
+}
+
 static void table_print(struct table *t, FILE *fp, bool human, int indent)
 {
 	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
@@ -429,8 +444,11 @@ static void table_print(struct table *t, FILE *fp, bool human, int indent)
 			fprintf(fp, "%s%s", c ? "\t" : "", t->cols[c]);
 		fputc('\n', fp);
 		for (r = 0; r < t->nrows; r++) {
-			for (c = 0; c < t->ncols; c++)
-				fprintf(fp, "%s%s", c ? "\t" : "", cell(t, r, c));
+			for (c = 0; c < t->ncols; c++) {
+				if (c)
+					fputc('\t', fp);
+				tsv_cell(fp, cell(t, r, c));
+			}
 			fputc('\n', fp);
 		}
 	}
