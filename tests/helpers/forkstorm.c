@@ -39,6 +39,7 @@ int main(int argc, char **argv)
 {
 	long interval_us = 1000, life_ms = 1000;
 	bool grand = false;
+	struct timespec next;
 	int c;
 
 	while ((c = getopt(argc, argv, "i:l:g")) != -1) {
@@ -53,11 +54,23 @@ int main(int argc, char **argv)
 	}
 	setpgid(0, 0);
 	signal(SIGCHLD, SIG_IGN);	/* children are reaped by the kernel */
+	/* an absolute schedule: a late wake-up forks the missed children at once, so the
+	 * rate holds on a loaded machine */
+	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
-		pid_t p = fork();
+		struct timespec now;
 
-		if (p == 0)
+		if (fork() == 0)
 			child(life_ms, grand);
-		sleep_us(interval_us);
+		next.tv_nsec += interval_us * 1000;
+		while (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec < next.tv_sec ||
+		    (now.tv_sec == next.tv_sec && now.tv_nsec < next.tv_nsec))
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL))
+				;
 	}
 }
