@@ -374,7 +374,6 @@ static int run(struct cli *cli, int argc, const char **argv)
 		rc = cli_error(cli, NULL, -ENOMEM, NULL);
 	if (rc)
 		goto out;
-	out_list_begin(cli->out, "moves");
 	for (size_t i = 0; i < n; i++) {
 		struct task *t = &tasks[i];
 		int r;
@@ -390,10 +389,15 @@ static int run(struct cli *cli, int argc, const char **argv)
 			judge(cli, t, &tg, &mm);
 		else
 			t->verdict = "n/a", t->why = "no memory hierarchy";
-		differs |= t->verdict && !strcmp(t->verdict, "differs");
-		emit_task(cli, t, &tg);
+		differs |= !strcmp(t->verdict, "differs");
 	}
-	out_list_end(cli->out);
+	if (failed < n) {	/* nothing on stdout when every task failed */
+		out_list_begin(cli->out, "moves");
+		for (size_t i = 0; i < n; i++)
+			if (tasks[i].verdict)
+				emit_task(cli, &tasks[i], &tg);
+		out_list_end(cli->out);
+	}
 	rc = finish(n, failed, first_rc, differs);
 out:
 	for (size_t i = 0; tasks && i < n; i++)
