@@ -1,0 +1,48 @@
+#!/bin/sh
+# Kernel tier: move a task that touched 16 MiB to a sibling cgroup.  On this kernel
+# (6.13+ or any v2) the plan says nothing moves and the observed deltas must match
+# within the stock bound; on 2.6.34-6.12 with move_charge 0 the same holds.
+. "$top_srcdir/tests/lib.sh"
+require_root
+TOUCH="$top_builddir/tests/kernel/mem-touch"
+[ -x "$TOUCH" ] || skip "tests/kernel/mem-touch not built"
+MNT=$(mount_of memory)
+[ -n "$MNT" ] || skip "no v1 memory hierarchy"
+
+PIDS=""
+kill_tasks() { for p in $PIDS; do kill -9 "$p" 2>/dev/null; done; sleep 0.1; }
+at_exit kill_tasks
+
+a=$(scratch memory "cgctl-move-a-$$")
+b=$(scratch memory "cgctl-move-b-$$")
+ready="$T_TMP/ready"
+# shellcheck disable=SC2016
+sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 16 "$3"' sh "$MNT$a" "$TOUCH" "$ready" &
+pid=$!
+PIDS=$pid
+i=0
+while [ ! -e "$ready" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -e "$ready" ] || skip "toucher did not start"
+
+cg --json move --dry-run -c memory "$pid" "$b"
+expect_rc 0 "dry run"
+[ "$(json_get 'j["moves"][0]["expected"]["total_bytes"]')" = 0 ] && ok || \
+	fail "plan: nothing moves with move_charge 0 / removed: $OUT"
+stays=$(json_get 'j["moves"][0]["expected"]["stays_bytes"]')
+[ "$stays" -ge $((16 << 20)) ] && ok || fail "16 MiB stay behind: $stays"
+grep -qx "$pid" "$MNT$a/cgroup.procs" && ok || fail "dry run moved the task"
+
+cg --json move -c memory "$pid" "$b"
+expect_rc 0 "move"
+[ "$(json_get 'j["moves"][0]["verdict"]')" = match ] && ok || fail "verdict: $OUT"
+grep -qx "$pid" "$MNT$b/cgroup.procs" && ok || fail "task not in the sibling"
+[ "$(json_get 'j["moves"][0]["from"]')" = "$a" ] && ok || fail "from: $OUT"
+# the charges stay with a: kpagecgroup still names a (mem where agrees)
+usage_a=$(cat "$MNT$a/memory.usage_in_bytes")
+[ "$usage_a" -ge $((16 << 20)) ] && ok || fail "a kept its charges: $usage_a"
+
+# a vanished PID next to a live one: one line, the live one moved back, exit 8
+cg move -c memory --no-plan "$pid" 999999999 "$a"
+expect_rc 8 "partial"
+grep -qx "$pid" "$MNT$a/cgroup.procs" && ok || fail "live PID moved back"
+done_testing
