@@ -4,7 +4,10 @@
  * itself (SIGSTOP) there, so a parent can read its taskstats and, after SIGCONT, its
  * rusage from wait4() with nothing run in between.
  *
- * usage: spinner [-s] [CPU_MS]
+ * spinner -p sleeps in pause() instead (TASK_INTERRUPTIBLE; nanosleep sleeps are
+ * TASK_INTERRUPTIBLE|TASK_FREEZABLE since 6.1, which cgroupstats counts nowhere).
+ *
+ * usage: spinner [-s] [CPU_MS] | spinner -p
  */
 #include <signal.h>
 #include <stdbool.h>
@@ -29,6 +32,9 @@ int main(int argc, char **argv)
 	volatile unsigned long x = 0;
 	int i = 1;
 
+	if (i < argc && !strcmp(argv[i], "-p"))
+		for (;;)
+			pause();
 	if (i < argc && !strcmp(argv[i], "-s"))
 		stop = true, i++;
 	limit = i < argc ? atoll(argv[i]) * 1000000LL : 0;
