@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cgctl bw set PATH (--quota DUR [--period DUR] | --cpus FLOAT [--period DUR] |
+ *                    --unlimited | --period DUR) [--burst DUR]
+ * Every kernel rule is checked first against the tree as it is (lib/engine
+ * bandwidth-check.c), the files are written in an order whose every step the kernel
+ * accepts, unchanged values are not rewritten (a write refills the pool and forgives
+ * debt), and a failed write restores the previous setting.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd-bw.h"
+
+static const char *opt_quota, *opt_period, *opt_burst, *opt_cpus;
+static int opt_unlimited;
+
+static const struct poptOption options[] = {
+	{ "quota", '\0', POPT_ARG_STRING, &opt_quota, 0,
+	  "runtime per period (plain numbers are µs)", "DUR" },
+	{ "period", '\0', POPT_ARG_STRING, &opt_period, 0,
+	  "period, 1ms..1s (plain numbers are µs)", "DUR" },
+	{ "cpus", '\0', POPT_ARG_STRING, &opt_cpus, 0,
+	  "quota as a number of CPUs (quota = CPUS x period)", "FLOAT" },
+	{ "unlimited", '\0', POPT_ARG_NONE, &opt_unlimited, 0,
+	  "no limit (v1 quota -1, v2 max)", NULL },
+	{ "burst", '\0', POPT_ARG_STRING, &opt_burst, 0,
+	  "unused quota that may accumulate (5.14+; plain numbers are µs)", "DUR" },
+	POPT_TABLEEND
+};
+
+static int parse_cpus(struct cli *cli, uint64_t period_us, uint64_t *quota_us)
+{
+	char *end;
+	double c;
+
+	errno = 0;
+	c = strtod(opt_cpus, &end);
+	if (errno || end == opt_cpus || *end || !isfinite(c) || c <= 0 || c > 1e9)
+		return cli_usage(cli, "--cpus: '%s' is not a positive number of CPUs", opt_cpus);
+	*quota_us = (uint64_t)llround(c * (double)period_us);
+	return EXIT_OK;
+}
+
+/* The setting asked for, from the current one and the options. */
+static int wanted(struct cli *cli, const struct cgctl_bw_settings *old,
+		  struct cgctl_bw_settings *bw)
+{
+	int rc, n = !!opt_quota + !!opt_cpus + !!opt_unlimited;
+
+	if (n > 1)
+		return cli_usage(cli, "--quota, --cpus and --unlimited exclude each other");
+	if (!n && !opt_period && !opt_burst)
+		return cli_usage(cli, "nothing to set: give --quota, --cpus, --unlimited, "
+				      "--period or --burst");
+	*bw = *old;
+	if (opt_period && (rc = bw_parse_us(cli, "period", opt_period, &bw->period_us)))
+		return rc;
+	if (opt_quota && (rc = bw_parse_us(cli, "quota", opt_quota, &bw->quota_us)))
+		return rc;
+	if (opt_cpus && (rc = parse_cpus(cli, bw->period_us, &bw->quota_us)))
+		return rc;
+	if (opt_unlimited)
+		bw->quota_us = CGCTL_BW_INF;
+	if (opt_burst && (rc = bw_parse_us(cli, "burst", opt_burst, &bw->burst_us)))
+		return rc;
+	return EXIT_OK;
+}
+
+/* Undo: take the group back from @cur to @old, best effort.  Returns: 0 or -errno. */
+static int restore(struct cli *cli, const struct bw_target *t,
+		   const struct cgctl_bw_settings *cur, const struct cgctl_bw_settings *old)
+{
+	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
+	int n = cgctl_bw_write_plan(cur, old, t->m->version, NULL, 0, 0, w, NULL);
+
+	for (int i = 0; i < n; i++) {
+		int r = cgctl_cg_write(cli->ctx, t->m, t->path, w[i].name, w[i].value);
+
+		if (r < 0)
+			return r;
+	}
+	return n < 0 ? n : 0;
+}
+
+static int apply(struct cli *cli, const struct bw_target *t, const char *arg,
+		 const struct cgctl_bw_settings *old, const struct cgctl_bw_write *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int r = cgctl_cg_write(cli->ctx, t->m, t->path, w[i].name, w[i].value);
+		int rr;
+
+		if (r == 0)
+			continue;
+		rr = i ? restore(cli, t, &w[i - 1].after, old) : 0;
+		if (rr < 0)
+			return cli_error(cli, arg, r, "%s: %s; restoring the previous setting "
+					 "failed too: %s", w[i].name, cli_strerror(r),
+					 cli_strerror(rr));
+		return cli_error(cli, arg, r, "%s: %s%s", w[i].name, cli_strerror(r),
+				 i ? "; the previous setting was restored" : "");
+	}
+	return EXIT_OK;
+}
+
+static void emit(struct cli *cli, const struct bw_target *t,
+		 const struct cgctl_bw_settings *bw, const struct cgctl_bw_write *w, int n)
+{
+	struct out *o = cli->out;
+
+	out_str(o, "path", t->path);
+	out_usec(o, "quota_us", bw->quota_us == CGCTL_BW_INF ? UINT64_MAX : bw->quota_us * 1000);
+	out_usec(o, "period_us", bw->period_us * 1000);
+	out_usec(o, "burst_us", bw->burst_us * 1000);
+	out_list_begin(o, "written");
+	for (int i = 0; i < n; i++) {
+		out_obj_begin(o, NULL);
+		out_str(o, "file", w[i].name);
+		out_str(o, "value", w[i].value);
+		out_obj_end(o);
+	}
+	out_list_end(o);
+}
+
+static int set(struct cli *cli, int argc, const char **argv)
+{
+	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
+	struct cgctl_bw_settings old, bw;
+	struct cgctl_error e = { 0 };
+	struct bw_tree tree;
+	struct bw_target t;
+	bool has_burst;
+	int rc, r, n;
+
+	rc = bw_resolve(cli, argv[0], &t);
+	if (rc)
+		return rc;
+	r = bw_read_settings(cli, t.m, t.path, &old, &has_burst);
+	if (r < 0)
+		return cli_error(cli, argv[0], r, "cannot read the bandwidth setting: %s",
+				 cli_strerror(r));
+	rc = wanted(cli, &old, &bw);
+	if (rc)
+		return rc;
+	if (opt_burst && !has_burst)
+		return cli_error(cli, argv[0], -EOPNOTSUPP,
+				 "this kernel has no burst (%s; 5.14+)",
+				 t.m->version == 2 ? "cpu.max.burst" : "cpu.cfs_burst_us");
+	r = bw_tree_read(cli, &t, &tree);
+	if (r < 0) {
+		bw_tree_free(&tree);
+		return cli_error(cli, argv[0], r, "cannot read the cpu hierarchy: %s",
+				 cli_strerror(r));
+	}
+	tree.nodes[tree.target].bw = old;
+	n = cgctl_bw_write_plan(&old, &bw, t.m->version, tree.nodes, tree.n, tree.target,
+				w, &e);
+	bw_tree_free(&tree);
+	if (n < 0)
+		return cli_error(cli, argv[0], n, "%s", e.msg[0] ? e.msg : cli_strerror(n));
+	rc = apply(cli, &t, argv[0], &old, w, n);
+	if (rc)
+		return rc;
+	emit(cli, &t, &bw, w, n);
+	(void)argc;
+	return EXIT_OK;
+}
+
+const struct cgctl_cmd cmd_bw_set = {
+	.name = "set",
+	.args = "PATH",
+	.summary = "set quota, period and burst, checked and written in a safe order",
+	.options = options,
+	.run = set,
+	.min_args = 1,
+	.max_args = 1,
+};

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cgctl bw: CFS bandwidth control (the verb table is src/cmd-groups.c).  This file:
+ * `bw show`, and the helpers shared with `bw set` (cmd-bw-set.c) and `bw predict`
+ * (cmd-bw-predict.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd-bw.h"
+
+int bw_resolve(struct cli *cli, const char *arg, struct bw_target *t)
+{
+	int rc = cli_resolve(cli, "cpu", arg, &t->m, t->path, sizeof(t->path));
+	int r;
+
+	if (rc)
+		return rc;
+	r = cgctl_cg_exists(cli->ctx, t->m, t->path);
+	if (r == 0)
+		return cli_error(cli, arg, -ENOENT, "no such cgroup");
+	if (r < 0)
+		return cli_error(cli, arg, r, NULL);
+	return EXIT_OK;
+}
+
+static int read_text(struct cli *cli, const struct cgctl_mount *m, const char *path,
+		     const char *file, char **buf, size_t *len)
+{
+	*buf = NULL;
+	return cgctl_cg_read(cli->ctx, m, path, file, buf, len);
+}
+
+int bw_read_settings(struct cli *cli, const struct cgctl_mount *m, const char *path,
+		     struct cgctl_bw_settings *bw, bool *has_burst)
+{
+	char *buf;
+	size_t len;
+	int r;
+
+	bw->quota_us = CGCTL_BW_INF;
+	bw->period_us = 100000;
+	bw->burst_us = 0;
+	if (m->version == 2) {
+		r = read_text(cli, m, path, "cpu.max", &buf, &len);
+		if (r == 0)
+			r = cgctl_parse_cpu_max(buf, len, &bw->quota_us, &bw->period_us);
+		free(buf);
+		if (r == -ENOENT && !strcmp(path, "/"))
+			r = 0;	/* the v2 root has no cpu.max */
+	} else {
+		r = read_text(cli, m, path, "cpu.cfs_quota_us", &buf, &len);
+		if (r == 0)
+			r = cgctl_parse_cfs_quota(buf, len, &bw->quota_us);
+		free(buf);
+		if (r == 0)
+			r = cgctl_cg_read_u64(cli->ctx, m, path, "cpu.cfs_period_us",
+					      &bw->period_us);
+	}
+	if (r < 0)
+		return r;
+	*has_burst = cgctl_cg_read_u64(cli->ctx, m, path,
+				       m->version == 2 ? "cpu.max.burst" : "cpu.cfs_burst_us",
+				       &bw->burst_us) == 0;
+	if (!*has_burst)
+		bw->burst_us = 0;
+	return 0;
+}
+
+static int tree_add(struct cli *cli, const struct bw_target *t, struct bw_tree *tree,
+		    int parent, const char *path)
+{
+	struct cgctl_bw_node *nd;
+	bool has_burst;
+	char **kids = NULL;
+	ssize_t nk;
+	int self, r;
+
+	if (tree->n == tree->cap) {
+		size_t cap = tree->cap ? 2 * tree->cap : 16;
+
+		nd = realloc(tree->nodes, cap * sizeof(*nd));
+		if (!nd)
+			return -ENOMEM;
+		tree->nodes = nd;
+		tree->cap = cap;
+	}
+	self = (int)tree->n;
+	nd = &tree->nodes[tree->n++];
+	nd->parent = parent;
+	nd->path = strdup(path);
+	if (!nd->path)
+		return -ENOMEM;
+	if (!strcmp(path, t->path))
+		tree->target = self;
+	r = bw_read_settings(cli, t->m, path, &nd->bw, &has_burst);
+	if (r == -ENOENT) {	/* v2: cpu controller not enabled there */
+		nd->bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
+		r = 0;
+	}
+	if (r < 0)
+		return r;
+	nk = cgctl_cg_children(cli->ctx, t->m, path, &kids);
+	if (nk < 0)
+		return (int)nk;
+	for (ssize_t i = 0; i < nk && r == 0; i++) {
+		char child[PATH_MAX];
+
+		snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "", kids[i]);
+		r = tree_add(cli, t, tree, self, child);
+	}
+	cgctl_strv_free(kids);
+	return r;
+}
+
+int bw_tree_read(struct cli *cli, const struct bw_target *t, struct bw_tree *tree)
+{
+	memset(tree, 0, sizeof(*tree));
+	return tree_add(cli, t, tree, -1, "/");
+}
+
+void bw_tree_free(struct bw_tree *tree)
+{
+	for (size_t i = 0; i < tree->n; i++)
+		free((char *)tree->nodes[i].path);
+	free(tree->nodes);
+	memset(tree, 0, sizeof(*tree));
+}
+
+uint32_t bw_kver(struct cli *cli)
+{
+	char *buf = NULL;
+	size_t len;
+	uint32_t v = 0;
+
+	if (cgctl_read_sys(cli->ctx, "/proc/sys/kernel/osrelease", &buf, &len) == 0) {
+		while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+			buf[--len] = '\0';
+		if (cgctl_kver_parse(buf, &v) < 0)
+			v = 0;
+	}
+	free(buf);
+	if (!v && !cgctl_get_root(cli->ctx)[0])
+		v = cgctl_kver_running();
+	return v;
+}
+
+/* "0-1,4,6-7" -> 5 */
+static unsigned int count_cpu_list(const char *s)
+{
+	unsigned int n = 0;
+
+	while (*s && *s != '\n') {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+
+		if (end == s)
+			return 0;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtoul(s, &end, 10);
+			if (end == s || b < a)
+				return 0;
+		}
+		n += (unsigned int)(b - a + 1);
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+unsigned int bw_ncpu(struct cli *cli)
+{
+	char *buf = NULL;
+	size_t len;
+	unsigned int n = 0;
+	long s;
+
+	if (cgctl_read_sys(cli->ctx, "/sys/devices/system/cpu/online", &buf, &len) == 0)
+		n = count_cpu_list(buf);
+	free(buf);
+	if (n)
+		return n;
+	s = sysconf(_SC_NPROCESSORS_ONLN);
+	return s > 0 ? (unsigned int)s : 1;
+}
+
+int bw_parse_us(struct cli *cli, const char *opt, const char *s, uint64_t *us)
+{
+	uint64_t ns;
+	int rc = cli_parse_duration(cli, opt, s, 1000, &ns);
+
+	if (rc)
+		return rc;
+	if (ns % 1000)
+		return cli_usage(cli, "--%s: '%s' is not a whole number of microseconds", opt, s);
+	*us = ns / 1000;
+	return EXIT_OK;
+}
+
+/* ---- bw show ---- */
+
+static void emit_settings(struct out *o, const struct cgctl_bw_settings *bw, bool has_burst)
+{
+	bool inf = bw->quota_us == CGCTL_BW_INF;
+
+	out_usec(o, "quota_us", inf ? UINT64_MAX : bw->quota_us * 1000);
+	out_usec(o, "period_us", bw->period_us * 1000);
+	if (has_burst)
+		out_usec(o, "burst_us", bw->burst_us * 1000);
+	else
+		out_null(o, "burst_us");
+	if (inf)
+		out_null(o, "cpus");
+	else
+		out_double(o, "cpus", (double)bw->quota_us / bw->period_us, 3);
+}
+
+/* The tightest limit on the way to the root: every level enforces its own pool. */
+static void emit_effective(struct cli *cli, const struct bw_target *t)
+{
+	char path[PATH_MAX], limiter[PATH_MAX] = "";
+	double best = -1;
+
+	snprintf(path, sizeof(path), "%s", t->path);
+	for (;;) {
+		struct cgctl_bw_settings bw;
+		bool hb;
+		char *slash;
+
+		if (bw_read_settings(cli, t->m, path, &bw, &hb) == 0 &&
+		    bw.quota_us != CGCTL_BW_INF) {
+			double c = (double)bw.quota_us / bw.period_us;
+
+			if (best < 0 || c < best) {
+				best = c;
+				snprintf(limiter, sizeof(limiter), "%s", path);
+			}
+		}
+		if (!strcmp(path, "/"))
+			break;
+		slash = strrchr(path, '/');
+		if (slash == path)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	out_obj_begin(cli->out, "effective");
+	if (best < 0) {
+		out_null(cli->out, "cpus");
+		out_null(cli->out, "limited_by");
+	} else {
+		out_double(cli->out, "cpus", best, 3);
+		out_str(cli->out, "limited_by", limiter);
+	}
+	out_obj_end(cli->out);
+}
+
+struct bw_stat_read {
+	struct cgctl_cpu_stat st;
+	uint64_t local_ns;
+	bool has_local, has_usage;
+};
+
+static void read_stats(struct cli *cli, const struct bw_target *t, struct bw_stat_read *s)
+{
+	const struct cgctl_mount *acct;
+	char *buf;
+	size_t len;
+	uint64_t v;
+
+	memset(s, 0, sizeof(*s));
+	if (read_text(cli, t->m, t->path, "cpu.stat", &buf, &len) == 0)
+		cgctl_parse_cpu_stat(buf, len, t->m->version, &s->st);
+	free(buf);
+	if (read_text(cli, t->m, t->path, "cpu.stat.local", &buf, &len) == 0) {
+		const char *key = t->m->version == 2 ? "throttled_usec" : "throttled_time";
+
+		if (cgctl_parse_keyed_u64(buf, len, key, &v) == 0) {
+			s->local_ns = t->m->version == 2 ? v * 1000 : v;
+			s->has_local = true;
+		}
+	}
+	free(buf);
+	s->has_usage = s->st.present & CGCTL_CPU_STAT_USAGE;
+	if (s->has_usage || t->m->version == 2)
+		return;
+	/* v1: usage lives in cpuacct, mounted with cpu or on its own */
+	if (cgctl_mount_find(cli->ctx, "cpuacct", &acct) < 0)
+		return;
+	if (read_text(cli, acct, t->path, "cpuacct.usage", &buf, &len) == 0 &&
+	    cgctl_parse_cpuacct_usage(buf, len, &s->st) == 0)
+		s->has_usage = true;
+	free(buf);
+}
+
+static void emit_u64_or_null(struct out *o, const char *key, bool have, uint64_t v)
+{
+	if (have)
+		out_u64(o, key, v);
+	else
+		out_null(o, key);
+}
+
+static void emit_usec_or_null(struct out *o, const char *key, bool have, uint64_t ns)
+{
+	if (have)
+		out_usec(o, key, ns);
+	else
+		out_null(o, key);
+}
+
+static void emit_stats(struct cli *cli, const struct bw_stat_read *s)
+{
+	const struct cgctl_cpu_stat *st = &s->st;
+	bool np = st->present & CGCTL_CPU_STAT_NR_PERIODS;
+	bool nt = st->present & CGCTL_CPU_STAT_NR_THROTTLED;
+	bool nb = st->present & CGCTL_CPU_STAT_NR_BURSTS;
+	struct out *o = cli->out;
+
+	out_obj_begin(o, "stat");
+	emit_u64_or_null(o, "nr_periods", np, st->nr_periods);
+	emit_u64_or_null(o, "nr_throttled", nt, st->nr_throttled);
+	emit_usec_or_null(o, "throttled_usec", st->present & CGCTL_CPU_STAT_THROTTLED,
+			  st->throttled_ns);
+	emit_usec_or_null(o, "throttled_local_usec", s->has_local, s->local_ns);
+	emit_u64_or_null(o, "nr_bursts", nb, st->nr_bursts);
+	emit_usec_or_null(o, "burst_usec", st->present & CGCTL_CPU_STAT_BURST, st->burst_ns);
+	emit_usec_or_null(o, "usage_usec", s->has_usage, st->usage_ns);
+	out_obj_end(o);
+
+	/* derived: how often, and how long per throttled period (summed over CPUs) */
+	out_obj_begin(o, "derived");
+	if (np && nt && st->nr_periods)
+		out_double(o, "throttled_fraction", (double)st->nr_throttled / st->nr_periods, 3);
+	else
+		out_null(o, "throttled_fraction");
+	if (nt && st->nr_throttled)
+		out_usec(o, "throttled_per_period_usec", st->throttled_ns / st->nr_throttled);
+	else
+		out_null(o, "throttled_per_period_usec");
+	if (np && s->has_usage && st->nr_periods)
+		out_usec(o, "usage_per_period_usec", st->usage_ns / st->nr_periods);
+	else
+		out_null(o, "usage_per_period_usec");
+	out_obj_end(o);
+}
+
+static int show(struct cli *cli, int argc, const char **argv)
+{
+	struct cgctl_bw_settings bw;
+	struct bw_stat_read s;
+	struct bw_target t;
+	bool has_burst;
+	int rc, r;
+
+	rc = bw_resolve(cli, argv[0], &t);
+	if (rc)
+		return rc;
+	r = bw_read_settings(cli, t.m, t.path, &bw, &has_burst);
+	if (r < 0)
+		return cli_error(cli, argv[0], r, "cannot read the bandwidth setting: %s",
+				 cli_strerror(r));
+	read_stats(cli, &t, &s);
+	out_str(cli->out, "path", t.path);
+	out_u64(cli->out, "version", (uint64_t)t.m->version);
+	out_obj_begin(cli->out, "settings");
+	emit_settings(cli->out, &bw, has_burst);
+	out_obj_end(cli->out);
+	emit_effective(cli, &t);
+	emit_stats(cli, &s);
+	(void)argc;
+	return EXIT_OK;
+}
+
+const struct cgctl_cmd cmd_bw_show = {
+	.name = "show",
+	.args = "PATH",
+	.summary = "bandwidth setting, effective limit, cpu.stat and cpu.stat.local",
+	.run = show,
+	.min_args = 1,
+	.max_args = 1,
+};
