@@ -587,9 +587,10 @@ struct cgctl_inv_group {
 	uint64_t file;		/* page cache of regular files (not shmem) */
 	uint64_t shmem;		/* shmem/tmpfs, SysV SHM, MAP_SHARED|MAP_ANONYMOUS */
 	uint64_t thp;		/* of the above: pages in transparent huge/large folios */
-	uint64_t thp_pmd;	/* of thp: anon pages of whole 2 MiB folios mapped at one
-				 * 2 MiB-aligned address (PMD-mapped; 3.5-6.12 move them as one
-				 * unit, PTE-mapped parts of large folios are skipped) */
+	uint64_t thp_pmd;	/* of thp: anon pages of PMD-mapped 2 MiB folios (3.5-6.12 move
+				 * them as one unit, PTE-mapped parts of large folios are
+				 * skipped).  Exact with the PAGEMAP_SCAN ioctl (6.7+); else
+				 * whole folios mapped at one 2 MiB-aligned address */
 };
 
 /* Figures that could not be determined; they read as 0 (never guessed). */
@@ -990,7 +991,8 @@ int cgctl_pcp_fraction_read(struct cgctl_ctx *ctx);
 
 /* Verdict bits of cgctl_pcp_check(). */
 #define CGCTL_PCP_BATCH_OK	(1 << 0)	/* batch equals the prediction */
-#define CGCTL_PCP_HIGH_OK	(1 << 1)	/* high in [high_min, high_max]; or 0 on a
+#define CGCTL_PCP_HIGH_OK	(1 << 1)	/* high in [high_min, high_max] (high_max
+						 * when high_min > high_max); or 0 on a
 						 * never-used auto-tuned pageset (count 0) */
 #define CGCTL_PCP_LIMITS_OK	(1 << 2)	/* printed high_min/high_max (6.7+) equal
 						 * the prediction, or are not printed */

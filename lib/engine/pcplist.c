@@ -23,6 +23,7 @@
  * v2.6.32.  Pure: no I/O.
  */
 #include <errno.h>
+#include <limits.h>
 
 #include "internal.h"
 #include "engine/pcplist.h"
@@ -69,7 +70,8 @@ static int zone_highsize(const struct cgctl_pcp_zone *z, unsigned int ncpu, int 
 	unsigned int split = z->node_ncpu ? z->node_ncpu : ncpu;
 	uint64_t high = total / split;
 
-	return (int)MAX(high, (uint64_t)batch << 2);
+	/* pcp->high is an int: a zone cannot be big enough to overflow it */
+	return (int)MIN(MAX(high, (uint64_t)batch << 2), (uint64_t)INT_MAX);
 }
 
 /* < 5.14: setup_pageset() / pageset_set_batch(), or the fraction sysctl's
@@ -81,7 +83,7 @@ static void predict_fixed_ratio(uint32_t kver, const struct cgctl_pcp_zone *z,
 	uint64_t high;
 
 	if (z->high_fraction) {
-		high = sizing_pages(kver, z) / z->high_fraction;
+		high = MIN(sizing_pages(kver, z) / z->high_fraction, (uint64_t)INT_MAX);
 		p->batch = (int)MAX((uint64_t)1, high / 4);
 		if (high / 4 > PCP_FRACTION_BATCH_CAP(page_shift(z)))
 			p->batch = (int)PCP_FRACTION_BATCH_CAP(page_shift(z));
@@ -246,7 +248,9 @@ static bool high_ok(const struct cgctl_pcp_pred *p, const struct cgctl_zone_page
 	 * refill (nr_pcp_high(), nr_pcp_alloc(), 6.7+) */
 	if (p->autotune && ps->high == 0 && ps->count == 0)
 		return true;
-	return ps->high >= p->high_min && ps->high <= p->high_max;
+	/* clamp(high, high_min, high_max) lets high_max win when a low watermark above
+	 * managed / 8 (big watermark_scale_factor, tiny zone) puts high_min above it */
+	return ps->high >= MIN(p->high_min, p->high_max) && ps->high <= p->high_max;
 }
 
 static bool limits_ok(const struct cgctl_pcp_pred *p, const struct cgctl_zone_pageset *ps)

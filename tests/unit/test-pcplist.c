@@ -213,6 +213,15 @@ START_TEST(check_verdict)
 	ps.batch = 63;
 	ps.high_max = 48298;
 	ck_assert_int_eq(cgctl_pcp_check(&p, &ps), CGCTL_PCP_ALL_OK & ~CGCTL_PCP_LIMITS_OK);
+	/* low watermark above managed / 8: high_min > high_max, clamp() gives high_max */
+	p = predict(K(6, 18, 0), 2, 4096, 4096, 1200, 2, 0);
+	ck_assert_int_eq(p.high_min, 600);
+	ck_assert_int_eq(p.high_max, 256);
+	ps = (struct cgctl_zone_pageset){ .count = 3, .high = 256, .batch = 1,
+					  .high_min = 600, .high_max = 256 };
+	ck_assert_int_eq(cgctl_pcp_check(&p, &ps), CGCTL_PCP_ALL_OK);
+	ps.high = 600;
+	ck_assert_int_eq(cgctl_pcp_check(&p, &ps) & CGCTL_PCP_HIGH_OK, 0);
 	/* before 6.7 nothing but high and batch is printed, and high is fixed */
 	p = (struct cgctl_pcp_pred){ .batch = 31, .high_min = 186, .high_max = 186 };
 	ps = (struct cgctl_zone_pageset){ .count = 0, .high = 186, .batch = 31,
