@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +41,16 @@ static double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* CPU time of this process (all threads): robust against a busy machine. */
+static double cpu_ms(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 }
 
 static int dbl_cmp(const void *a, const void *b)
@@ -117,8 +128,9 @@ static int open_pagemap(pid_t pid)
 }
 
 /* The floor: the whole pagemap once, 1 MiB per pread, buffer reused. */
-static double run_floor(pid_t pid, unsigned long *present)
+static double run_floor(pid_t pid, unsigned long *present, double *cpu)
 {
+	double c = cpu_ms();
 	static unsigned long long buf[128 * 1024];
 	struct vma v[4096];
 	int n = load_vmas(pid, v, 4096), fd = open_pagemap(pid);
@@ -140,13 +152,15 @@ static double run_floor(pid_t pid, unsigned long *present)
 			a += (unsigned long)k / 8;
 		}
 	t = now_ms() - t;
+	*cpu = cpu_ms() - c;
 	close(fd);
 	return t;
 }
 
 /* tools/mm/page-types -p PID -C: three single-entry preads per present page. */
-static double run_page_types(pid_t pid, unsigned long *found)
+static double run_page_types(pid_t pid, unsigned long *found, double *cpu)
 {
+	double c = cpu_ms();
 	static unsigned long long buf[64 * 1024];
 	int kf = open("/proc/kpageflags", O_RDONLY), kcg = open("/proc/kpagecgroup", O_RDONLY);
 	int kc = open("/proc/kpagecount", O_RDONLY), fd;
@@ -180,6 +194,7 @@ static double run_page_types(pid_t pid, unsigned long *found)
 			a += (unsigned long)k / 8;
 		}
 	t = now_ms() - t;
+	*cpu = cpu_ms() - c;
 	close(fd);
 	close(kf);
 	close(kcg);
@@ -188,14 +203,15 @@ static double run_page_types(pid_t pid, unsigned long *found)
 }
 
 static double run_inventory(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
-			    unsigned long *pages)
+			    unsigned long *pages, double *cpu)
 {
 	struct cgctl_inventory *inv = NULL;
 	struct cgctl_error e = { 0 };
-	double t = now_ms();
+	double c = cpu_ms(), t = now_ms();
 	int r = cgctl_inventory_scan(ctx, pid, flags, &inv, &e);
 
 	t = now_ms() - t;
+	*cpu = cpu_ms() - c;
 	if (r < 0) {
 		fprintf(stderr, "scan: %s\n", e.msg);
 		exit(1);
@@ -210,7 +226,8 @@ static double run_inventory(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags
 int main(int argc, char **argv)
 {
 	int thp = argc > 1 && strcmp(argv[1], "--thp") == 0, reps = 7, pt_reps = 3;
-	double inv[7], inv1[7], flo[7], pt[3], mi, mi1, mf, mp;
+	double inv[7], inv1[7], flo[7], pt[3], cinv[7], cinv1[7], cflo[7], cpt[3];
+	double mi, mi1, mf, mp;
 	unsigned long pinv = 0, pflo = 0, ppt = 0;
 	struct cgctl_ctx *ctx = NULL;
 	pid_t pid;
@@ -226,13 +243,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "scan: cannot start the toucher\n");
 		return 1;
 	}
-	for (int i = 0; i < reps; i++) {
-		flo[i] = run_floor(pid, &pflo);
-		inv[i] = run_inventory(ctx, pid, 0, &pinv);
-		inv1[i] = run_inventory(ctx, pid, CGCTL_INV_SINGLE_THREAD, &pinv);
+	for (int i = 0; i < reps; i++) {	/* interleaved, so load changes hit all alike */
+		flo[i] = run_floor(pid, &pflo, &cflo[i]);
+		inv[i] = run_inventory(ctx, pid, 0, &pinv, &cinv[i]);
+		inv1[i] = run_inventory(ctx, pid, CGCTL_INV_SINGLE_THREAD, &pinv, &cinv1[i]);
 	}
 	for (int i = 0; i < pt_reps; i++)
-		pt[i] = run_page_types(pid, &ppt);
+		pt[i] = run_page_types(pid, &ppt, &cpt[i]);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	cgctl_unref(ctx);
@@ -242,9 +259,10 @@ int main(int argc, char **argv)
 	mp = median(pt, pt_reps);
 	printf("scan: 1 GiB resident (%s), %lu present pages, inventory found %lu, "
 	       "page-types style %lu\n", thp ? "2 MiB THP" : "4 KiB pages", pflo, pinv, ppt);
-	printf("scan: inventory %.2f ms (1 thread: %.2f ms)\n", mi, mi1);
-	printf("scan: page-types baseline %.2f ms  -> %.1fx faster\n", mp, mp / mi);
-	printf("scan: pagemap-only floor %.2f ms  -> inventory is %.2fx the floor\n", mf,
-	       mi / mf);
+	printf("scan: medians, wall (cpu) ms: inventory %.2f (%.2f), 1 thread %.2f (%.2f), "
+	       "page-types %.2f (%.2f), pagemap floor %.2f (%.2f)\n", mi, median(cinv, reps),
+	       mi1, median(cinv1, reps), mp, median(cpt, pt_reps), mf, median(cflo, reps));
+	printf("scan: inventory %.2f ms per GiB; %.1fx faster than page-types; %.2fx the "
+	       "pagemap-only floor\n", mi, mp / mi, mi / mf);
 	return pinv + 1024 < pflo ? 1 : 0;	/* the inventory must find the pages */
 }

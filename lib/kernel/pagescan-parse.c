@@ -140,48 +140,93 @@ static void count_hidden(struct ps_pmstat *st, uint64_t e)
 		st->hidden_anon_shared++;
 }
 
+/* Open a new run for entry @e at @vpn.  Returns: the run, NULL on -ENOMEM. */
+static struct ps_run *run_open(struct ps_runs *r, uint64_t vpn, uint64_t e)
+{
+	if (runs_grow(r, r->n + 1) < 0)
+		return NULL;
+	r->v[r->n] = (struct ps_run){ .pfn = e & PM_PFN_MASK, .vpn = vpn, .len = 0,
+				      .flags = run_flags(e) };
+	return &r->v[r->n++];
+}
+
 int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 		 const uint64_t *pm, size_t n)
 {
 	struct ps_run *cur = r->n ? &r->v[r->n - 1] : NULL;
+	/* the entry that would extend the current run: compared whole, in a register */
+	const uint64_t keep = PM_PRESENT | PM_EXCLUSIVE | PM_FILE | PM_PFN_MASK;
+	uint64_t next = 0, len = 0;
 
+	if (cur && cur->len < UINT32_MAX - n) {
+		next = PM_PRESENT | (cur->pfn + cur->len) |
+		       (cur->flags & RUN_EXCLUSIVE ? PM_EXCLUSIVE : 0) |
+		       (cur->flags & RUN_FILE ? PM_FILE : 0);
+		if (cur->vpn + cur->len != vpn)
+			next = 0;
+	}
 	for (size_t i = 0; i < n; i++) {
-		uint64_t e = pm[i], pfn = e & PM_PFN_MASK;
-		uint32_t fl;
+		uint64_t e = pm[i];
 
+		if ((e & keep) == next && next) {
+			len++;
+			next++;
+			continue;
+		}
+		if (cur) {	/* flush what the fast path counted */
+			cur->len += (uint32_t)len;
+			r->pages += len;
+			st->present += len;
+			len = 0;
+		}
+		next = 0;
 		if (!(e & PM_PRESENT)) {
 			st->swap += !!(e & PM_SWAP);
 			continue;
 		}
 		st->present++;
-		if (!pfn) {
+		if (!(e & PM_PFN_MASK)) {
 			count_hidden(st, e);
 			continue;
 		}
-		fl = run_flags(e);
-		if (cur && cur->vpn + cur->len == vpn + i && cur->pfn + cur->len == pfn &&
-		    cur->flags == fl && cur->len < UINT32_MAX) {
-			cur->len++;
-			r->pages++;
-			continue;
-		}
-		if (runs_grow(r, r->n + 1) < 0)
+		cur = run_open(r, vpn + i, e);
+		if (!cur)
 			return -ENOMEM;
-		cur = &r->v[r->n++];
-		*cur = (struct ps_run){ .pfn = pfn, .vpn = vpn + i, .len = 1, .flags = fl };
+		cur->len = 1;
 		r->pages++;
+		next = (e & keep) + 1;
+	}
+	if (cur) {
+		cur->len += (uint32_t)len;
+		r->pages += len;
+		st->present += len;
 	}
 	return 0;
 }
 
+/* @b continues @a in both spaces with the same flags. */
+static bool runs_join(const struct ps_run *a, const struct ps_run *b)
+{
+	return a->vpn + a->len == b->vpn && a->pfn + a->len == b->pfn && a->flags == b->flags &&
+	       (uint64_t)a->len + b->len <= UINT32_MAX;
+}
+
 int ps_runs_append(struct ps_runs *dst, const struct ps_runs *src)
 {
+	size_t skip = 0;
+
 	if (!src->n)
 		return 0;
 	if (runs_grow(dst, dst->n + src->n) < 0)
 		return -ENOMEM;
-	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
-	dst->n += src->n;
+	/* the two threads' halves may split one run: join it again (a PMD block cut in
+	 * two would not be recognised) */
+	if (dst->n && runs_join(&dst->v[dst->n - 1], &src->v[0])) {
+		dst->v[dst->n - 1].len += src->v[0].len;
+		skip = 1;
+	}
+	memcpy(dst->v + dst->n, src->v + skip, (src->n - skip) * sizeof(*src->v));
+	dst->n += src->n - skip;
 	dst->pages += src->pages;
 	return 0;
 }
@@ -318,6 +363,135 @@ uint64_t ps_count_thp_pmd(const struct ps_run *run, const uint64_t *kf)
 	return n;
 }
 
+static int vrange_push(struct ps_vrange **v, size_t *n, size_t *cap, uint64_t a, uint64_t b)
+{
+	if (*n && (*v)[*n - 1].end == a) {
+		(*v)[*n - 1].end = b;
+		return 0;
+	}
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct ps_vrange *nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = (struct ps_vrange){ a, b };
+	return 0;
+}
+
+static int vrange_cmp(const void *a, const void *b)
+{
+	const struct ps_vrange *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+ssize_t ps_pmd_candidates(const struct ps_runs *r, struct ps_vrange **ret)
+{
+	struct ps_vrange *v = NULL;
+	size_t n = 0, cap = 0, out = 0;
+
+	for (size_t k = 0; k < r->n; k++) {
+		const struct ps_run *run = &r->v[k];
+
+		for (uint64_t i = ps_pmd_first(run); i < run->len && i + PS_PMD_PAGES <= run->len;
+		     i += PS_PMD_PAGES) {
+			if (vrange_push(&v, &n, &cap, run->vpn + i, run->vpn + i + PS_PMD_PAGES)) {
+				free(v);
+				return -ENOMEM;
+			}
+		}
+	}
+	/* runs come in PFN order: merge the blocks in virtual order, for few ioctls */
+	qsort(v, n, sizeof(*v), vrange_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (out && v[out - 1].end == v[i].start)
+			v[out - 1].end = v[i].end;
+		else
+			v[out++] = v[i];
+	}
+	*ret = v;
+	return (ssize_t)out;
+}
+
+static bool vpn_listed(const uint64_t *v, size_t n, uint64_t vpn)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] == vpn)
+			return true;
+		if (v[mid] < vpn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static int out_push(struct ps_runs *o, const struct ps_run *x)
+{
+	if (!x->len)
+		return 0;
+	if (runs_grow(o, o->n + 1) < 0)
+		return -ENOMEM;
+	o->v[o->n++] = *x;
+	o->pages += x->len;
+	return 0;
+}
+
+/* @run with its listed blocks cut out as RUN_PMD runs, appended to @o. */
+static int mark_run(struct ps_runs *o, const struct ps_run *run, const uint64_t *pmd_vpns,
+		    size_t n)
+{
+	uint64_t cur = 0;
+	int r = 0;
+
+	for (uint64_t i = ps_pmd_first(run); r == 0 && i < run->len &&
+	     i + PS_PMD_PAGES <= run->len; i += PS_PMD_PAGES) {
+		struct ps_run before = { run->pfn + cur, run->vpn + cur, (uint32_t)(i - cur),
+					 run->flags };
+		struct ps_run pmd = { run->pfn + i, run->vpn + i, PS_PMD_PAGES,
+				      run->flags | RUN_PMD };
+
+		if (!vpn_listed(pmd_vpns, n, run->vpn + i))
+			continue;
+		r = out_push(o, &before);
+		if (r == 0)
+			r = out_push(o, &pmd);
+		cur = i + PS_PMD_PAGES;
+	}
+	if (r == 0) {
+		struct ps_run rest = { run->pfn + cur, run->vpn + cur, (uint32_t)(run->len - cur),
+				       run->flags };
+
+		r = out_push(o, &rest);
+	}
+	return r;
+}
+
+int ps_runs_mark_pmd(struct ps_runs *r, const uint64_t *pmd_vpns, size_t n)
+{
+	struct ps_runs o = { 0 };
+
+	if (!n)
+		return 0;
+	for (size_t k = 0; k < r->n; k++) {
+		if (mark_run(&o, &r->v[k], pmd_vpns, n) < 0) {
+			ps_runs_free(&o);
+			return -ENOMEM;
+		}
+	}
+	ps_runs_free(r);
+	*r = o;
+	return 0;
+}
+
 struct ps_group *ps_groups_get(struct ps_groups *g, uint64_t ino)
 {
 	if (g->last < g->n && g->v[g->last].ino == ino)
@@ -388,9 +562,37 @@ static int account_page(struct ps_groups *g, struct ps_window *w, uint32_t run_f
 	return 0;
 }
 
+/* A PMD-mapped folio: one folio, so the head's entries speak for all 512 pages. */
+static int account_pmd(struct ps_groups *g, struct ps_window *w, const struct ps_run *run)
+{
+	uint64_t off = run->pfn - w->base, kf = w->kf ? w->kf[off] : 0;
+	enum ps_cat c = ps_classify(run->flags, w->kf != NULL, kf);
+	struct ps_group *grp;
+
+	if (c == PS_ZERO) {	/* the huge zero page */
+		w->zero += run->len;
+		return 0;
+	}
+	grp = ps_groups_get(g, w->kcg ? w->kcg[off] : 0);
+	if (!grp)
+		return -ENOMEM;
+	grp->cat[c] += run->len;
+	if (kf & KPF_BIT(KPF_THP)) {
+		grp->thp += run->len;
+		if (c == PS_ANON_EXCL || c == PS_ANON_SHARED)
+			grp->thp_pmd += run->len;
+	}
+	if (c == PS_ANON_SHARED && w->kc && w->kc[off] == 2)
+		grp->shared_mc2 += run->len;
+	return 0;
+}
+
 int ps_account_run(struct ps_groups *g, struct ps_window *w, const struct ps_run *run)
 {
 	uint64_t off = run->pfn - w->base;
+
+	if (run->flags & RUN_PMD)
+		return account_pmd(g, w, run);
 
 	for (uint32_t i = 0; i < run->len; i++) {
 		int r = account_page(g, w, run->flags, off + i);
@@ -399,7 +601,7 @@ int ps_account_run(struct ps_groups *g, struct ps_window *w, const struct ps_run
 			return r;
 	}
 	/* whole PMD folios, each attributed to its head's memcg */
-	if (!w->kf || (run->flags & RUN_FILE))
+	if (!w->kf || w->pmd_known || (run->flags & RUN_FILE))
 		return 0;
 	for (uint64_t i = ps_pmd_first(run); i < run->len && i + PS_PMD_PAGES <= run->len;
 	     i += PS_PMD_PAGES) {

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -30,10 +31,25 @@
 #define MAX_THREADS	2
 #define MIN_PAGES_PER_THREAD 8192	/* below this a thread costs more than it saves */
 
+/* PAGEMAP_SCAN (6.7+, include/uapi/linux/fs.h); Debian 12's headers predate it. */
+#ifndef PAGEMAP_SCAN
+#define PAGE_IS_HUGE	(1 << 6)
+struct page_region {
+	uint64_t start, end, categories;
+};
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PAGEMAP_SCAN	_IOWR('f', 16, struct pm_scan_arg)
+#endif
+#define SCAN_VEC	256	/* regions per PAGEMAP_SCAN call */
+
 struct scan {
 	struct cgctl_ctx *ctx;
 	unsigned int flags;
 	int pm_fd, kf_fd, kcg_fd, kc_fd;
+	bool pmd_known;		/* PMD-mapped blocks found with PAGEMAP_SCAN */
 	struct ps_vma *vmas;
 	size_t n_vmas;
 	uint64_t virt_pages;
@@ -132,13 +148,13 @@ static bool run_needs_count(const struct ps_run *r)
 /* The runs [i, *end) that one window covers. */
 static size_t window_end(const struct ps_run *rv, size_t i, size_t hi, bool *need_kc)
 {
-	uint64_t base = rv[i].pfn, last = rv[i].pfn + rv[i].len;
+	uint64_t base = rv[i].pfn, last = ps_run_read_end(&rv[i]);
 	size_t j = i + 1;
 
 	*need_kc = run_needs_count(&rv[i]);
 	while (j < hi && rv[j].pfn <= last + WIN_GAP &&
-	       rv[j].pfn + rv[j].len - base <= WIN_PFNS) {
-		last = rv[j].pfn + rv[j].len;
+	       ps_run_read_end(&rv[j]) - base <= WIN_PFNS) {
+		last = ps_run_read_end(&rv[j]);
 		*need_kc |= run_needs_count(&rv[j]);
 		j++;
 	}
@@ -149,9 +165,8 @@ static size_t window_end(const struct ps_run *rv, size_t i, size_t hi, bool *nee
 static int do_window(struct worker *w, size_t i, size_t j, bool need_kc)
 {
 	const struct scan *s = w->s;
-	struct ps_window win = { .base = w->rv[i].pfn };
-	const struct ps_run *lastr = &w->rv[j - 1];
-	size_t n = (size_t)(MAX(lastr->pfn + lastr->len, w->rv[i].pfn + w->rv[i].len) - win.base);
+	struct ps_window win = { .base = w->rv[i].pfn, .pmd_known = s->pmd_known };
+	size_t n = (size_t)(ps_run_read_end(&w->rv[j - 1]) - win.base);
 	uint64_t *kcg = w->buf, *kf = w->buf + WIN_PFNS, *kc = w->buf + 2 * WIN_PFNS;
 	int r = 0;
 
@@ -239,17 +254,22 @@ static int scan_pagemap(struct scan *s, struct worker *w, int n, struct ps_runs 
 static int scan_kpage(struct worker *w, int n, const struct ps_runs *runs,
 		      struct ps_groups *groups, uint64_t *zero)
 {
-	uint64_t per = runs->pages / (uint64_t)n + 1, acc = 0;
+	uint64_t total = 0, per, acc = 0;	/* in PFNs to read, not pages */
 	size_t i = 0;
 	int r;
 
-	if (runs->pages < MIN_PAGES_PER_THREAD * 2)
+	for (size_t k = 0; k < runs->n; k++)
+		total += ps_run_read_end(&runs->v[k]) - runs->v[k].pfn;
+	if (total < MIN_PAGES_PER_THREAD * 2)
 		n = 1;
+	per = total / (uint64_t)n + 1;
 	for (int k = 0; k < n; k++) {
 		w[k].rv = runs->v;
 		w[k].rlo = i;
-		while (i < runs->n && (k == n - 1 || acc < per * (uint64_t)(k + 1)))
-			acc += runs->v[i++].len;
+		while (i < runs->n && (k == n - 1 || acc < per * (uint64_t)(k + 1))) {
+			acc += ps_run_read_end(&runs->v[i]) - runs->v[i].pfn;
+			i++;
+		}
 		w[k].rhi = i;
 	}
 	r = run_workers(w, n, phase_kpage);
@@ -257,6 +277,82 @@ static int scan_kpage(struct worker *w, int n, const struct ps_runs *runs,
 		r = ps_groups_merge(groups, &w[k].groups);
 		*zero += w[k].zero;
 	}
+	return r;
+}
+
+/* Add the 2 MiB blocks of [a, b) (virtual pages) that PAGEMAP_SCAN calls huge. */
+static int scan_huge(int fd, uint64_t a, uint64_t b, uint64_t **v, size_t *n, size_t *cap)
+{
+	struct page_region reg[SCAN_VEC];
+	struct pm_scan_arg arg = {
+		.size = sizeof(arg), .start = a * 4096, .end = b * 4096,
+		.vec = (uint64_t)(uintptr_t)reg, .vec_len = SCAN_VEC,
+		.category_mask = PAGE_IS_HUGE, .return_mask = PAGE_IS_HUGE,
+	};
+
+	while (arg.start < arg.end) {
+		int k = ioctl(fd, PAGEMAP_SCAN, &arg);
+
+		if (k < 0)
+			return -errno;
+		for (int i = 0; i < k; i++)
+			for (uint64_t p = reg[i].start / 4096; p + PS_PMD_PAGES <= reg[i].end / 4096;
+			     p += PS_PMD_PAGES) {
+				if (p % PS_PMD_PAGES)
+					continue;
+				if (*n == *cap) {
+					size_t c = *cap ? *cap * 2 : 64;
+					uint64_t *nv = realloc(*v, c * sizeof(*nv));
+
+					if (!nv)
+						return -ENOMEM;
+					*v = nv;
+					*cap = c;
+				}
+				(*v)[(*n)++] = p;
+			}
+		if (arg.walk_end <= arg.start)
+			break;
+		arg.start = arg.walk_end;
+	}
+	return 0;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Ask PAGEMAP_SCAN which candidate blocks are PMD-mapped, and cut those out as RUN_PMD
+ * runs: a PMD maps one 2 MiB folio, so its head's kpage* entries are all that need
+ * reading (512x less).  Without the ioctl (before 6.7, or a fixture) nothing changes.
+ */
+static int find_pmd(struct scan *s, struct ps_runs *runs)
+{
+	struct ps_vrange *cand = NULL;
+	ssize_t nc = ps_pmd_candidates(runs, &cand);
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0;
+	int r = 0;
+
+	if (nc < 0)
+		return (int)nc;
+	for (ssize_t i = 0; i < nc && r == 0; i++)
+		r = scan_huge(s->pm_fd, cand[i].start, cand[i].end, &v, &n, &cap);
+	free(cand);
+	if (r == -ENOTTY || r == -EINVAL || r == -EOPNOTSUPP) {
+		free(v);
+		return 0;
+	}
+	if (r == 0) {
+		s->pmd_known = true;
+		qsort(v, n, sizeof(*v), u64_cmp);
+		r = ps_runs_mark_pmd(runs, v, n);
+	}
+	free(v);
 	return r;
 }
 
@@ -356,6 +452,8 @@ static int scan_task(struct scan *s, pid_t pid, struct ps_scan_out *out,
 	if (r == 0 && out->runs.n) {
 		ps_runs_sort_dedupe(&out->runs);
 		r = ps_runs_split(&out->runs, WIN_PFNS);
+		if (r == 0)
+			r = find_pmd(s, &out->runs);
 	}
 	if (r == 0 && out->runs.n) {
 		out->unknown |= open_kpage(s);

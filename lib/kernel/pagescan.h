@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "libcgctl.h"
 
@@ -41,6 +42,8 @@ struct ps_vma {
 /* Pagemap flags a run keeps constant (so a run's pages classify alike). */
 #define RUN_EXCLUSIVE	(1u << 0)
 #define RUN_FILE	(1u << 1)
+#define RUN_PMD		(1u << 2)	/* one PMD-mapped 2 MiB folio (PAGEMAP_SCAN said so):
+					 * only its head PFN is read */
 
 /* Pages consecutive both virtually and physically, with equal pagemap flags. */
 struct ps_run {
@@ -103,6 +106,22 @@ enum ps_cat ps_classify(uint32_t run_flags, bool have_kflags, uint64_t kflags);
  * kpageflags.  Returns: the number of such pages (a multiple of 512).
  */
 uint64_t ps_count_thp_pmd(const struct ps_run *run, const uint64_t *kf);
+/* Virtual page ranges [start, end) of the 2 MiB blocks that runs cover whole and
+ * aligned alike in both spaces: the only places a PMD mapping can be.  Returns: the
+ * count and a malloc'ed array (adjacent blocks merged), or -ENOMEM. */
+struct ps_vrange {
+	uint64_t start, end;
+};
+ssize_t ps_pmd_candidates(const struct ps_runs *r, struct ps_vrange **ret);
+/* Cut the blocks whose first virtual page is in @pmd_vpns (sorted) out of their runs as
+ * RUN_PMD runs of 512 pages.  PFN order is kept.  Returns: 0 or -ENOMEM. */
+int ps_runs_mark_pmd(struct ps_runs *r, const uint64_t *pmd_vpns, size_t n);
+/* The PFN after the last one a window must read for @run. */
+static inline uint64_t ps_run_read_end(const struct ps_run *run)
+{
+	return run->pfn + (run->flags & RUN_PMD ? 1 : run->len);
+}
+
 /* Offset in @run of its first 2 MiB-aligned block, UINT64_MAX if virtual and physical
  * alignment differ (then no block can be PMD-mapped). */
 uint64_t ps_pmd_first(const struct ps_run *run);
@@ -134,6 +153,8 @@ void ps_groups_free(struct ps_groups *g);
 struct ps_window {
 	uint64_t base;		/* first PFN of the arrays */
 	const uint64_t *kf, *kcg, *kc;
+	bool pmd_known;		/* PMD mappings were cut out as RUN_PMD runs; else whole
+				 * aligned folios in a run count as thp_pmd */
 	uint64_t zero;		/* out: zero-page mappings */
 };
 int ps_account_run(struct ps_groups *g, struct ps_window *w, const struct ps_run *run);

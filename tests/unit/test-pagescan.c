@@ -267,6 +267,88 @@ START_TEST(groups_merge)
 }
 END_TEST
 
+START_TEST(append_joins_halves)
+{
+	struct ps_runs a = { 0 }, b = { 0 };
+
+	push(&a, 1000, 5000, 100);
+	push(&b, 1100, 5100, 50);	/* continues a's run in both spaces */
+	push(&b, 2000, 5150, 10);
+	ck_assert_int_eq(ps_runs_append(&a, &b), 0);
+	ck_assert_uint_eq(a.n, 2);
+	ck_assert_uint_eq(a.v[0].len, 150);
+	ck_assert_uint_eq(a.pages, 160);
+	ps_runs_free(&b);
+	push(&b, 2010, 9999, 5);	/* physically next, virtually not: separate */
+	ck_assert_int_eq(ps_runs_append(&a, &b), 0);
+	ck_assert_uint_eq(a.n, 3);
+	ps_runs_free(&a);
+	ps_runs_free(&b);
+}
+END_TEST
+
+START_TEST(pmd_candidates_and_mark)
+{
+	struct ps_runs r = { 0 };
+	struct ps_vrange *c = NULL;
+	uint64_t huge[] = { 2 * 512, 9 * 512 };
+	ssize_t n;
+
+	/* run A: PFN 4*512-8 .. , vpn 2*512-8: blocks at vpn 1024, 1536 whole */
+	push(&r, 4 * 512 - 8, 2 * 512 - 8, 8 + 1024 + 3);
+	/* run B: aligned differently: no candidate */
+	push(&r, 20 * 512, 6 * 512 + 1, 2048);
+	/* run C: PFN 40*512, vpn 9*512: one block, lower PFN order than its vpn suggests */
+	push(&r, 1 * 512, 9 * 512, 512);
+	ps_runs_sort_dedupe(&r);
+	n = ps_pmd_candidates(&r, &c);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(c[0].start, 2 * 512);	/* sorted by vpn, adjacent merged */
+	ck_assert_uint_eq(c[0].end, 4 * 512);
+	ck_assert_uint_eq(c[1].start, 9 * 512);
+	free(c);
+	/* PAGEMAP_SCAN said: vpn 1024 and 4608 are PMD-mapped (not 1536) */
+	ck_assert_int_eq(ps_runs_mark_pmd(&r, huge, 2), 0);
+	ck_assert_uint_eq(r.pages, 8 + 1027 + 2048 + 512);
+	/* C (PFN 512) first, then A split into 8 | PMD 512 | 515, then B */
+	ck_assert_uint_eq(r.n, 5);
+	ck_assert_uint_eq(r.v[0].flags, RUN_PMD);
+	ck_assert_uint_eq(r.v[0].vpn, 9 * 512);
+	ck_assert_uint_eq(r.v[1].len, 8);
+	ck_assert_uint_eq(r.v[2].flags, RUN_PMD);
+	ck_assert_uint_eq(r.v[2].pfn, 4 * 512);
+	ck_assert_uint_eq(ps_run_read_end(&r.v[2]), 4 * 512 + 1);
+	ck_assert_uint_eq(r.v[3].len, 515);
+	ck_assert_uint_eq(r.v[3].flags, 0);
+	ck_assert_uint_eq(r.v[4].len, 2048);
+	ps_runs_free(&r);
+}
+END_TEST
+
+START_TEST(account_pmd_run)
+{
+	/* only the head entry is read for a RUN_PMD run */
+	uint64_t kcg[1] = { 42 }, kf[1], kc[1] = { 2 };
+	struct ps_run run = { .pfn = 512, .vpn = 1024, .len = 512, .flags = RUN_PMD };
+	struct ps_window w = { .base = 512, .kcg = kcg, .kf = kf, .kc = kc, .pmd_known = true };
+	struct ps_groups g = { 0 };
+	const struct ps_group *x;
+
+	kf[0] = KF(KPF_ANON) | KF(KPF_THP) | KF(KPF_COMPOUND_HEAD);
+	ck_assert_int_eq(ps_account_run(&g, &w, &run), 0);
+	x = ps_groups_get(&g, 42);
+	ck_assert_uint_eq(x->cat[PS_ANON_SHARED], 512);
+	ck_assert_uint_eq(x->shared_mc2, 512);
+	ck_assert_uint_eq(x->thp, 512);
+	ck_assert_uint_eq(x->thp_pmd, 512);
+	kf[0] = KF(KPF_ZERO_PAGE) | KF(KPF_THP);	/* the huge zero page */
+	ck_assert_int_eq(ps_account_run(&g, &w, &run), 0);
+	ck_assert_uint_eq(w.zero, 512);
+	ck_assert_uint_eq(x->thp, 512);
+	ps_groups_free(&g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pagescan");
@@ -282,6 +364,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, thp_pmd);
 	tcase_add_test(tc, account_window);
 	tcase_add_test(tc, groups_merge);
+	tcase_add_test(tc, append_joins_halves);
+	tcase_add_test(tc, pmd_candidates_and_mark);
+	tcase_add_test(tc, account_pmd_run);
 	suite_add_tcase(s, tc);
 	return s;
 }
