@@ -84,6 +84,8 @@ int validate_host(struct cli *cli, const char *const *names, size_t n,
 	r = cgctl_validate_run(cli->ctx, &o, names, n, ret, &e);
 	catch_signals(false);
 	cli_progress(cli, "%s", "");
+	if (r == -EINVAL)
+		return cli_usage(cli, "%s", e.msg[0] ? e.msg : "invalid option");
 	if (r < 0)
 		return cli_error(cli, NULL, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
 	return EXIT_OK;

@@ -20,6 +20,7 @@
 
 #define PAGE 4096UL
 #define MAX_THREADS 64
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -92,17 +93,22 @@ struct cpu_job {
 static void *cpu_thread(void *arg)
 {
 	const struct cpu_job *j = arg;
-	struct timespec idle = { (time_t)(j->idle_ns / 1000000000ULL),
-				 (long)(j->idle_ns % 1000000000ULL) };
-	uint64_t start;
+	uint64_t start, now, nap;
+	struct timespec idle;
 
 	while (clock_ns(CLOCK_MONOTONIC) < j->until_ns) {
 		start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		while (clock_ns(CLOCK_MONOTONIC) < j->until_ns &&
 		       (!j->busy_ns || clock_ns(CLOCK_THREAD_CPUTIME_ID) - start < j->busy_ns))
 			;
-		if (j->busy_ns && clock_ns(CLOCK_MONOTONIC) < j->until_ns)
-			nanosleep(&idle, NULL);
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (!j->busy_ns || now >= j->until_ns)
+			continue;
+		/* never sleep past the deadline: every run ends at the same wall time */
+		nap = MIN(j->idle_ns, j->until_ns - now);
+		idle.tv_sec = (time_t)(nap / 1000000000ULL);
+		idle.tv_nsec = (long)(nap % 1000000000ULL);
+		nanosleep(&idle, NULL);
 	}
 	return NULL;
 }

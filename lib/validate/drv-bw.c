@@ -293,7 +293,8 @@ static int bw_work(struct vrun *run, const struct vbw_params *p, const struct bw
 		   struct vwork *w, uint64_t *wall_ns, char *reason, size_t len)
 {
 	char a[4][16], line[256];
-	struct vwork_spec ws = { .m = { g->m }, .path = { g->child }, .cpu = -1, .nice = -20 };
+	/* started outside the group: exec and start-up must not eat the group's quota */
+	struct vwork_spec ws = { .cpu = -1, .nice = -20 };
 	int err;
 
 	snprintf(a[0], sizeof(a[0]), "%u", p->threads);
@@ -313,6 +314,12 @@ static int bw_work(struct vrun *run, const struct vbw_params *p, const struct bw
 	if (err < 0)
 		return err;
 	err = vwork_expect(run, w, "ready", line, sizeof(line), 10000, reason, len);
+	if (err >= 0) {
+		err = cgctl_cg_attach(run->ctx, g->m, g->child, w->pid);
+		if (err < 0)
+			snprintf(reason, len, "attach workload %d to %s: %s", (int)w->pid,
+				 g->child, strerror(-err));
+	}
 	return err;
 }
 
@@ -322,7 +329,7 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	const struct vbw_params *p = s->params;
 	struct bw_groups *g = groups_of(run);
 	struct bw_obs c0, c1, p0 = { 0 }, p1 = { 0 }, dc, dp = { 0 }, pc = { 0 }, pp = { 0 };
-	uint64_t now, wall = 0, t_go, t_end;
+	uint64_t now, wall = 0, cpu = 0, t_go, t_end;
 	char line[256];
 	struct vwork w = { .pid = -1 };
 	double usage;
@@ -344,8 +351,12 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	if (err >= 0)
 		err = vwork_expect(run, &w, "done", line, sizeof(line), p->dur_ms + 10000, reason,
 				   len);
-	if (err >= 0 && vline_u64(line, "wall_ns", &wall) < 0)
+	if (err >= 0 && (vline_u64(line, "wall_ns", &wall) < 0 ||
+			 vline_u64(line, "cpu_ns", &cpu) < 0)) {
+		snprintf(reason, len, "workload: malformed line '%s'", line);
 		err = -EPROTO;
+	}
+	dbg(run->ctx, "%s: workload %s", s->name, line);
 	if (err >= 0)
 		err = vwork_finish(run, &w, 5000, reason, len);
 	vwork_kill(run, &w);
@@ -359,8 +370,8 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 		return err;
 	now = mono_ns();
 	g->settled_ns = now;
-	usage = (double)w.ru.ru_utime.tv_sec * 1e9 + (double)w.ru.ru_utime.tv_usec * 1e3 +
-		(double)w.ru.ru_stime.tv_sec * 1e9 + (double)w.ru.ru_stime.tv_usec * 1e3;
+	/* the CPU time it got in the group: from "go" (it was attached just before) */
+	usage = (double)cpu;
 	bw_delta(&dc, &c0, &c1);
 	if (g->parent)
 		bw_delta(&dp, &p0, &p1);

@@ -17,11 +17,17 @@
 
 #define MS 1000000.0	/* ns */
 
-/* Tolerances of cpu.stat figures: a tick (4 ms) per CPU per period boundary, other load. */
+/*
+ * Tolerances of cpu.stat figures: a tick (4 ms) per CPU per period boundary, and other
+ * load on the machine, which the model does not see: kernel-cpu-bandwidth-model.md 6.5
+ * measured throttled_time 9-13 % below the idle-machine prediction on a quiet box
+ * (150 ms quota, 2 spinners); the scratch groups get the largest cpu.shares to keep it
+ * there on a busy one.
+ */
 #define Q_PERIODS { "nr_periods", "count", 2, 0 }
 #define Q_NR_THR { "nr_throttled", "count", 2, 0 }
-#define Q_THR { "throttled_time", "ns", 30 * MS, 0.10 }
-#define Q_LOCAL { "local_throttled_time", "ns", 30 * MS, 0.10 }
+#define Q_THR { "throttled_time", "ns", 30 * MS, 0.15 }
+#define Q_LOCAL { "local_throttled_time", "ns", 30 * MS, 0.15 }
 #define Q_USAGE { "usage", "ns", 20 * MS, 0.05 }
 
 static const struct vbw_params bw_50_1 = { 50000, 100000, 0, 0, 1, 0, 0, 800, 300 };
@@ -99,7 +105,7 @@ static const struct vscenario scenarios[] = {
 	    Q_USAGE } },
 	{ "bw-parent", "parent quota 50ms/100ms throttles an unlimited child (2 threads)",
 	  &vdriver_bw, &bw_parent,
-	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.10 },
+	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.15 },
 	    { "throttled_time", "ns", 1 * MS, 0 }, Q_LOCAL, Q_USAGE } },
 };
 

@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `cgctl validate` on this machine: every verdict is match or n/a and the exit status 0;
+# a deliberately wrong model parameter makes verdicts differ (exit 7); an unknown
+# scenario, a crashing workload and Ctrl-C all leave no scratch cgroup and no workload
+# behind; --json and --html are well-formed.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+require_root
+[ -x "$CGCTL" ] || skip "cgctl not built"
+command -v python3 >/dev/null || skip "needs python3"
+
+mem=$(mount_of memory)
+cpu=$(mount_of cpu)
+[ -n "$mem$cpu" ] || skip "no v1 memory or cpu hierarchy"
+
+# leftovers: scratch cgroups of any cgctl validate, and running workloads
+leftovers() {
+	for m in $mem $cpu; do
+		find "$m" -maxdepth 6 -type d -name 'cgctl-validate-*' 2>/dev/null
+	done
+	pgrep -f 'cgctl __workload|lt-cgctl __workload' 2>/dev/null
+}
+before=$(leftovers)
+expect_clean() {
+	now=$(leftovers)
+	if [ "$now" = "$before" ]; then ok; else fail "$1: left behind: $now"; fi
+}
+
+# 1. the real thing, 3 runs: nothing differs, every quantity decided
+cg --json validate -r 3
+expect_rc 0 "validate -r 3"
+v=$(json_get 'j["verdict"]' 2>/dev/null)
+[ "$v" = match ] && ok || fail "overall verdict '$v'"
+bad=$(json_get '[s["name"]+"/"+q["name"]+": "+q["reason"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a")]')
+[ "$bad" = "[]" ] && ok || fail "verdicts other than match or n/a: $bad"
+n=$(json_get 'len(j["scenarios"])')
+m=$("$CGCTL" validate --list | wc -l)
+[ "$n" = "$m" ] && ok || fail "$n scenarios reported, $m listed"
+keys=$(json_get 'sorted(j.keys())')
+[ "$keys" = "['kernel', 'runs', 'scenarios', 'target', 'verdict']" ] && ok || fail "keys $keys"
+qk=$(json_get 'sorted(j["scenarios"][0]["quantities"][0].keys())')
+[ "$qk" = "['name', 'observed_mean', 'observed_sd', 'predicted', 'reason', 'unit', 'verdict']" ] &&
+	ok || fail "quantity keys $qk"
+runs=$(json_get 'j["runs"]')
+[ "$runs" = 3 ] && ok || fail "runs $runs"
+expect_clean "after validate"
+
+# 2. a deliberately wrong quota fed to the model: the bandwidth verdicts differ, exit 7
+CGCTL_VALIDATE_PERTURB=quota=20ms cg --json validate -r 2 bw-quota-50-1t
+expect_rc 7 "perturbed quota"
+d=$(json_get '[q["name"] for q in j["scenarios"][0]["quantities"] if q["verdict"]=="differs"]')
+case "$d" in *throttled_time*) ok ;; *) fail "perturbed: throttled_time not differing: $d" ;; esac
+cg validate -r 1 --model-param kver=6.0 mem-stock-pinned
+expect_rc 7 "model told 6.0 (32-page batches) on a 64-page kernel"
+bad_input 2 "unknown model parameter" validate --model-param colour=blue pcp-lists
+expect_clean "after perturbed runs"
+
+# 3. unknown scenario: nothing runs
+bad_input 4 "unknown scenario" validate no-such-scenario
+
+# 4. a workload that crashes (exec of /bin/false): scenario failed, exit 1, clean
+CGCTL_WORKLOAD_EXE=/bin/false cg --json validate -r 2 mem-stock-pinned
+expect_rc 1 "crashing workload"
+r=$(json_get 'j["scenarios"][0]["quantities"][0]["reason"]')
+case "$r" in "run 1 failed: workload touch exited with status 1"*) ok ;;
+*) fail "crash reason: $r" ;; esac
+expect_clean "after a crashing workload"
+
+# 5. Ctrl-C in the middle of a CPU scenario: workloads killed, cgroups removed
+"$CGCTL" validate -r 5 bw-quota-50-2t >/dev/null 2>"$T_TMP/int.err" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -ne 0 ] && ok || fail "interrupted run exited 0"
+grep -q "interrupted" "$T_TMP/int.err" && ok || fail "no 'interrupted' line: $(cat "$T_TMP/int.err")"
+expect_clean "after SIGINT"
+
+# 6. HTML report: well-formed XML, one chart per scenario, no script or network
+cg validate -r 1 --html "$T_TMP/r.html" pcp-lists rss-bound
+expect_rc 0 "html"
+if command -v xmllint >/dev/null; then
+	xmllint --noout --nonet "$T_TMP/r.html" && ok || fail "html not well-formed"
+fi
+[ "$(grep -c '<svg ' "$T_TMP/r.html")" = 2 ] && ok || fail "expected 2 charts"
+if grep -Eq '<script|src=|href=' "$T_TMP/r.html"; then fail "script or link in html"; else ok; fi
+done_testing
