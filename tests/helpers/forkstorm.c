@@ -5,7 +5,10 @@
  * it moves.  Becomes its own process group leader so a test can kill -KILL -PGID.
  * Every descendant dies with its parent (PR_SET_PDEATHSIG).
  *
- * usage: forkstorm [-i INTERVAL_US] [-l LIFE_MS] [-g]
+ * With -n COUNT it stops after COUNT children and waits (a static tree for a cost
+ * measurement; give a long -l).
+ *
+ * usage: forkstorm [-i INTERVAL_US] [-l LIFE_MS] [-g] [-n COUNT]
  */
 #include <signal.h>
 #include <stdbool.h>
@@ -40,15 +43,17 @@ int main(int argc, char **argv)
 	long interval_us = 1000, life_ms = 1000;
 	bool grand = false;
 	struct timespec next;
+	long count = 0;
 	int c;
 
-	while ((c = getopt(argc, argv, "i:l:g")) != -1) {
+	while ((c = getopt(argc, argv, "i:l:gn:")) != -1) {
 		switch (c) {
 		case 'i': interval_us = atol(optarg); break;
 		case 'l': life_ms = atol(optarg); break;
 		case 'g': grand = true; break;
+		case 'n': count = atol(optarg); break;
 		default:
-			fprintf(stderr, "usage: forkstorm [-i INTERVAL_US] [-l LIFE_MS] [-g]\n");
+			fprintf(stderr, "usage: forkstorm [-i INTERVAL_US] [-l LIFE_MS] [-g] [-n COUNT]\n");
 			return 2;
 		}
 	}
@@ -62,6 +67,9 @@ int main(int argc, char **argv)
 
 		if (fork() == 0)
 			child(life_ms, grand);
+		if (count && --count == 0)
+			for (;;)
+				pause();
 		next.tv_nsec += interval_us * 1000;
 		while (next.tv_nsec >= 1000000000) {
 			next.tv_nsec -= 1000000000;
