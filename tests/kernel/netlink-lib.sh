@@ -13,31 +13,36 @@ done
 CPU=$(mount_of cpu)
 MEM=$(mount_of memory)
 [ -n "$CPU" ] && [ -n "$MEM" ] || skip "needs v1 cpu and memory hierarchies"
+ACCT=$(mount_of cpuacct)
+[ "$ACCT" = "$CPU" ] && ACCT=""	# co-mounted: cpu,cpuacct
 CPU_SELF=$(self_cgroup cpu)
+ACCT_SELF=$(self_cgroup cpuacct)
 MEM_SELF=$(self_cgroup memory)
 BASE="cgctl-$T_NAME-$$"
 CPU_REL="${CPU_SELF%/}/$BASE"
 MEM_REL="${MEM_SELF%/}/$BASE"
+ACCT_REL="${ACCT_SELF%/}/$BASE"
+ACCT_DIR=${ACCT:+$ACCT$ACCT_REL}
 NL_PGIDS=""
 
 nl_cleanup() {
 	for g in $NL_PGIDS; do /bin/kill -KILL -- "-$g" 2>/dev/null; done
 	for g in $NL_PGIDS; do wait "$g" 2>/dev/null; done
-	for d in "$CPU$CPU_REL" "$MEM$MEM_REL"; do
+	for d in "$CPU$CPU_REL" "$MEM$MEM_REL" $ACCT_DIR; do
 		[ -d "$d" ] || continue
 		for f in $(find "$d" -name cgroup.procs); do
 			for pid in $(cat "$f"); do kill -KILL "$pid" 2>/dev/null; done
 		done
 	done
 	sleep 0.2
-	for d in "$CPU$CPU_REL" "$MEM$MEM_REL"; do
+	for d in "$CPU$CPU_REL" "$MEM$MEM_REL" $ACCT_DIR; do
 		[ -d "$d" ] && find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
 	done
 	return 0
 }
 at_exit nl_cleanup
 
-for d in "$CPU$CPU_REL" "$MEM$MEM_REL"; do
+for d in "$CPU$CPU_REL" "$MEM$MEM_REL" $ACCT_DIR; do
 	mkdir "$d" "$d/a" "$d/b" "$d/c" "$d/d" 2>/dev/null ||
 		skip "cannot create scratch cgroups in $d"
 done
@@ -45,12 +50,14 @@ done
 # targets SIDE: the nltool target list for side a or b
 targets() { echo "cpu:$CPU_REL/$1,memory:$MEM_REL/$1"; }
 
-# start_in SIDE CMD...: run CMD as its own process group inside side SIDE; sets STARTED
+# start_in SIDE CMD...: run CMD as its own process group inside side SIDE (cpu, memory
+# and a separate cpuacct); sets STARTED
 start_in() {
 	side=$1
 	shift
-	setsid sh -c 'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" && shift 2 &&
-		exec "$@"' sh "$CPU$CPU_REL/$side" "$MEM$MEM_REL/$side" "$@" &
+	setsid sh -c 'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" &&
+		{ [ -z "$3" ] || echo $$ > "$3/cgroup.procs"; } && shift 3 && exec "$@"' \
+		sh "$CPU$CPU_REL/$side" "$MEM$MEM_REL/$side" "${ACCT_DIR:+$ACCT_DIR/$side}" "$@" &
 	STARTED=$!
 	NL_PGIDS="$STARTED $NL_PGIDS"
 }
