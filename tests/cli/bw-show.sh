@@ -1,0 +1,36 @@
+#!/bin/sh
+# cgctl bw show against the v1 and v2 fixtures: settings, effective limit through the
+# ancestors, cpu.stat / cpu.stat.local in µs, cpuacct usage on v1, derived figures.
+. "$top_srcdir/tests/lib.sh"
+
+fixture bw-v1
+cg --root "$ROOT" --json bw show /a
+expect_rc 0 "show /a"
+[ "$(json_get '[j["stat"][k] for k in ("nr_periods", "nr_throttled", "throttled_usec", "throttled_local_usec", "nr_bursts", "burst_usec", "usage_usec")]')" = \
+	"[33, 31, 4519000, 4519000, 0, 0, 1555000]" ] && ok || fail "v1 stat: $OUT"
+[ "$(json_get 'j["settings"]')" = \
+	"{'quota_us': 50000, 'period_us': 100000, 'burst_us': 0, 'cpus': 0.5}" ] && ok ||
+	fail "v1 settings: $OUT"
+[ "$(json_get 'round(j["derived"]["throttled_fraction"], 4)')" = 0.9394 ] && ok ||
+	fail "derived fraction: $OUT"
+# a child under a throttled parent: own stat 0, stat.local = the parent's
+cg --root "$ROOT" --json bw show /a/b/c
+expect_rc 0 "show /a/b/c"
+[ "$(json_get 'j["effective"]')" = "{'cpus': 0.4, 'limited_by': '/a/b/c'}" ] && ok ||
+	fail "effective of /a/b/c: $OUT"
+cg --root "$ROOT" --json bw show /a/b
+[ "$(json_get '(j["settings"]["quota_us"], j["effective"]["limited_by"], j["stat"]["throttled_usec"], j["stat"]["throttled_local_usec"])')" = \
+	"(None, '/a', 0, 4519000)" ] && ok || fail "unlimited child: $OUT"
+cg --root "$ROOT" bw show /a
+expect_rc 0 "human show"
+expect_out_has "limited_by: /a" "human effective"
+bad_input 4 "no such cgroup" --root "$ROOT" bw show /nope
+bad_input 2 "no path" --root "$ROOT" bw show
+
+fixture bw-v2
+cg --root "$ROOT" --json bw show /a
+expect_rc 0 "v2 show"
+[ "$(json_get '[j["stat"][k] for k in ("nr_periods", "nr_throttled", "throttled_usec", "throttled_local_usec", "usage_usec")]')" = \
+	"[32, 30, 4464000, 4464000, 1549000]" ] && ok || fail "v2 stat: $OUT"
+[ "$(json_get 'j["version"]')" = 2 ] && ok || fail "v2 version"
+done_testing
