@@ -32,6 +32,29 @@ struct cgctl_proc_input {
 /* Offset of the event union in struct proc_event: what, cpu, timestamp_ns. */
 #define PROC_EV_HDR offsetof(struct proc_event, event_data)
 
+/*
+ * Every message header of @buf claims no more than what is left.  libmnl 1.0.4's
+ * mnl_nlmsg_ok() compares (int)nlmsg_len <= len, so a length >= 2^31 passes and the next
+ * header is read from far outside the buffer (found by tests/fuzz/fuzz-netlink); check
+ * the chain unsigned before libmnl walks it.  Trailing bytes shorter than a header are
+ * allowed (padding).
+ */
+static bool chain_ok(const void *buf, size_t len)
+{
+	size_t off = 0;
+	uint32_t l;
+
+	while (len - off >= sizeof(struct nlmsghdr)) {
+		memcpy(&l, (const uint8_t *)buf + off, sizeof(l));
+		if (l < sizeof(struct nlmsghdr) || l > len - off)
+			return false;
+		if (NLMSG_ALIGN((size_t)l) >= len - off)
+			break;
+		off += NLMSG_ALIGN((size_t)l);
+	}
+	return true;
+}
+
 static bool room(size_t len, size_t payload)
 {
 	return len >= mnl_nlmsg_size(payload) && len <= UINT32_MAX;
@@ -138,7 +161,7 @@ ssize_t cgctl_nl_parse_proc(const void *buf, size_t len, struct cgctl_procev *ev
 	int r;
 
 	*n_stored = 0;
-	if (left < (int)sizeof(*nlh))
+	if (left < (int)sizeof(*nlh) || !chain_ok(buf, left))
 		return -EBADMSG;
 	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
 		r = proc_msg_decode(nlh, &tmp);
@@ -226,7 +249,7 @@ static int genl_run(const void *buf, size_t len, uint32_t seq, uint32_t portid,
 {
 	int ret;
 
-	if (len > INT_MAX || len < sizeof(struct nlmsghdr))
+	if (len > INT_MAX || len < sizeof(struct nlmsghdr) || !chain_ok(buf, len))
 		return -EBADMSG;
 	errno = 0;
 	ret = mnl_cb_run(buf, len, seq, portid, cb, r);

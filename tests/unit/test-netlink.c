@@ -36,6 +36,22 @@ static ssize_t parse_proc(const struct canned *c, size_t len, struct cgctl_proce
 	return r;
 }
 
+static int parse_family(const struct canned *c, size_t len, uint32_t seq, uint16_t *id);
+static void canned_family(struct canned *c, uint32_t seq, uint16_t id);
+
+/* A valid family reply followed by a header claiming 0xf0000000 bytes. */
+static void canned_family_huge(struct canned *c)
+{
+	uint32_t huge = 0xf0000000;
+	size_t len;
+
+	canned_family(c, 9, 0x1a);
+	len = c->len;
+	memcpy(c->b + len, c->b, len);
+	memcpy(c->b + len, &huge, 4);
+	c->len = 2 * len;
+}
+
 /* ---- proc connector ---- */
 
 START_TEST(proc_listen_request)
@@ -180,7 +196,7 @@ START_TEST(proc_malformed)
 	const uint32_t f[] = { 100, 100, 200, 200 };
 	struct cgctl_procev ev[1];
 	struct canned c;
-	uint16_t big = 200;
+	uint16_t big = 200, fam;
 	uint32_t tiny = 8;
 	size_t n;
 
@@ -201,6 +217,22 @@ START_TEST(proc_malformed)
 	c_proc(&c, PROC_EVENT_FORK, f, 4, 0);
 	memcpy(c.b, &tiny, 4);
 	ck_assert_int_eq(parse_proc(&c, c.len, ev, 1, &n), -EBADMSG);
+
+	/* a second header whose length is negative as an int (libmnl's mnl_nlmsg_ok()
+	 * lets it through; found by the fuzzer) */
+	{
+		struct canned two;
+		uint32_t huge = 0xe5e5e5e5;
+
+		c_proc(&two, PROC_EVENT_FORK, f, 4, 0);
+		memcpy(two.b + two.len, two.b, two.len);
+		memcpy(two.b + two.len, &huge, 4);
+		two.len *= 2;
+		ck_assert_int_eq(parse_proc(&two, two.len, ev, 1, &n), -EBADMSG);
+		ck_assert_uint_eq(n, 0);
+		canned_family_huge(&two);
+		ck_assert_int_eq(parse_family(&two, two.len, 9, &fam), -EBADMSG);
+	}
 
 	/* payload too short for a cn_msg */
 	c_nlh(&c, NLMSG_DONE, 0);
