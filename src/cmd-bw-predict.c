@@ -19,7 +19,7 @@
 #define MS 1000000ULL
 
 static const char *opt_quota, *opt_period, *opt_burst, *opt_busy, *opt_idle, *opt_duty;
-static const char *opt_jitter, *opt_trace, *opt_duration, *opt_kernel;
+static const char *opt_jitter, *opt_trace, *opt_duration, *opt_kernel, *opt_other;
 static int opt_threads = -1, opt_cpus = -1, opt_timeline, opt_ascii;
 static long long opt_seed = 1;
 
@@ -42,6 +42,8 @@ static const struct poptOption options[] = {
 	  "busy/idle trace: lines THREAD busy|idle DURATION", "FILE" },
 	{ "duration", '\0', POPT_ARG_STRING, &opt_duration, 0,
 	  "how long the workload runs (default 10s)", "DUR" },
+	{ "other-load", '\0', POPT_ARG_STRING, &opt_other, 0,
+	  "CPU share unrelated tasks take while the group runs (default 0)", "F" },
 	{ "kernel", '\0', POPT_ARG_STRING, &opt_kernel, 0,
 	  "kernel era (default: the running kernel)", "VERSION" },
 	{ "timeline", '\0', POPT_ARG_NONE, &opt_timeline, 0, "draw one row per period", NULL },
@@ -53,7 +55,7 @@ struct pred {
 	struct cgctl_bw_settings bw;
 	unsigned int ncpus, threads;
 	uint64_t busy_ns, idle_ns, duration_ns;
-	uint32_t jitter_ppm;
+	uint32_t jitter_ppm, other_ppm;
 	uint32_t kver;
 	struct cgctl_bw_trace *trace;
 	struct cgctl_bw_stat st;
@@ -178,6 +180,11 @@ static int parse_workload(struct cli *cli, struct pred *p)
 			return rc;
 		p->jitter_ppm = (uint32_t)(d * 1e6);
 	}
+	if (opt_other) {
+		if ((rc = parse_fraction(cli, "other-load", opt_other, 0.99, &d)))
+			return rc;
+		p->other_ppm = (uint32_t)(d * 1e6);
+	}
 	p->duration_ns = 10 * 1000 * MS;
 	if (opt_duration &&
 	    (rc = cli_parse_duration(cli, "duration", opt_duration, 1000, &p->duration_ns)))
@@ -206,6 +213,7 @@ static int simulate(struct cli *cli, struct pred *p)
 	struct cgctl_bw_sim_config cfg = {
 		.kver = p->kver, .ncpus = p->ncpus, .duration_ns = p->duration_ns,
 		.seed = (uint64_t)opt_seed, .record_periods = opt_timeline,
+		.other_load_ppm = p->other_ppm,
 	};
 	struct cgctl_bw_sim *s;
 	const struct cgctl_bw_period *pd;
@@ -276,6 +284,8 @@ static void emit(struct cli *cli, const struct pred *p)
 		out_usec(o, "idle_us", p->idle_ns);
 	}
 	out_double(o, "jitter", p->jitter_ppm / 1e6, 3);
+	if (p->other_ppm)
+		out_double(o, "other_load", p->other_ppm / 1e6, 3);
 	out_u64(o, "seed", (uint64_t)opt_seed);
 	out_usec(o, "duration_us", p->duration_ns);
 	out_obj_end(o);
