@@ -3,7 +3,8 @@
 # Environment: CGCTL (from the Makefile), CGCTL_KERNEL_CACHE, CGCTL_VM_TIMEOUT (seconds,
 # default 300), CGCTL_VM_VERBOSE=1 (stream the console), CGCTL_DISTCHECK (skip).
 
-vm_check() {
+# vm_check_prereq CONFIG: exit 77 with a reason unless CONFIG can boot here
+vm_check_prereq() {
 	config=$1
 	srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 	if [ -n "${CGCTL_DISTCHECK:-}" ]; then
@@ -28,6 +29,14 @@ vm_check() {
 	if [ ! -r "$kcache/${config%-*}/vmlinuz" ]; then
 		echo "SKIP: no kernel in $kcache/${config%-*} (scripts/install-deps)"; exit 77
 	fi
+	if ! file -L "${CGCTL_BUSYBOX:-/bin/busybox}" 2>/dev/null | grep -q 'statically linked'
+	then
+		echo "SKIP: no static busybox (apt install busybox-static)"; exit 77
+	fi
+}
+
+vm_check() {
+	vm_check_prereq "$1"
 	set -- --config "$config" --timeout "${CGCTL_VM_TIMEOUT:-300}" --tests "$srcdir/tests/vm/guest"
 	[ "${CGCTL_VM_VERBOSE:-0}" = 1 ] && set -- "$@" -v
 	exec "$srcdir/tests/vm/run-vm" "$@"
