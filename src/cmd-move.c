@@ -7,9 +7,11 @@
  * destination, predicted vs observed, with a verdict.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "move-plan.h"
 
@@ -33,18 +35,22 @@ struct target {
 	char paths[CLI_MAX_MOUNTS][PATH_MAX];
 	int mem;		/* index of the memory hierarchy, -1 if none */
 	const char *arg;
+	int procs_fd[CLI_MAX_MOUNTS];	/* cgroup.procs kept open (live system only) */
 };
 
 /* One task's record. */
 struct task {
 	pid_t pid;
 	char *from;
-	struct move_expect e;
+	struct move_expect *e;	/* &no_expect until planned */
 	bool moved, observed;
 	int64_t from_delta, to_delta;
 	const char *verdict;
 	const char *why;
 };
+
+/* what a task without a plan points to (kept small: 10,000 PIDs, one plan each) */
+static struct move_expect no_expect;
 
 /* ---- hierarchies ---- */
 
@@ -139,9 +145,16 @@ static int check_task(struct cli *cli, struct task *t)
 
 /* ---- plan, attach, observe ---- */
 
-static int attach_error(struct cli *cli, const struct task *t, const struct target *tg,
+static int attach_error(struct cli *cli, struct task *t, const struct target *tg,
 			size_t i, int r)
 {
+	/* without the pre-check (--no-plan) say what kind of task the kernel refused */
+	if (r == -ESRCH || r == -EINVAL) {
+		int rc = check_task(cli, t);
+
+		if (rc)
+			return rc;
+	}
 	if (r == -ESRCH)
 		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
 	if (r == -EACCES || r == -EPERM)
@@ -154,8 +167,39 @@ static int attach_error(struct cli *cli, const struct task *t, const struct targ
 			 tg->paths[i], cli_strerror(r));
 }
 
+/*
+ * One write of the PID to cgroup.procs.  On the live system the file stays open for all
+ * PIDs (one syscall per PID and hierarchy: what makes 10,000 PIDs fast); EINVAL (a task
+ * still being forked) goes through cgctl_cg_attach(), which retries.  Fixtures always
+ * use cgctl_cg_attach() (it also checks that the PID exists there).
+ */
+static int attach_one(struct cli *cli, struct target *tg, size_t i, pid_t pid)
+{
+	char buf[24];
+	int len, r;
+
+	if (cgctl_get_root(cli->ctx)[0])
+		return cgctl_cg_attach(cli->ctx, tg->ms[i], tg->paths[i], pid);
+	if (tg->procs_fd[i] < 0) {
+		int dfd = cgctl_cg_open(cli->ctx, tg->ms[i], tg->paths[i]);
+
+		if (dfd < 0)
+			return dfd;
+		tg->procs_fd[i] = openat(dfd, "cgroup.procs", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		r = tg->procs_fd[i] < 0 ? -errno : 0;
+		close(dfd);
+		if (r < 0)
+			return r;
+	}
+	len = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+	r = write(tg->procs_fd[i], buf, (size_t)len) < 0 ? -errno : 0;
+	if (r == -EINVAL)
+		r = cgctl_cg_attach(cli->ctx, tg->ms[i], tg->paths[i], pid);
+	return r;
+}
+
 /* Memory hierarchy first: a refused precharge must leave the task where it was. */
-static int attach_all(struct cli *cli, struct task *t, const struct target *tg)
+static int attach_all(struct cli *cli, struct task *t, struct target *tg)
 {
 	size_t order[CLI_MAX_MOUNTS], k = 0;
 
@@ -165,7 +209,7 @@ static int attach_all(struct cli *cli, struct task *t, const struct target *tg)
 		if ((int)i != tg->mem)
 			order[k++] = i;
 	for (size_t j = 0; j < k; j++) {
-		int r = cgctl_cg_attach(cli->ctx, tg->ms[order[j]], tg->paths[order[j]], t->pid);
+		int r = attach_one(cli, tg, order[j], t->pid);
 
 		if (r < 0)
 			return attach_error(cli, t, tg, order[j], r);
@@ -178,11 +222,11 @@ static void warn_headroom(struct cli *cli, const struct task *t, const struct ta
 {
 	char a[32], b[32];
 
-	if (!t->e.have || t->e.plan.moves || !t->e.headroom_known ||
-	    t->e.resident_pages <= t->e.headroom_pages)
+	if (!t->e->have || t->e->plan.moves || !t->e->headroom_known ||
+	    t->e->resident_pages <= t->e->headroom_pages)
 		return;
-	cgctl_format_size(a, sizeof(a), t->e.resident_pages * CGCTL_PAGE_SIZE);
-	cgctl_format_size(b, sizeof(b), t->e.headroom_pages * CGCTL_PAGE_SIZE);
+	cgctl_format_size(a, sizeof(a), t->e->resident_pages * CGCTL_PAGE_SIZE);
+	cgctl_format_size(b, sizeof(b), t->e->headroom_pages * CGCTL_PAGE_SIZE);
 	cli_warn(cli, "%d: resident %s exceeds the %s headroom of %s; its charges stay with "
 		 "%s, but it will reclaim or OOM there once it re-faults", (int)t->pid, a, b,
 		 tg->paths[tg->mem], t->from);
@@ -199,14 +243,19 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 				 "%d: no such process (it exited)", (int)t->pid);
 	if (opt_noplan)
 		return EXIT_OK;
-	r = move_expect(cli, m, mm, t->pid, t->from, tg->paths[tg->mem], &t->e);
+	t->e = calloc(1, sizeof(*t->e));
+	if (!t->e) {
+		t->e = &no_expect;
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	}
+	r = move_expect(cli, m, mm, t->pid, t->from, tg->paths[tg->mem], t->e);
 	if (r == -ESRCH)
 		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
-	if (t->e.have && t->e.plan.err == -ENOMEM && !opt_force)
+	if (t->e->have && t->e->plan.err == -ENOMEM && !opt_force)
 		return cli_error(cli, NULL, -ENOMEM, "%d: the kernel would refuse: the "
 				 "destination cannot hold the precharge of %llu pages (ENOMEM); "
 				 "use --force to try anyway", (int)t->pid,
-				 (unsigned long long)t->e.plan.precharge);
+				 (unsigned long long)t->e->plan.precharge);
 	warn_headroom(cli, t, tg);
 	return EXIT_OK;
 }
@@ -221,7 +270,7 @@ static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char
 /* Predicted memory-counter deltas (bytes) of from and to. */
 static void predicted(const struct task *t, int64_t *from_d, int64_t *to_d)
 {
-	int64_t moved = t->e.plan.moves ? (int64_t)(t->e.plan.moved * CGCTL_PAGE_SIZE) : 0;
+	int64_t moved = t->e->plan.moves ? (int64_t)(t->e->plan.moved * CGCTL_PAGE_SIZE) : 0;
 
 	*from_d = -moved;
 	*to_d = moved;
@@ -240,9 +289,9 @@ static void judge(struct cli *cli, struct task *t, const struct target *tg,
 	const struct cgctl_mount *m = tg->ms[tg->mem];
 	int64_t pf, pt;
 
-	if (!t->e.have) {
+	if (!t->e->have) {
 		t->verdict = "n/a";
-		t->why = opt_noplan ? "no plan (--no-plan)" : t->e.why_none;
+		t->why = opt_noplan ? "no plan (--no-plan)" : t->e->why_none;
 		return;
 	}
 	if (!t->observed) {
@@ -259,18 +308,19 @@ static void judge(struct cli *cli, struct task *t, const struct target *tg,
 	t->why = NULL;
 }
 
-static int do_task(struct cli *cli, struct task *t, const struct target *tg,
+static int do_task(struct cli *cli, struct task *t, struct target *tg,
 		   struct move_model *mm)
 {
 	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
 	int64_t f0 = -1, t0 = -1;
-	int rc = check_task(cli, t);
+	/* --no-plan: the kernel's answer to the write tells kthreads and zombies apart */
+	int rc = opt_noplan && !cgctl_get_root(cli->ctx)[0] ? EXIT_OK : check_task(cli, t);
 
 	if (!rc && m)
 		rc = plan_task(cli, t, tg, mm);
 	if (rc || opt_dry)
 		return rc;
-	if (m && t->e.have) {
+	if (m && t->e->have) {
 		f0 = usage_of(cli, m, t->from);
 		t0 = usage_of(cli, m, tg->paths[tg->mem]);
 	}
@@ -289,7 +339,7 @@ static int do_task(struct cli *cli, struct task *t, const struct target *tg,
 
 static void emit_expected(struct cli *cli, const struct task *t)
 {
-	const struct cgctl_move_plan *p = &t->e.plan;
+	const struct cgctl_move_plan *p = &t->e->plan;
 	const struct cgctl_move_counts *q = &p->qualify;
 	bool mv = p->moves;
 	uint64_t anon = q->anon_excl + q->anon_shared2 + q->anon_shared_more + q->thp;
@@ -310,11 +360,11 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 	out_i64(cli->out, "pid", t->pid);
 	out_str(cli->out, "from", t->from);
 	out_str(cli->out, "to", tg->mem >= 0 ? tg->paths[tg->mem] : tg->paths[0]);
-	if (t->e.have)
-		out_bool(cli->out, "kernel_moves_charge", t->e.plan.moves);
+	if (t->e->have)
+		out_bool(cli->out, "kernel_moves_charge", t->e->plan.moves);
 	else
 		out_null(cli->out, "kernel_moves_charge");
-	if (t->e.have)
+	if (t->e->have)
 		emit_expected(cli, t);
 	else
 		out_null(cli->out, "expected");
@@ -327,8 +377,8 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 		out_null(cli->out, "observed");
 	}
 	out_str(cli->out, "verdict", t->verdict);
-	if (t->why || (t->e.have && !t->e.plan.moves))
-		out_str(cli->out, "note", t->why ? t->why : t->e.plan.reason);
+	if (t->why || (t->e->have && !t->e->plan.moves))
+		out_str(cli->out, "note", t->why ? t->why : t->e->plan.reason);
 	out_obj_end(cli->out);
 }
 
@@ -360,6 +410,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 		free(pids);
 		return cli_usage(cli, "no PID given");
 	}
+	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++)
+		tg.procs_fd[i] = -1;
 	rc = resolve_targets(cli, &tg);
 	if (!rc && tg.mem >= 0 && !opt_noplan) {
 		int r = move_model_init(cli, tg.ms[tg.mem], &mm);
@@ -379,6 +431,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 		int r;
 
 		t->pid = pids[i];
+		t->e = &no_expect;
 		r = do_task(cli, t, &tg, &mm);
 		if (r) {
 			failed++;
@@ -400,8 +453,14 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	rc = finish(n, failed, first_rc, differs);
 out:
-	for (size_t i = 0; tasks && i < n; i++)
+	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++)
+		if (tg.procs_fd[i] >= 0)
+			close(tg.procs_fd[i]);
+	for (size_t i = 0; tasks && i < n; i++) {
 		free(tasks[i].from);
+		if (tasks[i].e != &no_expect)
+			free(tasks[i].e);
+	}
 	free(tasks);
 	free(pids);
 	if (model)

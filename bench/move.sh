@@ -1,0 +1,94 @@
+#!/bin/sh
+# bench/move.sh: cgctl move against cgclassify (libcgroup), both moving into the memory
+# and cpu hierarchies.
+#  1. one PID: `cgctl -q move -c memory,cpu --no-plan PID PATH` vs
+#     `cgclassify -g memory,cpu:PATH PID` (hyperfine; target: ratio <= 1.0)
+#  2. 10,000 PIDs: through stdin vs cgclassify with the PIDs as arguments (target >= 3x)
+# Needs root, v1 memory and cpu hierarchies, cgclassify and hyperfine.
+set -u
+: "${top_builddir:=.}"
+: "${CGCTL:=$top_builddir/src/cgctl}"
+SPAWN="$top_builddir/bench/move-spawn"
+N=${MOVE_BENCH_PIDS:-10000}
+
+[ "$(id -u)" = 0 ] || { echo "bench/move: needs root"; exit 0; }
+command -v cgclassify >/dev/null || { echo "bench/move: no cgclassify"; exit 0; }
+command -v hyperfine >/dev/null || { echo "bench/move: no hyperfine"; exit 0; }
+[ -x "$SPAWN" ] || { echo "bench/move: $SPAWN not built (make bench)"; exit 0; }
+MEM=/sys/fs/cgroup/memory
+CPU=/sys/fs/cgroup/cpu
+self=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
+cpuself=$(awk -F: '$2 == "cpu" { print $3 }' /proc/self/cgroup)
+# one PATH valid in both hierarchies: below our memory cgroup; in cpu it is below our
+# cpu cgroup only if that is the root (it is here), otherwise skip
+[ "$cpuself" = / ] || { echo "bench/move: cpu cgroup is not /, cannot share a path"; exit 0; }
+A="${self%/}/cgctl-bench-a-$$"
+B="${self%/}/cgctl-bench-b-$$"
+TMP=$(mktemp -d)
+CREATED=""
+SPID=""
+
+cleanup() {
+	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null
+	for d in $CREATED; do
+		for p in $(cat "$d/cgroup.procs" 2>/dev/null); do
+			echo "$p" >"$(dirname "$d")/cgroup.procs" 2>/dev/null
+		done
+	done
+	for d in $CREATED; do rmdir "$d" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkcg() {	# mkcg HIERARCHY PATH: create every missing component, remember it
+	dir=$1
+	for c in $(echo "$2" | tr / ' '); do
+		dir="$dir/$c"
+		[ -d "$dir" ] && continue
+		mkdir "$dir" || exit 1
+		CREATED="$dir $CREATED"
+	done
+}
+mkcg "$MEM" "$A"; mkcg "$MEM" "$B"; mkcg "$CPU" "$A"; mkcg "$CPU" "$B"
+
+# ---- 1. one PID ----
+sleep 600 &
+P1=$!
+SPID=$P1
+hyperfine -N --warmup 5 --runs 100 --export-json "$TMP/one.json" \
+	"$CGCTL -q move -c memory,cpu --no-plan $P1 $A" \
+	"cgclassify -g memory,cpu:$A $P1" >"$TMP/one.txt" 2>&1 || { cat "$TMP/one.txt"; exit 1; }
+kill "$P1"; wait "$P1" 2>/dev/null
+python3 - "$TMP/one.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+c, g = r[0]["mean"], r[1]["mean"]
+print("one PID:   cgctl move %.3f ms, cgclassify %.3f ms, ratio %.2fx (target <= 1.0: %s)"
+      % (c * 1e3, g * 1e3, c / g, "met" if c <= g else "NOT met"))
+PY
+
+# ---- 2. N PIDs ----
+"$SPAWN" "$N" "$TMP/pids" &
+SPID=$!
+i=0
+while [ ! -s "$TMP/pids" ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done
+[ "$(wc -l <"$TMP/pids")" = "$N" ] || { echo "bench/move: could not spawn $N tasks"; exit 1; }
+t() { s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(((e - s) / 1000)); }
+best_c=""; best_g=""
+for r in 1 2 3; do
+	dst=$A; [ $((r % 2)) = 0 ] && dst=$B
+	c=$(t sh -c "$CGCTL -q move -c memory,cpu --no-plan - $dst <$TMP/pids")
+	dst2=$B; [ "$dst" = "$B" ] && dst2=$A
+	g=$(t sh -c "cgclassify -g memory,cpu:$dst2 \$(cat $TMP/pids)")
+	[ -z "$best_c" ] || [ "$c" -lt "$best_c" ] && best_c=$c
+	[ -z "$best_g" ] || [ "$g" -lt "$best_g" ] && best_g=$g
+done
+# cgctl really moved every one of them
+"$CGCTL" -q move -c memory,cpu --no-plan - "$A" <"$TMP/pids" >/dev/null
+moved=$(grep -c . "$MEM$A/cgroup.procs")
+[ "$moved" = "$N" ] || echo "bench/move: only $moved of $N PIDs in $A"
+awk -v c="$best_c" -v g="$best_g" -v n="$N" 'BEGIN {
+	printf "%d PIDs: cgctl move (stdin) %.1f ms, cgclassify (args) %.1f ms, speed-up %.2fx (target >= 3: %s)\n",
+		n, c / 1000, g / 1000, g / c, (g / c >= 3) ? "met" : "NOT met"
+}'
