@@ -128,6 +128,7 @@ static void bw_delta(struct bw_obs *d, const struct bw_obs *a, const struct bw_o
 struct bw_groups {
 	const struct cgctl_mount *m;
 	const char *parent, *child;
+	char *home;		/* our own cgroup in the cpu hierarchy */
 	uint64_t settled_ns;	/* when the last run's settle time ended */
 };
 
@@ -186,8 +187,21 @@ static int bw_setup(struct vrun *run, const struct vscenario *s, char *reason, s
 		if (err < 0)
 			return err;
 	}
+	err = cgctl_pid_cgroup(run->ctx, 0, g->m, &g->home);
+	if (err < 0) {
+		snprintf(reason, len, "own cgroup in %s: %s", g->m->path, strerror(-err));
+		return err;
+	}
 	g->settled_ns = mono_ns() + (uint64_t)p->settle_ms * 1000000ULL;
 	return 0;
+}
+
+static void bw_cleanup(struct vrun *run, const struct vscenario *s)
+{
+	struct bw_groups *g = groups_of(run);
+
+	free(g->home);
+	g->home = NULL;
 }
 
 /* Predict both groups with the simulator.  Unlimited groups get quota CGCTL_BW_INF. */
@@ -357,6 +371,9 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 		err = -EPROTO;
 	}
 	dbg(run->ctx, "%s: workload %s", s->name, line);
+	/* its exit (sanitizer teardown can take tens of ms) is not part of the run */
+	if (err >= 0 && g->home)
+		err = cgctl_cg_attach(run->ctx, g->m, g->home, w.pid);
 	if (err >= 0)
 		err = vwork_finish(run, &w, 5000, reason, len);
 	vwork_kill(run, &w);
@@ -391,6 +408,7 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 
 const struct vdriver vdriver_bw = {
 	.state_size = sizeof(struct bw_groups),
+	.cleanup = bw_cleanup,
 	.applies = bw_applies,
 	.run_once = bw_run_once,
 };

@@ -52,11 +52,21 @@ d=$(json_get '[q["name"] for q in j["scenarios"][0]["quantities"] if q["verdict"
 case "$d" in *throttled_time*) ok ;; *) fail "perturbed: throttled_time not differing: $d" ;; esac
 cg validate -r 1 --model-param kver=6.0 mem-stock-pinned
 expect_rc 7 "model told 6.0 (32-page batches) on a 64-page kernel"
-bad_input 2 "unknown model parameter" validate --model-param colour=blue pcp-lists
+usage_error() {
+	want=$1
+	desc=$2
+	shift 2
+	cg "$@"
+	expect_rc "$want" "$desc"
+	expect_err_line "$desc"
+	expect_no_out "$desc"
+}
+usage_error 2 "unknown model parameter" validate --model-param colour=blue pcp-lists
 expect_clean "after perturbed runs"
 
 # 3. unknown scenario: nothing runs
-bad_input 4 "unknown scenario" validate no-such-scenario
+usage_error 4 "unknown scenario" validate no-such-scenario
+usage_error 2 "zero runs" validate -r 0 pcp-lists
 
 # 4. a workload that crashes (exec of /bin/false): scenario failed, exit 1, clean
 CGCTL_WORKLOAD_EXE=/bin/false cg --json validate -r 2 mem-stock-pinned

@@ -113,7 +113,7 @@ static int fake_run(struct vrun *run, const struct vscenario *s, struct vsample 
 	return 0;
 }
 
-static const struct vdriver fake_driver = { fake_applies, fake_run };
+static const struct vdriver fake_driver = { .applies = fake_applies, .run_once = fake_run };
 
 static struct vscenario fake_scenario(struct fake *f)
 {
