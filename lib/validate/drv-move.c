@@ -54,6 +54,8 @@ static int move_applies(struct vrun *run, const struct vscenario *s, char *reaso
 
 /* What happened on the live kernel. */
 struct move_obs {
+	struct cgctl_move_input held;	/* the workload's pages by class, before the move */
+	bool inventoried;
 	double from0, from1, to0, to1;	/* usage of A and B before/after the attach */
 	int write_err;			/* writing the flags to B */
 	int attach_err;			/* writing the PID to B's cgroup.procs */
@@ -106,6 +108,43 @@ static int usage(struct vrun *run, const struct cgctl_mount *m, const char *path
 	return err;
 }
 
+/* Sort the inventory's groups into charged-to-A and elsewhere. */
+static void counts_of(const struct cgctl_inv_group *g, struct cgctl_move_counts *c)
+{
+	c->anon_shared2 += g->anon_shared_mc2;
+	c->anon_shared_more += g->anon_shared - g->anon_shared_mc2;
+	c->anon_excl += g->anon_exclusive - MIN(g->thp_pmd, g->anon_exclusive);
+	c->thp += g->thp_pmd;
+	c->file += g->file;
+	c->shmem += g->shmem;
+}
+
+/*
+ * What the workload holds, page by page (pagemap + kpagecgroup): besides the pages it
+ * touched, its stack, heap and libraries' data are charged to A and move too.  Without
+ * the inventory (no kpagecgroup, no CAP_SYS_ADMIN) the touched pages are used.
+ */
+static void inventory(struct vrun *run, const struct cgctl_mount *m, const char *a, pid_t pid,
+		      struct move_obs *o)
+{
+	struct cgctl_inventory *inv = NULL;
+	uint64_t ino;
+	size_t i;
+
+	memset(&o->held, 0, sizeof(o->held));
+	if (cgctl_cg_ino(run->ctx, m, a, &ino) < 0 ||
+	    cgctl_inventory_scan(run->ctx, pid, CGCTL_INV_NO_PATHS, &inv, NULL) < 0)
+		return;
+	if (inv->pfn_visible && !(inv->unknown & CGCTL_INV_UNKNOWN_OWNER)) {
+		for (i = 0; i < inv->n_groups; i++)
+			counts_of(&inv->groups[i], inv->groups[i].ino == ino ? &o->held.from :
+						   &o->held.elsewhere);
+		o->held.from.swap = inv->swap_pages;
+		o->inventoried = true;
+	}
+	cgctl_inventory_free(inv);
+}
+
 static int move_observe(struct vrun *run, const struct vmove_params *p, struct move_obs *o,
 			char *reason, size_t len)
 {
@@ -128,6 +167,8 @@ static int move_observe(struct vrun *run, const struct vmove_params *p, struct m
 		err = start(run, p, m, a, &w, o, reason, len);
 	}
 	if (err >= 0)
+		inventory(run, m, a, w.pid, o);
+	if (err >= 0)
 		err = usage(run, m, a, &o->from0, reason, len);
 	if (err >= 0)
 		err = usage(run, m, b, &o->to0, reason, len);
@@ -149,6 +190,10 @@ static int move_observe(struct vrun *run, const struct vmove_params *p, struct m
 static void move_input(const struct vmove_params *p, const struct move_obs *o,
 		       struct cgctl_move_input *in)
 {
+	if (o->inventoried) {
+		*in = o->held;
+		return;
+	}
 	memset(in, 0, sizeof(*in));
 	if (p->kind == VMOVE_SHARED)
 		in->from.anon_shared2 = p->pages;
@@ -166,7 +211,7 @@ static int move_model(struct vrun *run, const struct vmove_params *p, const stru
 	struct cgctl_memcg_tree *t = NULL;
 	struct cgctl_move_input in;
 	int a = -1, b = -1, err;
-	uint64_t i;
+	uint64_t i, n;
 
 	err = cgctl_memcg_tree_new(&t, run->model_kver, run->ncpu, 0, run->seq);
 	if (err >= 0)
@@ -175,11 +220,13 @@ static int move_model(struct vrun *run, const struct vmove_params *p, const stru
 		err = b = cgctl_memcg_create(t, CGCTL_MEMCG_ROOT);
 	if (err >= 0 && p->kind == VMOVE_REFUSED)
 		err = cgctl_memcg_set_limit(t, b, CGCTL_MEMCG_MEMORY, p->pages / 2, NULL, NULL);
-	for (i = 0; err >= 0 && i < p->pages; i++)
+	move_input(p, o, &in);
+	n = in.from.anon_excl + in.from.anon_shared2 + in.from.anon_shared_more + in.from.file +
+	    in.from.shmem + in.from.thp + in.from.swap;
+	for (i = 0; err >= 0 && i < n; i++)
 		err = cgctl_memcg_charge(t, a, 0, 1, NULL, NULL);
 	if (err >= 0) {
 		*write_err = cgctl_memcg_set_move_charge(t, b, p->flags);
-		move_input(p, o, &in);
 		err = cgctl_move_plan(t, a, b, 0, &in, NULL, plan);
 	}
 	cgctl_memcg_tree_free(t);
@@ -188,10 +235,11 @@ static int move_model(struct vrun *run, const struct vmove_params *p, const stru
 	return err;
 }
 
-static void set(struct vsample *o, double obs, double pred)
+static void set(struct vsample *o, double obs, double pred, double bound)
 {
 	o->obs = obs;
 	o->pred = pred;
+	o->bound = bound;
 }
 
 static int move_run_once(struct vrun *run, const struct vscenario *s, struct vsample *out,
@@ -201,6 +249,7 @@ static int move_run_once(struct vrun *run, const struct vscenario *s, struct vsa
 	struct move_obs o = { 0 };
 	struct cgctl_move_plan plan;
 	int write_err = 0, err;
+	double sb;
 	size_t i;
 
 	err = move_observe(run, p, &o, reason, len);
@@ -208,17 +257,20 @@ static int move_run_once(struct vrun *run, const struct vscenario *s, struct vsa
 		err = move_model(run, p, &o, &plan, &write_err, reason, len);
 	if (err < 0)
 		return err;
+	/* either cgroup's per-cpu stock may be drained (or refilled) by the attach and by
+	 * other memcgs charging on the same CPUs: the model's stock bound of one memcg */
+	sb = (double)cgctl_memcg_stock_max_pages(run->model_kver, run->ncpu, 1);
 	for (i = 0; i < vscenario_nq(s); i++) {
 		const char *n = s->q[i].name;
 
 		if (strcmp(n, "flags_refused") == 0)
-			set(&out[i], o.write_err == -EINVAL, write_err == -EINVAL);
+			set(&out[i], o.write_err == -EINVAL, write_err == -EINVAL, 0);
 		else if (strcmp(n, "attach_refused") == 0)
-			set(&out[i], o.attach_err < 0, plan.err < 0);
+			set(&out[i], o.attach_err < 0, plan.err < 0, 0);
 		else if (strcmp(n, "from_usage_change") == 0)
-			set(&out[i], o.from1 - o.from0, -(double)plan.moved);
+			set(&out[i], o.from1 - o.from0, -(double)plan.moved, sb);
 		else if (strcmp(n, "to_usage_change") == 0)
-			set(&out[i], o.to1 - o.to0, (double)plan.moved);
+			set(&out[i], o.to1 - o.to0, (double)plan.moved, sb);
 	}
 	return 0;
 }
