@@ -245,7 +245,8 @@ uint64_t ps_runs_sort_dedupe(struct ps_runs *r)
 	uint64_t covered = 0, dropped = 0;	/* PFNs below `covered` are counted */
 	size_t out = 0;
 
-	qsort(r->v, r->n, sizeof(*r->v), run_cmp);
+	if (r->n)
+		qsort(r->v, r->n, sizeof(*r->v), run_cmp);
 	for (size_t i = 0; i < r->n; i++) {
 		struct ps_run x = r->v[i];
 		uint64_t end = x.pfn + x.len;
@@ -406,7 +407,8 @@ ssize_t ps_pmd_candidates(const struct ps_runs *r, struct ps_vrange **ret)
 		}
 	}
 	/* runs come in PFN order: merge the blocks in virtual order, for few ioctls */
-	qsort(v, n, sizeof(*v), vrange_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), vrange_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (out && v[out - 1].end == v[i].start)
 			v[out - 1].end = v[i].end;

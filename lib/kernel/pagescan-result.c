@@ -178,7 +178,7 @@ static int build_groups(struct cgctl_inventory *inv, const struct ps_scan_out *o
 			inv->groups[inv->n_groups++] = inv->groups[i];
 	}
 	ps_groups_free(&all);
-	if (r == 0)
+	if (r == 0 && inv->n_groups)
 		qsort(inv->groups, inv->n_groups, sizeof(*inv->groups), group_cmp);
 	return r;
 }

@@ -349,7 +349,8 @@ static int find_pmd(struct scan *s, struct ps_runs *runs)
 	}
 	if (r == 0) {
 		s->pmd_known = true;
-		qsort(v, n, sizeof(*v), u64_cmp);
+		if (n)
+			qsort(v, n, sizeof(*v), u64_cmp);
 		r = ps_runs_mark_pmd(runs, v, n);
 	}
 	free(v);
