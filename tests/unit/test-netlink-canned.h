@@ -21,6 +21,8 @@ struct canned {
 
 static inline void c_put(struct canned *c, const void *p, size_t n)
 {
+	if (!n)		/* memcpy(d, NULL, 0) is still undefined */
+		return;
 	memcpy(c->b + c->len, p, n);
 	c->len += n;
 }
