@@ -99,10 +99,13 @@ static const char *limit_file(const struct cgctl_mount *m)
  * Force drain_all_stock(): a limit one page below usage makes the first
  * page_counter_set_max() fail, the kernel drains the stock and retries (kernel-memory-
  * model.md 2.4, run 3).  The write may still fail (nothing to reclaim): that is fine.
+ * On v2, memory.max below usage would OOM-kill the workload; memory.high drains the
+ * same way and only reclaims.
  */
 static int drain(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		 char *reason, size_t len)
 {
+	const char *file;
 	uint64_t u;
 	char v[32];
 	int err;
@@ -112,9 +115,9 @@ static int drain(struct vrun *run, const struct cgctl_mount *m, const char *path
 	if (err < 0)
 		return err;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)(u > 8192 ? u - 4096 : 4096));
-	cgctl_cg_write(run->ctx, m, path, limit_file(m), v);
-	err = vcg_write(run, m, path, limit_file(m), m->version == 2 ? "max" : "-1", reason,
-			len);
+	file = m->version == 2 ? "memory.high" : "memory.limit_in_bytes";
+	cgctl_cg_write(run->ctx, m, path, file, v);
+	err = vcg_write(run, m, path, file, m->version == 2 ? "max" : "-1", reason, len);
 	if (err >= 0)
 		err = vrun_sleep(run, 30);	/* remote CPUs drain from a work item */
 	return err;

@@ -239,6 +239,14 @@ int vscratch_create(struct vrun *run, const char *ctrl, const char *parent, cons
 			return err;
 		parent = base;
 	}
+	/* cgroup v2: the parent must hand the controller down (root and our own scratch
+	 * base have no processes, so this is allowed there) */
+	if ((*m)->version == 2) {
+		char plus[32];
+
+		snprintf(plus, sizeof(plus), "+%s", ctrl);
+		cgctl_cg_write(run->ctx, *m, parent, "cgroup.subtree_control", plus);
+	}
 	if (asprintf(&p, "%s/%s-%u", parent, name, ++run->seq) < 0)
 		return -ENOMEM;
 	err = cgctl_cg_create(run->ctx, *m, p);

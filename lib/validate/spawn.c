@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -200,13 +201,26 @@ int vwork_expect(struct vrun *run, struct vwork *w, const char *word, char *line
 	}
 }
 
+/* A workload that died must not take us down with SIGPIPE: block it around the write
+ * and consume the one it raised (the library never changes signal dispositions). */
 int vwork_send(struct vwork *w, const char *line)
 {
+	static const struct timespec zero;
 	size_t n = strlen(line);
+	sigset_t pipe, old;
+	ssize_t r;
 
 	if (w->to < 0)
 		return -EPIPE;
-	return write(w->to, line, n) == (ssize_t)n ? 0 : -EPIPE;
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, &old);
+	r = write(w->to, line, n);
+	if (r < 0 && errno == EPIPE && !sigismember(&old, SIGPIPE))
+		while (sigtimedwait(&pipe, NULL, &zero) < 0 && errno == EINTR)
+			;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return r == (ssize_t)n ? 0 : -EPIPE;
 }
 
 int vwork_finish(struct vrun *run, struct vwork *w, unsigned int timeout_ms, char *reason,
