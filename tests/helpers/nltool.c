@@ -8,7 +8,7 @@
  *	cgclassify on v1).  Prints the result as key=value.
  *   nltool taskstats PID|-t TGID     key=value of cgctl_taskstats_get()
  *   nltool cgroupstats CTRL:PATH      key=value of cgctl_cgroupstats_get()
- *   nltool spin-check SPINNER MS      run SPINNER -s MS; compare taskstats with rusage
+ *   nltool spin-check SPINNER MS      run SPINNER -s MS; its rusage against its taskstats
  *   nltool events N                   print the next N proc connector events
  *   nltool delayacct                  1/0 and the explanation
  *   nltool raw-taskstats PID          hex of the kernel's reply (canned test data)
@@ -221,35 +221,40 @@ static int cmd_cgroupstats(int argc, char **argv)
 	return 0;
 }
 
-/* taskstats' cpu_run_real_total against rusage utime+stime, the spinner stopped between */
+/* taskstats' CPU time against the spinner's own rusage, taken just before it stopped */
 static int cmd_spin_check(int argc, char **argv)
 {
 	struct cgctl_taskstats ts;
 	struct cgctl_error e = { 0 };
-	struct rusage ru;
+	long long ru = 0;
 	double ru_ns, diff;
+	int st, r, fds[2];
+	FILE *f;
 	pid_t pid;
-	int st, r;
 
-	if (argc < 2)
+	if (argc < 2 || pipe(fds) < 0)
 		return 2;
 	pid = fork();
 	if (pid == 0) {
+		dup2(fds[1], 1);
 		execl(argv[0], argv[0], "-s", argv[1], (char *)NULL);
 		_exit(127);
 	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	if (!f || fscanf(f, "rusage_ns=%lld", &ru) != 1)
+		return die("spinner", -EIO, NULL);
 	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
 		return die("spinner", -ECHILD, NULL);
 	r = cgctl_taskstats_get(ctx, pid, true, &ts, &e);
 	kill(pid, SIGCONT);
-	if (wait4(pid, &st, 0, &ru) != pid)
-		return die("wait4", -errno, NULL);
+	waitpid(pid, &st, 0);
+	fclose(f);
 	if (r < 0)
 		return die("taskstats", r, &e);
-	ru_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
-		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
 	/* cpu_run_virtual_total is sum_exec_runtime, which rusage's utime+stime add up to
 	 * (cputime_adjust()); cpu_run_real_total is the tick-sampled sum, shown for info */
+	ru_ns = (double)ru;
 	diff = ((double)ts.cpu_run_virtual_total_ns - ru_ns) / ru_ns;
 	printf("virtual_ns=%" PRIu64 " real_ns=%" PRIu64 " rusage_ns=%.0f diff=%.4f%% "
 	       "real_diff=%.2f%%\n", ts.cpu_run_virtual_total_ns, ts.cpu_run_real_total_ns,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * spinner: burn CPU until the process has used CPU_MS of it (0: forever); with -s stop
- * itself (SIGSTOP) there, so a parent can read its taskstats and, after SIGCONT, its
- * rusage from wait4() with nothing run in between.
+ * spinner: burn CPU until the process has used CPU_MS of it (0: forever); with -s print
+ * its own rusage (utime+stime in ns, "rusage_ns=N") and stop itself (SIGSTOP) there, so
+ * a parent can read its taskstats with nothing run in between (an exit, with a
+ * sanitizer's leak check, costs tens of ms of CPU).
  *
  * spinner -p sleeps in pause() instead (TASK_INTERRUPTIBLE; nanosleep sleeps are
  * TASK_INTERRUPTIBLE|TASK_FREEZABLE since 6.1, which cgroupstats counts nowhere).
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,7 +48,15 @@ int main(int argc, char **argv)
 		if (limit && cpu_ns() >= limit)
 			break;
 	}
-	if (stop)
+	if (stop) {
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		printf("rusage_ns=%lld\n",
+		       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL);
+		fflush(stdout);
 		raise(SIGSTOP);
+	}
 	return 0;
 }
