@@ -33,16 +33,25 @@ void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	      (uint64_t)((unsigned __int128)dt * cap_of(s) / BW_CAP_ONE) : dt;
 	share = eff / c->nrun;
 	rem = eff % c->nrun;
-	for (int i = 0; i < c->nrun; i++) {
+	for (int i = 0; c->nfinite && i < c->nrun; i++) {
 		struct bw_thread *t = &s->t[c->run[i]];
-		uint64_t d = share + ((uint64_t)i < rem);
 
 		if (t->left != UINT64_MAX)
-			t->left -= MIN(d, t->left);
-		for (int l = t->spec.group; l >= 0; l = s->g[l].parent) {
-			s->g[l].rq[cpu].pending += d;
-			s->g[l].usage += d;
-		}
+			t->left -= MIN(share + ((uint64_t)i < rem), t->left);
+	}
+	/* the groups' share: whole shares plus the +1 ns of the first @rem threads */
+	for (int k = 0; k < c->ngrp; k++) {
+		int g = c->grp[k];
+		uint64_t d = share * c->gcnt[k], extra = 0;
+
+		if (c->ngrp == 1)
+			extra = rem;
+		else
+			for (uint64_t i = 0; i < rem; i++)
+				for (int l = s->t[c->run[i]].spec.group; l >= 0; l = s->g[l].parent)
+					extra += l == g;
+		s->g[g].rq[cpu].pending += d + extra;
+		s->g[g].usage += d + extra;
 	}
 }
 
@@ -78,11 +87,14 @@ static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 
 	c->nrun = 0;
 	c->ngrp = 0;
+	c->nfinite = 0;
 	for (int i = 0; i < c->nbusy; i++) {
 		int ti = c->busy[i];
 
-		if (s->g[s->t[ti].spec.group].rq[cpu].throttle_count == 0)
-			c->run[c->nrun++] = ti;
+		if (s->g[s->t[ti].spec.group].rq[cpu].throttle_count)
+			continue;
+		c->run[c->nrun++] = ti;
+		c->nfinite += s->t[ti].left != UINT64_MAX;
 	}
 	for (int g = s->ngroups - 1; g >= 0; g--) {
 		uint32_t n = 0;
@@ -148,7 +160,7 @@ static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 		bw_heap_del(&s->heap, cpu);
 		return;
 	}
-	for (int i = 0; i < c->nrun; i++)
+	for (int i = 0; c->nfinite && i < c->nrun; i++)
 		minleft = MIN(minleft, s->t[c->run[i]].left);
 	t = next_dry_tick(s, cpu);
 	if (minleft != UINT64_MAX)
@@ -163,13 +175,19 @@ static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
  * The runnable set or a silo of @cpu changed at @now: progress up to now, and replan
  * once the current event is done (a distribution may touch every CPU several times).
  */
-void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+static void mark_dirty(struct cgctl_bw_sim *s, int cpu)
 {
-	bw_cpu_progress(s, cpu, now);
 	if (s->cpu[cpu].dirty)
 		return;
 	s->cpu[cpu].dirty = true;
 	s->dirty[s->ndirty++] = cpu;
+}
+
+void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+{
+	bw_cpu_progress(s, cpu, now);
+	s->cpu[cpu].rebuild = true;
+	mark_dirty(s, cpu);
 }
 
 static void replan_dirty(struct cgctl_bw_sim *s)
@@ -178,7 +196,9 @@ static void replan_dirty(struct cgctl_bw_sim *s)
 		int cpu = s->dirty[--s->ndirty];
 
 		s->cpu[cpu].dirty = false;
-		cpu_rebuild(s, cpu);
+		if (s->cpu[cpu].rebuild)
+			cpu_rebuild(s, cpu);
+		s->cpu[cpu].rebuild = false;
 		cpu_plan(s, cpu);
 	}
 }
@@ -304,16 +324,22 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 
+	bool slept = false;
+
 	bw_cpu_progress(s, cpu, now);
 	cpu_charge(s, cpu, now);
-	for (int i = 0; i < c->nrun; i++) {
+	for (int i = 0; c->nfinite && i < c->nrun; i++) {
 		int ti = c->run[i];
 
-		if (s->t[ti].left <= (uint64_t)DONE_TOLERANCE_NS * c->nrun)
+		if (s->t[ti].left <= (uint64_t)DONE_TOLERANCE_NS * c->nrun) {
 			thread_sleep(s, ti, now);
+			slept = true;
+		}
 	}
 	cpu_throttle_pending(s, cpu, now);
-	bw_cpu_changed(s, cpu, now);
+	if (slept)
+		c->rebuild = true;
+	mark_dirty(s, cpu);	/* a tick charge alone leaves the runnable set as it is */
 }
 
 static void progress_all(struct cgctl_bw_sim *s, uint64_t now)

@@ -119,7 +119,9 @@ struct bw_cpu {
 	int nbusy;
 	int *run;			/* runnable subset (not in a throttled hierarchy) */
 	int nrun;
-	bool dirty;			/* runnable set or silos changed: replan */
+	int nfinite;			/* runnable threads with a finite busy phase */
+	bool dirty;			/* replan after this event */
+	bool rebuild;			/* ... recomputing the runnable set first */
 	int *grp;			/* groups with runnable threads, deepest first */
 	uint32_t *gcnt;			/* runnable threads per group in grp (subtree) */
 	int ngrp;
