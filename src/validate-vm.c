@@ -58,6 +58,12 @@ static int find_harness(char *out, size_t len)
 				return 0;
 		}
 	}
+#ifdef CGCTL_ABS_SRCDIR
+	/* a build tree outside the source tree */
+	snprintf(out, len, "%s/tests/vm/run-vm", CGCTL_ABS_SRCDIR);
+	if (executable(out))
+		return 0;
+#endif
 	snprintf(out, len, "%s/cgctl/run-vm", CGCTL_LIBEXECDIR);
 	return executable(out) ? 0 : -ENOENT;
 }

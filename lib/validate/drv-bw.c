@@ -293,6 +293,23 @@ static void bw_fill(struct vrun *run, const char *name, struct vsample *o,
 	}
 }
 
+#define BW_PHASES 8
+
+static void merge_phases(struct vsample *o, struct vsample one[][VQ_MAX], size_t i)
+{
+	double lo = one[0][i].pred, hi = lo, sum = 0;
+	size_t k;
+
+	*o = one[0][i];
+	for (k = 0; k < BW_PHASES; k++) {
+		sum += one[k][i].pred;
+		lo = MIN(lo, one[k][i].pred);
+		hi = MAX(hi, one[k][i].pred);
+	}
+	o->pred = sum / BW_PHASES;
+	o->bound = (hi - lo) / 2;
+}
+
 static int bw_observe(struct vrun *run, const struct bw_groups *g, struct bw_obs *c,
 		      struct bw_obs *p, char *reason, size_t len)
 {
@@ -346,8 +363,9 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	uint64_t now, wall = 0, cpu = 0, t_go, t_end;
 	char line[256];
 	struct vwork w = { .pid = -1 };
+	struct vsample one[BW_PHASES][VQ_MAX];
 	double usage;
-	size_t i;
+	size_t i, k;
 	int err;
 
 	err = bw_setup(run, s, reason, len);
@@ -392,17 +410,29 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	bw_delta(&dc, &c0, &c1);
 	if (g->parent)
 		bw_delta(&dp, &p0, &p1);
-	err = bw_predict(run, p, wall, now - t_end, run->seq++, &pc, &pp, reason, len);
-	if (err < 0)
-		return err;
-	for (i = 0; i < vscenario_nq(s); i++) {
-		const char *n = s->q[i].name;
+	/*
+	 * The period timer's phase is random per group (and unknown): predict over
+	 * BW_PHASES phases; the mean is the prediction, half the range the model's bound.
+	 */
+	for (k = 0; k < BW_PHASES; k++) {
+		err = bw_predict(run, p, wall, now - t_end, run->seq * BW_PHASES + k, &pc, &pp,
+				 reason, len);
+		if (err < 0)
+			return err;
+		for (i = 0; i < vscenario_nq(s); i++) {
+			const char *n = s->q[i].name;
+			struct vsample *o = &one[k][i];
 
-		if (strncmp(n, "parent.", 7) == 0)
-			bw_fill(run, n + 7, &out[i], &dp, &pp, NAN);
-		else
-			bw_fill(run, n, &out[i], &dc, &pc, usage);
+			memset(o, 0, sizeof(*o));
+			if (strncmp(n, "parent.", 7) == 0)
+				bw_fill(run, n + 7, o, &dp, &pp, NAN);
+			else
+				bw_fill(run, n, o, &dc, &pc, usage);
+		}
 	}
+	run->seq++;
+	for (i = 0; i < vscenario_nq(s); i++)
+		merge_phases(&out[i], one, i);
 	return 0;
 }
 
