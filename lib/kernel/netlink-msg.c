@@ -249,17 +249,30 @@ static int genl_run(const void *buf, size_t len, uint32_t seq, uint32_t portid,
 {
 	int ret;
 
+	void *pad = NULL;
+	int err;
+
 	if (len > INT_MAX || len < sizeof(struct nlmsghdr) || !chain_ok(buf, len))
 		return -EBADMSG;
+	/* mnl_attr_parse() ends attributes at NLMSG_ALIGN(nlmsg_len): give an unpadded
+	 * last message its padding, or it reads up to 3 bytes past @buf (fuzzer find) */
+	if (len % NLMSG_ALIGNTO) {
+		pad = calloc(1, NLMSG_ALIGN(len));
+		if (!pad)
+			return -ENOMEM;
+		buf = memcpy(pad, buf, len);
+	}
 	errno = 0;
 	ret = mnl_cb_run(buf, len, seq, portid, cb, r);
+	err = errno;	/* NLMSG_ERROR's error; keep it across free() */
+	free(pad);
 	if (r->bad)
 		return -EBADMSG;
 	if (ret < 0) {
 		/* NLMSG_ERROR's error, or EPROTO/ESRCH for a foreign seq/portid */
-		if (errno <= 0 || errno > 4095)
+		if (err <= 0 || err > 4095)
 			return -EBADMSG;
-		return -errno;
+		return -err;
 	}
 	return r->found ? 0 : -EBADMSG;
 }
