@@ -238,9 +238,13 @@ int main(int argc, const char **argv)
 	rest = poptGetArgs(pc);
 	while (rest && rest[nrest])
 		nrest++;
-	if (opt_help || nrest == 0) {
-		global_help(opt_help ? stdout : stderr);
-		rc = opt_help ? EXIT_OK : EXIT_USAGE;
+	if (opt_help) {
+		global_help(stdout);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (nrest == 0) {
+		rc = cli_usage(&cli, "no command given (see 'cgctl --help')");
 		goto out;
 	}
 	cmd = find_cmd(cgctl_commands, N_COMMANDS, rest[0]);
@@ -251,7 +255,11 @@ int main(int argc, const char **argv)
 	rc = setup(&cli);
 	if (rc == EXIT_OK) {
 		rc = run_cmd(&cli, cmd, "", nrest, rest);
-		if (!out_empty(cli.out) && out_render(cli.out, stdout) < 0) {
+		/* a failed command prints nothing on stdout; partial results and
+		 * predictions that differ are still data */
+		if (rc != EXIT_OK && rc != EXIT_PARTIAL && rc != EXIT_DIFFERS)
+			out_free(cli.out), cli.out = out_new(cli.fmt);
+		if (cli.out && !out_empty(cli.out) && out_render(cli.out, stdout) < 0) {
 			snprintf(cli.cmdname, sizeof(cli.cmdname), "%s", "cgctl");
 			cli_error(&cli, NULL, -EIO, "write error on standard output");
 			rc = rc ? rc : EXIT_FAIL;

@@ -71,11 +71,55 @@ static int create_one(struct cli *cli, const struct cgctl_mount *m, const char *
 	return r;
 }
 
+/* Everything that would make the creation of @path fail, checked before any mkdir. */
+static int precheck(struct cli *cli, const struct cgctl_mount *const *ms, size_t n,
+		    const char *arg)
+{
+	int first_err = 0, same = 1, failures = 0;
+	char msg[256] = "";
+
+	for (size_t i = 0; i < n; i++) {
+		char norm[PATH_MAX], parent[PATH_MAX], name[256], *slash;
+		int r, e = 0;
+
+		cli_path(cli, ms[i], arg, norm, sizeof(norm));
+		snprintf(parent, sizeof(parent), "%s", norm);
+		slash = strrchr(parent, '/');
+		slash[slash == parent ? 1 : 0] = '\0';
+		r = cgctl_cg_exists(cli->ctx, ms[i], norm);
+		if (r < 0)
+			e = r;
+		else if (r > 0 && !opt_parents)
+			e = -EEXIST;
+		else if (r == 0 && !opt_parents && cgctl_cg_exists(cli->ctx, ms[i], parent) <= 0)
+			e = -ENOENT;
+		if (!e)
+			continue;
+		failures++;
+		if (first_err && e != first_err)
+			same = 0;
+		if (!first_err)
+			first_err = e;
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), "%s%s: %s",
+			 *msg ? "; " : "", cli_mount_name(ms[i], name, sizeof(name)),
+			 e == -EEXIST ? "cgroup exists" :
+			 e == -ENOENT ? "parent cgroup does not exist (use -p)" : cli_strerror(e));
+	}
+	if (!failures)
+		return EXIT_OK;
+	if (same && (size_t)failures == n)
+		return cli_error(cli, arg, first_err, "%s",
+				 first_err == -EEXIST ? "cgroup exists" :
+				 first_err == -ENOENT ? "parent cgroup does not exist (use -p)" :
+				 cli_strerror(first_err));
+	return cli_error(cli, arg, first_err, "%s", msg);
+}
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
 	size_t n, i;
-	int rc, a, failed = 0;
+	int rc, a, failed = 0, done = 0;
 
 	rc = cli_hierarchies(cli, opt_ctrls, ms, &n);
 	if (rc)
@@ -93,6 +137,13 @@ static int run(struct cli *cli, int argc, const char **argv)
 		}
 	}
 	for (a = 0; a < argc; a++) {
+		int path_rc = precheck(cli, ms, n, argv[a]);
+
+		if (path_rc) {
+			rc = path_rc;
+			failed++;
+			continue;
+		}
 		for (i = 0; i < n; i++) {
 			char norm[PATH_MAX], name[256];
 			int r;
@@ -102,14 +153,14 @@ static int run(struct cli *cli, int argc, const char **argv)
 			if (r < 0) {
 				rc = cli_error(cli, argv[a], r, "%s: %s",
 					       cli_mount_name(ms[i], name, sizeof(name)),
-					       r == -EEXIST ? "cgroup exists" :
-					       r == -ENOENT ? "parent cgroup does not exist (use -p)" :
 					       cli_strerror(r));
 				failed++;
+			} else {
+				done++;
 			}
 		}
 	}
-	if (failed && failed < argc * (int)n)
+	if (failed && done)
 		return EXIT_PARTIAL;
 	return failed ? rc : EXIT_OK;
 }

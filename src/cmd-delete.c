@@ -21,6 +21,49 @@ static const struct poptOption options[] = {
 	POPT_TABLEEND
 };
 
+/* Would removing @arg fail anywhere?  Checked in every hierarchy before removing any,
+ * so a path is removed everywhere or nowhere.  Returns: EXIT_OK, or the printed error. */
+static int precheck(struct cli *cli, const struct cgctl_mount *const *ms, size_t n,
+		    const char *arg, unsigned int flags, int *present)
+{
+	int first_err = 0, same = 1, failures = 0;
+	char msg[512] = "", first_msg[256] = "";
+
+	*present = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct cgctl_error e = { 0 };
+		char norm[PATH_MAX], name[256];
+		int r;
+
+		cli_path(cli, ms[i], arg, norm, sizeof(norm));
+		r = cgctl_cg_exists(cli->ctx, ms[i], norm);
+		if (r == 0)
+			continue;
+		if (r > 0) {
+			(*present)++;
+			r = cgctl_cg_remove(cli->ctx, ms[i], norm, flags | CGCTL_RM_DRY_RUN, &e);
+		}
+		if (r == 0)
+			continue;
+		failures++;
+		if (first_err && r != first_err)
+			same = 0;
+		if (!first_err) {
+			first_err = r;
+			snprintf(first_msg, sizeof(first_msg), "%s",
+				 e.msg[0] ? e.msg : cli_strerror(r));
+		}
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), "%s%s: %s",
+			 *msg ? "; " : "", cli_mount_name(ms[i], name, sizeof(name)),
+			 e.msg[0] ? e.msg : cli_strerror(r));
+	}
+	if (!failures)
+		return EXIT_OK;
+	if (same)
+		return cli_error(cli, arg, first_err, "%s", first_msg);
+	return cli_error(cli, arg, first_err, "%s", msg);
+}
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
@@ -44,19 +87,29 @@ static int run(struct cli *cli, int argc, const char **argv)
 						 argv[a]);
 		}
 	for (a = 0; a < argc; a++) {
-		int present = 0;
+		int present, path_rc = precheck(cli, ms, n, argv[a], flags, &present);
 
+		if (path_rc) {
+			rc = path_rc;
+			failed++;
+			continue;
+		}
+		if (!present) {
+			if (!opt_missing_ok) {
+				rc = cli_error(cli, argv[a], -ENOENT, "no such cgroup");
+				failed++;
+			}
+			continue;
+		}
 		for (i = 0; i < n; i++) {
 			struct cgctl_error e = { 0 };
 			char norm[PATH_MAX], name[256];
 			int r;
 
 			cli_path(cli, ms[i], argv[a], norm, sizeof(norm));
-			r = cgctl_cg_exists(cli->ctx, ms[i], norm);
-			if (r == 0)
+			if (cgctl_cg_exists(cli->ctx, ms[i], norm) <= 0)
 				continue;
-			present++;
-			r = r < 0 ? r : cgctl_cg_remove(cli->ctx, ms[i], norm, flags, &e);
+			r = cgctl_cg_remove(cli->ctx, ms[i], norm, flags, &e);
 			if (r < 0) {
 				rc = cli_error(cli, argv[a], r, "%s: %s",
 					       cli_mount_name(ms[i], name, sizeof(name)),
@@ -65,10 +118,6 @@ static int run(struct cli *cli, int argc, const char **argv)
 			} else {
 				done++;
 			}
-		}
-		if (!present && !opt_missing_ok) {
-			rc = cli_error(cli, argv[a], -ENOENT, "no such cgroup");
-			failed++;
 		}
 	}
 	if (failed && done)

@@ -46,6 +46,8 @@ CGCTL_EXPORT int cgctl_cg_attach(struct cgctl_ctx *ctx, const struct cgctl_mount
 	if (*ctx->root) {
 		/* fixture: no kernel to check the PID for us */
 		r = pid_exists(ctx, pid);
+		if (r == 0)
+			r = cgctl_fixture_write_error(ctx, m, path, "cgroup.procs");
 		if (r < 0)
 			return r;
 	}

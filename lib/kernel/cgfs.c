@@ -216,8 +216,13 @@ CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *
 		return -errno;
 	for (p = strtok_r(norm, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
 		int nfd = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
 
 		r = -errno;
+		/* O_DIRECTORY reports a symlink as ENOTDIR: say what it is */
+		if (nfd < 0 && r == -ENOTDIR && fstatat(fd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode))
+			r = -ELOOP;
 		close(fd);
 		if (nfd < 0)
 			return r;
@@ -307,12 +312,51 @@ static int write_fd_once(int fd, const char *value)
 	return (size_t)k == n + 1 ? 0 : -EIO;
 }
 
+/*
+ * Fixture trees are plain files, so nothing refuses a write the way the kernel does.  A
+ * fixture simulates that with a sibling file "FILE.errno" holding an errno number or
+ * name (EINVAL, EBUSY, ...): the write of FILE then fails with it and changes nothing.
+ * Only with a root prefix; the live system is never affected.
+ */
+int cgctl_fixture_write_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			      const char *path, const char *file)
+{
+	static const struct {
+		const char *name;
+		int err;
+	} names[] = { { "EINVAL", EINVAL }, { "EBUSY", EBUSY },   { "EPERM", EPERM },
+		      { "EACCES", EACCES }, { "ENOMEM", ENOMEM }, { "ENOSPC", ENOSPC },
+		      { "EIO", EIO },	    { "ESRCH", ESRCH },	  { "EINTR", EINTR } };
+	char name[NAME_MAX + 1], *buf = NULL, *end;
+	size_t len, i;
+	long v;
+
+	if (!*ctx->root || (size_t)snprintf(name, sizeof(name), "%s.errno", file) >= sizeof(name))
+		return 0;
+	if (cgctl_cg_read(ctx, m, path, name, &buf, &len) < 0)
+		return 0;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		buf[--len] = '\0';
+	v = strtol(buf, &end, 10);
+	if (*end || v <= 0) {
+		v = EIO;
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (strcmp(buf, names[i].name) == 0)
+				v = names[i].err;
+	}
+	free(buf);
+	return -(int)v;
+}
+
 CGCTL_EXPORT int cgctl_cg_write(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				const char *path, const char *file, const char *value)
 {
-	int fd = open_file(ctx, m, path, file, O_WRONLY | O_TRUNC);
-	int r;
+	int fd, r;
 
+	r = cgctl_valid_filename(file) ? cgctl_fixture_write_error(ctx, m, path, file) : 0;
+	if (r < 0)
+		return r;
+	fd = open_file(ctx, m, path, file, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return fd;
 	r = write_fd_once(fd, value);

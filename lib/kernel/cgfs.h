@@ -9,4 +9,9 @@ int cgctl_read_fd(int fd, char **buf, size_t *len);
 /* A file name inside a cgroup directory: no '/', not "." or "..", not empty. */
 bool cgctl_valid_filename(const char *name);
 
+/* Fixture trees only: the error a sibling "FILE.errno" file asks a write of FILE to
+ * fail with (0 when none, or on the live system). */
+int cgctl_fixture_write_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			      const char *path, const char *file);
+
 #endif

@@ -251,7 +251,7 @@ static int rmdir_at(struct cgctl_ctx *ctx, int pfd, const char *name)
 		return -errno;
 	}
 	while ((de = readdir(d)))
-		if (de->d_type == DT_REG)
+		if (de->d_type != DT_DIR)
 			unlinkat(cfd, de->d_name, 0);
 	closedir(d);
 	return unlinkat(pfd, name, AT_REMOVEDIR) == 0 ? 0 : -errno;
@@ -337,6 +337,8 @@ CGCTL_EXPORT int cgctl_cg_remove(struct cgctl_ctx *ctx, const struct cgctl_mount
 			goto out;
 		}
 	}
+	if (flags & CGCTL_RM_DRY_RUN)
+		goto out;
 	split_path(norm, parent, sizeof(parent), name);
 	for (i = 0; i < n; i++) {
 		if (flags & CGCTL_RM_MOVE_TASKS) {

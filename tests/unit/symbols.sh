@@ -15,8 +15,11 @@ if diff -u "$T_TMP/script" "$T_TMP/exported" >"$T_TMP/d"; then ok; else
 	grep '^[-+][a-z]' "$T_TMP/d" >&2
 fi
 # every CGCTL_EXPORT definition is in the script (a missing one would be silently hidden)
-grep -rhE -A2 '^CGCTL_EXPORT' "$top_srcdir/lib" --include='*.c' | tr '\n' ' ' |
-	grep -oE 'cgctl_[a-z0-9_]+ *\(' | tr -d ' (' | sort -u >"$T_TMP/marked"
+find "$top_srcdir/lib" -name '*.c' -exec awk '
+	/^CGCTL_EXPORT/ { want = 1 }
+	want && match($0, /cgctl_[a-z0-9_]+ *\(/) {
+		s = substr($0, RSTART, RLENGTH); sub(/ *\(/, "", s); print s; want = 0
+	}' {} + | sort -u >"$T_TMP/marked"
 if diff -u "$T_TMP/script" "$T_TMP/marked" >"$T_TMP/d2"; then ok; else
 	fail "CGCTL_EXPORT definitions differ from lib/libcgctl.sym (- script, + marked):"
 	grep '^[-+][a-z]' "$T_TMP/d2" >&2
