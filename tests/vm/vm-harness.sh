@@ -14,7 +14,7 @@ printf '. "$VMLIB"\necho fail-out\nvm_eq 1 2 "one is two"\n' >"$tmp/guest/b-fail
 printf '. "$VMLIB"\nvm_need_mode v1\n' >"$tmp/guest/c-skip.sh"
 printf 'binary\0\377\n' >"$tmp/expect"
 
-"$srcdir/tests/vm/run-vm" --config 6.12-v2 --no-cgctl --timeout "${CGCTL_VM_TIMEOUT:-300}" \
+"$srcdir/tests/vm/run-vm" --config 6.12-v2 --no-cgctl --timeout "${CGCTL_VM_TIMEOUT:-600}" \
 	--tests "$tmp/guest" --status "$tmp/status" --file "$tmp/expect:/vm/expect" \
 	-- sh -c 'cat /vm/expect; echo to-stderr >&2; exit 5' >"$tmp/out" 2>"$tmp/err"
 rc=$?

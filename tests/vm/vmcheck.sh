@@ -1,7 +1,7 @@
 # vmcheck.sh: the `make check` side of the VM tier, sourced by tests/vm/vm-*.sh.
 # vm_check CONFIG: one boot of CONFIG running every guest test in tests/vm/guest/.
 # Environment: CGCTL (from the Makefile), CGCTL_KERNEL_CACHE, CGCTL_VM_TIMEOUT (seconds,
-# default 300), CGCTL_VM_VERBOSE=1 (stream the console), CGCTL_VM_TESTS (guest test
+# default 600), CGCTL_VM_VERBOSE=1 (stream the console), CGCTL_VM_TESTS (guest test
 # name patterns to run instead of all), CGCTL_DISTCHECK (skip).
 
 # vm_check_prereq CONFIG: exit 77 with a reason unless CONFIG can boot here
@@ -38,7 +38,7 @@ vm_check_prereq() {
 
 vm_check() {
 	vm_check_prereq "$1"
-	set -- --config "$config" --timeout "${CGCTL_VM_TIMEOUT:-300}"
+	set -- --config "$config" --timeout "${CGCTL_VM_TIMEOUT:-600}"
 	if [ -n "${CGCTL_VM_TESTS:-}" ]; then
 		# a developer's selection: CGCTL_VM_TESTS='memcg-* cgctl-basic'
 		for pat in $CGCTL_VM_TESTS; do
