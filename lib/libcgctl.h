@@ -140,6 +140,7 @@ int cgctl_cg_create(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
 
 #define CGCTL_RM_RECURSIVE	(1u << 0)	/* remove descendants first (depth first) */
 #define CGCTL_RM_MOVE_TASKS	(1u << 1)	/* move remaining tasks to the parent of @path */
+#define CGCTL_RM_DRY_RUN	(1u << 2)	/* check everything, remove nothing */
 /* Remove @path.  Without CGCTL_RM_MOVE_TASKS nothing is moved: -EBUSY (and nothing
  * removed) when any cgroup to remove still has tasks.  The root is refused (-EPERM). */
 int cgctl_cg_remove(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
