@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # guestlib.sh: helpers for guest tests (tests/vm/guest/*.sh), sourced with `. "$VMLIB"`.
 # Runs under busybox sh inside the VM.  See tests/vm/README.md.
 #

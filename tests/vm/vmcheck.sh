@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # vmcheck.sh: the `make check` side of the VM tier, sourced by tests/vm/vm-*.sh.
 # vm_check CONFIG: one boot of CONFIG running every guest test in tests/vm/guest/.
 # Environment: CGCTL (from the Makefile), CGCTL_KERNEL_CACHE, CGCTL_VM_TIMEOUT (seconds,
