@@ -166,6 +166,19 @@ out:
 	return err;
 }
 
+/* The JSON carries no summaries: take them from our own table (same binary). */
+static void add_summaries(struct cgctl_vreport *r)
+{
+	const struct cgctl_vscenario_info *info;
+	size_t n = cgctl_validate_scenarios(&info), i, j;
+
+	for (i = 0; i < r->n_scenarios; i++)
+		for (j = 0; j < n; j++)
+			if (strcmp(r->scenarios[i].name, info[j].name) == 0)
+				snprintf(r->scenarios[i].summary, sizeof(r->scenarios[i].summary),
+					 "%s", info[j].summary);
+}
+
 int validate_vm(struct cli *cli, const char *config, const char *const *names, size_t n,
 		int runs, struct cgctl_vreport **ret, char *why, size_t len)
 {
@@ -194,6 +207,7 @@ int validate_vm(struct cli *cli, const char *config, const char *const *names, s
 		err = cli_error(cli, config, 0, "guest report: %s", e.msg);
 	} else {
 		snprintf((*ret)->target, sizeof((*ret)->target), "vm:%s", config);
+		add_summaries(*ret);
 		err = EXIT_OK;
 	}
 	free(json);
