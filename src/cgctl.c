@@ -153,7 +153,8 @@ static int run_cmd(struct cli *cli, const struct cgctl_cmd *cmd, const char *pre
 	table = cmd_table(cmd, &help);
 	if (!table)
 		return cli_error(cli, NULL, -ENOMEM, NULL);
-	pc = poptGetContext(cmd->name, argc, argv, table, POPT_CONTEXT_POSIXMEHARDER);
+	/* options may follow arguments ("bw set PATH --quota 50ms"); "--" ends them */
+	pc = poptGetContext(cmd->name, argc, argv, table, 0);
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		;
 	if (rc < -1) {

@@ -173,12 +173,13 @@ scratch() {
 	self=$(self_cgroup "$1")
 	p="${self%/}/$2"
 	mkdir "$mnt$p" 2>/dev/null || skip "cannot create a $1 cgroup below $self"
-	T_SCRATCH="$mnt$p $T_SCRATCH"
+	# called as $(scratch ...): a subshell, so register through a file
+	echo "$mnt$p" >>"$T_TMP/scratch.list"
 	echo "$p"
 }
 
 scratch_cleanup() {
-	for d in $T_SCRATCH; do
+	for d in $T_SCRATCH $(cat "$T_TMP/scratch.list" 2>/dev/null); do
 		[ -d "$d" ] || continue
 		# kill what we started there, then remove depth first
 		for f in $(find "$d" -name cgroup.procs); do
