@@ -137,7 +137,7 @@ unsigned int mem_subtree_size(struct cli *cli, const struct cgctl_mount *m, cons
 		snprintf(sub, sizeof(sub), "%s/%s", strcmp(path, "/") ? path : "", kids[i]);
 		total += mem_subtree_size(cli, m, sub);
 	}
-	if (n > 0)
+	if (n >= 0)
 		cgctl_strv_free(kids);
 	return total;
 }
