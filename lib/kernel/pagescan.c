@@ -110,6 +110,54 @@ static int read_pagemap(struct worker *w, uint64_t vpn, uint64_t n)
 	return 0;
 }
 
+#ifndef PAGE_IS_PRESENT
+#define PAGE_IS_PRESENT	(1 << 3)
+#define PAGE_IS_SWAPPED	(1 << 4)
+#endif
+#define SPARSE_PAGES	(1u << 18)	/* 1 GiB: above this, ask which parts are populated */
+
+/*
+ * Pagemap of [vpn, vpn + n) reading only the populated parts PAGEMAP_SCAN names: a
+ * reservation of terabytes (sanitizer shadow, JVM heaps) would otherwise cost a
+ * zeroed entry per page.  Returns: 0, -ENOTTY (no ioctl: read it all), -errno.
+ */
+static int read_pagemap_sparse(struct worker *w, uint64_t vpn, uint64_t n)
+{
+	struct page_region reg[SCAN_VEC];
+	struct pm_scan_arg arg = {
+		.size = sizeof(arg), .start = vpn * 4096, .end = (vpn + n) * 4096,
+		.vec = (uint64_t)(uintptr_t)reg, .vec_len = SCAN_VEC,
+		.category_anyof_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
+		.return_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
+	};
+
+	while (arg.start < arg.end) {
+		int k = ioctl(w->s->pm_fd, PAGEMAP_SCAN, &arg), r = 0;
+
+		if (k < 0)
+			return errno == EINVAL || errno == EOPNOTSUPP ? -ENOTTY : -errno;
+		for (int i = 0; i < k && r == 0; i++)
+			r = read_pagemap(w, reg[i].start / 4096, (reg[i].end - reg[i].start) / 4096);
+		if (r < 0)
+			return r;
+		if (arg.walk_end <= arg.start)
+			break;
+		arg.start = arg.walk_end;
+	}
+	return 0;
+}
+
+static int read_range(struct worker *w, uint64_t vpn, uint64_t n)
+{
+	if (n > SPARSE_PAGES) {
+		int r = read_pagemap_sparse(w, vpn, n);
+
+		if (r != -ENOTTY)
+			return r;
+	}
+	return read_pagemap(w, vpn, n);
+}
+
 static void *phase_pagemap(void *arg)
 {
 	struct worker *w = arg;
@@ -122,7 +170,7 @@ static void *phase_pagemap(void *arg)
 		a = MAX(pos, w->lo);
 		b = MIN(pos + len, w->hi);
 		if (a < b)
-			w->err = read_pagemap(w, v->start + (a - pos), b - a);
+			w->err = read_range(w, v->start + (a - pos), b - a);
 		pos += len;
 	}
 	return NULL;

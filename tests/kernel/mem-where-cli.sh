@@ -13,7 +13,7 @@ command -v python3 >/dev/null || skip "needs python3"
 
 H=""
 stop_helper() {
-	exec 9>&- 2>/dev/null
+	exec 9>&-
 	[ -n "$H" ] && kill -9 "$H" 2>/dev/null
 	return 0
 }

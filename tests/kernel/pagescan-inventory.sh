@@ -20,7 +20,7 @@ cg=$(cat "$T_TMP/cg")
 H=""
 
 stop_helper() {
-	exec 9>&- 2>/dev/null
+	exec 9>&-
 	[ -n "$H" ] && kill -9 "$H" 2>/dev/null
 	return 0
 }
