@@ -119,4 +119,10 @@ const char *cli_mount_name(const struct cgctl_mount *m, char *buf, size_t len);
 int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, char *out,
 	     size_t len);
 
+/* The kernel whose rules apply: /proc/sys/kernel/osrelease below --root (fixtures),
+ * else the running kernel.  Returns: CGCTL_KVER(...) or 0 if unknown. */
+uint32_t cli_kver(struct cli *cli);
+/* Online CPUs (/sys/devices/system/cpu/online below --root, else sysconf). */
+unsigned int cli_ncpu(struct cli *cli);
+
 #endif
