@@ -190,6 +190,10 @@ static int on_fork(struct mover *mv, const struct cgctl_procev *ev)
 	parent = cgctl_pidset_get(&mv->set, ev->parent_tgid);
 	if (!parent || (parent->state & PT_GONE))
 		return 0;	/* not (yet) known to be in the tree: a walk decides */
+	/* adding the child may grow (move) the set: keep a copy of the parent */
+	struct cgctl_pident pcopy = *parent;
+
+	parent = &pcopy;
 	mv->res->fork_events++;
 	child = cgctl_pidset_add(&mv->set, ev->tgid, &created);
 	if (!child)
