@@ -11,8 +11,7 @@ vm_need_jq
 # under TCG.  The host kernel tier runs validate with the sanitizer build instead.
 if ls /lib/x86_64-linux-gnu/libasan.so* /usr/lib/x86_64-linux-gnu/libasan.so* \
 	/lib64/libasan.so* >/dev/null 2>&1; then
-	echo "SKIP: validate in the VM needs a build without ASan (pagemap of the shadow)"
-	exit 77
+	vm_skip "validate in the VM needs a build without ASan (pagemap of the shadow)"
 fi
 set -- mem-stock-pinned mem-stock-unpinned mem-hier-limit move-anon move-shared move-file \
 	move-refused move-removed rss-bound pcp-lists
