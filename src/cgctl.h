@@ -125,4 +125,9 @@ uint32_t cli_kver(struct cli *cli);
 /* Online CPUs (/sys/devices/system/cpu/online below --root, else sysconf). */
 unsigned int cli_ncpu(struct cli *cli);
 
+/* Check every PATH of @argv in every hierarchy of @ms before anything is done: sane,
+ * and not the root (@root_msg says why).  Returns: EXIT_OK or the printed status. */
+int cli_check_paths(struct cli *cli, const struct cgctl_mount *const *ms, size_t n, int argc,
+		    const char **argv, const char *root_msg);
+
 #endif

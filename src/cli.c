@@ -371,3 +371,19 @@ unsigned int cli_ncpu(struct cli *cli)
 	s = sysconf(_SC_NPROCESSORS_ONLN);
 	return s > 0 ? (unsigned int)s : 1;
 }
+
+int cli_check_paths(struct cli *cli, const struct cgctl_mount *const *ms, size_t n, int argc,
+		    const char **argv, const char *root_msg)
+{
+	for (int a = 0; a < argc; a++)
+		for (size_t i = 0; i < n; i++) {
+			char norm[PATH_MAX];
+			int rc = cli_path(cli, ms[i], argv[a], norm, sizeof(norm));
+
+			if (rc)
+				return rc;
+			if (strcmp(norm, "/") == 0)
+				return cli_usage(cli, "%s: %s", argv[a], root_msg);
+		}
+	return EXIT_OK;
+}

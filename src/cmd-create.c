@@ -125,17 +125,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (rc)
 		return rc;
 	/* validate every path before creating anything */
-	for (a = 0; a < argc; a++) {
-		char norm[PATH_MAX];
-
-		for (i = 0; i < n; i++) {
-			rc = cli_path(cli, ms[i], argv[a], norm, sizeof(norm));
-			if (rc)
-				return rc;
-			if (strcmp(norm, "/") == 0)
-				return cli_usage(cli, "%s: the root cgroup always exists", argv[a]);
-		}
-	}
+	rc = cli_check_paths(cli, ms, n, argc, argv, "the root cgroup always exists");
+	if (rc)
+		return rc;
 	for (a = 0; a < argc; a++) {
 		int path_rc = precheck(cli, ms, n, argv[a]);
 

@@ -75,17 +75,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 	rc = cli_hierarchies(cli, opt_ctrls, ms, &n);
 	if (rc)
 		return rc;
-	for (a = 0; a < argc; a++)
-		for (i = 0; i < n; i++) {
-			char norm[PATH_MAX];
-
-			rc = cli_path(cli, ms[i], argv[a], norm, sizeof(norm));
-			if (rc)
-				return rc;
-			if (strcmp(norm, "/") == 0)
-				return cli_usage(cli, "%s: refusing to remove the root cgroup",
-						 argv[a]);
-		}
+	rc = cli_check_paths(cli, ms, n, argc, argv, "refusing to remove the root cgroup");
+	if (rc)
+		return rc;
 	for (a = 0; a < argc; a++) {
 		int present, path_rc = precheck(cli, ms, n, argv[a], flags, &present);
 
