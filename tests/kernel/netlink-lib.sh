@@ -34,10 +34,23 @@ nl_cleanup() {
 			for pid in $(cat "$f"); do kill -KILL "$pid" 2>/dev/null; done
 		done
 	done
-	sleep 0.2
-	for d in "$CPU$CPU_REL" "$MEM$MEM_REL" $ACCT_DIR; do
-		[ -d "$d" ] && find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
+	# a fork storm of ~2000 processes takes a while to die: retry for up to 10 s
+	n=0
+	while [ $n -lt 50 ]; do
+		sleep 0.2
+		busy=0
+		for d in "$CPU$CPU_REL" "$MEM$MEM_REL" $ACCT_DIR; do
+			[ -d "$d" ] || continue
+			for f in $(find "$d" -name cgroup.procs); do
+				for pid in $(cat "$f"); do kill -KILL "$pid" 2>/dev/null; done
+			done
+			find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
+			[ -d "$d" ] && busy=1
+		done
+		[ $busy -eq 0 ] && break
+		n=$((n + 1))
 	done
+	[ $busy -eq 0 ] || echo "$T_NAME: could not remove scratch cgroups $BASE" >&2
 	return 0
 }
 at_exit nl_cleanup

@@ -9,10 +9,11 @@ vm_need_jq
 # A sanitizer build maps terabytes of ASan shadow; before 6.7 (no PAGEMAP_SCAN) the page
 # inventory of such a workload reads all of that pagemap, which takes many minutes
 # under TCG.  The host kernel tier runs validate with the sanitizer build instead.
-if ls /lib/x86_64-linux-gnu/libasan.so* /usr/lib/x86_64-linux-gnu/libasan.so* \
-	/lib64/libasan.so* >/dev/null 2>&1; then
-	vm_skip "validate in the VM needs a build without ASan (pagemap of the shadow)"
-fi
+for f in /lib/x86_64-linux-gnu/libasan.so* /usr/lib/x86_64-linux-gnu/libasan.so* \
+	/lib64/libasan.so*; do
+	[ -e "$f" ] &&
+		vm_skip "validate in the VM needs a build without ASan (pagemap of the shadow)"
+done
 set -- mem-stock-pinned mem-stock-unpinned mem-hier-limit move-anon move-shared move-file \
 	move-refused move-removed rss-bound pcp-lists
 vm_ok cgctl validate --json -r 1 "$@"
