@@ -619,6 +619,8 @@ struct cgctl_inventory {
 	uint64_t task_ino;	/* its inode, 0 if unknown */
 	size_t n_groups;
 	struct cgctl_inv_group *groups;	/* descending by pages, then by ino */
+	size_t n_tasks;		/* tasks whose pages are counted (1 for a single scan) */
+	size_t gone_tasks;	/* tasks of cgctl_inventory_scan_tasks() that exited first */
 };
 
 #define CGCTL_INV_SINGLE_THREAD	(1u << 0)	/* one thread (default: one per CPU, max 2) */
@@ -634,6 +636,18 @@ struct cgctl_inventory {
  */
 int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
 			 struct cgctl_inventory **ret, struct cgctl_error *e);
+/*
+ * cgctl_inventory_scan_tasks: the union of the resident pages of @n_pids tasks (a process
+ * tree): each physical page counted once however many of them map it, so the figures are
+ * what the tasks are charged together.  task_cgroup/task_ino are those of @pids[0].  A
+ * task other than the first that exits meanwhile is left out (gone_tasks).  Swap entries
+ * carry no PFN: swap_pages is the sum over the tasks (a page swapped out while shared
+ * counts once per task), as are n_vmas and virt_pages.
+ * Returns: as cgctl_inventory_scan(); -ESRCH when @pids[0] does not exist.
+ */
+int cgctl_inventory_scan_tasks(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
+			       unsigned int flags, struct cgctl_inventory **ret,
+			       struct cgctl_error *e);
 /* Free a result of cgctl_inventory_scan (NULL is fine). */
 void cgctl_inventory_free(struct cgctl_inventory *inv);
 /* Returns: the group charged with @ino in @inv, or NULL. */

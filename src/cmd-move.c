@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cgctl move [--dry-run] [--force] [--no-plan] [-c LIST] PID...|- PATH
+ * cgctl move [--tree] [--dry-run] [--force] [--no-plan] [-c LIST] PID...|- PATH
  * Moves whole thread groups (cgroup.procs) into PATH in every hierarchy where PATH
  * exists (or those of -c).  Before: the engine's plan of the memory charges
  * (move_charge_at_immigrate per kernel era); after: the kernel's counters of source and
- * destination, predicted vs observed, with a verdict.
+ * destination, predicted vs observed, with a verdict.  --tree moves each PID with its
+ * descendants through cgctl_move_tree() (fork events of the proc connector, re-walks
+ * of /proc), and plans the union of the tree's pages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,12 +15,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/proctree.h"
 #include "move-plan.h"
 
-static int opt_dry, opt_force, opt_noplan;
+static int opt_dry, opt_force, opt_noplan, opt_tree;
 static const char *opt_ctrls;
 
 static const struct poptOption options[] = {
+	{ "tree", 't', POPT_ARG_NONE, &opt_tree, 0,
+	  "move each PID with all its descendants, also those forked during the move", NULL },
 	{ "dry-run", 'n', POPT_ARG_NONE, &opt_dry, 0, "plan and print, move nothing", NULL },
 	{ "force", 'f', POPT_ARG_NONE, &opt_force, 0,
 	  "move even when the plan predicts the kernel will refuse", NULL },
@@ -47,6 +52,12 @@ struct task {
 	int64_t from_delta, to_delta;
 	const char *verdict;
 	const char *why;
+	/* --tree */
+	pid_t *members;		/* the tree when planned: the root first */
+	size_t n_members;
+	size_t elsewhere;	/* members in another memory cgroup than the root */
+	struct cgctl_move_tree_result tr;
+	bool tree_done;
 };
 
 /* what a task without a plan points to (kept small: 10,000 PIDs, one plan each) */
@@ -102,8 +113,9 @@ static int resolve_targets(struct cli *cli, struct target *tg)
 
 /* ---- tasks that cannot move ---- */
 
-/* /proc/PID/stat: state (field 3) and flags (field 9; PF_KTHREAD = 0x00200000). */
-static int task_kind(struct cli *cli, pid_t pid, char *state, bool *kthread)
+/* /proc/PID/stat: state (field 3) and flags (field 9; PF_KTHREAD = 0x00200000,
+ * PF_EXITING = 0x4). */
+static int task_flags(struct cli *cli, pid_t pid, char *state, unsigned long long *fl)
 {
 	char path[64], *buf = NULL, *p;
 	unsigned long long flags = 0;
@@ -118,9 +130,18 @@ static int task_kind(struct cli *cli, pid_t pid, char *state, bool *kthread)
 	*state = '?';
 	if (p && sscanf(p + 1, " %c %*d %*d %*d %*d %*d %llu", state, &flags) < 1)
 		*state = '?';
-	*kthread = flags & 0x00200000ULL;
+	*fl = flags;
 	free(buf);
 	return 0;
+}
+
+static int task_kind(struct cli *cli, pid_t pid, char *state, bool *kthread)
+{
+	unsigned long long fl = 0;
+	int r = task_flags(cli, pid, state, &fl);
+
+	*kthread = fl & 0x00200000ULL;
+	return r;
 }
 
 /* One clear line for a task that is not moved; returns its exit status. */
@@ -233,7 +254,7 @@ static void warn_headroom(struct cli *cli, const struct task *t, const struct ta
 }
 
 static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
-		     struct move_model *mm)
+		     struct move_model *mm, const pid_t *pids, size_t n)
 {
 	const struct cgctl_mount *m = tg->ms[tg->mem];
 	int r = cgctl_pid_cgroup(cli->ctx, t->pid, m, &t->from);
@@ -248,7 +269,8 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 		t->e = &no_expect;
 		return cli_error(cli, NULL, -ENOMEM, NULL);
 	}
-	r = move_expect(cli, m, mm, t->pid, t->from, tg->paths[tg->mem], t->e);
+	r = n > 1 ? move_expect_tasks(cli, m, mm, pids, n, t->from, tg->paths[tg->mem], t->e)
+		  : move_expect(cli, m, mm, t->pid, t->from, tg->paths[tg->mem], t->e);
 	if (r == -ESRCH)
 		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
 	if (t->e->have && t->e->plan.err == -ENOMEM && !opt_force)
@@ -299,6 +321,14 @@ static void judge(struct cli *cli, struct task *t, const struct target *tg,
 		t->why = opt_dry ? "dry run" : "counters could not be read";
 		return;
 	}
+	if (opt_tree && t->tree_done &&
+	    (t->tr.fork_events || t->tr.vanished || t->tr.already ||
+	     t->tr.moved != t->n_members)) {
+		t->verdict = "n/a";
+		t->why = "the tree forked or lost processes during the move: the counters "
+			 "include their allocations and frees";
+		return;
+	}
 	predicted(t, &pf, &pt);
 	if (within(t->from_delta, pf, move_tolerance(cli, m, mm, t->from)) &&
 	    within(t->to_delta, pt, move_tolerance(cli, m, mm, tg->paths[tg->mem])))
@@ -317,7 +347,7 @@ static int do_task(struct cli *cli, struct task *t, struct target *tg,
 	int rc = opt_noplan && !cgctl_get_root(cli->ctx)[0] ? EXIT_OK : check_task(cli, t);
 
 	if (!rc && m)
-		rc = plan_task(cli, t, tg, mm);
+		rc = plan_task(cli, t, tg, mm, &t->pid, 1);
 	if (rc || opt_dry)
 		return rc;
 	if (m && t->e->have) {
@@ -333,6 +363,161 @@ static int do_task(struct cli *cli, struct task *t, struct target *tg,
 		t->to_delta = t1 - t0;
 	}
 	return rc;
+}
+
+/* ---- --tree ---- */
+
+/* The process tree of @root now (its thread group first, then every descendant, from a
+ * snapshot of /proc's ppids, as cgctl_move_tree() walks it). */
+static int tree_members(struct cli *cli, struct task *t)
+{
+	struct cgctl_proc_snap snap = { 0 };
+	char path[40], *buf = NULL;
+	size_t len, head = 0, cap = 64;
+	pid_t root = t->pid, *v;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)t->pid);
+	r = cgctl_read_sys(cli->ctx, path, &buf, &len);
+	if (r == 0)
+		r = cgctl_proctree_parse_tgid(buf, len, &root);
+	free(buf);
+	if (r < 0)
+		return cli_error(cli, NULL, r == -ENOENT ? -ESRCH : (int)r,
+				 "%d: no such process (it exited)", (int)t->pid);
+	r = cgctl_proc_snap_take(cli->ctx, &snap);
+	if (r < 0)
+		return cli_error(cli, NULL, (int)r, "cannot read /proc: %s", cli_strerror((int)r));
+	v = malloc(cap * sizeof(*v));
+	if (!v) {
+		cgctl_proc_snap_free(&snap);
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	}
+	t->n_members = 0;
+	v[t->n_members++] = root;
+	while (head < t->n_members) {
+		size_t first, k = cgctl_proc_snap_children(&snap, v[head++], &first);
+
+		for (size_t j = 0; j < k; j++) {
+			if (t->n_members == cap) {
+				pid_t *nv = realloc(v, 2 * cap * sizeof(*v));
+
+				if (!nv) {
+					free(v);
+					cgctl_proc_snap_free(&snap);
+					return cli_error(cli, NULL, -ENOMEM, NULL);
+				}
+				v = nv;
+				cap *= 2;
+			}
+			v[t->n_members++] = snap.v[first + j].pid;
+		}
+	}
+	cgctl_proc_snap_free(&snap);
+	t->members = v;
+	return EXIT_OK;
+}
+
+/* Members of the tree in another memory cgroup than its root: not in the plan.  Tasks
+ * already exiting (PF_EXITING, zombies) read as the root cgroup: not counted. */
+static void count_elsewhere(struct cli *cli, struct task *t, const struct cgctl_mount *m)
+{
+	for (size_t i = 1; i < t->n_members; i++) {
+		unsigned long long fl = 0;
+		char *cg = NULL, st = '?';
+
+		if (task_flags(cli, t->members[i], &st, &fl) < 0 || (fl & 0x4) ||
+		    st == 'Z' || st == 'X')
+			continue;
+		if (cgctl_pid_cgroup(cli->ctx, t->members[i], m, &cg) == 0 &&
+		    strcmp(cg, t->from))
+			t->elsewhere++;
+		free(cg);
+	}
+}
+
+static int move_tree(struct cli *cli, struct task *t, struct target *tg)
+{
+	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
+	struct cgctl_error e = { 0 };
+	static bool warned;
+	size_t k = 0;
+	ssize_t r;
+
+	/* memory first: a refused precharge must leave the tree where it was */
+	if (tg->mem >= 0)
+		tv[k++] = (struct cgctl_move_target){ tg->ms[tg->mem], tg->paths[tg->mem] };
+	for (size_t i = 0; i < tg->n; i++)
+		if ((int)i != tg->mem)
+			tv[k++] = (struct cgctl_move_target){ tg->ms[i], tg->paths[i] };
+	r = cgctl_move_tree(cli->ctx, &t->pid, 1, tv, k, NULL, &t->tr, &e);
+	if (!t->tr.used_connector && t->tr.note[0] && !warned) {
+		cli_warn(cli, "%s; following the trees by re-walking /proc only", t->tr.note);
+		warned = true;
+	}
+	t->tree_done = r >= 0 || t->tr.moved || t->tr.already;
+	if (r == -EAGAIN)
+		return cli_error(cli, NULL, (int)r, "%d: the tree kept growing faster than it "
+				 "could be moved (%zu moved in %zu passes); stop the forking "
+				 "or run again", (int)t->pid, t->tr.moved, t->tr.passes);
+	if (r == -ESRCH && !t->tr.moved)
+		return cli_error(cli, NULL, (int)r, "%d: no such process (it exited)",
+				 (int)t->pid);
+	if (r < 0)
+		return cli_error(cli, NULL, (int)r, "%d: %s (%zu of the tree moved, %zu failed)",
+				 (int)t->pid, e.msg[0] ? e.msg : cli_strerror((int)r),
+				 t->tr.moved, t->tr.failed);
+	t->moved = true;
+	return EXIT_OK;
+}
+
+static int do_tree(struct cli *cli, struct task *t, struct target *tg,
+		   struct move_model *mm)
+{
+	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
+	int64_t f0 = -1, t0 = -1;
+	int rc = check_task(cli, t);
+
+	if (!rc)
+		rc = tree_members(cli, t);
+	if (!rc && m) {
+		rc = plan_task(cli, t, tg, mm, t->members, t->n_members);
+		if (!rc)
+			count_elsewhere(cli, t, m);
+	}
+	if (rc || opt_dry)
+		return rc;
+	if (m && t->e->have) {
+		f0 = usage_of(cli, m, t->from);
+		t0 = usage_of(cli, m, tg->paths[tg->mem]);
+	}
+	rc = move_tree(cli, t, tg);
+	if (t->tree_done && f0 >= 0 && t0 >= 0) {
+		int64_t f1 = usage_of(cli, m, t->from), t1 = usage_of(cli, m, tg->paths[tg->mem]);
+
+		t->observed = f1 >= 0 && t1 >= 0;
+		t->from_delta = f1 - f0;
+		t->to_delta = t1 - t0;
+	}
+	return rc;
+}
+
+static void emit_tree(struct cli *cli, const struct task *t)
+{
+	out_obj_begin(cli->out, "tree");
+	out_u64(cli->out, "processes", t->n_members);
+	out_u64(cli->out, "in_other_memcg", t->elsewhere);
+	if (t->tree_done) {
+		out_u64(cli->out, "moved", t->tr.moved);
+		out_u64(cli->out, "already", t->tr.already);
+		out_u64(cli->out, "vanished", t->tr.vanished);
+		out_u64(cli->out, "failed", t->tr.failed);
+		out_u64(cli->out, "passes", t->tr.passes);
+		out_u64(cli->out, "fork_events", t->tr.fork_events);
+		out_bool(cli->out, "connector", t->tr.used_connector);
+		out_usec(cli->out, "elapsed_us", t->tr.elapsed_ns);
+	}
+	out_obj_end(cli->out);
 }
 
 /* ---- output ---- */
@@ -360,6 +545,8 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 	out_i64(cli->out, "pid", t->pid);
 	out_str(cli->out, "from", t->from);
 	out_str(cli->out, "to", tg->mem >= 0 ? tg->paths[tg->mem] : tg->paths[0]);
+	if (opt_tree)
+		emit_tree(cli, t);
 	if (t->e->have)
 		out_bool(cli->out, "kernel_moves_charge", t->e->plan.moves);
 	else
@@ -379,6 +566,9 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 	out_str(cli->out, "verdict", t->verdict);
 	if (t->why || (t->e->have && !t->e->plan.moves))
 		out_str(cli->out, "note", t->why ? t->why : t->e->plan.reason);
+	else if (t->elsewhere)
+		out_str(cli->out, "note", "processes of the tree in other memory cgroups: their "
+			"charges are not in the plan");
 	out_obj_end(cli->out);
 }
 
@@ -401,7 +591,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	pid_t *pids = NULL;
 	size_t n = 0, failed = 0;
 	int rc, first_rc = EXIT_OK;
-	bool differs = false, model = false;
+	bool differs = false, model = false, partial = false;
 
 	rc = cli_collect_pids(cli, argc - 1, argv, &pids, &n);
 	if (rc)
@@ -432,11 +622,13 @@ static int run(struct cli *cli, int argc, const char **argv)
 
 		t->pid = pids[i];
 		t->e = &no_expect;
-		r = do_task(cli, t, &tg, &mm);
+		r = opt_tree ? do_tree(cli, t, &tg, &mm) : do_task(cli, t, &tg, &mm);
 		if (r) {
 			failed++;
 			first_rc = first_rc ? first_rc : r;
-			continue;
+			if (!t->tree_done)
+				continue;
+			partial = true;	/* part of the tree moved: report it */
 		}
 		if (tg.mem >= 0)
 			judge(cli, t, &tg, &mm);
@@ -444,20 +636,21 @@ static int run(struct cli *cli, int argc, const char **argv)
 			t->verdict = "n/a", t->why = "no memory hierarchy";
 		differs |= !strcmp(t->verdict, "differs");
 	}
-	if (failed < n) {	/* nothing on stdout when every task failed */
+	if (failed < n || partial) {	/* nothing on stdout when every task failed */
 		out_list_begin(cli->out, "moves");
 		for (size_t i = 0; i < n; i++)
 			if (tasks[i].verdict)
 				emit_task(cli, &tasks[i], &tg);
 		out_list_end(cli->out);
 	}
-	rc = finish(n, failed, first_rc, differs);
+	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:
 	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++)
 		if (tg.procs_fd[i] >= 0)
 			close(tg.procs_fd[i]);
 	for (size_t i = 0; tasks && i < n; i++) {
 		free(tasks[i].from);
+		free(tasks[i].members);
 		if (tasks[i].e != &no_expect)
 			free(tasks[i].e);
 	}

@@ -173,6 +173,14 @@ static void headroom(const struct move_model *mm, int to, struct move_expect *e)
 int move_expect(struct cli *cli, const struct cgctl_mount *m, struct move_model *mm,
 		pid_t pid, const char *from, const char *to, struct move_expect *e)
 {
+	return move_expect_tasks(cli, m, mm, &pid, 1, from, to, e);
+}
+
+int move_expect_tasks(struct cli *cli, const struct cgctl_mount *m, struct move_model *mm,
+		      const pid_t *pids, size_t n, const char *from, const char *to,
+		      struct move_expect *e)
+{
+	pid_t pid = pids[0];
 	struct cgctl_inventory *inv = NULL;
 	struct cgctl_move_input in;
 	struct cgctl_error err = { 0 };
@@ -189,7 +197,7 @@ int move_expect(struct cli *cli, const struct cgctl_mount *m, struct move_model 
 		e->why_none = "already in the destination";
 		return 0;
 	}
-	r = cgctl_inventory_scan(cli->ctx, pid, CGCTL_INV_NO_PATHS, &inv, &err);
+	r = cgctl_inventory_scan_tasks(cli->ctx, pids, n, CGCTL_INV_NO_PATHS, &inv, &err);
 	if (r == -ESRCH)
 		return r;
 	if (r < 0) {

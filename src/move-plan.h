@@ -30,6 +30,11 @@ void move_model_free(struct move_model *mm);
  * Returns: 0 (see e->have), or -ESRCH when the task vanished. */
 int move_expect(struct cli *cli, const struct cgctl_mount *m, struct move_model *mm,
 		pid_t pid, const char *from, const char *to, struct move_expect *e);
+/* The same for the tasks of a process tree moved together (@pids[0] its root, in
+ * @from): their pages' union, each page once.  Returns: 0, or -ESRCH (root gone). */
+int move_expect_tasks(struct cli *cli, const struct cgctl_mount *m, struct move_model *mm,
+		      const pid_t *pids, size_t n, const char *from, const char *to,
+		      struct move_expect *e);
 /* Stock bound (bytes) of @path's subtree: the tolerance of an observed delta. */
 uint64_t move_tolerance(struct cli *cli, const struct cgctl_mount *m,
 			const struct move_model *mm, const char *path);

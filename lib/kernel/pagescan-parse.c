@@ -262,6 +262,7 @@ uint64_t ps_runs_sort_dedupe(struct ps_runs *r)
 			x.pfn += cut;
 			x.vpn += cut;
 			x.len -= (uint32_t)cut;
+			x.flags &= ~RUN_PMD;	/* no longer a whole folio (tasks' union) */
 		}
 		covered = end;
 		r->v[out++] = x;

@@ -482,59 +482,132 @@ static void free_workers(struct worker *w, int n)
 	}
 }
 
-static int scan_task(struct scan *s, pid_t pid, struct ps_scan_out *out,
-		     struct cgctl_error *e)
+/* Phase 1 for one task: its runs (sorted, deduplicated, split, PMD blocks marked). */
+static int scan_task_pagemap(struct scan *s, struct worker *w, int n, pid_t pid,
+			     struct ps_runs *runs, struct ps_pmstat *st, struct cgctl_error *e)
 {
-	struct worker w[MAX_THREADS];
-	int n = nthreads(s), r;
+	int r;
 
 	r = load_vmas(s, pid, e);
 	if (r < 0)
 		return r;
 	s->pm_fd = open_proc(s->ctx, pid, "pagemap");
-	if (s->pm_fd < 0)
-		return cgctl_error_set(e, -s->pm_fd, "%d: cannot open pagemap: %s", (int)pid,
-				       strerror(-s->pm_fd));
-	r = alloc_workers(w, n, s);
-	if (r == 0)
-		r = scan_pagemap(s, w, n, &out->runs, &out->st);
-	if (r == 0 && out->runs.n) {
-		ps_runs_sort_dedupe(&out->runs);
-		r = ps_runs_split(&out->runs, WIN_PFNS);
+	if (s->pm_fd < 0) {
+		r = s->pm_fd;
+		s->pm_fd = -1;
+		return cgctl_error_set(e, r == -ENOENT ? ESRCH : -r,
+				       "%d: cannot open pagemap: %s", (int)pid,
+				       strerror(r == -ENOENT ? ESRCH : -r));
+	}
+	r = scan_pagemap(s, w, n, runs, st);
+	for (int i = 0; i < n; i++) {
+		ps_runs_free(&w[i].runs);
+		memset(&w[i].st, 0, sizeof(w[i].st));
+		w[i].err = 0;
+	}
+	if (r == 0 && runs->n) {
+		ps_runs_sort_dedupe(runs);
+		r = ps_runs_split(runs, WIN_PFNS);
 		if (r == 0)
-			r = find_pmd(s, &out->runs);
+			r = find_pmd(s, runs);
 	}
-	if (r == 0 && out->runs.n) {
-		out->unknown |= open_kpage(s);
-		r = scan_kpage(w, n, &out->runs, &out->groups, &out->zero);
-	}
-	free_workers(w, n);
+	close_fd(&s->pm_fd);
 	if (r < 0)
 		return cgctl_error_set(e, -r, "%d: reading pages: %s", (int)pid, strerror(-r));
-	out->n_vmas = s->n_vmas;
-	out->virt_pages = s->virt_pages;
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
-				      struct cgctl_inventory **ret, struct cgctl_error *e)
+/*
+ * The union of the tasks' pages: each task's pagemap in turn, runs merged and
+ * deduplicated by PFN (a page shared by several tasks counts once), then one kpage*
+ * pass.  A task other than the first that exits meanwhile is left out (counted in
+ * *gone); the first one's exit is -ESRCH.
+ */
+static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
+		      struct ps_scan_out *out, size_t *gone, struct cgctl_error *e)
+{
+	struct worker w[MAX_THREADS];
+	int n = nthreads(s), r;
+
+	r = alloc_workers(w, n, s);
+	for (size_t k = 0; k < n_pids && r == 0; k++) {
+		struct ps_runs one = { 0 };
+		struct cgctl_error e1 = { 0 };
+
+		s->n_vmas = 0;
+		s->virt_pages = 0;
+		r = scan_task_pagemap(s, w, n, pids[k], n_pids == 1 ? &out->runs : &one,
+				      &out->st, k ? &e1 : e);
+		free(s->vmas);
+		s->vmas = NULL;
+		out->n_vmas += s->n_vmas;
+		out->virt_pages += s->virt_pages;
+		if (r == -ESRCH && k) {
+			(*gone)++;
+			r = 0;
+		} else if (r < 0 && k) {
+			cgctl_error_set(e, -r, "%s", e1.msg);
+		}
+		if (r == 0 && n_pids > 1)
+			r = ps_runs_append(&out->runs, &one);
+		ps_runs_free(&one);
+	}
+	if (r == 0 && n_pids > 1 && out->runs.n)
+		ps_runs_sort_dedupe(&out->runs);
+	if (r == 0 && out->runs.n) {
+		out->unknown |= open_kpage(s);
+		r = scan_kpage(w, n, &out->runs, &out->groups, &out->zero);
+		if (r < 0)
+			cgctl_error_set(e, -r, "reading kpage files: %s", strerror(-r));
+	}
+	free_workers(w, n);
+	if (r == -ENOMEM && e && !e->err)
+		cgctl_error_set(e, ENOMEM, "out of memory");
+	return r;
+}
+
+static int inventory(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
+		     unsigned int flags, struct cgctl_inventory **ret, struct cgctl_error *e)
 {
 	struct scan s = { .ctx = ctx, .flags = flags, .pm_fd = -1, .kf_fd = -1,
 			  .kcg_fd = -1, .kc_fd = -1 };
 	struct ps_scan_out out = { 0 };
+	size_t gone = 0;
 	int r;
 
-	if (!ctx || !ret || pid <= 0)
-		return cgctl_error_set(e, EINVAL, "invalid argument");
-	r = scan_task(&s, pid, &out, e);
+	r = scan_tasks(&s, pids, n_pids, &out, &gone, e);
 	close_fd(&s.pm_fd);
 	close_fd(&s.kf_fd);
 	close_fd(&s.kcg_fd);
 	close_fd(&s.kc_fd);
 	free(s.vmas);
 	if (r == 0)
-		r = ps_result_build(ctx, pid, flags, &out, ret, e);
+		r = ps_result_build(ctx, pids[0], flags, &out, ret, e);
+	if (r == 0) {
+		(*ret)->n_tasks = n_pids - gone;
+		(*ret)->gone_tasks = gone;
+	}
 	ps_runs_free(&out.runs);
 	ps_groups_free(&out.groups);
 	return r;
+}
+
+CGCTL_EXPORT int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
+				      struct cgctl_inventory **ret, struct cgctl_error *e)
+{
+	if (!ctx || !ret || pid <= 0)
+		return cgctl_error_set(e, EINVAL, "invalid argument");
+	return inventory(ctx, &pid, 1, flags, ret, e);
+}
+
+CGCTL_EXPORT int cgctl_inventory_scan_tasks(struct cgctl_ctx *ctx, const pid_t *pids,
+					    size_t n_pids, unsigned int flags,
+					    struct cgctl_inventory **ret, struct cgctl_error *e)
+{
+	if (!ctx || !ret || !pids || !n_pids)
+		return cgctl_error_set(e, EINVAL, "invalid argument");
+	for (size_t i = 0; i < n_pids; i++)
+		if (pids[i] <= 0)
+			return cgctl_error_set(e, EINVAL, "invalid PID %d", (int)pids[i]);
+	return inventory(ctx, pids, n_pids, flags, ret, e);
 }

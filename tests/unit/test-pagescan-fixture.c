@@ -291,6 +291,72 @@ START_TEST(no_such_pid)
 }
 END_TEST
 
+static struct cgctl_inventory *scan_tasks(const pid_t *pids, size_t n, int want)
+{
+	struct cgctl_ctx *ctx = NULL;
+	struct cgctl_inventory *inv = NULL;
+	struct cgctl_error e = { 0 };
+	int r;
+
+	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+	r = cgctl_inventory_scan_tasks(ctx, pids, n, 0, &inv, &e);
+	ck_assert_msg(r == want, "scan: %d (%s)", r, e.msg);
+	cgctl_unref(ctx);
+	return inv;
+}
+
+/* The same task twice: every page is in both, so the union is the task's own figures;
+ * swap entries have no PFN and are summed. */
+START_TEST(tasks_union)
+{
+	const pid_t pids[] = { PID, PID };
+	struct cgctl_inventory *one = scan(PID, 0, 0), *two = scan_tasks(pids, 2, 0);
+
+	ck_assert_uint_eq(two->n_tasks, 2);
+	ck_assert_uint_eq(two->gone_tasks, 0);
+	ck_assert_uint_eq(two->present_pages, one->present_pages);
+	ck_assert_uint_eq(two->zero_pages, one->zero_pages);
+	ck_assert_uint_eq(two->swap_pages, 2 * one->swap_pages);
+	ck_assert_uint_eq(two->n_vmas, 2 * one->n_vmas);
+	ck_assert_uint_eq(two->task_ino, one->task_ino);
+	ck_assert_uint_eq(two->n_groups, one->n_groups);
+	for (size_t i = 0; i < one->n_groups; i++) {
+		const struct cgctl_inv_group *a = &one->groups[i], *b = &two->groups[i];
+
+		ck_assert_uint_eq(a->ino, b->ino);
+		ck_assert_uint_eq(a->pages, b->pages);
+		ck_assert_uint_eq(a->anon_exclusive, b->anon_exclusive);
+		ck_assert_uint_eq(a->anon_shared, b->anon_shared);
+		ck_assert_uint_eq(a->file, b->file);
+		ck_assert_uint_eq(a->shmem, b->shmem);
+		ck_assert_uint_eq(a->thp_pmd, b->thp_pmd);
+	}
+	ck_assert_uint_eq(one->n_tasks, 1);
+	cgctl_inventory_free(one);
+	cgctl_inventory_free(two);
+}
+END_TEST
+
+/* A member that is gone is left out; a root that is gone is -ESRCH; bad arguments. */
+START_TEST(tasks_gone)
+{
+	const pid_t member_gone[] = { PID, 777 }, root_gone[] = { 777, PID }, bad[] = { PID, 0 };
+	struct cgctl_inventory *inv = scan_tasks(member_gone, 2, 0);
+	struct cgctl_ctx *ctx = NULL;
+
+	ck_assert_uint_eq(inv->n_tasks, 1);
+	ck_assert_uint_eq(inv->gone_tasks, 1);
+	ck_assert_uint_eq(inv->present_pages, 100 + 20 + 1 + 1 + 512 + 6 + BIG);
+	cgctl_inventory_free(inv);
+	ck_assert_ptr_null(scan_tasks(root_gone, 2, -ESRCH));
+	ck_assert_ptr_null(scan_tasks(bad, 2, -EINVAL));
+	ck_assert_ptr_null(scan_tasks(bad, 0, -EINVAL));
+	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+	ck_assert_int_eq(cgctl_inventory_scan_tasks(ctx, NULL, 1, 0, &inv, NULL), -EINVAL);
+	cgctl_unref(ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pagescan-fixture");
@@ -303,6 +369,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, no_kpageflags);
 	tcase_add_test(tc, hidden_pfns);
 	tcase_add_test(tc, no_such_pid);
+	tcase_add_test(tc, tasks_union);
+	tcase_add_test(tc, tasks_gone);
 	suite_add_tcase(s, tc);
 	return s;
 }
