@@ -17,9 +17,10 @@
 
 #include "kernel/proctree.h"
 #include "move-plan.h"
+#include "move-throttle.h"
 
 static int opt_dry, opt_force, opt_noplan, opt_tree;
-static const char *opt_ctrls;
+static const char *opt_ctrls, *opt_sample;
 
 static const struct poptOption options[] = {
 	{ "tree", 't', POPT_ARG_NONE, &opt_tree, 0,
@@ -31,6 +32,8 @@ static const struct poptOption options[] = {
 	  "skip the page inventory, the plan and the check", NULL },
 	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
 	  "only these hierarchies (default: every one where PATH exists)", "LIST" },
+	{ "sample", '\0', POPT_ARG_STRING, &opt_sample, 0,
+	  "sample CPU use this long to predict throttling (default 1s; 0: do not)", "DUR" },
 	POPT_TABLEEND
 };
 
@@ -367,54 +370,65 @@ static int do_task(struct cli *cli, struct task *t, struct target *tg,
 
 /* ---- --tree ---- */
 
-/* The process tree of @root now (its thread group first, then every descendant, from a
- * snapshot of /proc's ppids, as cgctl_move_tree() walks it). */
-static int tree_members(struct cli *cli, struct task *t)
+/* The process tree of @pid now (its thread group first, then every descendant, from a
+ * snapshot of /proc's ppids, as cgctl_move_tree() walks it).  Returns: 0, -errno. */
+static int tree_walk(struct cli *cli, pid_t pid, pid_t **ret, size_t *n)
 {
 	struct cgctl_proc_snap snap = { 0 };
 	char path[40], *buf = NULL;
 	size_t len, head = 0, cap = 64;
-	pid_t root = t->pid, *v;
+	pid_t root = pid, *v;
 	ssize_t r;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)t->pid);
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	r = cgctl_read_sys(cli->ctx, path, &buf, &len);
 	if (r == 0)
 		r = cgctl_proctree_parse_tgid(buf, len, &root);
 	free(buf);
 	if (r < 0)
-		return cli_error(cli, NULL, r == -ENOENT ? -ESRCH : (int)r,
-				 "%d: no such process (it exited)", (int)t->pid);
+		return r == -ENOENT ? -ESRCH : (int)r;
 	r = cgctl_proc_snap_take(cli->ctx, &snap);
 	if (r < 0)
-		return cli_error(cli, NULL, (int)r, "cannot read /proc: %s", cli_strerror((int)r));
+		return (int)r;
 	v = malloc(cap * sizeof(*v));
 	if (!v) {
 		cgctl_proc_snap_free(&snap);
-		return cli_error(cli, NULL, -ENOMEM, NULL);
+		return -ENOMEM;
 	}
-	t->n_members = 0;
-	v[t->n_members++] = root;
-	while (head < t->n_members) {
+	*n = 0;
+	v[(*n)++] = root;
+	while (head < *n) {
 		size_t first, k = cgctl_proc_snap_children(&snap, v[head++], &first);
 
 		for (size_t j = 0; j < k; j++) {
-			if (t->n_members == cap) {
+			if (*n == cap) {
 				pid_t *nv = realloc(v, 2 * cap * sizeof(*v));
 
 				if (!nv) {
 					free(v);
 					cgctl_proc_snap_free(&snap);
-					return cli_error(cli, NULL, -ENOMEM, NULL);
+					return -ENOMEM;
 				}
 				v = nv;
 				cap *= 2;
 			}
-			v[t->n_members++] = snap.v[first + j].pid;
+			v[(*n)++] = snap.v[first + j].pid;
 		}
 	}
 	cgctl_proc_snap_free(&snap);
-	t->members = v;
+	*ret = v;
+	return 0;
+}
+
+static int tree_members(struct cli *cli, struct task *t)
+{
+	int r = tree_walk(cli, t->pid, &t->members, &t->n_members);
+
+	if (r == -ESRCH)
+		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
+	if (r < 0)
+		return cli_error(cli, NULL, r, "%d: cannot walk its process tree: %s",
+				 (int)t->pid, cli_strerror(r));
 	return EXIT_OK;
 }
 
@@ -520,6 +534,60 @@ static void emit_tree(struct cli *cli, const struct task *t)
 	out_obj_end(cli->out);
 }
 
+/* ---- throttling at the destination ---- */
+
+/*
+ * Before anything moves: the destination's throttling with its current tasks and with
+ * the moving ones (their trees with --tree), from a CPU sample of all of them.  Only
+ * where a cpu hierarchy is a target and a quota limits the destination (else nothing is
+ * sampled and the object says limited: false).
+ */
+static int throttle_before(struct cli *cli, const struct target *tg, const pid_t *pids,
+			   size_t n, struct move_throttle *mt, bool *have)
+{
+	uint64_t sample_ns = 1000 * 1000000ULL;
+	const struct cgctl_mount *m = NULL;
+	const char *path = NULL;
+	pid_t *all = NULL;
+	size_t n_all = 0;
+	int rc;
+
+	if (opt_sample && (rc = cli_parse_duration(cli, "sample", opt_sample, 1000000,
+						   &sample_ns)))
+		return rc;
+	if (opt_sample && sample_ns > 60 * 1000 * 1000000ULL)
+		return cli_usage(cli, "--sample: '%s' is longer than 60 s", opt_sample);
+	for (size_t i = 0; i < tg->n && !m; i++)
+		if (cgctl_mount_has(tg->ms[i], "cpu"))
+			m = tg->ms[i], path = tg->paths[i];
+	if (!m || opt_noplan)
+		return EXIT_OK;
+	if (opt_tree) {	/* the trees as they are now */
+		for (size_t i = 0; i < n; i++) {
+			pid_t *v = NULL, *nv;
+			size_t k = 0;
+
+			if (tree_walk(cli, pids[i], &v, &k) < 0)
+				continue;	/* reported when it moves */
+			nv = realloc(all, (n_all + k) * sizeof(*all));
+			if (!nv) {
+				free(v);
+				free(all);
+				return cli_error(cli, NULL, -ENOMEM, NULL);
+			}
+			all = nv;
+			memcpy(all + n_all, v, k * sizeof(*all));
+			n_all += k;
+			free(v);
+		}
+	}
+	rc = move_throttle(cli, m, path, opt_tree ? all : pids, opt_tree ? n_all : n,
+			   sample_ns, mt);
+	free(all);
+	*have = rc == EXIT_OK;
+	return rc;
+}
+
 /* ---- output ---- */
 
 static void emit_expected(struct cli *cli, const struct task *t)
@@ -587,6 +655,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 {
 	struct target tg = { .arg = argv[argc - 1] };
 	struct move_model mm = { 0 };
+	struct move_throttle mt;
+	bool have_mt = false;
 	struct task *tasks = NULL;
 	pid_t *pids = NULL;
 	size_t n = 0, failed = 0;
@@ -614,6 +684,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 	tasks = rc ? NULL : calloc(n, sizeof(*tasks));
 	if (!rc && !tasks)
 		rc = cli_error(cli, NULL, -ENOMEM, NULL);
+	if (!rc)
+		rc = throttle_before(cli, &tg, pids, n, &mt, &have_mt);
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
@@ -642,6 +714,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 			if (tasks[i].verdict)
 				emit_task(cli, &tasks[i], &tg);
 		out_list_end(cli->out);
+		if (have_mt)
+			move_throttle_emit(cli, &mt);
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `cgctl move` predicts the destination's throttling: two always-busy threads moved into
+# a 0.5-CPU group are predicted throttled in (nearly) every period, the kernel then
+# throttles them too; an unlimited destination is not sampled; a bad --sample changes
+# nothing.
+. "$top_srcdir/tests/lib.sh"
+require_root
+SPIN="$top_builddir/tests/helpers/spinner"
+[ -x "$SPIN" ] || skip "tests/helpers/spinner not built"
+CPU=$(mount_of cpu)
+[ -n "$CPU" ] || skip "no v1 cpu hierarchy"
+
+PIDS=""
+kill_spinners() { for p in $PIDS; do kill -9 "$p" 2>/dev/null; done; }
+at_exit kill_spinners
+
+lim=$(scratch cpu "cgctl-move-thr-$$")
+free=$(scratch cpu "cgctl-move-free-$$")
+echo 100000 >"$CPU$lim/cpu.cfs_period_us"
+echo 50000 >"$CPU$lim/cpu.cfs_quota_us"
+"$SPIN" 0 & PIDS="$PIDS $!"
+"$SPIN" 0 & PIDS="$PIDS $!"
+sleep 0.3
+
+# ---- a bad --sample: usage error, nothing moved ----
+cg move -c cpu --sample soon $PIDS "$lim"
+expect_rc 2 "--sample soon"
+[ -z "$(cat "$CPU$lim/cgroup.procs")" ] && ok || fail "a usage error moved tasks"
+
+# ---- into the limited group ----
+cg --json move -c cpu --sample 500ms $PIDS "$lim"
+expect_rc 0 "move into the 0.5-CPU group"
+echo "prediction: $(json_get 'j["throttling"]')"
+[ "$(json_get 'j["throttling"]["limited"]')" = True ] && ok || fail "not limited: $OUT"
+[ "$(json_get 'j["throttling"]["limit_cpus"]')" = 0.5 ] && ok || fail "limit: $OUT"
+[ "$(json_get 'j["throttling"]["before"]["threads"]')" = 0 ] && ok ||
+	fail "the empty group had threads before: $OUT"
+[ "$(json_get 'j["throttling"]["after"]["threads"]')" = 2 ] && ok ||
+	fail "two spinning threads expected after: $OUT"
+# even on a loaded machine two spinners want more than the 0.5 CPU the quota gives
+[ "$(json_get 'j["throttling"]["after"]["demand_cpus"] > 0.6')" = True ] && ok ||
+	fail "demand of two spinners: $OUT"
+[ "$(json_get 'j["throttling"]["after"]["throttled_periods_pct"] >= 90')" = True ] && ok ||
+	fail "predicted throttling: $OUT"
+[ "$(json_get 'j["throttling"]["before"]["throttled_periods_pct"]')" = 0 ] && ok ||
+	fail "predicted throttling before: $OUT"
+# the kernel agrees: throttled in most periods over the next second
+stat() { awk -v k="$1" '$1 == k { print $2 }' "$CPU$lim/cpu.stat"; }
+p0=$(stat nr_periods) t0=$(stat nr_throttled) tt0=$(stat throttled_time)
+sleep 1.5
+p1=$(stat nr_periods) t1=$(stat nr_throttled) tt1=$(stat throttled_time)
+np=$((p1 - p0))
+per=$(( (tt1 - tt0) / 1000 / (np > 0 ? np : 1) ))
+pred=$(json_get 'j["throttling"]["after"]["throttled_usec_per_period"]')
+echo "kernel: $((t1 - t0)) of $np periods throttled, $per us throttled per period" \
+	"(predicted $pred us)"
+[ $np -ge 10 ] && [ $(( (t1 - t0) * 100 )) -ge $(( np * 80 )) ] && ok ||
+	fail "kernel throttled $((t1 - t0)) of $np periods"
+# throttled time per period within 35% (the demand was sampled on a shared machine)
+[ $(( per * 100 )) -ge $(( pred * 65 )) ] && [ $(( per * 100 )) -le $(( pred * 135 )) ] &&
+	ok || fail "kernel $per us throttled per period, predicted $pred us"
+
+# ---- into an unlimited group: nothing sampled, no wait ----
+start=$(date +%s%N)
+cg --json move -c cpu $PIDS "$free"
+end=$(date +%s%N)
+expect_rc 0 "move into the unlimited group"
+[ "$(json_get 'j["throttling"]["limited"]')" = False ] && ok || fail "limited: $OUT"
+[ "$(json_get 'j["throttling"]["after"]')" = None ] && ok || fail "sampled: $OUT"
+[ $(( (end - start) / 1000000 )) -lt 900 ] && ok ||
+	fail "an unlimited destination took $(( (end - start) / 1000000 )) ms (sampled?)"
+
+# ---- --sample 0: no prediction ----
+cg --json move -c cpu --sample 0 $PIDS "$lim"
+expect_rc 0 "--sample 0"
+[ "$(json_get 'j["throttling"]["before"]')" = None ] && ok || fail "--sample 0: $OUT"
+done_testing
