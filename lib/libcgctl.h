@@ -76,11 +76,13 @@ uint32_t cgctl_kver_running(void);
 int cgctl_parse_size(const char *s, uint64_t *ret);
 /*
  * cgctl_parse_duration: "500us", "50ms", "1.5s", "2m", "100ns"; a plain number is taken
- * in @plain_unit_ns (1000 for files in µs).  Result in ns, exact.
+ * in @plain_unit_ns (1000 for files in µs; 0 means 1000).  Result in ns, exact.
  * Returns: 0, -EINVAL, -ERANGE.
  */
 int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uint64_t *ret);
-/* Format for humans: "512MiB", "1.50GiB", "max"; "50ms", "1.5s".  Returns the length
+/* Format for humans, at most two decimals, trailing zeros dropped, in the unit the
+ * rounded value stays below 1024 (sizes) or 1000 (durations) of: "512MiB", "1.5GiB",
+ * "1MiB" for 1048575 B, "max"; "50ms", "1.5s", "1ms" for 999999 ns.  Returns the length
  * that was (or would have been) written, like snprintf. */
 int cgctl_format_size(char *buf, size_t len, uint64_t bytes);
 int cgctl_format_duration(char *buf, size_t len, uint64_t ns);

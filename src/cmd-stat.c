@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cgctl stat PATH...: memory and CPU-bandwidth figures, the same keys on v1 and v2. */
+/*
+ * cgctl stat [--tasks] PATH...: memory and CPU-bandwidth figures, the same keys on v1
+ * and v2, and the states of the cgroup's tasks (cgroupstats on v1, /proc on v2); with
+ * --tasks, each process's CPU time and delays (taskstats).
+ */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cgctl.h"
@@ -62,6 +67,180 @@ void cli_out_cpubw(struct cli *cli, const struct cgctl_cpubw *bw)
 	out_obj_end(o);
 }
 
+static int opt_tasks;
+
+static const struct poptOption options[] = {
+	{ "tasks", 't', POPT_ARG_NONE, &opt_tasks, 0,
+	  "also each process's CPU time and delays (taskstats)", NULL },
+	POPT_TABLEEND
+};
+
+/* The hierarchy to count tasks in: cpu's, else memory's. */
+static const struct cgctl_mount *task_mount(struct cli *cli, const char *path, char *rel,
+					    size_t len)
+{
+	const struct cgctl_mount *m;
+
+	if (cgctl_mount_find(cli->ctx, "cpu", &m) < 0 &&
+	    cgctl_mount_find(cli->ctx, "memory", &m) < 0)
+		return NULL;
+	return cli_path(cli, m, path, rel, len) ? NULL : m;
+}
+
+/* Task states from /proc/TID/stat of the threads listed in @file (v2, or no netlink). */
+static int states_from_proc(struct cli *cli, const struct cgctl_mount *m, const char *rel,
+			    struct cgctl_cgroupstats *cs)
+{
+	const char *file = m->version == 2 ? "cgroup.threads" : "tasks";
+	char *buf = NULL, *p, *end;
+	size_t len;
+	int r = cgctl_cg_read(cli->ctx, m, rel, file, &buf, &len);
+
+	if (r < 0)
+		return r;
+	memset(cs, 0, sizeof(*cs));
+	for (p = buf;; p = end) {
+		long tid = strtol(p, &end, 10);
+		char path[48], *st = NULL, *q, state = '?';
+		size_t sl;
+
+		if (end == p)
+			break;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", tid);
+		if (cgctl_read_sys(cli->ctx, path, &st, &sl) < 0)
+			continue;	/* exited meanwhile */
+		q = strrchr(st, ')');
+		if (q && q[1] == ' ')
+			state = q[2];
+		free(st);
+		switch (state) {
+		case 'R': cs->nr_running++; break;
+		case 'D': cs->nr_uninterruptible++; break;
+		case 'T': case 't': cs->nr_stopped++; break;
+		case 'S': case 'I': cs->nr_sleeping++; break;
+		default: break;	/* zombies, dead */
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+static void emit_states(struct cli *cli, const char *path)
+{
+	const struct cgctl_mount *m;
+	struct cgctl_cgroupstats cs;
+	char rel[PATH_MAX];
+	bool netlink;
+
+	m = task_mount(cli, path, rel, sizeof(rel));
+	if (!m)
+		return;
+	netlink = m->version == 1 && !cgctl_get_root(cli->ctx)[0] &&
+		  cgctl_cgroupstats_get(cli->ctx, m, rel, &cs, NULL) == 0;
+	if (!netlink && states_from_proc(cli, m, rel, &cs) < 0)
+		return;
+	out_obj_begin(cli->out, "tasks");
+	out_u64(cli->out, "running", cs.nr_running);
+	out_u64(cli->out, "sleeping", cs.nr_sleeping);
+	out_u64(cli->out, "uninterruptible", cs.nr_uninterruptible);
+	out_u64(cli->out, "stopped", cs.nr_stopped);
+	if (netlink)
+		out_u64(cli->out, "io_wait", cs.nr_io_wait);
+	else
+		out_null(cli->out, "io_wait");
+	out_str(cli->out, "source", netlink ? "cgroupstats" : "proc");
+	out_obj_end(cli->out);
+}
+
+/*
+ * comm and fault counts from /proc: a thread group's taskstats (fill_stats_for_tgid())
+ * sum only the delays, CPU times and context switches of its threads.
+ */
+static void proc_comm_faults(struct cli *cli, long pid, char *comm, size_t clen,
+			     unsigned long long *minflt, unsigned long long *majflt)
+{
+	char path[48], *buf = NULL, *open_, *close_;
+	size_t len;
+
+	*minflt = *majflt = 0;
+	comm[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (cgctl_read_sys(cli->ctx, path, &buf, &len) < 0)
+		return;
+	open_ = strchr(buf, '(');
+	close_ = strrchr(buf, ')');
+	if (open_ && close_ && close_ > open_) {
+		snprintf(comm, clen, "%.*s", (int)(close_ - open_ - 1), open_ + 1);
+		/* state ppid pgrp session tty tpgid flags minflt cminflt majflt */
+		sscanf(close_ + 1, " %*c %*d %*d %*d %*d %*d %*u %llu %*u %llu", minflt, majflt);
+	}
+	free(buf);
+}
+
+/* --tasks: one row per process of @path (cgroup.procs), from taskstats. */
+static int emit_processes(struct cli *cli, const char *path)
+{
+	static bool warned;
+	const struct cgctl_mount *m;
+	char rel[PATH_MAX], *buf = NULL, *p, *end;
+	size_t len;
+	int r;
+
+	m = task_mount(cli, path, rel, sizeof(rel));
+	if (!m)
+		return EXIT_OK;
+	r = cgctl_cg_read(cli->ctx, m, rel, "cgroup.procs", &buf, &len);
+	if (r < 0)
+		return EXIT_OK;	/* the cgroup's error was reported by stat_one */
+	for (p = buf;; p = end) {
+		long pid = strtol(p, &end, 10);
+		struct cgctl_taskstats ts;
+		struct cgctl_error e = { 0 };
+		unsigned long long minflt, majflt;
+		char comm[64];
+
+		if (end == p)
+			break;
+		r = cgctl_taskstats_get(cli->ctx, (pid_t)pid, true, &ts, &e);
+		if (r == -ESRCH)
+			continue;	/* exited meanwhile */
+		if (r < 0) {
+			free(buf);
+			return cli_error(cli, path, r, "taskstats of %ld: %s", pid,
+					 e.msg[0] ? e.msg : cli_strerror(r));
+		}
+		if (!warned) {
+			struct cgctl_error de = { 0 };
+
+			if (cgctl_delayacct_enabled(cli->ctx, &de) == 0)
+				cli_warn(cli, "%s", de.msg[0] ? de.msg : "delay accounting is off: "
+					 "delays other than cpu_delay read 0");
+			warned = true;
+		}
+		out_obj_begin(cli->out, NULL);
+		out_str(cli->out, "cgroup", path);
+		out_i64(cli->out, "pid", pid);
+		proc_comm_faults(cli, pid, comm, sizeof(comm), &minflt, &majflt);
+		out_str(cli->out, "comm", comm[0] ? comm : ts.comm);
+		out_usec(cli->out, "cpu_usec", ts.cpu_run_virtual_total_ns);
+		out_usec(cli->out, "cpu_delay_usec", ts.cpu_delay_total_ns);
+		out_usec(cli->out, "blkio_delay_usec", ts.blkio_delay_total_ns);
+		out_usec(cli->out, "swapin_delay_usec", ts.swapin_delay_total_ns);
+		out_usec(cli->out, "reclaim_delay_usec", ts.freepages_delay_total_ns);
+		out_usec(cli->out, "thrashing_delay_usec", ts.thrashing_delay_total_ns);
+		out_usec(cli->out, "compact_delay_usec", ts.compact_delay_total_ns);
+		out_usec(cli->out, "wpcopy_delay_usec", ts.wpcopy_delay_total_ns);
+		out_usec(cli->out, "irq_delay_usec", ts.irq_delay_total_ns);
+		out_u64(cli->out, "voluntary_switches", ts.nvcsw);
+		out_u64(cli->out, "involuntary_switches", ts.nivcsw);
+		out_u64(cli->out, "minor_faults", minflt);
+		out_u64(cli->out, "major_faults", majflt);
+		out_obj_end(cli->out);
+	}
+	free(buf);
+	return EXIT_OK;
+}
+
 static int stat_one(struct cli *cli, const char *path)
 {
 	const struct cgctl_mount *mm = NULL, *cm = NULL, *am = NULL;
@@ -97,6 +276,7 @@ static int stat_one(struct cli *cli, const char *path)
 		cli_out_memstat(cli, &ms);
 	if (rc == 0)
 		cli_out_cpubw(cli, &bw);
+	emit_states(cli, path);
 	out_obj_end(cli->out);
 	return EXIT_OK;
 }
@@ -112,6 +292,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 			return cli_usage(cli, "%s: invalid cgroup path ('..' and control "
 					      "characters are refused)", argv[i]);
 	}
+	if (opt_tasks && cgctl_get_root(cli->ctx)[0])
+		return cli_error(cli, NULL, -EOPNOTSUPP, "--tasks reads the running kernel's "
+				 "taskstats: not with --root");
 	out_list_begin(cli->out, "cgroups");
 	for (i = 0; i < argc; i++) {
 		rc = stat_one(cli, argv[i]);
@@ -121,6 +304,18 @@ static int run(struct cli *cli, int argc, const char **argv)
 		}
 	}
 	out_list_end(cli->out);
+	if (opt_tasks) {
+		out_list_begin(cli->out, "processes");
+		for (i = 0; i < argc; i++) {
+			rc = emit_processes(cli, argv[i]);
+			if (rc) {
+				failed++;
+				last = rc;
+				break;
+			}
+		}
+		out_list_end(cli->out);
+	}
 	if (failed && failed < argc)
 		return EXIT_PARTIAL;
 	return last;
@@ -130,6 +325,7 @@ const struct cgctl_cmd cmd_stat = {
 	.name = "stat",
 	.args = "PATH...",
 	.summary = "memory and CPU figures of cgroups (v1 and v2 alike)",
+	.options = options,
 	.run = run,
 	.min_args = 1,
 	.max_args = -1,

@@ -134,6 +134,13 @@ CGCTL_EXPORT int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uin
 	return parse_with_units(s, time_units, ARRAY_SIZE(time_units), plain_unit_ns, ret);
 }
 
+/* @v in @unit, rounded to hundredths: the callers move to the next unit when this
+ * reaches 1024 (sizes) or 1000 (durations) whole units. */
+static uint64_t rounded_hundredths(uint64_t v, uint64_t unit)
+{
+	return (uint64_t)(((unsigned __int128)v * 100 + unit / 2) / unit);
+}
+
 /* "1.50" style with at most two decimals, trailing zeros dropped: 1.5, 2, 1.25 */
 static int format_scaled(char *buf, size_t len, uint64_t v, uint64_t unit, const char *sfx)
 {
@@ -165,6 +172,9 @@ CGCTL_EXPORT int cgctl_format_size(char *buf, size_t len, uint64_t bytes)
 	for (i = 5; i > 0; i--)
 		if (bytes >= 1ULL << (10 * (i + 1)))
 			break;
+	/* 1048575 B rounds to 1024.00KiB: say 1MiB */
+	if (i < 5 && rounded_hundredths(bytes, 1ULL << (10 * (i + 1))) >= 1024 * 100)
+		i++;
 	return format_scaled(buf, len, bytes, 1ULL << (10 * (i + 1)), sfx[i]);
 }
 
@@ -174,9 +184,10 @@ CGCTL_EXPORT int cgctl_format_duration(char *buf, size_t len, uint64_t ns)
 		return snprintf(buf, len, "max");
 	if (ns < 1000)
 		return snprintf(buf, len, "%lluns", (unsigned long long)ns);
-	if (ns < 1000000)
+	/* 999999 ns rounds to 1000.00us: say 1ms */
+	if (ns < 1000000 && rounded_hundredths(ns, 1000) < 1000 * 100)
 		return format_scaled(buf, len, ns, 1000, "us");
-	if (ns < 1000000000ULL)
+	if (ns < 1000000000ULL && rounded_hundredths(ns, 1000000) < 1000 * 100)
 		return format_scaled(buf, len, ns, 1000000, "ms");
 	return format_scaled(buf, len, ns, 1000000000ULL, "s");
 }

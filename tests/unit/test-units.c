@@ -153,6 +153,10 @@ static const struct {
 	{ 5 * GiB / 4, "1.25GiB" },
 	{ 2 * TiB, "2TiB" },
 	{ EiB, "1EiB" },
+	{ MiB - 1, "1MiB" },		/* rounds to 1024KiB: the next unit */
+	{ MiB - 6, "1023.99KiB" },
+	{ GiB - 1, "1GiB" },
+	{ UINT64_MAX - 1, "16EiB" },	/* the largest unit has no next one */
 	{ UINT64_MAX, "max" },
 };
 
@@ -167,6 +171,10 @@ static const struct {
 	{ 50 * MS, "50ms" },
 	{ 3 * SEC / 2, "1.5s" },
 	{ 100 * SEC, "100s" },
+	{ 999999, "1ms" },		/* rounds to 1000us: the next unit */
+	{ 999994, "999.99us" },
+	{ 999999999, "1s" },
+	{ 999, "999ns" },
 };
 
 START_TEST(parse_size_ok)

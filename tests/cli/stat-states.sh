@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Fixture tier: `cgctl stat` counts task states from /proc when cgroupstats cannot be
+# asked (fixtures, v2); `stat --tasks` needs the running kernel and refuses --root.
+. "$top_srcdir/tests/lib.sh"
+
+fixture v1
+cg --root="$ROOT" --json stat /a
+expect_rc 0 "stat /a"
+# /a holds 4242 (state S in the fixture's /proc) and 4243 (gone: not counted)
+[ "$(json_get 'j["cgroups"][0]["tasks"]')" = \
+  "{'running': 0, 'sleeping': 1, 'uninterruptible': 0, 'stopped': 0, 'io_wait': None, 'source': 'proc'}" ] &&
+	ok || fail "v1 task states: $OUT"
+bad_input 6 "stat --tasks with --root" --root="$ROOT" stat --tasks /a
+expect_unchanged "stat --tasks with --root"
+
+fixture v2
+cg --root="$ROOT" --json stat /a
+expect_rc 0 "v2 stat /a"
+[ "$(json_get 'j["cgroups"][0]["tasks"]["source"]')" = proc ] && ok || fail "v2 source: $OUT"
+done_testing

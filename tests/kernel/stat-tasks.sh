@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `cgctl stat` task states (cgroupstats on v1) and `stat --tasks` (taskstats): a
+# spinner, a sleeper and a stopped process in a scratch cpu cgroup are counted as
+# running, sleeping and stopped; --tasks lists each with its comm and CPU time.
+. "$top_srcdir/tests/lib.sh"
+require_root
+SPIN="$top_builddir/tests/helpers/spinner"
+[ -x "$SPIN" ] || skip "tests/helpers/spinner not built"
+CPU=$(mount_of cpu)
+[ -n "$CPU" ] || skip "no v1 cpu hierarchy"
+
+PIDS=""
+kill_all() { for p in $PIDS; do kill -9 "$p" 2>/dev/null; done; }
+at_exit kill_all
+
+g=$(scratch cpu "cgctl-stat-tasks-$$")
+# shellcheck disable=SC2016
+start() { sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CPU$g" "$@" & }
+start "$SPIN" 0; spin=$!
+start "$SPIN" -p; sleeper=$!
+start "$SPIN" -p; stopped=$!
+PIDS="$spin $sleeper $stopped"
+sleep 0.3
+kill -STOP "$stopped"
+sleep 0.2
+
+cg --json stat "$g"
+expect_rc 0 "stat"
+echo "tasks: $(json_get 'j["cgroups"][0]["tasks"]')"
+[ "$(json_get 'j["cgroups"][0]["tasks"]["source"]')" = cgroupstats ] && ok ||
+	fail "source: $OUT"
+[ "$(json_get 'j["cgroups"][0]["tasks"]["running"]')" = 1 ] && ok || fail "running: $OUT"
+[ "$(json_get 'j["cgroups"][0]["tasks"]["sleeping"]')" = 1 ] && ok || fail "sleeping: $OUT"
+[ "$(json_get 'j["cgroups"][0]["tasks"]["stopped"]')" = 1 ] && ok || fail "stopped: $OUT"
+
+cg --json stat --tasks "$g"
+expect_rc 0 "stat --tasks"
+[ "$(json_get 'len(j["processes"])')" = 3 ] && ok || fail "three processes: $OUT"
+[ "$(json_get 'sorted(set(p["comm"] for p in j["processes"]))')" = "['spinner']" ] && ok ||
+	fail "comm: $OUT"
+# the spinner has run ~0.5 s; its CPU time agrees with /proc's utime+stime (ticks)
+cpu=$(json_get '[p["cpu_usec"] for p in j["processes"] if p["pid"] == '"$spin"'][0]')
+ticks=$(awk '{ print $14 + $15 }' "/proc/$spin/stat")
+hz=$(getconf CLK_TCK)
+echo "spinner: taskstats ${cpu} us, /proc $((ticks * 1000000 / hz)) us"
+[ "$cpu" -gt 100000 ] && ok || fail "spinner CPU time $cpu us"
+[ "$(json_get '[p["cpu_usec"] for p in j["processes"] if p["pid"] == '"$sleeper"'][0] < 50000')" = True ] &&
+	ok || fail "sleeper CPU time: $OUT"
+
+# TSV: a second table, one row per process
+cg --tsv stat --tasks "$g"
+expect_rc 0 "stat --tasks --tsv"
+[ "$(printf '%s\n' "$OUT" | grep -c '	spinner	')" = 3 ] && ok || fail "tsv rows: $OUT"
+done_testing
