@@ -296,6 +296,8 @@ int cgctl_parse_mem_limit(const char *buf, size_t len, uint64_t *bytes);
 #define CGCTL_MEMSTAT_MEMSW	(1u << 2)	/* v1 memsw.* (swap accounting on) */
 #define CGCTL_MEMSTAT_SWAP	(1u << 3)	/* v2 memory.swap.* */
 #define CGCTL_MEMSTAT_EVENTS	(1u << 4)	/* v2 memory.events */
+#define CGCTL_MEMSTAT_NO_USAGE	(1u << 5)	/* usage unknown: the v2 root has no
+						 * memory.current (usage reads 0) */
 struct cgctl_memstat {
 	int version;
 	uint64_t usage;		/* bytes: usage_in_bytes / memory.current */

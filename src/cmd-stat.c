@@ -17,7 +17,10 @@ void cli_out_memstat(struct cli *cli, const struct cgctl_memstat *st)
 	struct out *o = cli->out;
 
 	out_obj_begin(o, "memory");
-	out_bytes(o, "usage_bytes", st->usage);
+	if (st->present & CGCTL_MEMSTAT_NO_USAGE)
+		out_null(o, "usage_bytes");
+	else
+		out_bytes(o, "usage_bytes", st->usage);
 	out_bytes(o, "limit_bytes", st->limit);
 	if (st->present & CGCTL_MEMSTAT_FAILCNT)
 		out_u64(o, "failcnt", st->failcnt);

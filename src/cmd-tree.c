@@ -110,7 +110,10 @@ static void print_row(struct walk *w, const struct row *r, const char *base)
 	else
 		out_null(o, "procs");
 	if (r->has_mem) {
-		out_bytes(o, "memory_usage_bytes", r->mem.usage);
+		if (r->mem.present & CGCTL_MEMSTAT_NO_USAGE)
+			out_null(o, "memory_usage_bytes");
+		else
+			out_bytes(o, "memory_usage_bytes", r->mem.usage);
 		out_bytes(o, "memory_limit_bytes", r->mem.limit);
 	} else {
 		out_null(o, "memory_usage_bytes");

@@ -96,6 +96,8 @@ CGCTL_EXPORT int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mo
 	if (r == -ENOENT && v2 && strcmp(path, "/") == 0) {
 		/* the v2 root has neither file: report it unlimited, usage unknown */
 		st->limit = UINT64_MAX;
+		st->usage = 0;
+		st->present |= CGCTL_MEMSTAT_NO_USAGE;
 		r = 0;
 	} else if (r == -ENOENT) {
 		r = -EOPNOTSUPP;	/* directory exists but not with this controller */

@@ -18,4 +18,11 @@ fixture v2
 cg --root="$ROOT" --json stat /a
 expect_rc 0 "v2 stat /a"
 [ "$(json_get 'j["cgroups"][0]["tasks"]["source"]')" = proc ] && ok || fail "v2 source: $OUT"
+# the v2 root has no memory.current: its usage is unknown (null), not 0
+cg --root="$ROOT" --json stat /
+[ "$(json_get 'j["cgroups"][0]["memory"]["usage_bytes"]')" = None ] && ok ||
+	fail "v2 root usage: $OUT"
+cg --root="$ROOT" --json tree
+[ "$(json_get '[r["memory_usage_bytes"] for r in j["cgroups"] if r["path"] == "/"][0]')" = None ] &&
+	ok || fail "v2 root usage in tree: $OUT"
 done_testing
