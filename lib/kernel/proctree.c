@@ -102,6 +102,32 @@ static int targets_attach(struct mover *mv, pid_t pid)
 	return 0;
 }
 
+/*
+ * A zombie, or a task past exit_signals() (PF_EXITING): cgroup_migrate_add_task() skips
+ * it, and its /proc/PID/cgroup may already read the root (cgroup_exit()).  It can never
+ * be moved: without exit events a re-walk would "move" it again and again and never
+ * converge.  Returns: 1 exiting, 0 not (or unknown: the attach will tell).
+ */
+static int is_exiting(struct mover *mv, pid_t pid)
+{
+	_cleanup_(freep) char *buf = NULL;
+	unsigned long long flags = 0;
+	char path[40], state = '?';
+	const char *p;
+	size_t len;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	r = cgctl_read_sys(mv->ctx, path, &buf, &len);
+	if (r < 0)
+		return 0;
+	p = strrchr(buf, ')');
+	/* after comm: state ppid pgrp session tty_nr tpgid flags */
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %llu", &state, &flags) != 2)
+		return 0;
+	return state == 'Z' || state == 'X' || (flags & 0x4 /* PF_EXITING */);
+}
+
 static int targets_contain(struct mover *mv, pid_t pid)
 {
 	size_t i;
@@ -116,7 +142,7 @@ static int targets_contain(struct mover *mv, pid_t pid)
 		r = strcmp(p, mv->tpaths[i]) == 0;
 		free(p);
 		if (!r)
-			return 0;
+			return is_exiting(mv, pid) ? -ESRCH : 0;
 	}
 	return 1;
 }
