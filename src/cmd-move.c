@@ -341,24 +341,21 @@ static void judge(struct cli *cli, struct task *t, const struct target *tg,
 	t->why = NULL;
 }
 
-static int do_task(struct cli *cli, struct task *t, struct target *tg,
-		   struct move_model *mm)
+/* Run @mover between two reads of the source's and the destination's memory usage
+ * (when there is a plan to check them against). */
+static int observe_move(struct cli *cli, struct task *t, struct target *tg,
+			int (*mover)(struct cli *, struct task *, struct target *))
 {
 	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
 	int64_t f0 = -1, t0 = -1;
-	/* --no-plan: the kernel's answer to the write tells kthreads and zombies apart */
-	int rc = opt_noplan && !cgctl_get_root(cli->ctx)[0] ? EXIT_OK : check_task(cli, t);
+	int rc;
 
-	if (!rc && m)
-		rc = plan_task(cli, t, tg, mm, &t->pid, 1);
-	if (rc || opt_dry)
-		return rc;
 	if (m && t->e->have) {
 		f0 = usage_of(cli, m, t->from);
 		t0 = usage_of(cli, m, tg->paths[tg->mem]);
 	}
-	rc = attach_all(cli, t, tg);
-	if (!rc && f0 >= 0 && t0 >= 0) {
+	rc = mover(cli, t, tg);
+	if ((t->moved || t->tree_done) && f0 >= 0 && t0 >= 0) {
 		int64_t f1 = usage_of(cli, m, t->from), t1 = usage_of(cli, m, tg->paths[tg->mem]);
 
 		t->observed = f1 >= 0 && t1 >= 0;
@@ -366,6 +363,20 @@ static int do_task(struct cli *cli, struct task *t, struct target *tg,
 		t->to_delta = t1 - t0;
 	}
 	return rc;
+}
+
+static int do_task(struct cli *cli, struct task *t, struct target *tg,
+		   struct move_model *mm)
+{
+	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
+	/* --no-plan: the kernel's answer to the write tells kthreads and zombies apart */
+	int rc = opt_noplan && !cgctl_get_root(cli->ctx)[0] ? EXIT_OK : check_task(cli, t);
+
+	if (!rc && m)
+		rc = plan_task(cli, t, tg, mm, &t->pid, 1);
+	if (rc || opt_dry)
+		return rc;
+	return observe_move(cli, t, tg, attach_all);
 }
 
 /* ---- --tree ---- */
@@ -489,7 +500,6 @@ static int do_tree(struct cli *cli, struct task *t, struct target *tg,
 		   struct move_model *mm)
 {
 	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
-	int64_t f0 = -1, t0 = -1;
 	int rc = check_task(cli, t);
 
 	if (!rc)
@@ -501,19 +511,7 @@ static int do_tree(struct cli *cli, struct task *t, struct target *tg,
 	}
 	if (rc || opt_dry)
 		return rc;
-	if (m && t->e->have) {
-		f0 = usage_of(cli, m, t->from);
-		t0 = usage_of(cli, m, tg->paths[tg->mem]);
-	}
-	rc = move_tree(cli, t, tg);
-	if (t->tree_done && f0 >= 0 && t0 >= 0) {
-		int64_t f1 = usage_of(cli, m, t->from), t1 = usage_of(cli, m, tg->paths[tg->mem]);
-
-		t->observed = f1 >= 0 && t1 >= 0;
-		t->from_delta = f1 - f0;
-		t->to_delta = t1 - t0;
-	}
-	return rc;
+	return observe_move(cli, t, tg, move_tree);
 }
 
 static void emit_tree(struct cli *cli, const struct task *t)
