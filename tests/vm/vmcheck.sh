@@ -51,6 +51,11 @@ vm_check() {
 	else
 		set -- "$@" --tests "$srcdir/tests/vm/guest"
 	fi
+	# test helpers the guest tests use (built by make check)
+	for h in forkstorm; do
+		[ -x "${top_builddir:-.}/tests/helpers/$h" ] &&
+			set -- "$@" --file "${top_builddir:-.}/tests/helpers/$h"
+	done
 	[ "${CGCTL_VM_VERBOSE:-0}" = 1 ] && set -- "$@" -v
 	exec "$srcdir/tests/vm/run-vm" "$@"
 }
