@@ -88,12 +88,37 @@ static int num(const char *s, unsigned long max, unsigned long *v)
 struct cpu_job {
 	uint64_t until_ns;	/* wall deadline (CLOCK_MONOTONIC) */
 	uint64_t busy_ns, idle_ns;	/* duty: CPU time per busy phase, sleep after it */
+	uint64_t delay_ns;	/* Σ over threads of the run_delay they gained (atomic) */
 };
+
+/*
+ * This thread's run_delay: time runnable on a runqueue but not running (sched_info, the
+ * cpu_delay_total of taskstats), field 2 of /proc/thread-self/schedstat.  It includes
+ * the time the thread's group was throttled.  0 if unavailable (no CONFIG_SCHED_INFO).
+ */
+static uint64_t run_delay_ns(void)
+{
+	char buf[128];
+	unsigned long long run = 0, wait = 0;
+	ssize_t n;
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return 0;
+	return wait;
+}
 
 static void *cpu_thread(void *arg)
 {
-	const struct cpu_job *j = arg;
-	uint64_t start, now, nap;
+	struct cpu_job *j = arg;
+	uint64_t start, now, nap, delay0 = run_delay_ns();
 	struct timespec idle;
 
 	while (clock_ns(CLOCK_MONOTONIC) < j->until_ns) {
@@ -110,6 +135,7 @@ static void *cpu_thread(void *arg)
 		idle.tv_nsec = (long)(nap % 1000000000ULL);
 		nanosleep(&idle, NULL);
 	}
+	__atomic_add_fetch(&j->delay_ns, run_delay_ns() - delay0, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -130,9 +156,10 @@ static int run_cpu(unsigned long threads, struct cpu_job *j, uint64_t wall_ns)
 	cpu_thread(j);
 	for (i = 1; i < threads; i++)
 		pthread_join(t[i], NULL);
-	if (say("done wall_ns=%llu cpu_ns=%llu threads=%lu",
+	if (say("done wall_ns=%llu cpu_ns=%llu threads=%lu delay_ns=%llu",
 		(unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0),
-		(unsigned long long)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0), threads) < 0)
+		(unsigned long long)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0), threads,
+		(unsigned long long)__atomic_load_n(&j->delay_ns, __ATOMIC_RELAXED)) < 0)
 		return 1;
 	wait_eof();
 	return 0;

@@ -30,6 +30,7 @@
 #define Q_LOCAL { "local_throttled_time", "ns", 30 * MS, 0.15 }
 #define Q_USAGE { "usage", "ns", 20 * MS, 0.05 }
 #define Q_OTHER { "other_load", "ppm", 0, 0 }	/* measured, reported as n/a */
+#define Q_WAIT { "cpu_wait", "ns", 0, 0 }	/* measured (run_delay), reported as n/a */
 
 static const struct vbw_params bw_50_1 = { 50000, 100000, 0, 0, 1, 0, 0, 800, 300 };
 static const struct vbw_params bw_50_2 = { 50000, 100000, 0, 0, 2, 0, 0, 800, 300 };
@@ -93,21 +94,21 @@ static const struct vscenario scenarios[] = {
 	    { "high_max", "pages", 0, 0 }, { "batch_mismatches", "count", 0, 0 },
 	    { "high_outside_range", "count", 0, 0 }, { "limit_mismatches", "count", 0, 0 } } },
 	{ "bw-quota-50-1t", "CPU quota 50ms/100ms, 1 spinning thread", &vdriver_bw, &bw_50_1,
-	  { Q_PERIODS, Q_NR_THR, Q_THR, Q_LOCAL, Q_USAGE, Q_OTHER } },
+	  { Q_PERIODS, Q_NR_THR, Q_THR, Q_LOCAL, Q_USAGE, Q_OTHER, Q_WAIT } },
 	{ "bw-quota-50-2t", "CPU quota 50ms/100ms, 2 spinning threads", &vdriver_bw, &bw_50_2,
-	  { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER } },
+	  { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
 	{ "bw-quota-150-2t", "CPU quota 150ms/100ms, 2 spinning threads", &vdriver_bw,
-	  &bw_150_2, { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER } },
+	  &bw_150_2, { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
 	{ "bw-duty", "2 duty-cycle threads (30ms per 500ms) throttled under 20ms/100ms",
-	  &vdriver_bw, &bw_duty, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER } },
+	  &vdriver_bw, &bw_duty, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
 	{ "bw-burst", "burst credit: 40ms bursts under 20ms/100ms quota + 20ms burst",
 	  &vdriver_bw, &bw_burst,
 	  { Q_NR_THR, { "nr_bursts", "count", 1, 0 }, { "burst_time", "ns", 5 * MS, 0.10 },
-	    Q_USAGE, Q_OTHER } },
+	    Q_USAGE, Q_OTHER, Q_WAIT } },
 	{ "bw-parent", "parent quota 50ms/100ms throttles an unlimited child (2 threads)",
 	  &vdriver_bw, &bw_parent,
 	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.15 },
-	    { "throttled_time", "ns", 1 * MS, 0 }, Q_LOCAL, Q_USAGE, Q_OTHER } },
+	    { "throttled_time", "ns", 1 * MS, 0 }, Q_LOCAL, Q_USAGE, Q_OTHER, Q_WAIT } },
 };
 
 static struct cgctl_vscenario_info infos[ARRAY_SIZE(scenarios)];
