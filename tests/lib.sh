@@ -164,6 +164,19 @@ mount_of() {
 		/proc/mounts | head -n 1
 }
 
+# spinner_setup: kernel-tier tests that run tests/helpers/spinner in the v1 cpu
+# hierarchy: root, $SPIN, $CPU (the mount point), and $PIDS killed on every exit
+spinner_setup() {
+	require_root
+	SPIN="$top_builddir/tests/helpers/spinner"
+	[ -x "$SPIN" ] || skip "tests/helpers/spinner not built"
+	CPU=$(mount_of cpu)
+	[ -n "$CPU" ] || skip "no v1 cpu hierarchy"
+	PIDS=""
+	at_exit kill_pids
+}
+kill_pids() { for p in $PIDS; do kill -9 "$p" 2>/dev/null; done; }
+
 # scratch CTRL NAME: create NAME below our own cgroup in CTRL's hierarchy; prints the
 # cgroup path (relative to the hierarchy root) and registers removal on exit.
 T_SCRATCH=""

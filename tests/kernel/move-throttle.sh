@@ -5,15 +5,7 @@
 # throttles them too; an unlimited destination is not sampled; a bad --sample changes
 # nothing.
 . "$top_srcdir/tests/lib.sh"
-require_root
-SPIN="$top_builddir/tests/helpers/spinner"
-[ -x "$SPIN" ] || skip "tests/helpers/spinner not built"
-CPU=$(mount_of cpu)
-[ -n "$CPU" ] || skip "no v1 cpu hierarchy"
-
-PIDS=""
-kill_spinners() { for p in $PIDS; do kill -9 "$p" 2>/dev/null; done; }
-at_exit kill_spinners
+spinner_setup
 
 lim=$(scratch cpu "cgctl-move-thr-$$")
 free=$(scratch cpu "cgctl-move-free-$$")

@@ -4,15 +4,7 @@
 # spinner, a sleeper and a stopped process in a scratch cpu cgroup are counted as
 # running, sleeping and stopped; --tasks lists each with its comm and CPU time.
 . "$top_srcdir/tests/lib.sh"
-require_root
-SPIN="$top_builddir/tests/helpers/spinner"
-[ -x "$SPIN" ] || skip "tests/helpers/spinner not built"
-CPU=$(mount_of cpu)
-[ -n "$CPU" ] || skip "no v1 cpu hierarchy"
-
-PIDS=""
-kill_all() { for p in $PIDS; do kill -9 "$p" 2>/dev/null; done; }
-at_exit kill_all
+spinner_setup
 
 g=$(scratch cpu "cgctl-stat-tasks-$$")
 # shellcheck disable=SC2016

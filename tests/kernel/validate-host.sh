@@ -32,7 +32,11 @@ KNOWN="bw-duty/throttled_time"
 cg --json validate -r 3
 bad=$(json_get '[s["name"]+"/"+q["name"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a") and s["name"]+"/"+q["name"] not in "'"$KNOWN"'".split()]')
 known=$(json_get '[s["name"]+"/"+q["name"]+": "+q["reason"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" and s["name"]+"/"+q["name"] in "'"$KNOWN"'".split()]')
-[ "$bad" = "[]" ] && ok || fail "verdicts other than match or n/a: $bad"
+if [ "$bad" = "[]" ]; then ok; else
+	fail "verdicts other than match or n/a: $bad"
+	# what was observed, and what the machine was doing meanwhile
+	json_get '"\n".join(s["name"]+"/"+q["name"]+": "+str(q["observed_mean"])+" vs "+str(q["predicted"])+" ("+q["reason"]+")" for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" or q["name"] in ("other_load", "cpu_wait") and any(x["verdict"] == "differs" for x in s["quantities"]))' >&2
+fi
 [ "$known" = "[]" ] || echo "known model gap (differs): $known"
 v=$(json_get 'j["verdict"]' 2>/dev/null)
 if [ "$known" = "[]" ]; then
