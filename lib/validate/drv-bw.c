@@ -327,7 +327,8 @@ static void bw_fill(struct vrun *run, const char *name, struct vsample *o,
 		else
 			snprintf(o->reason, sizeof(o->reason), "measured, not predicted: the "
 				 "workers waited %.1f ms for a CPU while not throttled (run_delay "
-				 "minus throttled time), %.1f%% of their run time",
+				 "minus throttled time), %.1f%% of their run time; the model ran "
+				 "with that share of the CPUs taken",
 				 obs->wait_ns / 1e6, obs->run_ns ?
 				 100.0 * (double)obs->wait_ns / (double)obs->run_ns : 0);
 	} else if (strcmp(name, "other_load") == 0) {
@@ -409,6 +410,7 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	struct bw_obs c0, c1, p0 = { 0 }, p1 = { 0 }, dc, dp = { 0 }, pc = { 0 }, pp = { 0 };
 	uint64_t now, wall = 0, cpu = 0, t_go, t_end, busy0 = 0, busy1 = 0, delay = 0;
 	bool have_delay = false;
+	uint32_t wait_ppm = 0;
 	bool have_busy;
 	char line[256];
 	struct vwork w = { .pid = -1 };
@@ -492,11 +494,19 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 		dc.wait_ns = delay > thr ? (int64_t)(delay - thr) : 0;
 	}
 	/*
+	 * What other load took from the workers, as the model's other_load: the share of
+	 * their runnable, unthrottled time they spent waiting for a CPU (the model runs
+	 * each CPU's threads at 1 - other_load of its capacity).
+	 */
+	if (dc.wait_ns > 0 && cpu)
+		wait_ppm = (uint32_t)MIN(1e6 * (double)dc.wait_ns /
+					 ((double)dc.wait_ns + (double)cpu), 900000.0);
+	/*
 	 * The period timer's phase is random per group (and unknown): predict over
 	 * BW_PHASES phases; the mean is the prediction, half the range the model's bound.
 	 */
 	for (k = 0; k < BW_PHASES; k++) {
-		err = bw_predict(run, p, wall, now - t_end, run->seq * BW_PHASES + k, 0,
+		err = bw_predict(run, p, wall, now - t_end, run->seq * BW_PHASES + k, wait_ppm,
 				 &pc, &pp, reason, len);
 		if (err < 0)
 			return err;
