@@ -116,34 +116,14 @@ static int resolve_targets(struct cli *cli, struct target *tg)
 
 /* ---- tasks that cannot move ---- */
 
-/* /proc/PID/stat: state (field 3) and flags (field 9; PF_KTHREAD = 0x00200000,
- * PF_EXITING = 0x4). */
-static int task_flags(struct cli *cli, pid_t pid, char *state, unsigned long long *fl)
-{
-	char path[64], *buf = NULL, *p;
-	unsigned long long flags = 0;
-	size_t len;
-	int r;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	r = cgctl_read_sys(cli->ctx, path, &buf, &len);
-	if (r < 0)
-		return r == -ENOENT ? -ESRCH : r;
-	p = strrchr(buf, ')');
-	*state = '?';
-	if (p && sscanf(p + 1, " %c %*d %*d %*d %*d %*d %llu", state, &flags) < 1)
-		*state = '?';
-	*fl = flags;
-	free(buf);
-	return 0;
-}
-
+/* State and PF_KTHREAD from /proc/PID/stat.  Returns: 0, -ESRCH, -errno. */
 static int task_kind(struct cli *cli, pid_t pid, char *state, bool *kthread)
 {
-	unsigned long long fl = 0;
-	int r = task_flags(cli, pid, state, &fl);
+	struct cgctl_proc_stat st;
+	int r = cgctl_proc_stat_read(cli->ctx, pid, &st);
 
-	*kthread = fl & 0x00200000ULL;
+	*state = r ? '?' : st.state;
+	*kthread = !r && (st.flags & CGCTL_PF_KTHREAD);
 	return r;
 }
 
@@ -222,16 +202,24 @@ static int attach_one(struct cli *cli, struct target *tg, size_t i, pid_t pid)
 	return r;
 }
 
-/* Memory hierarchy first: a refused precharge must leave the task where it was. */
-static int attach_all(struct cli *cli, struct task *t, struct target *tg)
+/* The hierarchies in write order, memory first: a refused precharge must leave the
+ * task where it was.  Returns: their count. */
+static size_t mem_first(const struct target *tg, size_t *order)
 {
-	size_t order[CLI_MAX_MOUNTS], k = 0;
+	size_t k = 0;
 
 	if (tg->mem >= 0)
 		order[k++] = (size_t)tg->mem;
 	for (size_t i = 0; i < tg->n; i++)
 		if ((int)i != tg->mem)
 			order[k++] = i;
+	return k;
+}
+
+static int attach_all(struct cli *cli, struct task *t, struct target *tg)
+{
+	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
+
 	for (size_t j = 0; j < k; j++) {
 		int r = attach_one(cli, tg, order[j], t->pid);
 
@@ -448,11 +436,11 @@ static int tree_members(struct cli *cli, struct task *t)
 static void count_elsewhere(struct cli *cli, struct task *t, const struct cgctl_mount *m)
 {
 	for (size_t i = 1; i < t->n_members; i++) {
-		unsigned long long fl = 0;
-		char *cg = NULL, st = '?';
+		struct cgctl_proc_stat st;
+		char *cg = NULL;
 
-		if (task_flags(cli, t->members[i], &st, &fl) < 0 || (fl & 0x4) ||
-		    st == 'Z' || st == 'X')
+		if (cgctl_proc_stat_read(cli->ctx, t->members[i], &st) < 0 ||
+		    cgctl_proc_stat_exiting(&st))
 			continue;
 		if (cgctl_pid_cgroup(cli->ctx, t->members[i], m, &cg) == 0 &&
 		    strcmp(cg, t->from))
@@ -465,16 +453,12 @@ static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 {
 	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
 	struct cgctl_error e = { 0 };
+	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
 	static bool warned;
-	size_t k = 0;
 	ssize_t r;
 
-	/* memory first: a refused precharge must leave the tree where it was */
-	if (tg->mem >= 0)
-		tv[k++] = (struct cgctl_move_target){ tg->ms[tg->mem], tg->paths[tg->mem] };
-	for (size_t i = 0; i < tg->n; i++)
-		if ((int)i != tg->mem)
-			tv[k++] = (struct cgctl_move_target){ tg->ms[i], tg->paths[i] };
+	for (size_t j = 0; j < k; j++)
+		tv[j] = (struct cgctl_move_target){ tg->ms[order[j]], tg->paths[order[j]] };
 	r = cgctl_move_tree(cli->ctx, &t->pid, 1, tv, k, NULL, &t->tr, &e);
 	if (!t->tr.used_connector && t->tr.note[0] && !warned) {
 		cli_warn(cli, "%s; following the trees by re-walking /proc only", t->tr.note);
@@ -560,6 +544,12 @@ static int throttle_before(struct cli *cli, const struct target *tg, const pid_t
 			m = tg->ms[i], path = tg->paths[i];
 	if (!m || opt_noplan)
 		return EXIT_OK;
+	rc = move_throttle_limits(cli, m, path, mt);
+	if (rc)
+		return rc;
+	*have = true;
+	if (!mt->limited || !sample_ns)
+		return EXIT_OK;	/* no quota: nothing to sample, no wait */
 	if (opt_tree) {	/* the trees as they are now */
 		for (size_t i = 0; i < n; i++) {
 			pid_t *v = NULL, *nv;
@@ -579,8 +569,8 @@ static int throttle_before(struct cli *cli, const struct target *tg, const pid_t
 			free(v);
 		}
 	}
-	rc = move_throttle(cli, m, path, opt_tree ? all : pids, opt_tree ? n_all : n,
-			   sample_ns, mt);
+	rc = move_throttle_sample(cli, m, path, opt_tree ? all : pids, opt_tree ? n_all : n,
+				  sample_ns, mt);
 	free(all);
 	*have = rc == EXIT_OK;
 	return rc;

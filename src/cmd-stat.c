@@ -11,6 +11,7 @@
 
 #include "cgctl.h"
 #include "cmd-stat.h"
+#include "kernel/proctree.h"
 
 void cli_out_memstat(struct cli *cli, const struct cgctl_memstat *st)
 {
@@ -104,19 +105,13 @@ static int states_from_proc(struct cli *cli, const struct cgctl_mount *m, const 
 	memset(cs, 0, sizeof(*cs));
 	for (p = buf;; p = end) {
 		long tid = strtol(p, &end, 10);
-		char path[48], *st = NULL, *q, state = '?';
-		size_t sl;
+		struct cgctl_proc_stat st;
 
 		if (end == p)
 			break;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", tid);
-		if (cgctl_read_sys(cli->ctx, path, &st, &sl) < 0)
+		if (cgctl_proc_stat_read(cli->ctx, (pid_t)tid, &st) < 0)
 			continue;	/* exited meanwhile */
-		q = strrchr(st, ')');
-		if (q && q[1] == ' ')
-			state = q[2];
-		free(st);
-		switch (state) {
+		switch (st.state) {
 		case 'R': cs->nr_running++; break;
 		case 'D': cs->nr_uninterruptible++; break;
 		case 'T': case 't': cs->nr_stopped++; break;
@@ -155,31 +150,6 @@ static void emit_states(struct cli *cli, const char *path)
 	out_obj_end(cli->out);
 }
 
-/*
- * comm and fault counts from /proc: a thread group's taskstats (fill_stats_for_tgid())
- * sum only the delays, CPU times and context switches of its threads.
- */
-static void proc_comm_faults(struct cli *cli, long pid, char *comm, size_t clen,
-			     unsigned long long *minflt, unsigned long long *majflt)
-{
-	char path[48], *buf = NULL, *open_, *close_;
-	size_t len;
-
-	*minflt = *majflt = 0;
-	comm[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (cgctl_read_sys(cli->ctx, path, &buf, &len) < 0)
-		return;
-	open_ = strchr(buf, '(');
-	close_ = strrchr(buf, ')');
-	if (open_ && close_ && close_ > open_) {
-		snprintf(comm, clen, "%.*s", (int)(close_ - open_ - 1), open_ + 1);
-		/* state ppid pgrp session tty tpgid flags minflt cminflt majflt */
-		sscanf(close_ + 1, " %*c %*d %*d %*d %*d %*d %*u %llu %*u %llu", minflt, majflt);
-	}
-	free(buf);
-}
-
 /* --tasks: one row per process of @path (cgroup.procs), from taskstats. */
 static int emit_processes(struct cli *cli, const char *path)
 {
@@ -199,8 +169,10 @@ static int emit_processes(struct cli *cli, const char *path)
 		long pid = strtol(p, &end, 10);
 		struct cgctl_taskstats ts;
 		struct cgctl_error e = { 0 };
-		unsigned long long minflt, majflt;
-		char comm[64];
+		/* comm and faults from /proc: a thread group's taskstats
+		 * (fill_stats_for_tgid()) sum only delays, CPU times and switches */
+		struct cgctl_proc_stat ps;
+		bool have_ps;
 
 		if (end == p)
 			break;
@@ -223,8 +195,8 @@ static int emit_processes(struct cli *cli, const char *path)
 		out_obj_begin(cli->out, NULL);
 		out_str(cli->out, "cgroup", path);
 		out_i64(cli->out, "pid", pid);
-		proc_comm_faults(cli, pid, comm, sizeof(comm), &minflt, &majflt);
-		out_str(cli->out, "comm", comm[0] ? comm : ts.comm);
+		have_ps = cgctl_proc_stat_read(cli->ctx, (pid_t)pid, &ps) == 0;
+		out_str(cli->out, "comm", have_ps ? ps.comm : ts.comm);
 		out_usec(cli->out, "cpu_usec", ts.cpu_run_virtual_total_ns);
 		out_usec(cli->out, "cpu_delay_usec", ts.cpu_delay_total_ns);
 		out_usec(cli->out, "blkio_delay_usec", ts.blkio_delay_total_ns);
@@ -236,8 +208,8 @@ static int emit_processes(struct cli *cli, const char *path)
 		out_usec(cli->out, "irq_delay_usec", ts.irq_delay_total_ns);
 		out_u64(cli->out, "voluntary_switches", ts.nvcsw);
 		out_u64(cli->out, "involuntary_switches", ts.nivcsw);
-		out_u64(cli->out, "minor_faults", minflt);
-		out_u64(cli->out, "major_faults", majflt);
+		out_u64(cli->out, "minor_faults", have_ps ? ps.minflt : 0);
+		out_u64(cli->out, "major_faults", have_ps ? ps.majflt : 0);
 		out_obj_end(cli->out);
 	}
 	free(buf);

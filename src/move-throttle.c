@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "cmd-bw.h"
+#include "kernel/proctree.h"
 #include "move-throttle.h"
 
-#define MAX_LEVELS	32
 #define MS		1000000ULL
 #define BUSY_ALWAYS	0.95	/* a thread this busy is modelled always runnable */
 #define BUSY_MIN	0.005	/* below this a thread is idle for the model */
@@ -167,8 +167,8 @@ static int tasks_below(int dfd, int version, struct tids *t, int depth)
 /* On-CPU time of @tid in ns.  Returns: 0, or -errno (gone). */
 static int cpu_ns(struct cli *cli, pid_t tid, uint64_t *ns)
 {
-	char path[48], *buf = NULL, *p;
-	unsigned long long ut, st;
+	struct cgctl_proc_stat st;
+	char path[48], *buf = NULL;
 	size_t len;
 	int r;
 
@@ -183,20 +183,10 @@ static int cpu_ns(struct cli *cli, pid_t tid, uint64_t *ns)
 		if (r == 0)
 			return 0;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	r = cgctl_read_sys(cli->ctx, path, &buf, &len);
+	r = cgctl_proc_stat_read(cli->ctx, tid, &st);
 	if (r < 0)
 		return r;
-	p = strrchr(buf, ')');
-	/* after comm: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
-	 * utime stime */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &ut, &st) != 2) {
-		free(buf);
-		return -EINVAL;
-	}
-	free(buf);
-	*ns = (ut + st) * (1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK));
+	*ns = (st.utime + st.stime) * (1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK));
 	return 0;
 }
 
@@ -253,14 +243,9 @@ static int sample(struct cli *cli, const struct tids *a, const struct tids *b,
 	return 0;
 }
 
-struct level {
-	char path[PATH_MAX];
-	struct cgctl_bw_settings bw;
-};
-
 /* The limited groups from the top down to @dest (always included). */
 static int read_levels(struct cli *cli, const struct cgctl_mount *m, const char *dest,
-		       struct level *lv, unsigned int *n, struct move_throttle *mt)
+		       struct cgctl_bw_settings *lv, unsigned int *n, struct move_throttle *mt)
 {
 	char pfx[PATH_MAX];
 	const char *p = dest;
@@ -289,23 +274,22 @@ static int read_levels(struct cli *cli, const struct cgctl_mount *m, const char 
 				snprintf(mt->limit_path, sizeof(mt->limit_path), "%s", pfx);
 			}
 		}
-		if ((bw.quota_us != CGCTL_BW_INF || last) && *n < MAX_LEVELS) {
-			snprintf(lv[*n].path, sizeof(lv[*n].path), "%s", pfx);
-			lv[(*n)++].bw = bw;
+		if ((bw.quota_us != CGCTL_BW_INF || last) && *n < MOVE_THROTTLE_LEVELS) {
+			lv[(*n)++] = bw;
 		}
 		if (last || !strcmp(dest, "/"))
 			break;
 		p = slash;
 	}
-	mt->bw = lv[*n - 1].bw;
+	mt->bw = lv[*n - 1];
 	return 0;
 }
 
 /* Predict the destination's cpu.stat with the threads of demand @d. */
-static int simulate(struct cli *cli, const struct level *lv, unsigned int nlv,
+static int simulate(struct cli *cli, const struct cgctl_bw_settings *lv, unsigned int nlv,
 		    const double *d, size_t n, struct move_throttle_side *side)
 {
-	uint64_t period = lv[nlv - 1].bw.period_us * 1000ULL;
+	uint64_t period = lv[nlv - 1].period_us * 1000ULL;
 	struct cgctl_bw_sim_config cfg = {
 		.kver = cli_kver(cli) ? cli_kver(cli) : CGCTL_KVER(6, 18, 0),
 		.ncpus = cli_ncpu(cli), .seed = 1,
@@ -331,7 +315,7 @@ static int simulate(struct cli *cli, const struct level *lv, unsigned int nlv,
 	if (r < 0)
 		return (int)r;
 	for (unsigned int i = 0; i < nlv && r >= 0; i++) {
-		r = cgctl_bw_sim_add_group(s, g, &lv[i].bw);
+		r = cgctl_bw_sim_add_group(s, g, &lv[i]);
 		g = (int)r;
 	}
 	for (size_t i = 0; i < n && r >= 0; i++) {
@@ -355,27 +339,33 @@ static int simulate(struct cli *cli, const struct level *lv, unsigned int nlv,
 	return r < 0 ? (int)r : 0;
 }
 
-int move_throttle(struct cli *cli, const struct cgctl_mount *m, const char *dest,
-		  const pid_t *pids, size_t n, uint64_t sample_ns, struct move_throttle *mt)
+int move_throttle_limits(struct cli *cli, const struct cgctl_mount *m, const char *dest,
+			 struct move_throttle *mt)
 {
-	struct level lv[MAX_LEVELS];
-	struct tids mv = { 0 }, in = { 0 };
-	double *dmv = NULL, *din = NULL, *dall = NULL;
-	unsigned int nlv;
-	size_t o = 0;
-	int r, dfd, rc = EXIT_OK;
+	int r;
 
 	memset(mt, 0, sizeof(*mt));
 	snprintf(mt->path, sizeof(mt->path), "%s", dest);
 	mt->ncpus = cli_ncpu(cli);
-	r = read_levels(cli, m, dest, lv, &nlv, mt);
+	r = read_levels(cli, m, dest, mt->lv, &mt->levels, mt);
 	if (r < 0)
 		return cli_error(cli, dest, r, "cannot read the CPU bandwidth settings: %s",
 				 cli_strerror(r));
-	mt->levels = nlv;
 	mt->limited = mt->limit_cpus > 0;
-	if (!mt->limited || !sample_ns)
-		return EXIT_OK;
+	return EXIT_OK;
+}
+
+int move_throttle_sample(struct cli *cli, const struct cgctl_mount *m, const char *dest,
+			 const pid_t *pids, size_t n, uint64_t sample_ns,
+			 struct move_throttle *mt)
+{
+	const struct cgctl_bw_settings *lv = mt->lv;
+	unsigned int nlv = mt->levels;
+	struct tids mv = { 0 }, in = { 0 };
+	double *dmv = NULL, *din = NULL, *dall = NULL;
+	size_t o = 0;
+	int r = 0, dfd, rc = EXIT_OK;
+
 	for (size_t i = 0; i < n && r >= 0; i++)
 		r = threads_of(cli, pids[i], &mv);
 	dfd = r < 0 ? r : cgctl_cg_open(cli->ctx, m, dest);

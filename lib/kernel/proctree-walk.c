@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -61,6 +62,49 @@ int cgctl_proctree_parse_tgid(const char *buf, size_t len, pid_t *tgid)
 		p = eol + 1;
 	}
 	return -EBADMSG;
+}
+
+int cgctl_proc_stat_parse(const char *buf, size_t len, struct cgctl_proc_stat *st)
+{
+	const char *open_ = memchr(buf, '(', len), *close_ = memrchr(buf, ')', len);
+	char tail[512];
+	size_t n;
+	int ppid;
+
+	if (!open_ || !close_ || close_ < open_)
+		return -EBADMSG;
+	memset(st, 0, sizeof(*st));
+	n = (size_t)(close_ - open_ - 1);
+	if (n >= sizeof(st->comm))
+		n = sizeof(st->comm) - 1;
+	memcpy(st->comm, open_ + 1, n);
+	/* sscanf needs a NUL: the fields up to stime fit in 512 bytes */
+	n = MIN((size_t)(buf + len - close_ - 1), sizeof(tail) - 1);
+	memcpy(tail, close_ + 1, n);
+	tail[n] = '\0';
+	/* state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime
+	 * stime */
+	if (sscanf(tail, " %c %d %*d %*d %*d %*d %llu %llu %*u %llu %*u %llu %llu",
+		   &st->state, &ppid, &st->flags, &st->minflt, &st->majflt, &st->utime,
+		   &st->stime) != 7)
+		return -EBADMSG;
+	st->ppid = ppid;
+	return 0;
+}
+
+int cgctl_proc_stat_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_stat *st)
+{
+	char path[40], *buf = NULL;
+	size_t len;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	r = cgctl_read_sys(ctx, path, &buf, &len);
+	if (r < 0)
+		return r == -ENOENT ? -ESRCH : r;
+	r = cgctl_proc_stat_parse(buf, len, st);
+	free(buf);
+	return r;
 }
 
 int cgctl_proc_snap_add(struct cgctl_proc_snap *s, pid_t pid, pid_t ppid)

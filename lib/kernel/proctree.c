@@ -103,29 +103,16 @@ static int targets_attach(struct mover *mv, pid_t pid)
 }
 
 /*
- * A zombie, or a task past exit_signals() (PF_EXITING): cgroup_migrate_add_task() skips
- * it, and its /proc/PID/cgroup may already read the root (cgroup_exit()).  It can never
- * be moved: without exit events a re-walk would "move" it again and again and never
- * converge.  Returns: 1 exiting, 0 not (or unknown: the attach will tell).
+ * An exiting task or zombie can never be moved (cgroup_migrate_add_task() skips it) and
+ * its /proc/PID/cgroup may already read the root: without exit events a re-walk would
+ * "move" it again and again and never converge.  Unknown (unreadable): not exiting, the
+ * attach will tell.
  */
-static int is_exiting(struct mover *mv, pid_t pid)
+static bool is_exiting(struct mover *mv, pid_t pid)
 {
-	_cleanup_(freep) char *buf = NULL;
-	unsigned long long flags = 0;
-	char path[40], state = '?';
-	const char *p;
-	size_t len;
-	int r;
+	struct cgctl_proc_stat st;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	r = cgctl_read_sys(mv->ctx, path, &buf, &len);
-	if (r < 0)
-		return 0;
-	p = strrchr(buf, ')');
-	/* after comm: state ppid pgrp session tty_nr tpgid flags */
-	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %llu", &state, &flags) != 2)
-		return 0;
-	return state == 'Z' || state == 'X' || (flags & 0x4 /* PF_EXITING */);
+	return cgctl_proc_stat_read(mv->ctx, pid, &st) == 0 && cgctl_proc_stat_exiting(&st);
 }
 
 static int targets_contain(struct mover *mv, pid_t pid)

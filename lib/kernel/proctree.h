@@ -11,6 +11,7 @@
 #ifndef CGCTL_KERNEL_PROCTREE_H
 #define CGCTL_KERNEL_PROCTREE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -23,6 +24,30 @@
 int cgctl_proctree_parse_ppid(const char *buf, size_t len, pid_t *ppid);
 /* The Tgid: line of /proc/PID/status.  Returns: 0, -EBADMSG. */
 int cgctl_proctree_parse_tgid(const char *buf, size_t len, pid_t *tgid);
+
+/* ---- /proc/PID/stat: the fields cgctl uses ---- */
+#define CGCTL_PF_EXITING	0x00000004u	/* past exit_signals() */
+#define CGCTL_PF_KTHREAD	0x00200000u
+struct cgctl_proc_stat {
+	char comm[64];		/* field 2, without the parentheses (truncated) */
+	char state;		/* field 3: R S D T t Z X I ... */
+	pid_t ppid;		/* 4 */
+	unsigned long long flags;	/* 9: PF_* */
+	unsigned long long minflt, majflt;	/* 10, 12 */
+	unsigned long long utime, stime;	/* 14, 15: clock ticks */
+};
+/* Parse the text of /proc/PID/stat (comm may hold blanks and ')').  Returns: 0,
+ * -EBADMSG. */
+int cgctl_proc_stat_parse(const char *buf, size_t len, struct cgctl_proc_stat *st);
+/* Read and parse /proc/@pid/stat (a TID works too).  Returns: 0, -ESRCH (gone),
+ * -EBADMSG, -errno. */
+int cgctl_proc_stat_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_stat *st);
+/* A zombie, dead, or past exit_signals(): cgroup migration skips it, and its
+ * /proc/PID/cgroup may already read the root (cgroup_exit()). */
+static inline bool cgctl_proc_stat_exiting(const struct cgctl_proc_stat *st)
+{
+	return st->state == 'Z' || st->state == 'X' || (st->flags & CGCTL_PF_EXITING);
+}
 
 /* ---- snapshot ---- */
 struct cgctl_proc_pair {

@@ -60,6 +60,38 @@ START_TEST(status_tgid)
 }
 END_TEST
 
+/* The shared /proc/PID/stat parser: comm with blanks and ") ", the fields cgctl uses,
+ * exiting tasks, and text it must refuse. */
+START_TEST(proc_stat_fields)
+{
+	const char *s = "4242 (a) b (c) D 1 4242 4242 0 -1 4194564 99 7 3 5 150 40 0 0 20 0 1 0 "
+			"335698 12582912 768 18446744073709551615\n";
+	struct cgctl_proc_stat st;
+
+	ck_assert_int_eq(cgctl_proc_stat_parse(s, strlen(s), &st), 0);
+	ck_assert_str_eq(st.comm, "a) b (c");
+	ck_assert_int_eq(st.state, 'D');
+	ck_assert_int_eq(st.ppid, 1);
+	ck_assert_uint_eq(st.flags, 4194564);	/* PF_EXITING | ... */
+	ck_assert_uint_eq(st.minflt, 99);
+	ck_assert_uint_eq(st.majflt, 3);
+	ck_assert_uint_eq(st.utime, 150);
+	ck_assert_uint_eq(st.stime, 40);
+	ck_assert(cgctl_proc_stat_exiting(&st));
+	s = "7 (z) Z 1 7 7 0 -1 0 0 0 0 0 1 1 0 0";
+	ck_assert_int_eq(cgctl_proc_stat_parse(s, strlen(s), &st), 0);
+	ck_assert(cgctl_proc_stat_exiting(&st));
+	s = "7 (r) R 1 7 7 0 -1 4194560 0 0 0 0 1 1 0 0";
+	ck_assert_int_eq(cgctl_proc_stat_parse(s, strlen(s), &st), 0);
+	ck_assert(!cgctl_proc_stat_exiting(&st));
+	/* cut before stime, no ')', ')' before '(' */
+	s = "7 (r) R 1 7 7 0 -1 0 0 0 0 0 1";
+	ck_assert_int_eq(cgctl_proc_stat_parse(s, strlen(s), &st), -EBADMSG);
+	ck_assert_int_eq(cgctl_proc_stat_parse("7 r R 1", 7, &st), -EBADMSG);
+	ck_assert_int_eq(cgctl_proc_stat_parse("7 )r( R 1", 9, &st), -EBADMSG);
+}
+END_TEST
+
 START_TEST(snapshot_children)
 {
 	struct cgctl_proc_snap s = { 0 };
@@ -152,6 +184,7 @@ int main(void)
 
 	tcase_add_test(tc, stat_ppid);
 	tcase_add_test(tc, status_tgid);
+	tcase_add_test(tc, proc_stat_fields);
 	tcase_add_test(tc, snapshot_children);
 	tcase_add_test(tc, pidset_basics);
 	tcase_add_test(tc, pidset_delete_reuse);
