@@ -81,6 +81,7 @@ struct vrun {
 	char release[65];
 	unsigned int ncpu;
 	uint64_t slice_ns;		/* sched_cfs_bandwidth_slice_us, in ns */
+	double clock_ratio;		/* scheduler clock / CLOCK_MONOTONIC; 0 unmeasured */
 	void *state;			/* the current scenario's driver state */
 	const char *exe;
 	bool keep;
