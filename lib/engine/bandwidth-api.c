@@ -34,6 +34,7 @@ CGCTL_EXPORT int cgctl_bw_sim_new(struct cgctl_bw_sim **ret,
 	if (!s->cfg.slice_ns)
 		s->cfg.slice_ns = 5000000;
 	s->tick = 1000000000ULL / s->cfg.hz;
+	bw_tick_div_init(s);
 	s->rng = cfg->seed;
 	*ret = s;
 	return 0;
@@ -61,7 +62,8 @@ CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 	free(s->t);
 	free(s->w);
 	free(s->dirty);
-	free(s->idle_map);
+	free(s->lmap);
+	free(s->lsum);
 	bw_heap_free(&s->heap);
 	free(s);
 }
@@ -160,11 +162,8 @@ static int setup_cpus(struct cgctl_bw_sim *s)
 
 	s->cpu = calloc(s->cfg.ncpus, sizeof(*s->cpu));
 	s->dirty = calloc(s->cfg.ncpus, sizeof(*s->dirty));
-	s->idle_map = calloc((s->cfg.ncpus + 63) / 64, sizeof(*s->idle_map));
-	if (!s->cpu || !s->dirty || !s->idle_map)
+	if (!s->cpu || !s->dirty || bw_load_init(s) < 0)
 		return -ENOMEM;
-	for (unsigned int c = 0; c < s->cfg.ncpus; c++)
-		s->idle_map[c / 64] |= 1ULL << (c % 64);
 	for (unsigned int c = 0; c < s->cfg.ncpus; c++) {
 		struct bw_cpu *cpu = &s->cpu[c];
 

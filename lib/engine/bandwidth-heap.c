@@ -1,54 +1,75 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * CFS bandwidth model: the event queue, an indexed binary heap of fixed slots (one per
+ * CFS bandwidth model: the event queue, an indexed 4-ary heap of fixed slots (one per
  * CPU, thread, group timer), keyed by time and then slot number so that runs are
  * deterministic.
+ *
+ * An entry is one 128-bit number, time in the high half and slot in the low half, so
+ * that the (time, slot) order is a single unsigned comparison and the choice of the
+ * least child compiles without branches.  Every position at or past the end holds a
+ * sentinel above any entry, so sifting never checks how many children a node has.
+ * Four children per node halve the depth of a binary heap; the event loop mostly
+ * removes or re-keys the root, which costs one pass down.
+ *
+ * Removing the root leaves a hole there, filled by the next insertion (an event
+ * usually schedules another: a thread that wakes up plans its CPU), which then costs
+ * one short pass down from the root instead of a pass down plus a pass up; the next
+ * look at the queue fills a hole still open with the last entry, as a removal would.
  */
 #include "internal.h"
 #include "engine/bandwidth.h"
 
+#define ARITY 4
+#define SENTINEL (~(bw_heap_ent)0)
+
+static bw_heap_ent ent(uint64_t key, int slot)
+{
+	return (bw_heap_ent)key << 64 | (uint32_t)slot;
+}
+
+static int ent_slot(bw_heap_ent e)
+{
+	return (int)(uint32_t)e;
+}
+
+static uint64_t ent_key(bw_heap_ent e)
+{
+	return (uint64_t)(e >> 64);
+}
+
 int bw_heap_init(struct bw_heap *hp, int nslots)
 {
-	hp->key = calloc(nslots, sizeof(*hp->key));
 	hp->pos = malloc(nslots * sizeof(*hp->pos));
-	hp->h = malloc(nslots * sizeof(*hp->h));
+	hp->h = malloc((nslots + ARITY) * sizeof(*hp->h));
 	hp->n = 0;
-	if (!hp->key || !hp->pos || !hp->h)
+	hp->hole = false;
+	if (!hp->pos || !hp->h)
 		return -ENOMEM;
 	for (int i = 0; i < nslots; i++)
 		hp->pos[i] = -1;
+	for (int i = 0; i < nslots + ARITY; i++)
+		hp->h[i] = SENTINEL;
 	return 0;
 }
 
 void bw_heap_free(struct bw_heap *hp)
 {
-	free(hp->key);
 	free(hp->pos);
 	free(hp->h);
 }
 
-/* Entries carry their key, so sifting touches one array only. */
-static bool before(const struct bw_heap_ent *a, const struct bw_heap_ent *b)
-{
-	if (a->key != b->key)
-		return a->key < b->key;
-	return a->slot < b->slot;
-}
-
-static void place(struct bw_heap *hp, int i, struct bw_heap_ent e)
+static void place(struct bw_heap *hp, int i, bw_heap_ent e)
 {
 	hp->h[i] = e;
-	hp->pos[e.slot] = i;
+	hp->pos[ent_slot(e)] = i;
 }
 
-static void sift_up(struct bw_heap *hp, int i)
+static void sift_up(struct bw_heap *hp, int i, bw_heap_ent e)
 {
-	struct bw_heap_ent e = hp->h[i];
-
 	while (i > 0) {
-		int parent = (i - 1) / 2;
+		int parent = (i - 1) / ARITY;
 
-		if (!before(&e, &hp->h[parent]))
+		if (e >= hp->h[parent])
 			break;
 		place(hp, i, hp->h[parent]);
 		i = parent;
@@ -56,65 +77,114 @@ static void sift_up(struct bw_heap *hp, int i)
 	place(hp, i, e);
 }
 
-static void sift_down(struct bw_heap *hp, int i)
+/*
+ * The least of the four children of @i (sentinels past the end never win), into *min.
+ * Which child wins is a coin toss, so the choice is made on the loaded values with
+ * conditional moves, not branches (half of them would be mispredicted).
+ */
+static int least_child(const bw_heap_ent *h, int i, bw_heap_ent *min)
 {
-	struct bw_heap_ent e = hp->h[i];
+	int c = ARITY * i + 1;
+	int a = c + (h[c + 1] < h[c]);
+	int b = c + 2 + (h[c + 3] < h[c + 2]);
 
-	for (;;) {
-		int c = 2 * i + 1;
+	a = a ^ ((a ^ b) & -(int)(h[b] < h[a]));
+	*min = h[a];
+	return a;
+}
 
-		if (c >= hp->n)
+static void sift_down(struct bw_heap *hp, int i, bw_heap_ent e)
+{
+	const int n = hp->n;
+	bw_heap_ent m;
+
+	while (ARITY * i + 1 < n) {
+		int c = least_child(hp->h, i, &m);
+
+		if (m >= e)
 			break;
-		if (c + 1 < hp->n && before(&hp->h[c + 1], &hp->h[c]))
-			c++;
-		if (!before(&hp->h[c], &e))
-			break;
-		place(hp, i, hp->h[c]);
+		place(hp, i, m);
 		i = c;
 	}
 	place(hp, i, e);
 }
 
+/* The removal of the root, completed: the last entry takes its place. */
+static void fill_hole(struct bw_heap *hp)
+{
+	bw_heap_ent last = hp->h[--hp->n];
+
+	hp->hole = false;
+	hp->h[hp->n] = SENTINEL;
+	if (hp->n)
+		sift_down(hp, 0, last);
+}
+
 void bw_heap_set(struct bw_heap *hp, int slot, uint64_t key)
 {
 	int i = hp->pos[slot];
-	uint64_t old;
+	bw_heap_ent e = ent(key, slot);
 
-	hp->key[slot] = key;
+	if (hp->hole) {
+		if (i < 0) {
+			hp->hole = false;
+			sift_down(hp, 0, e);
+			return;
+		}
+		fill_hole(hp);
+		i = hp->pos[slot];
+	}
 	if (i < 0) {
-		place(hp, hp->n++, (struct bw_heap_ent){ key, slot });
-		sift_up(hp, hp->n - 1);
+		sift_up(hp, hp->n++, e);
 		return;
 	}
-	old = hp->h[i].key;
-	hp->h[i].key = key;
-	if (key < old)
-		sift_up(hp, i);
-	else if (key > old)
-		sift_down(hp, i);
+	if (e < hp->h[i])
+		sift_up(hp, i, e);
+	else if (e > hp->h[i])
+		sift_down(hp, i, e);
 }
 
 void bw_heap_del(struct bw_heap *hp, int slot)
 {
 	int i = hp->pos[slot];
-	struct bw_heap_ent last;
+	bw_heap_ent last;
 
 	if (i < 0)
 		return;
+	if (hp->hole) {
+		fill_hole(hp);
+		i = hp->pos[slot];
+	}
 	hp->pos[slot] = -1;
+	if (i == 0) {
+		hp->hole = true;
+		return;
+	}
 	last = hp->h[--hp->n];
+	hp->h[hp->n] = SENTINEL;
 	if (i == hp->n)
 		return;
-	place(hp, i, last);
-	sift_up(hp, i);
-	sift_down(hp, hp->pos[last.slot]);
+	if (last < hp->h[(i - 1) / ARITY])
+		sift_up(hp, i, last);
+	else
+		sift_down(hp, i, last);
 }
 
 /* Returns: the earliest slot (its time in *key), or -1 when empty. */
-int bw_heap_top(const struct bw_heap *hp, uint64_t *key)
+int bw_heap_top(struct bw_heap *hp, uint64_t *key)
 {
+	if (hp->hole)
+		fill_hole(hp);
 	if (!hp->n)
 		return -1;
-	*key = hp->h[0].key;
-	return hp->h[0].slot;
+	*key = ent_key(hp->h[0]);
+	return ent_slot(hp->h[0]);
+}
+
+/* Returns: the time @slot is queued for, or BW_NO_TIME when it is not queued. */
+uint64_t bw_heap_key(const struct bw_heap *hp, int slot)
+{
+	int i = hp->pos[slot];
+
+	return i < 0 ? BW_NO_TIME : ent_key(hp->h[i]);
 }

@@ -115,8 +115,10 @@ void bw_charge(struct cgctl_bw_sim *s, int g, int cpu, uint64_t delta, uint64_t 
 		expire_silo(s, g, rq, now);
 	if (rq->remaining > 0 || rq->throttled)
 		return;
-	if (!bw_grab(s, g, cpu, s->cfg.slice_ns, now))
+	if (!bw_grab(s, g, cpu, s->cfg.slice_ns, now)) {
 		rq->resched = true;
+		s->cpu[cpu].resched_any = true;
+	}
 }
 
 static void list_append(struct cgctl_bw_sim *s, int g, int cpu)

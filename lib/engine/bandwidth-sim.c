@@ -31,8 +31,13 @@ void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 		return;
 	eff = s->cfg.other_load_ppm ?
 	      (uint64_t)((unsigned __int128)dt * cap_of(s) / BW_CAP_ONE) : dt;
-	share = eff / c->nrun;
-	rem = eff % c->nrun;
+	if (c->nrun == 1) {
+		share = eff;
+		rem = 0;
+	} else {
+		share = eff / c->nrun;
+		rem = eff % c->nrun;
+	}
 	for (int i = 0; c->nfinite && i < c->nrun; i++) {
 		struct bw_thread *t = &s->t[c->run[i]];
 
@@ -53,12 +58,18 @@ void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 		s->g[g].rq[cpu].pending += d + extra;
 		s->g[g].usage += d + extra;
 	}
+	c->pending_any = true;
 }
 
 /* update_curr() on every level with uncharged run time, deepest first. */
 static void cpu_charge(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 {
-	s->cpu[cpu].charged_at = now;
+	struct bw_cpu *c = &s->cpu[cpu];
+
+	c->charged_at = now;
+	if (!c->pending_any && !BW_ERA_EXPIRE(s->cfg.kver))
+		return;		/* nothing to charge: bw_charge() would not be called */
+	c->pending_any = false;
 	for (int g = s->ngroups - 1; g >= 0; g--) {
 		struct bw_rq *rq = &s->g[g].rq[cpu];
 		uint64_t d = rq->pending;
@@ -72,6 +83,9 @@ static void cpu_charge(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 /* put_prev_entity()/pick_task_fair(): throttle levels whose refill failed. */
 static void cpu_throttle_pending(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 {
+	if (!s->cpu[cpu].resched_any)
+		return;		/* no level of this CPU has resched set */
+	s->cpu[cpu].resched_any = false;
 	for (int g = s->ngroups - 1; g >= 0; g--) {
 		struct bw_rq *rq = &s->g[g].rq[cpu];
 
@@ -96,6 +110,12 @@ static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 		c->run[c->nrun++] = ti;
 		c->nfinite += s->t[ti].left != UINT64_MAX;
 	}
+	if (s->ngroups == 1) {	/* the loop below, for one group */
+		c->grp[0] = 0;
+		c->gcnt[0] = c->nrun;
+		c->ngrp = c->nrun ? 1 : 0;
+		return;
+	}
 	for (int g = s->ngroups - 1; g >= 0; g--) {
 		uint32_t n = 0;
 
@@ -111,7 +131,7 @@ static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 
 static uint64_t tick_ceil(const struct cgctl_bw_sim *s, uint64_t t)
 {
-	return (t + s->tick - 1) / s->tick * s->tick;
+	return bw_tick_div(s, t + s->tick - 1) * s->tick;
 }
 
 static uint64_t wall_for(const struct cgctl_bw_sim *s, uint64_t work, uint32_t num,
@@ -119,8 +139,13 @@ static uint64_t wall_for(const struct cgctl_bw_sim *s, uint64_t work, uint32_t n
 {
 	unsigned __int128 w, q;
 
-	if (!s->cfg.other_load_ppm && work < (1ULL << 40) && den < (1U << 20))
+	if (!s->cfg.other_load_ppm && work < (1ULL << 40) && den < (1U << 20)) {
+		if (num == den)		/* one group takes the whole CPU */
+			return work;
+		if (num == 1)
+			return work * den;
 		return (work * den + num - 1) / num;
+	}
 	w = (unsigned __int128)work * den * BW_CAP_ONE;
 	q = (unsigned __int128)num * cap_of(s);
 	w = (w + q - 1) / q;
@@ -131,7 +156,7 @@ static uint64_t wall_for(const struct cgctl_bw_sim *s, uint64_t work, uint32_t n
 static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
-	uint64_t first = (c->charged_at / s->tick + 1) * s->tick, best = BW_NO_TIME;
+	uint64_t first = (bw_tick_div(s, c->charged_at) + 1) * s->tick, best = BW_NO_TIME;
 
 	first = MAX(first, tick_ceil(s, c->last));
 
@@ -239,31 +264,60 @@ void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t no
 			bw_return_slack(s, l, cpu, now);
 }
 
-static void set_idle(struct cgctl_bw_sim *s, int cpu, bool idle)
+/*
+ * The CPUs by load: for each load level a bitmap of the CPUs with that many busy threads
+ * (lwords words) and a summary word of its non-zero words, plus the lowest level in use.
+ * A thread is only ever placed on a least loaded CPU, so no CPU gets above
+ * (nthreads - 1) / ncpus + 1 busy threads: bw_load_init() allocates that many levels.
+ */
+void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
 {
-	uint64_t bit = 1ULL << (cpu % 64);
+	uint64_t bit = 1ULL << (cpu % 64), wbit = 1ULL << (cpu / 64);
+	uint64_t *w = &s->lmap[(size_t)from * s->lwords + cpu / 64];
 
-	if (idle)
-		s->idle_map[cpu / 64] |= bit;
-	else
-		s->idle_map[cpu / 64] &= ~bit;
+	*w &= ~bit;
+	if (!*w)
+		s->lsum[from] &= ~wbit;
+	s->lmap[(size_t)to * s->lwords + cpu / 64] |= bit;
+	s->lsum[to] |= wbit;
+	if (to < s->lmin || (from == s->lmin && !s->lsum[from]))
+		s->lmin = to;
+}
+
+/* Returns: the least loaded CPU, the lowest number among equals. */
+int bw_load_pick(const struct cgctl_bw_sim *s)
+{
+	int w = __builtin_ctzll(s->lsum[s->lmin]);
+
+	return w * 64 + __builtin_ctzll(s->lmap[(size_t)s->lmin * s->lwords + w]);
+}
+
+/* All CPUs idle. */
+int bw_load_init(struct cgctl_bw_sim *s)
+{
+	int ncpus = s->cfg.ncpus;
+
+	s->lwords = (ncpus + 63) / 64;
+	s->nlev = MAX(s->nthreads - 1, 0) / ncpus + 2;
+	s->lmap = calloc((size_t)s->nlev * s->lwords, sizeof(*s->lmap));
+	s->lsum = calloc(s->nlev, sizeof(*s->lsum));
+	if (!s->lmap || !s->lsum)
+		return -ENOMEM;
+	for (int c = 0; c < ncpus; c++) {
+		s->lmap[c / 64] |= 1ULL << (c % 64);
+		s->lsum[0] |= 1ULL << (c / 64);
+	}
+	s->lmin = 0;
+	return 0;
 }
 
 /* The previous CPU if it has no busy thread, else the first such CPU, else the least
  * loaded one (lowest number first). */
 static int pick_cpu(const struct cgctl_bw_sim *s, const struct bw_thread *t)
 {
-	int best = 0, words = (s->cfg.ncpus + 63) / 64;
-
 	if (t->cpu >= 0 && s->cpu[t->cpu].nbusy == 0)
 		return t->cpu;
-	for (int w = 0; w < words; w++)
-		if (s->idle_map[w])
-			return w * 64 + __builtin_ctzll(s->idle_map[w]);
-	for (int c = 1; c < (int)s->cfg.ncpus; c++)
-		if (s->cpu[c].nbusy < s->cpu[best].nbusy)
-			best = c;
-	return best;
+	return bw_load_pick(s);
 }
 
 static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
@@ -282,7 +336,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	t->cpu = cpu;
 	t->left = busy;
 	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
-	set_idle(s, cpu, false);
+	bw_load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
 	bw_enqueue_check(s, t->spec.group, cpu, now);
 	bw_cpu_changed(s, cpu, now);
 }
@@ -299,8 +353,7 @@ static void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
 		c->busy[i] = c->busy[--c->nbusy];
 		break;
 	}
-	if (!c->nbusy)
-		set_idle(s, t->cpu, true);
+	bw_load_move(s, t->cpu, c->nbusy + 1, c->nbusy);
 	for (int l = t->spec.group; l >= 0; l = s->g[l].parent)
 		s->g[l].rq[t->cpu].nr_busy--;
 	bw_return_idle_slack(s, t->spec.group, t->cpu, now);
@@ -470,4 +523,22 @@ int bw_sim_loop(struct cgctl_bw_sim *s)
 	}
 	progress_all(s, s->now);
 	return 0;
+}
+
+/* The multiplier of bw_tick_div(): m = ceil(2^(63 + l) / tick), 2^l >= tick. */
+void bw_tick_div_init(struct cgctl_bw_sim *s)
+{
+	unsigned int l = 0;
+	unsigned __int128 m;
+
+	s->tick_mul = 0;
+	while (l < 63 && (1ULL << l) < s->tick)
+		l++;
+	if (!s->tick || (1ULL << l) < s->tick)
+		return;
+	m = (((unsigned __int128)1 << (63 + l)) + s->tick - 1) / s->tick;
+	if (m >> 64)
+		return;
+	s->tick_mul = (uint64_t)m;
+	s->tick_shift = 63 + l;
 }

@@ -29,6 +29,8 @@ uint64_t bw_jitter(uint64_t *state, uint64_t v, uint32_t ppm)
 		return v;
 	ppm = MIN(ppm, BW_CAP_ONE);
 	r = (int64_t)(bw_rand(state) % (2 * (uint64_t)ppm + 1)) - ppm;
+	if (v < (1ULL << 43))	/* the product fits: no __udivti3() */
+		return v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE;
 	return (uint64_t)((unsigned __int128)v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE);
 }
 

@@ -120,6 +120,8 @@ struct bw_cpu {
 	int *run;			/* runnable subset (not in a throttled hierarchy) */
 	int nrun;
 	int nfinite;			/* runnable threads with a finite busy phase */
+	bool pending_any;		/* some level may have pending run time */
+	bool resched_any;		/* some level may have resched set */
 	bool dirty;			/* replan after this event */
 	bool rebuild;			/* ... recomputing the runnable set first */
 	int *grp;			/* groups with runnable threads, deepest first */
@@ -133,21 +135,21 @@ struct bw_write_ev {
 	struct cgctl_bw_settings bw;
 };
 
-struct bw_heap_ent {
-	uint64_t key;
-	int slot;
-};
+/* (time << 64) | slot: one comparison orders by time, then slot */
+typedef unsigned __int128 bw_heap_ent;
 
 struct bw_heap {
-	uint64_t *key;			/* per slot: last key set (for tests) */
 	int *pos;			/* per slot, -1 = not queued */
-	struct bw_heap_ent *h;
+	bw_heap_ent *h;			/* n entries, then sentinels */
 	int n;
+	bool hole;			/* h[0] is a removed root (counted in n) */
 };
 
 struct cgctl_bw_sim {
 	struct cgctl_bw_sim_config cfg;
 	uint64_t tick;
+	uint64_t tick_mul;		/* bw_tick_div(): 0 = divide */
+	unsigned int tick_shift;
 	uint64_t rng;
 	uint64_t boot_ns;		/* CLOCK_MONOTONIC at time 0 (< 6.3 timer grid) */
 	int ngroups, gcap;
@@ -162,7 +164,9 @@ struct cgctl_bw_sim {
 	bool ran, ended;
 	uint64_t now;
 	int64_t events;
-	uint64_t *idle_map;		/* CPUs without busy threads */
+	uint64_t *lmap;			/* [nlev][lwords]: CPUs by busy threads */
+	uint64_t *lsum;			/* [nlev]: non-zero words of each level */
+	int lwords, nlev, lmin;		/* lmin: the lowest level with a CPU */
 	int *dirty;			/* CPUs to replan after this event */
 	int ndirty;
 };
@@ -186,6 +190,10 @@ void bw_thr_integrate(struct bw_group *grp, uint64_t now);
 void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now);
 void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now);
 void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t now);
+int bw_load_init(struct cgctl_bw_sim *s);
+int bw_load_pick(const struct cgctl_bw_sim *s);
+void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to);
+void bw_tick_div_init(struct cgctl_bw_sim *s);
 
 /* bandwidth-api.c */
 void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st);
@@ -197,13 +205,26 @@ int bw_heap_init(struct bw_heap *hp, int nslots);
 void bw_heap_free(struct bw_heap *hp);
 void bw_heap_set(struct bw_heap *hp, int slot, uint64_t key);
 void bw_heap_del(struct bw_heap *hp, int slot);
-int bw_heap_top(const struct bw_heap *hp, uint64_t *key);
+int bw_heap_top(struct bw_heap *hp, uint64_t *key);
+uint64_t bw_heap_key(const struct bw_heap *hp, int slot);
 
 /* bandwidth-workload.c */
 uint64_t bw_rand(uint64_t *state);
 uint64_t bw_jitter(uint64_t *state, uint64_t v, uint32_t ppm);
 bool bw_thread_next_busy(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *busy);
 bool bw_thread_next_idle(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *idle);
+
+/*
+ * @x / tick by a multiplication (Granlund and Montgomery, "Division by invariant
+ * integers using multiplication", 1994, theorem 4.2 with N = 63): exact for x < 2^63,
+ * which covers every time of a run (durations are below 2^62); larger ones divide.
+ */
+static inline uint64_t bw_tick_div(const struct cgctl_bw_sim *s, uint64_t x)
+{
+	if ((x >> 63) || !s->tick_mul)
+		return x / s->tick;
+	return (uint64_t)(((unsigned __int128)x * s->tick_mul) >> s->tick_shift);
+}
 
 static inline int bw_slot_period(const struct cgctl_bw_sim *s, int g)
 {

@@ -241,7 +241,7 @@ START_TEST(slack_timer_guards)
 	RQ(s, 0)->remaining = 8 * MS;
 	bw_return_slack(s, 0, 0, t);
 	ck_assert(P(s)->slack_started);
-	ck_assert_uint_eq(s->heap.key[bw_slot_slack(s, 0)], t + 5 * MS);
+	ck_assert_uint_eq(bw_heap_key(&s->heap, bw_slot_slack(s, 0)), t + 5 * MS);
 	bw_slack_timer(s, 0, t + 5 * MS);
 	ck_assert(!P(s)->slack_started);
 	ck_assert(!RQ(s, 1)->throttled);

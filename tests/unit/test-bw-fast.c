@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The bandwidth simulator's fast paths against plain references: the event heap
+ * (4-ary, with a lazily filled root) against a linear scan, the CPUs-by-load bitmaps
+ * against the lowest least loaded CPU, the tick division by multiplication against
+ * division, and the 64-bit jitter against the 128-bit formula.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "libcgctl.h"
+#include "engine/bandwidth.h"
+#include "testutil.h"
+
+#define NSLOTS 300
+
+/* reference queue: per slot its key or BW_NO_TIME */
+static uint64_t ref[NSLOTS];
+
+static int ref_top(uint64_t *key)
+{
+	int best = -1;
+
+	for (int i = 0; i < NSLOTS; i++)
+		if (ref[i] != BW_NO_TIME && (best < 0 || ref[i] < ref[best]))
+			best = i;
+	if (best >= 0)
+		*key = ref[best];
+	return best;
+}
+
+START_TEST(heap_matches_reference)
+{
+	struct bw_heap hp;
+	uint64_t rng = 42, now = 0;
+
+	ck_assert_int_eq(bw_heap_init(&hp, NSLOTS), 0);
+	for (int i = 0; i < NSLOTS; i++)
+		ref[i] = BW_NO_TIME;
+	for (int step = 0; step < 200000; step++) {
+		uint64_t r = bw_rand(&rng), k1, k2;
+		int slot = (int)(r % NSLOTS), s1, s2;
+		/* small key ranges make ties (ordered by slot) frequent */
+		uint64_t key = now + (r >> 32) % (step % 3 ? 1000 : 8);
+
+		switch ((r >> 16) % 8) {
+		case 0: case 1: case 2:
+			bw_heap_set(&hp, slot, key);
+			ref[slot] = key;
+			break;
+		case 3:
+			bw_heap_del(&hp, slot);
+			ref[slot] = BW_NO_TIME;
+			break;
+		case 4:		/* remove the root, maybe schedule another (the hole) */
+			s1 = ref_top(&k1);
+			if (s1 < 0)
+				break;
+			bw_heap_del(&hp, s1);
+			ref[s1] = BW_NO_TIME;
+			now = k1;
+			if (r & 1) {
+				bw_heap_set(&hp, slot, now + (r >> 40) % 500);
+				ref[slot] = now + (r >> 40) % 500;
+			}
+			break;
+		default:
+			s1 = bw_heap_top(&hp, &k1);
+			s2 = ref_top(&k2);
+			ck_assert_int_eq(s1, s2);
+			if (s1 >= 0)
+				ck_assert_uint_eq(k1, k2);
+			break;
+		}
+		ck_assert_uint_eq(bw_heap_key(&hp, slot), ref[slot]);
+	}
+	/* drain: every entry comes out in (time, slot) order */
+	for (;;) {
+		uint64_t k1, k2;
+		int s1 = bw_heap_top(&hp, &k1), s2 = ref_top(&k2);
+
+		ck_assert_int_eq(s1, s2);
+		if (s1 < 0)
+			break;
+		ck_assert_uint_eq(k1, k2);
+		bw_heap_del(&hp, s1);
+		ref[s1] = BW_NO_TIME;
+	}
+	bw_heap_free(&hp);
+}
+END_TEST
+
+static struct cgctl_bw_sim *mk_sim(unsigned int ncpus, int nthreads, unsigned int hz)
+{
+	struct cgctl_bw_sim_config cfg = { .ncpus = ncpus, .hz = hz, .seed = 3 };
+	struct cgctl_bw_settings bw = { 50000, 100000, 0 };
+	struct cgctl_bw_sim *s;
+
+	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_group(s, -1, &bw), 0);
+	for (int i = 0; i < nthreads; i++) {
+		struct cgctl_bw_thread t = { .group = 0 };
+
+		ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &t), 0);
+	}
+	ck_assert_int_eq(bw_sim_setup(s), 0);
+	return s;
+}
+
+/* The scheduler's placements and removals, checked against a scan of the loads. */
+START_TEST(load_pick_is_lowest_least_loaded)
+{
+	static const unsigned int ncpus[] = { 1, 3, 64, 65, 130 };
+	struct cgctl_bw_sim *s = mk_sim(ncpus[_i], 700, 0);
+	int *load = calloc(ncpus[_i], sizeof(*load)), placed = 0;
+	uint64_t rng = 9;
+
+	ck_assert_ptr_nonnull(load);
+	for (int step = 0; step < 20000; step++) {
+		int best = 0, cpu;
+
+		for (unsigned int c = 1; c < ncpus[_i]; c++)
+			if (load[c] < load[best])
+				best = c;
+		ck_assert_int_eq(bw_load_pick(s), best);
+		if (placed < 700 && (placed == 0 || bw_rand(&rng) % 3)) {
+			bw_load_move(s, best, load[best], load[best] + 1);
+			load[best]++;
+			placed++;
+			continue;
+		}
+		do
+			cpu = (int)(bw_rand(&rng) % ncpus[_i]);
+		while (!load[cpu]);
+		bw_load_move(s, cpu, load[cpu], load[cpu] - 1);
+		load[cpu]--;
+		placed--;
+	}
+	free(load);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
+START_TEST(tick_division)
+{
+	static const unsigned int hz[] = { 1, 100, 250, 300, 1000, 1024, 7919, 100000 };
+	uint64_t rng = 5;
+
+	for (size_t h = 0; h < sizeof(hz) / sizeof(hz[0]); h++) {
+		struct cgctl_bw_sim *s = mk_sim(2, 1, hz[h]);
+
+		for (int i = 0; i < 100000; i++) {
+			uint64_t x = bw_rand(&rng) >> (i % 64), q = x / s->tick;
+
+			ck_assert_uint_eq(bw_tick_div(s, x), q);
+			/* the edges: a multiple of the tick and the instant before it */
+			ck_assert_uint_eq(bw_tick_div(s, q * s->tick), q);
+			if (q)
+				ck_assert_uint_eq(bw_tick_div(s, q * s->tick - 1), q - 1);
+		}
+		ck_assert_uint_eq(bw_tick_div(s, INT64_MAX), INT64_MAX / s->tick);
+		ck_assert_uint_eq(bw_tick_div(s, UINT64_MAX), UINT64_MAX / s->tick);
+		cgctl_bw_sim_free(s);
+	}
+}
+END_TEST
+
+START_TEST(jitter_64_bit)
+{
+	static const uint64_t v[] = {
+		1, 999, 2000000, 8000000, (1ULL << 43) - 1, 1ULL << 43, 1ULL << 60,
+	};
+	static const uint32_t ppm[] = { 1, 200000, 999999, 1000000, 5000000 };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		for (size_t j = 0; j < sizeof(ppm) / sizeof(ppm[0]); j++) {
+			uint64_t a = 77, b = 77;
+			uint32_t p = ppm[j] > BW_CAP_ONE ? BW_CAP_ONE : ppm[j];
+
+			for (int k = 0; k < 1000; k++) {
+				uint64_t m = 2 * (uint64_t)p + 1;
+				int64_t r = (int64_t)(bw_rand(&b) % m) - p;
+				unsigned __int128 w = (unsigned __int128)v[i] *
+						      (uint64_t)(BW_CAP_ONE + r);
+
+				ck_assert_uint_eq(bw_jitter(&a, v[i], ppm[j]),
+						  (uint64_t)(w / BW_CAP_ONE));
+			}
+		}
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("bw-fast");
+	TCase *tc = tcase_create("fast");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, heap_matches_reference);
+	tcase_add_loop_test(tc, load_pick_is_lowest_least_loaded, 0, 5);
+	tcase_add_test(tc, tick_division);
+	tcase_add_test(tc, jitter_64_bit);
+	suite_add_tcase(su, tc);
+	return tu_run(su);
+}
