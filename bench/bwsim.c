@@ -152,9 +152,11 @@ int main(int argc, char **argv)
 	printf("bursty: 60 s, %d CPUs, %d threads 2 ms busy / 8 ms idle, quota 20 CPUs\n",
 	       NCPU, NTHR);
 	printf("  %.3f s wall, %" PRId64 " events: %.1f M events/s; vs the 20 M/s target: "
-	       "%.2fx (%s); nr_throttled %d of %d periods\n", bursty.wall, bursty.events,
+	       "%.2fx (%s); nr_throttled %d of %d periods, usage %.3f CPU-s, "
+	       "throttled %.3f CPU-s\n", bursty.wall, bursty.events,
 	       bursty.events / bursty.wall / 1e6, bursty.events / bursty.wall / 20e6,
 	       bursty.events / bursty.wall >= 20e6 ? "met" : "MISSED",
-	       bursty.st.nr_throttled, bursty.st.nr_periods);
+	       bursty.st.nr_throttled, bursty.st.nr_periods, bursty.st.usage_ns / 1e9,
+	       bursty.st.throttled_ns / 1e9);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * CFS bandwidth model: the event queue, an indexed 4-ary heap of fixed slots (one per
+ * CFS bandwidth model: the event queue, an indexed 8-ary heap of fixed slots (one per
  * CPU, thread, group timer), keyed by time and then slot number so that runs are
  * deterministic.
  *
@@ -8,8 +8,9 @@
  * that the (time, slot) order is a single unsigned comparison and the choice of the
  * least child compiles without branches.  Every position at or past the end holds a
  * sentinel above any entry, so sifting never checks how many children a node has.
- * Four children per node halve the depth of a binary heap; the event loop mostly
- * removes or re-keys the root, which costs one pass down.
+ * Eight children per node make a third of the depth of a binary heap (a pass down is a
+ * chain of dependent loads, so depth is what costs); the event loop mostly removes or
+ * re-keys the root, which costs one pass down.
  *
  * Removing the root leaves a hole there, filled by the next insertion (an event
  * usually schedules another: a thread that wakes up plans its CPU), which then costs
@@ -19,7 +20,7 @@
 #include "internal.h"
 #include "engine/bandwidth.h"
 
-#define ARITY 4
+#define ARITY 8
 #define SENTINEL (~(bw_heap_ent)0)
 
 static bw_heap_ent ent(uint64_t key, int slot)
@@ -78,19 +79,23 @@ static void sift_up(struct bw_heap *hp, int i, bw_heap_ent e)
 }
 
 /*
- * The least of the four children of @i (sentinels past the end never win), into *min.
- * Which child wins is a coin toss, so the choice is made on the loaded values with
- * conditional moves, not branches (half of them would be mispredicted).
+ * The least of the eight children of @i (sentinels past the end never win), into *min:
+ * a tournament of pairs.  Which child wins is a coin toss, so each round picks with
+ * arithmetic on the comparison, not a branch (half of them would be mispredicted).
  */
 static int least_child(const bw_heap_ent *h, int i, bw_heap_ent *min)
 {
 	int c = ARITY * i + 1;
-	int a = c + (h[c + 1] < h[c]);
-	int b = c + 2 + (h[c + 3] < h[c + 2]);
+	int a0 = c + (h[c + 1] < h[c]);
+	int a1 = c + 2 + (h[c + 3] < h[c + 2]);
+	int a2 = c + 4 + (h[c + 5] < h[c + 4]);
+	int a3 = c + 6 + (h[c + 7] < h[c + 6]);
+	int b0 = a0 ^ ((a0 ^ a1) & -(int)(h[a1] < h[a0]));
+	int b1 = a2 ^ ((a2 ^ a3) & -(int)(h[a3] < h[a2]));
 
-	a = a ^ ((a ^ b) & -(int)(h[b] < h[a]));
-	*min = h[a];
-	return a;
+	b0 = b0 ^ ((b0 ^ b1) & -(int)(h[b1] < h[b0]));
+	*min = h[b0];
+	return b0;
 }
 
 static void sift_down(struct bw_heap *hp, int i, bw_heap_ent e)

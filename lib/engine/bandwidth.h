@@ -104,11 +104,13 @@ struct cgctl_bw_trace {
 	unsigned int nthr;
 };
 
+/* The fields an event touches come first: with spec's group, busy, idle and jitter they
+ * share the first cache line. */
 struct bw_thread {
-	struct cgctl_bw_thread spec;
+	uint64_t left;			/* CPU time left in the busy phase */
 	enum bw_tstate state;
 	int cpu;			/* placed CPU while busy, last CPU otherwise */
-	uint64_t left;			/* CPU time left in the busy phase */
+	struct cgctl_bw_thread spec;
 	size_t trace_pos;
 };
 
