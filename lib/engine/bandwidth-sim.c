@@ -20,15 +20,13 @@ static uint32_t cap_of(const struct cgctl_bw_sim *s)
 	return BW_CAP_ONE - s->cfg.other_load_ppm;
 }
 
-/* Advance the threads runnable on @cpu to @now; their run time becomes pending charge. */
-void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+/* bw_cpu_progress() when time passed with threads runnable on @cpu. */
+void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 	uint64_t dt = now - c->last, eff, share, rem;
 
 	c->last = now;
-	if (!dt || !c->nrun)
-		return;
 	eff = s->cfg.other_load_ppm ?
 	      (uint64_t)((unsigned __int128)dt * cap_of(s) / BW_CAP_ONE) : dt;
 	if (c->nrun == 1) {
@@ -81,10 +79,8 @@ static void cpu_charge(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 }
 
 /* put_prev_entity()/pick_task_fair(): throttle levels whose refill failed. */
-static void cpu_throttle_pending(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+static void cpu_throttle_resched(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 {
-	if (!s->cpu[cpu].resched_any)
-		return;		/* no level of this CPU has resched set */
 	s->cpu[cpu].resched_any = false;
 	for (int g = s->ngroups - 1; g >= 0; g--) {
 		struct bw_rq *rq = &s->g[g].rq[cpu];
@@ -93,6 +89,12 @@ static void cpu_throttle_pending(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 			bw_throttle(s, g, cpu, now);
 		rq->resched = false;
 	}
+}
+
+static inline void cpu_throttle_pending(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+{
+	if (s->cpu[cpu].resched_any)	/* else no level of this CPU has resched set */
+		cpu_throttle_resched(s, cpu, now);
 }
 
 static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)

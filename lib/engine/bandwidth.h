@@ -189,7 +189,7 @@ void bw_enqueue_check(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now);
 void bw_thr_integrate(struct bw_group *grp, uint64_t now);
 
 /* bandwidth-sim.c: the scheduler side, called back by the pool functions */
-void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now);
+void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now);
 void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now);
 void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t now);
 int bw_load_init(struct cgctl_bw_sim *s);
@@ -226,6 +226,17 @@ static inline uint64_t bw_tick_div(const struct cgctl_bw_sim *s, uint64_t x)
 	if ((x >> 63) || !s->tick_mul)
 		return x / s->tick;
 	return (uint64_t)(((unsigned __int128)x * s->tick_mul) >> s->tick_shift);
+}
+
+/* Advance the threads runnable on @cpu to @now; their run time becomes pending charge. */
+static inline void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+
+	if (now != c->last && c->nrun)
+		bw_cpu_progress_run(s, cpu, now);
+	else
+		c->last = now;
 }
 
 static inline int bw_slot_period(const struct cgctl_bw_sim *s, int g)
