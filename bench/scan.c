@@ -10,11 +10,18 @@
  *   floor       reading the task's pagemap alone (1 MiB preads, one thread): no
  *               inventory can avoid that.
  *
+ * and where the time goes: each source file read alone over the task's PFNs sorted and
+ * cut into the inventory's windows (one thread): pagemap, kpagecgroup, kpageflags,
+ * kpagecount, kpageflags sampled once per 2 MiB PFN block; then the least any
+ * inventory needs (pagemap and kpagecgroup, which have no substitute) spread over both
+ * CPUs, against the floor.
+ *
  * Prints the median of several runs of each and the ratios.  Needs root (PFNs and
  * /proc/kpage*); exits 77 otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +209,162 @@ static double run_page_types(pid_t pid, unsigned long *found, double *cpu)
 	return t;
 }
 
+static int u64_cmp(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The task's PFNs, sorted (the breakdown's reads follow the inventory's order). */
+static unsigned long long *task_pfns(pid_t pid, size_t *n)
+{
+	static unsigned long long buf[128 * 1024];
+	struct vma v[4096];
+	int nv = load_vmas(pid, v, 4096), fd = open_pagemap(pid);
+	unsigned long long *p = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (int i = 0; i < nv; i++)
+		for (unsigned long a = v[i].start / 4096; a < v[i].end / 4096;) {
+			size_t want = v[i].end / 4096 - a;
+			ssize_t k;
+
+			if (want > 128 * 1024)
+				want = 128 * 1024;
+			k = pread(fd, buf, want * 8, (off_t)a * 8);
+			if (k <= 0)
+				break;
+			for (ssize_t j = 0; j < k / 8; j++) {
+				if (!(buf[j] & PM_PRESENT) || !(buf[j] & PM_PFN))
+					continue;
+				if (*n == cap) {
+					cap = cap ? 2 * cap : 65536;
+					p = realloc(p, cap * sizeof(*p));
+					if (!p)
+						exit(1);
+				}
+				p[(*n)++] = buf[j] & PM_PFN;
+			}
+			a += (unsigned long)k / 8;
+		}
+	close(fd);
+	qsort(p, *n, sizeof(*p), u64_cmp);
+	return p;
+}
+
+/*
+ * Read @file for the sorted @pfn in windows of up to 64 Ki PFNs that bridge gaps of up
+ * to 32 (the inventory's), or with @sample one entry per 2 MiB PFN block.  Returns: ms.
+ */
+static double read_pfns(const char *file, const unsigned long long *pfn, size_t n, int sample)
+{
+	static unsigned long long buf[64 * 1024];
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	double t = now_ms();
+
+	for (size_t i = 0, j; i < n; i = j) {
+		unsigned long long base = pfn[i];
+
+		for (j = i + 1; j < n; j++) {
+			if (sample ? pfn[j] / 512 != base / 512 :
+				     pfn[j] > pfn[j - 1] + 32 || pfn[j] - base >= 64 * 1024)
+				break;
+		}
+		if (pread(fd, buf, sample ? 8 : (pfn[j - 1] - base + 1) * 8,
+			  (off_t)(base * 8)) < 0)
+			break;
+	}
+	t = now_ms() - t;
+	close(fd);
+	return t;
+}
+
+/* The pagemap read by two threads, each half of the task's VMAs' pages. */
+struct half {
+	pid_t pid;
+	int i;
+	double ms;
+};
+
+static void *pagemap_half(void *arg)
+{
+	struct half *h = arg;
+	static unsigned long long bufs[2][128 * 1024];
+	unsigned long long *buf = bufs[h->i];
+	struct vma v[4096];
+	int n = load_vmas(h->pid, v, 4096), fd = open_pagemap(h->pid);
+	unsigned long total = 0, lo, hi, pos = 0;
+	double t = now_ms();
+
+	for (int i = 0; i < n; i++)
+		total += (v[i].end - v[i].start) / 4096;
+	lo = total * (unsigned long)h->i / 2;
+	hi = total * (unsigned long)(h->i + 1) / 2;
+	for (int i = 0; i < n; i++) {
+		unsigned long len = (v[i].end - v[i].start) / 4096, a = pos > lo ? pos : lo;
+		unsigned long b = pos + len < hi ? pos + len : hi;
+
+		for (; a < b;) {
+			size_t want = b - a > 128 * 1024 ? 128 * 1024 : b - a;
+			ssize_t k = pread(fd, buf, want * 8, (off_t)(v[i].start / 4096 + a - pos) * 8);
+
+			if (k <= 0)
+				break;
+			a += (unsigned long)k / 8;
+		}
+		pos += len;
+	}
+	h->ms = now_ms() - t;
+	close(fd);
+	return NULL;
+}
+
+static double run_pagemap2(pid_t pid)
+{
+	struct half h[2] = { { pid, 0, 0 }, { pid, 1, 0 } };
+	pthread_t t;
+	double w = now_ms();
+
+	if (pthread_create(&t, NULL, pagemap_half, &h[1]) != 0)
+		return -1;
+	pagemap_half(&h[0]);
+	pthread_join(t, NULL);
+	return now_ms() - w;
+}
+
+#define BD_FILES 5
+static const char *const bd_name[BD_FILES] = { "kpagecgroup", "kpageflags", "kpagecount",
+					       "kpageflags sampled", "pagemap 2 threads" };
+
+static void breakdown(pid_t pid, double floor_ms, double inv_ms)
+{
+	double t[BD_FILES][7], m[BD_FILES], least;
+	size_t n;
+	unsigned long long *pfn = task_pfns(pid, &n);
+
+	for (int r = 0; r < 7; r++) {
+		t[0][r] = read_pfns("/proc/kpagecgroup", pfn, n, 0);
+		t[1][r] = read_pfns("/proc/kpageflags", pfn, n, 0);
+		t[2][r] = read_pfns("/proc/kpagecount", pfn, n, 0);
+		t[3][r] = read_pfns("/proc/kpageflags", pfn, n, 1);
+		t[4][r] = run_pagemap2(pid);
+	}
+	free(pfn);
+	printf("scan: breakdown, each file alone over the task's %zu PFNs, 1 thread, median ms "
+	       "(ns/page): pagemap %.2f (%.1f)", n, floor_ms, floor_ms * 1e6 / (double)n);
+	for (int f = 0; f < BD_FILES; f++) {
+		m[f] = median(t[f], 7);
+		printf(", %s %.2f (%.1f)", bd_name[f], m[f], m[f] * 1e6 / (double)n);
+	}
+	/* pagemap and kpagecgroup cannot be skipped; two CPUs at best halve them */
+	least = (floor_ms + m[0]) / 2;
+	printf("\nscan: least any inventory needs: (pagemap + kpagecgroup) / 2 CPUs = %.2f ms "
+	       "= %.2fx the floor; inventory is %.2fx that\n", least, least / floor_ms,
+	       inv_ms / least);
+}
+
 static double run_inventory(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
 			    unsigned long *pages, double *cpu)
 {
@@ -250,9 +413,6 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < pt_reps; i++)
 		pt[i] = run_page_types(pid, &ppt, &cpt[i]);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	cgctl_unref(ctx);
 	mi = median(inv, reps);
 	mi1 = median(inv1, reps);
 	mf = median(flo, reps);
@@ -264,5 +424,9 @@ int main(int argc, char **argv)
 	       mi1, median(cinv1, reps), mp, median(cpt, pt_reps), mf, median(cflo, reps));
 	printf("scan: inventory %.2f ms per GiB; %.1fx faster than page-types; %.2fx the "
 	       "pagemap-only floor\n", mi, mp / mi, mi / mf);
+	breakdown(pid, mf, mi);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	cgctl_unref(ctx);
 	return pinv + 1024 < pflo ? 1 : 0;	/* the inventory must find the pages */
 }

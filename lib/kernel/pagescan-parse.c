@@ -240,12 +240,86 @@ static int run_cmp(const void *a, const void *b)
 	return x->len > y->len ? -1 : x->len < y->len;	/* longest first */
 }
 
+#define RADIX_BITS	12
+#define RADIX_SIZE	(1u << RADIX_BITS)
+
+/* One stable counting pass of the LSD radix sort on the PFN digit at @shift. */
+static void radix_pass(const struct ps_run *src, struct ps_run *dst, size_t n,
+		       size_t *cnt, unsigned int shift)
+{
+	size_t sum = 0;
+
+	memset(cnt, 0, RADIX_SIZE * sizeof(*cnt));
+	for (size_t i = 0; i < n; i++)
+		cnt[(src[i].pfn >> shift) & (RADIX_SIZE - 1)]++;
+	for (size_t d = 0; d < RADIX_SIZE; d++) {
+		size_t c = cnt[d];
+
+		cnt[d] = sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < n; i++)
+		dst[cnt[(src[i].pfn >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+}
+
+/*
+ * Sort runs as run_cmp() does, by PFN in radix passes of 12 bits (a fragmented task has
+ * a run every few pages: qsort's compare calls and element copies cost more than its
+ * pagemap read), then each group of equal PFNs longest first.  Returns: 0 or -ENOMEM.
+ */
+static int radix_sort_runs(struct ps_run *v, size_t n)
+{
+	struct ps_run *tmp, *src = v, *dst;
+	uint64_t max = 0;
+	size_t *cnt;
+
+	for (size_t i = 0; i < n; i++)
+		max |= v[i].pfn;
+	tmp = malloc(n * sizeof(*tmp));
+	cnt = malloc(RADIX_SIZE * sizeof(*cnt));
+	if (!tmp || !cnt) {
+		free(tmp);
+		free(cnt);
+		return -ENOMEM;
+	}
+	dst = tmp;
+	for (unsigned int shift = 0; shift < 64 && max >> shift; shift += RADIX_BITS) {
+		struct ps_run *t = src;
+
+		radix_pass(src, dst, n, cnt, shift);
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	free(cnt);
+	for (size_t i = 1; i < n; i++) {	/* equal PFNs (rare): insertion by length */
+		struct ps_run x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1].pfn == x.pfn && v[j - 1].len < x.len; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return 0;
+}
+
+static bool runs_sorted(const struct ps_run *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (run_cmp(&v[i - 1], &v[i]) > 0)
+			return false;
+	return true;
+}
+
 uint64_t ps_runs_sort_dedupe(struct ps_runs *r)
 {
 	uint64_t covered = 0, dropped = 0;	/* PFNs below `covered` are counted */
 	size_t out = 0;
 
-	if (r->n)
+	if (r->n > 1 && !runs_sorted(r->v, r->n) &&
+	    (r->n < 64 || radix_sort_runs(r->v, r->n) < 0))
 		qsort(r->v, r->n, sizeof(*r->v), run_cmp);
 	for (size_t i = 0; i < r->n; i++) {
 		struct ps_run x = r->v[i];
@@ -590,12 +664,73 @@ static int account_pmd(struct ps_groups *g, struct ps_window *w, const struct ps
 	return 0;
 }
 
+/* The kpageflags entry sampled for the 2 MiB block of @pfn: at the window's first page
+ * of a sampled run in that block (ps_span_next() reads the same ones). */
+static uint64_t block_sample(struct ps_window *w, uint64_t pfn)
+{
+	uint64_t blk = pfn / PS_PMD_PAGES + 1;
+
+	if (w->sblock != blk) {
+		w->sblock = blk;
+		w->spfn = pfn;
+	}
+	return w->kf[w->spfn - w->base];
+}
+
+/* Pages [i, end) of a sampled run, all in one 2 MiB PFN block: anon exclusive, THP as
+ * the block's sample says, each page's owner from kpagecgroup (equal owners batched). */
+static int account_block(struct ps_groups *g, struct ps_window *w, const struct ps_run *run,
+			 uint64_t i, uint64_t end)
+{
+	uint64_t off = run->pfn - w->base;
+	bool thp = block_sample(w, run->pfn + i) & KPF_BIT(KPF_THP);
+
+	for (uint64_t k = i, m; k < end; k = m) {
+		uint64_t ino = w->kcg ? w->kcg[off + k] : 0;
+		struct ps_group *grp;
+
+		for (m = k + 1; w->kcg && m < end && w->kcg[off + m] == ino; m++)
+			;
+		grp = ps_groups_get(g, ino);
+		if (!grp)
+			return -ENOMEM;
+		grp->cat[PS_ANON_EXCL] += m - k;
+		if (thp)
+			grp->thp += m - k;
+	}
+	/* a whole block mapped 2 MiB-aligned: the PMD folio test of ps_count_thp_pmd() */
+	if (thp && !w->pmd_known && end - i == PS_PMD_PAGES && !((run->vpn + i) % PS_PMD_PAGES)) {
+		struct ps_group *grp = ps_groups_get(g, w->kcg ? w->kcg[off + i] : 0);
+
+		if (!grp)
+			return -ENOMEM;
+		grp->thp_pmd += PS_PMD_PAGES;
+	}
+	return 0;
+}
+
+/* An anon exclusive run with sampled kpageflags (ps_run_sampled()), block by block. */
+static int account_sampled(struct ps_groups *g, struct ps_window *w, const struct ps_run *run)
+{
+	for (uint64_t i = 0, end; i < run->len; i = end) {
+		int r;
+
+		end = MIN((uint64_t)run->len, ((run->pfn + i) | (PS_PMD_PAGES - 1)) + 1 - run->pfn);
+		r = account_block(g, w, run, i, end);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int ps_account_run(struct ps_groups *g, struct ps_window *w, const struct ps_run *run)
 {
 	uint64_t off = run->pfn - w->base;
 
 	if (run->flags & RUN_PMD)
 		return account_pmd(g, w, run);
+	if (w->kf && ps_run_sampled(w->mthp_off, run))
+		return account_sampled(g, w, run);
 
 	for (uint32_t i = 0; i < run->len; i++) {
 		int r = account_page(g, w, run->flags, off + i);

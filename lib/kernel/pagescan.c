@@ -11,6 +11,7 @@
  * windows of up to WIN_PFNS PFNs that bridge gaps of at most WIN_GAP PFNs.  Both
  * phases split the work between up to two threads (the machine has two CPUs).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -18,14 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "kernel/pagescan.h"
 #include "kernel/pagescan-result.h"
 
-#define PM_CHUNK	(128 * 1024)	/* pagemap entries per pread (1 MiB) */
-#define WIN_PFNS	(64 * 1024)	/* PFNs per kpage* pread (512 KiB) */
+#define PM_CHUNK	(64 * 1024)	/* pagemap entries per pread (512 KiB) */
+#define WIN_PFNS	(32 * 1024)	/* PFNs per kpage* pread (256 KiB) */
+#define BUF_BYTES	(MAX(PM_CHUNK, 3 * WIN_PFNS) * sizeof(uint64_t))
 #define WIN_GAP		32		/* unused PFNs a window may bridge: each costs less
 					 * than a tenth of a pread */
 #define MAX_THREADS	2
@@ -50,6 +53,7 @@ struct scan {
 	unsigned int flags;
 	int pm_fd, kf_fd, kcg_fd, kc_fd;
 	bool pmd_known;		/* PMD-mapped blocks found with PAGEMAP_SCAN */
+	bool mthp_off;		/* no anon mTHP below PMD order: sampled kpageflags */
 	struct ps_vma *vmas;
 	size_t n_vmas;
 	uint64_t virt_pages;
@@ -188,9 +192,23 @@ static int read_kpage(int fd, uint64_t *dst, uint64_t base, size_t n)
 	return 0;
 }
 
-static bool run_needs_count(const struct ps_run *r)
+/*
+ * Read what runs [i, j) need of one kpage file into @arr (indexed by pfn - @base), one
+ * pread per span: only the pages that need it, only where they need it.  Entries
+ * nobody needs are left as they were.
+ */
+static int read_spans(const struct scan *s, struct worker *w, enum ps_kfile file,
+		      uint64_t *arr, uint64_t base, size_t i, size_t j)
 {
-	return !(r->flags & (RUN_FILE | RUN_EXCLUSIVE));
+	int fd = file == PS_KCG ? s->kcg_fd : file == PS_KF ? s->kf_fd : s->kc_fd;
+	struct ps_span_iter it = { .rv = w->rv, .k = i, .end = j, .file = file,
+				   .mthp_off = s->mthp_off, .gap = WIN_GAP };
+	uint64_t a, b;
+	int r = 0;
+
+	while (r == 0 && ps_span_next(&it, &a, &b))
+		r = read_kpage(fd, arr + (a - base), a, (size_t)(b - a));
+	return r;
 }
 
 /* The runs [i, *end) that one window covers. */
@@ -199,30 +217,31 @@ static size_t window_end(const struct ps_run *rv, size_t i, size_t hi, bool *nee
 	uint64_t base = rv[i].pfn, last = ps_run_read_end(&rv[i]);
 	size_t j = i + 1;
 
-	*need_kc = run_needs_count(&rv[i]);
+	*need_kc = ps_run_counts(&rv[i]);
 	while (j < hi && rv[j].pfn <= last + WIN_GAP &&
 	       ps_run_read_end(&rv[j]) - base <= WIN_PFNS) {
 		last = ps_run_read_end(&rv[j]);
-		*need_kc |= run_needs_count(&rv[j]);
+		*need_kc |= ps_run_counts(&rv[j]);
 		j++;
 	}
 	return j;
 }
 
-/* One window: read each needed kpage file once, then account its runs. */
+/* One window: read what its runs need of each kpage file, then account its runs. */
 static int do_window(struct worker *w, size_t i, size_t j, bool need_kc)
 {
 	const struct scan *s = w->s;
-	struct ps_window win = { .base = w->rv[i].pfn, .pmd_known = s->pmd_known };
-	size_t n = (size_t)(ps_run_read_end(&w->rv[j - 1]) - win.base);
+	struct ps_window win = { .base = w->rv[i].pfn, .pmd_known = s->pmd_known,
+				 .mthp_off = s->mthp_off };
 	uint64_t *kcg = w->buf, *kf = w->buf + WIN_PFNS, *kc = w->buf + 2 * WIN_PFNS;
 	int r = 0;
 
-	if (s->kcg_fd >= 0 && (r = read_kpage(s->kcg_fd, kcg, win.base, n)) == 0)
+	if (s->kcg_fd >= 0 && (r = read_spans(s, w, PS_KCG, kcg, win.base, i, j)) == 0)
 		win.kcg = kcg;
-	if (r == 0 && s->kf_fd >= 0 && (r = read_kpage(s->kf_fd, kf, win.base, n)) == 0)
+	if (r == 0 && s->kf_fd >= 0 && (r = read_spans(s, w, PS_KF, kf, win.base, i, j)) == 0)
 		win.kf = kf;
-	if (r == 0 && need_kc && s->kc_fd >= 0 && (r = read_kpage(s->kc_fd, kc, win.base, n)) == 0)
+	if (r == 0 && need_kc && s->kc_fd >= 0 &&
+	    (r = read_spans(s, w, PS_KC, kc, win.base, i, j)) == 0)
 		win.kc = kc;
 	for (size_t k = i; k < j && r == 0; k++)
 		r = ps_account_run(&w->groups, &win, &w->rv[k]);
@@ -287,6 +306,10 @@ static int scan_pagemap(struct scan *s, struct worker *w, int n, struct ps_runs 
 		w[i].hi = s->virt_pages * (uint64_t)(i + 1) / (uint64_t)n;
 	}
 	r = run_workers(w, n, phase_pagemap);
+	if (r == 0 && !runs->v) {	/* the first half's array becomes the whole one */
+		*runs = w[0].runs;
+		w[0].runs = (struct ps_runs){ 0 };
+	}
 	for (int i = 0; i < n && r == 0; i++) {
 		r = ps_runs_append(runs, &w[i].runs);
 		st->swap += w[i].st.swap;
@@ -405,6 +428,69 @@ static int find_pmd(struct scan *s, struct ps_runs *runs)
 	return r;
 }
 
+#define THP_SYS "/sys/kernel/mm/transparent_hugepage"
+
+/* One hugepages-<size>kB directory: can it hold anon folios below PMD order? */
+static bool mthp_size_off(struct scan *s, const char *name, unsigned long pmd_kb,
+			  const char *top)
+{
+	char path[320], *en = NULL, *nr = NULL;
+	unsigned long kb;
+	size_t len;
+	bool off;
+
+	if (sscanf(name, "hugepages-%lukB", &kb) != 1 || kb >= pmd_kb)
+		return true;	/* not a size below PMD order */
+	snprintf(path, sizeof(path), THP_SYS "/%s/enabled", name);
+	if (cgctl_read_sys(s->ctx, path, &en, &len) < 0)
+		return true;	/* no anon control (hugepages-8kB: shmem only) */
+	snprintf(path, sizeof(path), THP_SYS "/%s/stats/nr_anon", name);
+	if (cgctl_read_sys(s->ctx, path, &nr, &len) < 0)
+		nr = NULL;
+	off = ps_mthp_size_off(en, top, nr);
+	free(en);
+	free(nr);
+	return off;
+}
+
+/*
+ * Can anon folios between order 0 and PMD order exist (mTHP, 6.8+)?  Not when every
+ * smaller size is disabled and holds none now (mm/huge_memory.c:thpsize_create() makes
+ * one directory per size; stats/nr_anon is 6.12+).  Anything unreadable or unknown
+ * answers "they can", which keeps kpageflags read for every page.
+ */
+static bool anon_mthp_off(struct scan *s)
+{
+	char *top = NULL, *pmd = NULL;
+	size_t len;
+	int fd;
+	DIR *d;
+	struct dirent *de;
+	bool off = false;
+
+	if (cgctl_read_sys(s->ctx, THP_SYS "/hpage_pmd_size", &pmd, &len) < 0)
+		return false;
+	if (strtoul(pmd, NULL, 10) != PS_PMD_PAGES * 4096UL ||
+	    cgctl_read_sys(s->ctx, THP_SYS "/enabled", &top, &len) < 0)
+		goto out;
+	fd = cgctl_open_sys(s->ctx, THP_SYS, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	off = true;
+	while (off && (de = readdir(d)))
+		if (strncmp(de->d_name, "hugepages-", 10) == 0)
+			off = mthp_size_off(s, de->d_name, PS_PMD_PAGES * 4UL, top);
+	closedir(d);
+out:
+	free(top);
+	free(pmd);
+	return off;
+}
+
 static void close_fd(int *fd)
 {
 	if (*fd >= 0)
@@ -464,11 +550,16 @@ static unsigned int open_kpage(struct scan *s)
 
 static int alloc_workers(struct worker *w, int n, struct scan *s)
 {
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		w[i] = (struct worker){ .s = s };
-		w[i].buf = malloc(MAX(PM_CHUNK, 3 * WIN_PFNS) * sizeof(uint64_t));
-		if (!w[i].buf)
+	for (int i = 0; i < n; i++) {
+		/* populated at once: a fault per page costs more than the zeroing */
+		w[i].buf = mmap(NULL, BUF_BYTES, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (w[i].buf == MAP_FAILED) {
+			w[i].buf = NULL;
 			return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -476,7 +567,8 @@ static int alloc_workers(struct worker *w, int n, struct scan *s)
 static void free_workers(struct worker *w, int n)
 {
 	for (int i = 0; i < n; i++) {
-		free(w[i].buf);
+		if (w[i].buf)
+			munmap(w[i].buf, BUF_BYTES);
 		ps_runs_free(&w[i].runs);
 		ps_groups_free(&w[i].groups);
 	}
@@ -556,6 +648,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 		ps_runs_sort_dedupe(&out->runs);
 	if (r == 0 && out->runs.n) {
 		out->unknown |= open_kpage(s);
+		s->mthp_off = s->kf_fd >= 0 && anon_mthp_off(s);
 		r = scan_kpage(w, n, &out->runs, &out->groups, &out->zero);
 		if (r < 0)
 			cgctl_error_set(e, -r, "reading kpage files: %s", strerror(-r));

@@ -122,6 +122,12 @@ static inline uint64_t ps_run_read_end(const struct ps_run *run)
 	return run->pfn + (run->flags & RUN_PMD ? 1 : run->len);
 }
 
+/* @run may hold anon pages mapped elsewhere too: kpagecount is wanted (mapcount 2). */
+static inline bool ps_run_counts(const struct ps_run *run)
+{
+	return !(run->flags & (RUN_FILE | RUN_EXCLUSIVE));
+}
+
 /* Offset in @run of its first 2 MiB-aligned block, UINT64_MAX if virtual and physical
  * alignment differ (then no block can be PMD-mapped). */
 uint64_t ps_pmd_first(const struct ps_run *run);
@@ -155,8 +161,60 @@ struct ps_window {
 	const uint64_t *kf, *kcg, *kc;
 	bool pmd_known;		/* PMD mappings were cut out as RUN_PMD runs; else whole
 				 * aligned folios in a run count as thp_pmd */
+	bool mthp_off;		/* no anon folio of an order between 0 and PMD exists:
+				 * @kf holds one entry per 2 MiB PFN block of anon
+				 * exclusive runs (see ps_run_sampled()) */
 	uint64_t zero;		/* out: zero-page mappings */
+	uint64_t sblock, spfn;	/* the last sampled block + 1 and its sample's PFN */
 };
 int ps_account_run(struct ps_groups *g, struct ps_window *w, const struct ps_run *run);
+
+/*
+ * Whether @run needs only sampled kpageflags: one entry per 512-PFN block, at the
+ * window's first page of a sampled run in that block.  True for anon exclusive runs
+ * (not RUN_PMD) when no anon folio between order 0 and PMD order can exist: pagemap bit
+ * 56 without bit 61 already says anon exclusive (fs/proc/task_mmu.c:
+ * pte_to_pagemap_entry() sets bit 61 for every !PageAnon page, and never bit 56 for the
+ * zero page), so the flags are wanted only for THP, and a THP page then is in a
+ * PMD-order folio, which is naturally aligned and fills its whole 512-PFN block: one
+ * anon page of the block tells for all anon pages there (a block that is not one THP
+ * folio holds no anon page of any).
+ */
+static inline bool ps_run_sampled(bool mthp_off, const struct ps_run *run)
+{
+	return mthp_off && (run->flags & (RUN_EXCLUSIVE | RUN_FILE | RUN_PMD)) == RUN_EXCLUSIVE;
+}
+
+/* The kpage* files a window reads, and which part of each run each needs. */
+enum ps_kfile {
+	PS_KCG,		/* kpagecgroup: every page (RUN_PMD: the head) */
+	PS_KF,		/* kpageflags: every page, or sampled (ps_run_sampled()) */
+	PS_KC,		/* kpagecount: anon shared candidates only (mapcount 2) */
+};
+
+/* PFN spans of runs [k, end) one file needs, in PFN order, spans closer than @gap
+ * PFNs merged (runs must be sorted by PFN and disjoint). */
+struct ps_span_iter {
+	const struct ps_run *rv;
+	size_t k, end;
+	enum ps_kfile file;
+	bool mthp_off;
+	uint32_t gap;
+	uint64_t pos;		/* next sample PFN of run k (0: at its start) */
+	uint64_t sblock;	/* the last sampled block + 1 */
+	bool have;		/* a span is held in [a, b) (lookahead) */
+	uint64_t a, b;
+};
+/* Returns: true and the next span in [*a, *b), false at the end. */
+bool ps_span_next(struct ps_span_iter *it, uint64_t *a, uint64_t *b);
+
+/*
+ * Whether anon folios between order 0 and PMD order are impossible now: each
+ * /sys/kernel/mm/transparent_hugepage/hugepages-<size>kB below the PMD size whose
+ * @enabled selects never (or inherit while @top selects never) and whose @nr_anon
+ * (stats/nr_anon, 6.12+: such folios existing now) is 0.  NULL @nr_anon: unknown.
+ * Returns: true when this size cannot hold anon folios.
+ */
+bool ps_mthp_size_off(const char *enabled, const char *top, const char *nr_anon);
 
 #endif

@@ -227,6 +227,77 @@ START_TEST(full_one_thread)
 }
 END_TEST
 
+#define THP_SYS "sys/kernel/mm/transparent_hugepage"
+
+/* A THP sysfs under the fixture root: @small_enabled is hugepages-64kB's setting,
+ * @small_nr its stats/nr_anon (NULL: no such file, before 6.12). */
+static void make_thp_sysfs(const char *small_enabled, const char *small_nr)
+{
+	ck_assert_int_eq(tu_write(root, THP_SYS "/hpage_pmd_size", "2097152\n"), 0);
+	ck_assert_int_eq(tu_write(root, THP_SYS "/enabled", "always [madvise] never\n"), 0);
+	ck_assert_int_eq(tu_write(root, THP_SYS "/hugepages-64kB/enabled", small_enabled), 0);
+	if (small_nr)
+		ck_assert_int_eq(tu_write(root, THP_SYS "/hugepages-64kB/stats/nr_anon",
+					  small_nr), 0);
+	ck_assert_int_eq(tu_write(root, THP_SYS "/hugepages-2048kB/enabled",
+				  "always [inherit] madvise never\n"), 0);
+	ck_assert_int_eq(tu_write(root, THP_SYS "/hugepages-2048kB/stats/nr_anon", "7\n"), 0);
+	ck_assert_int_eq(tu_write(root, THP_SYS "/hugepages-8kB/shmem_enabled",
+				  "always inherit within_size advise [never]\n"), 0);
+}
+
+static void remove_thp_sysfs(void)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel", root);
+	ck_assert_int_eq(tu_rmtree(path), 0);
+}
+
+/* The same figures when anon mTHP cannot exist (kpageflags sampled per 2 MiB block). */
+START_TEST(sampled_same_figures)
+{
+	make_thp_sysfs("always inherit madvise [never]\n", "0\n");
+	check_full(0);
+	check_full(CGCTL_INV_SINGLE_THREAD);
+	remove_thp_sysfs();
+}
+END_TEST
+
+/* Which path ran: a THP flag planted on an anon exclusive page that is no block's
+ * sample counts only when every page's kpageflags are read (mTHP possible, or unknown). */
+static uint64_t planted_thp(void)
+{
+	struct cgctl_inventory *inv = scan(PID, 0, 0);
+	uint64_t thp = cgctl_inventory_group(inv, ino_a)->thp;
+
+	cgctl_inventory_free(inv);
+	return thp;
+}
+
+START_TEST(sampled_reads_less)
+{
+	/* PFN 100500 (VA4) is inside block 100352..100863, sampled at 100352 */
+	put("proc/kpageflags", 100500, KF(KPF_ANON) | KF(KPF_THP));
+	close_fixture_fds();
+	ck_assert_uint_eq(planted_thp(), 1);	/* no THP sysfs: unknown, all read */
+	make_thp_sysfs("always inherit madvise [never]\n", "0\n");
+	ck_assert_uint_eq(planted_thp(), 0);
+	remove_thp_sysfs();
+	make_thp_sysfs("always inherit [madvise] never\n", "0\n");	/* mTHP possible */
+	ck_assert_uint_eq(planted_thp(), 1);
+	remove_thp_sysfs();
+	make_thp_sysfs("always inherit madvise [never]\n", "2\n");	/* some exist */
+	ck_assert_uint_eq(planted_thp(), 1);
+	remove_thp_sysfs();
+	make_thp_sysfs("always inherit madvise [never]\n", NULL);	/* unknown */
+	ck_assert_uint_eq(planted_thp(), 1);
+	remove_thp_sysfs();
+	put("proc/kpageflags", 100500, KF(KPF_ANON));
+	close_fixture_fds();
+}
+END_TEST
+
 START_TEST(no_paths_no_mapcount)
 {
 	struct cgctl_inventory *inv = scan(PID, CGCTL_INV_NO_PATHS | CGCTL_INV_NO_MAPCOUNT, 0);
@@ -365,6 +436,8 @@ static Suite *suite(void)
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, full_two_threads);
 	tcase_add_test(tc, full_one_thread);
+	tcase_add_test(tc, sampled_same_figures);
+	tcase_add_test(tc, sampled_reads_less);
 	tcase_add_test(tc, no_paths_no_mapcount);
 	tcase_add_test(tc, no_kpageflags);
 	tcase_add_test(tc, hidden_pfns);

@@ -349,6 +349,170 @@ START_TEST(account_pmd_run)
 }
 END_TEST
 
+/* Spans of runs: 1000+10 anon shared, 1020+4 file, 1100+600 anon exclusive (blocks
+ * 1024..1535 and 1536..2047), 1700+50 anon exclusive (block 1536 again), 5000 PMD. */
+START_TEST(spans)
+{
+	const struct ps_run rv[] = {
+		{ .pfn = 1000, .len = 10, .flags = 0 },
+		{ .pfn = 1020, .len = 4, .flags = RUN_FILE },
+		{ .pfn = 1100, .len = 600, .flags = RUN_EXCLUSIVE },
+		{ .pfn = 1700, .len = 50, .flags = RUN_EXCLUSIVE },
+		{ .pfn = 5120, .len = 512, .flags = RUN_EXCLUSIVE | RUN_PMD },
+	};
+	struct ps_span_iter it = { .rv = rv, .k = 0, .end = 5, .file = PS_KCG, .gap = 32 };
+	uint64_t a, b;
+
+	/* kpagecgroup: every page; 1010..1020 and 1024..1100 bridged, the PMD head alone */
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 1000);
+	ck_assert_uint_eq(b, 1024);
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 1100);
+	ck_assert_uint_eq(b, 1750);
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 5120);
+	ck_assert_uint_eq(b, 5121);
+	ck_assert(!ps_span_next(&it, &a, &b));
+
+	/* kpagecount: the anon shared run only */
+	it = (struct ps_span_iter){ .rv = rv, .k = 0, .end = 5, .file = PS_KC, .gap = 32 };
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 1000);
+	ck_assert_uint_eq(b, 1010);
+	ck_assert(!ps_span_next(&it, &a, &b));
+
+	/* kpageflags, every page when mTHP may exist */
+	it = (struct ps_span_iter){ .rv = rv, .k = 0, .end = 5, .file = PS_KF, .gap = 32 };
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(b, 1024);
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 1100);
+	ck_assert_uint_eq(b, 1750);
+
+	/* ... sampled: 1100 (block 1024), 1536 (block 1536; run 1700 shares it), the head */
+	it = (struct ps_span_iter){ .rv = rv, .k = 0, .end = 5, .file = PS_KF, .gap = 32,
+				    .mthp_off = true };
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 1000);
+	ck_assert_uint_eq(b, 1024);
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 1100);
+	ck_assert_uint_eq(b, 1101);
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 1536);
+	ck_assert_uint_eq(b, 1537);
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 5120);
+	ck_assert_uint_eq(b, 5121);
+	ck_assert(!ps_span_next(&it, &a, &b));
+	ck_assert(!ps_span_next(&it, &a, &b));
+}
+END_TEST
+
+START_TEST(mthp_size_off)
+{
+	ck_assert(ps_mthp_size_off("always inherit madvise [never]\n", NULL, "0\n"));
+	ck_assert(ps_mthp_size_off("always [inherit] madvise never\n", "always madvise [never]",
+				   "0"));
+	ck_assert(!ps_mthp_size_off("always [inherit] madvise never\n",
+				    "always [madvise] never", "0\n"));
+	ck_assert(!ps_mthp_size_off("always inherit [madvise] never\n", NULL, "0\n"));
+	ck_assert(!ps_mthp_size_off("always inherit madvise [never]\n", NULL, "12\n"));
+	ck_assert(!ps_mthp_size_off("always inherit madvise [never]\n", NULL, NULL));
+	ck_assert(!ps_mthp_size_off("always inherit madvise [never]\n", NULL, "x"));
+	ck_assert(!ps_mthp_size_off("never\n", NULL, "0\n"));
+	ck_assert(!ps_mthp_size_off("[nevermore]\n", NULL, "0\n"));
+}
+END_TEST
+
+/* Many unsorted runs (the radix path): PFN order, equal PFNs longest first, and the
+ * same dedupe as a plain sort would give. */
+START_TEST(sort_many)
+{
+	struct ps_runs r = { 0 };
+	uint64_t seed = 42, covered = 0, pages = 0, dup[50];
+	const size_t n = 5000;
+
+	r.v = calloc(n, sizeof(*r.v));
+	ck_assert_ptr_nonnull(r.v);
+	r.n = r.cap = n;
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		r.v[i].pfn = (seed >> 20) % 3000000 + (i % 7 == 0 ? (UINT64_C(1) << 36) : 0);
+		r.v[i].len = 1 + (uint32_t)((seed >> 50) % 9);
+		r.v[i].vpn = i;
+	}
+	for (size_t i = 0; i < 50; i++) {	/* equal PFNs, shorter first */
+		r.v[n - 1 - i] = (struct ps_run){ .pfn = r.v[i].pfn, .vpn = 9,
+						  .len = r.v[i].len + 3 };
+		dup[i] = r.v[i].pfn;
+	}
+	for (size_t i = 0; i < n; i++)
+		r.pages += r.v[i].len;
+	ck_assert_uint_gt(ps_runs_sort_dedupe(&r), 0);
+	for (size_t i = 0; i < r.n; i++) {
+		ck_assert_uint_ge(r.v[i].pfn, covered);
+		covered = r.v[i].pfn + r.v[i].len;
+		pages += r.v[i].len;
+	}
+	ck_assert_uint_eq(pages, r.pages);
+	/* of two runs at one PFN the longer (vpn 9) came first and is kept whole */
+	for (size_t i = 0; i < r.n; i++)
+		for (size_t k = 0; k < 50; k++)
+			if (r.v[i].pfn == dup[k])
+				ck_assert_uint_eq(r.v[i].vpn, 9);
+	ps_runs_free(&r);
+}
+END_TEST
+
+/*
+ * Sampled kpageflags: PFNs 1000..1599 anon exclusive (run A), 1600..1700 (run B, same
+ * block 1536 as A's tail).  Block 512..1023's sample (1000) says THP, block 1024's
+ * (1024) not, block 1536's (1536, in A) THP; run B uses A's sample of its block.
+ */
+START_TEST(account_sampled)
+{
+	static uint64_t kcg[701], kf[701];
+	struct ps_run a = { .pfn = 1000, .vpn = 1000, .len = 600, .flags = RUN_EXCLUSIVE };
+	struct ps_run b = { .pfn = 1600, .vpn = 3000, .len = 101, .flags = RUN_EXCLUSIVE };
+	struct ps_window w = { .base = 1000, .kcg = kcg, .kf = kf, .mthp_off = true };
+	struct ps_groups g = { 0 };
+	const struct ps_group *g7, *g8;
+
+	for (int i = 0; i < 701; i++) {
+		kcg[i] = i < 300 ? 7 : 8;
+		kf[i] = KF(KPF_THP);	/* unread entries: must not count */
+	}
+	kf[1024 - 1000] = KF(KPF_ANON);
+	kf[1536 - 1000] = KF(KPF_ANON) | KF(KPF_THP);
+	kf[1600 - 1000] = KF(KPF_ANON);	/* B's first page: not B's sample */
+	ck_assert_int_eq(ps_account_run(&g, &w, &a), 0);
+	ck_assert_int_eq(ps_account_run(&g, &w, &b), 0);
+	g7 = ps_groups_get(&g, 7);
+	g8 = ps_groups_get(&g, 8);
+	ck_assert_uint_eq(g7->cat[PS_ANON_EXCL], 300);
+	ck_assert_uint_eq(g8->cat[PS_ANON_EXCL], 401);
+	ck_assert_uint_eq(g7->thp, 24);		/* 1000..1023 */
+	ck_assert_uint_eq(g8->thp, 64 + 101);	/* 1536..1599, 1600..1700 */
+	ck_assert_uint_eq(g7->thp_pmd + g8->thp_pmd, 0);	/* no whole block */
+	ps_groups_free(&g);
+
+	/* a whole aligned block, virtually aligned too: thp_pmd unless PAGEMAP_SCAN said */
+	a = (struct ps_run){ .pfn = 1024, .vpn = 4096, .len = 512, .flags = RUN_EXCLUSIVE };
+	w = (struct ps_window){ .base = 1000, .kcg = kcg, .kf = kf, .mthp_off = true };
+	kf[24] = KF(KPF_ANON) | KF(KPF_THP) | KF(KPF_COMPOUND_HEAD);
+	ck_assert_int_eq(ps_account_run(&g, &w, &a), 0);
+	ck_assert_uint_eq(ps_groups_get(&g, 7)->thp_pmd, 512);	/* the head's owner */
+	ck_assert_uint_eq(ps_groups_get(&g, 8)->thp, 512 - 276);
+	w.pmd_known = true;
+	w.sblock = 0;
+	ck_assert_int_eq(ps_account_run(&g, &w, &a), 0);
+	ck_assert_uint_eq(ps_groups_get(&g, 7)->thp_pmd, 512);
+	ps_groups_free(&g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pagescan");
@@ -367,6 +531,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, append_joins_halves);
 	tcase_add_test(tc, pmd_candidates_and_mark);
 	tcase_add_test(tc, account_pmd_run);
+	tcase_add_test(tc, spans);
+	tcase_add_test(tc, mthp_size_off);
+	tcase_add_test(tc, sort_many);
+	tcase_add_test(tc, account_sampled);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Page inventory, pure part: which PFN spans of the sorted runs each kpage* file must
+ * be read for (kpagecount for anon shared runs only, kpageflags sampled once per 2 MiB
+ * block for anon exclusive runs when anon mTHP cannot exist), and that condition from
+ * the THP sysfs files.  No I/O here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/pagescan.h"
+
+/* The next span run it->k needs, unmerged.  Returns: false when none is left. */
+static bool span_raw(struct ps_span_iter *it, uint64_t *a, uint64_t *b)
+{
+	while (it->k < it->end) {
+		const struct ps_run *run = &it->rv[it->k];
+
+		if (it->file == PS_KC && !ps_run_counts(run)) {
+			it->k++;
+			continue;
+		}
+		if (it->file != PS_KF || !ps_run_sampled(it->mthp_off, run)) {
+			*a = run->pfn;
+			*b = ps_run_read_end(run);
+			it->k++;
+			return true;
+		}
+		*a = it->pos ? it->pos : run->pfn;
+		it->pos = (*a | (PS_PMD_PAGES - 1)) + 1;
+		if (it->pos >= run->pfn + run->len) {
+			it->pos = 0;
+			it->k++;
+		}
+		if (*a / PS_PMD_PAGES + 1 == it->sblock)
+			continue;	/* the block has its sample */
+		it->sblock = *a / PS_PMD_PAGES + 1;
+		*b = *a + 1;
+		return true;
+	}
+	return false;
+}
+
+bool ps_span_next(struct ps_span_iter *it, uint64_t *a, uint64_t *b)
+{
+	uint64_t x, y;
+
+	if (!it->have && !span_raw(it, &it->a, &it->b))
+		return false;
+	it->have = false;
+	while (span_raw(it, &x, &y)) {
+		if (x > it->b + it->gap) {
+			*a = it->a;
+			*b = it->b;
+			it->a = x;
+			it->b = y;
+			it->have = true;
+			return true;
+		}
+		if (y > it->b)
+			it->b = y;
+	}
+	*a = it->a;
+	*b = it->b;
+	return true;
+}
+
+/* The selected value of a sysfs choice ("always [never]"): is it @want? */
+static bool selected_is(const char *s, const char *want)
+{
+	const char *sel = s ? strchr(s, '[') : NULL;
+	size_t n = strlen(want);
+
+	return sel && strncmp(sel + 1, want, n) == 0 && sel[1 + n] == ']';
+}
+
+bool ps_mthp_size_off(const char *enabled, const char *top, const char *nr_anon)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!selected_is(enabled, "never") &&
+	    !(selected_is(enabled, "inherit") && selected_is(top, "never")))
+		return false;
+	if (!nr_anon)
+		return false;
+	errno = 0;
+	v = strtoull(nr_anon, &end, 10);
+	return !errno && end != nr_anon && (*end == '\n' || !*end) && v == 0;
+}
