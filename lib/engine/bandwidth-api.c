@@ -229,6 +229,7 @@ static void setup_thread(struct cgctl_bw_sim *s, int ti)
 	uint64_t start = t->spec.start_ns;
 
 	t->state = BW_T_WAIT;
+	bw_thread_jitter_init(t);
 	t->cpu = ti % (int)s->cfg.ncpus;	/* threads start out spread over the CPUs */
 	if (t->spec.trace) {
 		const struct bw_trace_thread *tr = &t->spec.trace->thr[t->spec.trace_thread];

@@ -20,6 +20,13 @@ uint64_t bw_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+static uint64_t jitter_scale(uint64_t v, int64_t r)
+{
+	if (v < (1ULL << 43))	/* the product fits: no __udivti3() */
+		return v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE;
+	return (uint64_t)((unsigned __int128)v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE);
+}
+
 /* @v scaled by 1 + u, u uniform in [-ppm, +ppm] parts per million. */
 uint64_t bw_jitter(uint64_t *state, uint64_t v, uint32_t ppm)
 {
@@ -29,9 +36,54 @@ uint64_t bw_jitter(uint64_t *state, uint64_t v, uint32_t ppm)
 		return v;
 	ppm = MIN(ppm, BW_CAP_ONE);
 	r = (int64_t)(bw_rand(state) % (2 * (uint64_t)ppm + 1)) - ppm;
-	if (v < (1ULL << 43))	/* the product fits: no __udivti3() */
-		return v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE;
-	return (uint64_t)((unsigned __int128)v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE);
+	return jitter_scale(v, r);
+}
+
+/*
+ * The divider of libdivide's libdivide_u64_gen(): magic = floor(2^(64 + l) / d) + 1 with
+ * l = floor(log2 d) when that is within 2^l of exact, else the 65-bit multiplier
+ * 2 floor(2^(64 + l) / d) + 1 (its top bit implicit) and the add-and-halve step.
+ */
+void bw_divu64_init(struct bw_divu64 *d, uint64_t div)
+{
+	unsigned int l = 63 - __builtin_clzll(div | 1);
+	unsigned __int128 num = (unsigned __int128)1 << (64 + l);
+	uint64_t m, rem, twice;
+
+	d->shift = l;
+	d->add = false;
+	d->magic = 0;
+	if (!(div & (div - 1)))
+		return;		/* 1 or a power of 2 */
+	m = (uint64_t)(num / div);
+	rem = (uint64_t)(num - (unsigned __int128)m * div);
+	if (div - rem >= (1ULL << l)) {
+		twice = rem + rem;
+		m += m;
+		if (twice >= div || twice < rem)
+			m++;
+		d->add = true;
+	}
+	d->magic = m + 1;
+}
+
+void bw_thread_jitter_init(struct bw_thread *t)
+{
+	bw_divu64_init(&t->jdiv, 2 * (uint64_t)MIN(t->spec.jitter_ppm, BW_CAP_ONE) + 1);
+}
+
+/* bw_jitter() with the thread's divider instead of a division. */
+static uint64_t thread_jitter(struct cgctl_bw_sim *s, const struct bw_thread *t,
+			      uint64_t v)
+{
+	uint32_t ppm = MIN(t->spec.jitter_ppm, BW_CAP_ONE);
+	uint64_t x;
+
+	if (!ppm || !v)
+		return v;
+	x = bw_rand(&s->rng);
+	x -= bw_divu64(&t->jdiv, x) * (2 * (uint64_t)ppm + 1);
+	return jitter_scale(v, (int64_t)x - ppm);
 }
 
 /* Trace entries alternate busy, idle, busy, ...; index 0 may be a leading idle (busy 0). */
@@ -48,8 +100,8 @@ bool bw_thread_next_busy(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *
 	const struct bw_trace_thread *tr = trace_of(t);
 
 	if (!tr) {
-		*busy = t->spec.busy_ns ? bw_jitter(&s->rng, t->spec.busy_ns,
-						    t->spec.jitter_ppm) : UINT64_MAX;
+		*busy = t->spec.busy_ns ? thread_jitter(s, t, t->spec.busy_ns) :
+					  UINT64_MAX;
 		if (!*busy)
 			*busy = 1;
 		return true;
@@ -65,7 +117,7 @@ bool bw_thread_next_idle(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *
 	const struct bw_trace_thread *tr = trace_of(t);
 
 	if (!tr) {
-		*idle = bw_jitter(&s->rng, t->spec.idle_ns, t->spec.jitter_ppm);
+		*idle = thread_jitter(s, t, t->spec.idle_ns);
 		return true;
 	}
 	*idle = tr->idle[t->trace_pos++];

@@ -106,12 +106,20 @@ struct cgctl_bw_trace {
 
 /* The fields an event touches come first: with spec's group, busy, idle and jitter they
  * share the first cache line. */
+/* Division by an invariant by multiplication (libdivide's unsigned 64-bit scheme). */
+struct bw_divu64 {
+	uint64_t magic;			/* 0: a power of 2, shift only */
+	unsigned int shift;
+	bool add;			/* the 65-bit multiplier: add-and-halve step */
+};
+
 struct bw_thread {
 	uint64_t left;			/* CPU time left in the busy phase */
 	enum bw_tstate state;
 	int cpu;			/* placed CPU while busy, last CPU otherwise */
 	struct cgctl_bw_thread spec;
 	size_t trace_pos;
+	struct bw_divu64 jdiv;		/* 2 * jitter_ppm + 1, for bw_jitter() */
 };
 
 struct bw_cpu {
@@ -213,6 +221,8 @@ uint64_t bw_heap_key(const struct bw_heap *hp, int slot);
 /* bandwidth-workload.c */
 uint64_t bw_rand(uint64_t *state);
 uint64_t bw_jitter(uint64_t *state, uint64_t v, uint32_t ppm);
+void bw_divu64_init(struct bw_divu64 *d, uint64_t div);
+void bw_thread_jitter_init(struct bw_thread *t);
 bool bw_thread_next_busy(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *busy);
 bool bw_thread_next_idle(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *idle);
 
@@ -237,6 +247,19 @@ static inline void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now
 		bw_cpu_progress_run(s, cpu, now);
 	else
 		c->last = now;
+}
+
+/* @x / the divisor of @d (exact for every @x) */
+static inline uint64_t bw_divu64(const struct bw_divu64 *d, uint64_t x)
+{
+	uint64_t q;
+
+	if (!d->magic)
+		return x >> d->shift;
+	q = (uint64_t)(((unsigned __int128)x * d->magic) >> 64);
+	if (d->add)
+		return (((x - q) >> 1) + q) >> d->shift;
+	return q >> d->shift;
 }
 
 static inline int bw_slot_period(const struct cgctl_bw_sim *s, int g)

@@ -192,6 +192,56 @@ START_TEST(jitter_64_bit)
 }
 END_TEST
 
+START_TEST(invariant_division)
+{
+	uint64_t rng = 11;
+
+	for (int i = 0; i < 20000; i++) {
+		/* jitter divisors (2 ppm + 1), then divisors of every size */
+		uint64_t d = i < 10000 ? 2 * (bw_rand(&rng) % 1000001) + 1 :
+			     i < 10064 ? 1ULL << (i - 10000) :	/* powers of 2 */
+			     (bw_rand(&rng) >> (bw_rand(&rng) % 64)) + 1;
+		uint64_t top = UINT64_MAX / d * d;
+		uint64_t x[] = { 0, 1, d - 1, d, d + 1, UINT64_MAX, UINT64_MAX - 1, top,
+				 top - 1, bw_rand(&rng), bw_rand(&rng) >> (i % 64) };
+		struct bw_divu64 dv;
+
+		bw_divu64_init(&dv, d);
+		for (size_t k = 0; k < sizeof(x) / sizeof(x[0]); k++)
+			ck_assert_uint_eq(bw_divu64(&dv, x[k]), x[k] / d);
+	}
+}
+END_TEST
+
+/* A thread's jitter (its cached divider) draws what bw_jitter() draws. */
+START_TEST(thread_jitter_matches)
+{
+	static const uint32_t ppm[] = { 0, 1, 3, 200000, 999999, 1000000, 7000000 };
+
+	for (size_t j = 0; j < sizeof(ppm) / sizeof(ppm[0]); j++) {
+		struct cgctl_bw_sim_config cfg = { .ncpus = 1, .seed = 5 + j };
+		struct cgctl_bw_settings bw = { CGCTL_BW_INF, 100000, 0 };
+		struct cgctl_bw_thread th = { .group = 0, .busy_ns = 2000000 + j,
+					      .idle_ns = 8000000, .jitter_ppm = ppm[j] };
+		struct cgctl_bw_sim *s;
+		uint64_t state, got;
+
+		ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+		ck_assert_int_eq(cgctl_bw_sim_add_group(s, -1, &bw), 0);
+		ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &th), 0);
+		ck_assert_int_eq(bw_sim_setup(s), 0);
+		state = s->rng;
+		for (int k = 0; k < 5000; k++) {
+			ck_assert(bw_thread_next_busy(s, &s->t[0], &got));
+			ck_assert_uint_eq(got, bw_jitter(&state, th.busy_ns, ppm[j]));
+			ck_assert(bw_thread_next_idle(s, &s->t[0], &got));
+			ck_assert_uint_eq(got, bw_jitter(&state, th.idle_ns, ppm[j]));
+		}
+		cgctl_bw_sim_free(s);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("bw-fast");
@@ -202,6 +252,8 @@ int main(void)
 	tcase_add_loop_test(tc, load_pick_is_lowest_least_loaded, 0, 5);
 	tcase_add_test(tc, tick_division);
 	tcase_add_test(tc, jitter_64_bit);
+	tcase_add_test(tc, invariant_division);
+	tcase_add_test(tc, thread_jitter_matches);
 	suite_add_tcase(su, tc);
 	return tu_run(su);
 }
