@@ -101,13 +101,16 @@ static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 
+	/* one group: every busy thread has the same runqueue, no need to look it up */
+	bool one_throttled = s->ngroups == 1 && s->g[0].rq[cpu].throttle_count;
+
 	c->nrun = 0;
 	c->ngrp = 0;
 	c->nfinite = 0;
-	for (int i = 0; i < c->nbusy; i++) {
+	for (int i = 0; i < c->nbusy && !one_throttled; i++) {
 		int ti = c->busy[i];
 
-		if (s->g[s->t[ti].spec.group].rq[cpu].throttle_count)
+		if (s->ngroups > 1 && s->g[s->t[ti].spec.group].rq[cpu].throttle_count)
 			continue;
 		c->run[c->nrun++] = ti;
 		c->nfinite += s->t[ti].left != UINT64_MAX;
@@ -242,6 +245,8 @@ static bool level_runnable(const struct cgctl_bw_sim *s, int level, int cpu)
 {
 	const struct bw_cpu *c = &s->cpu[cpu];
 
+	if (s->ngroups == 1)	/* the loop below, for one group */
+		return c->nbusy && !s->g[0].rq[cpu].throttle_count;
 	for (int i = 0; i < c->nbusy; i++) {
 		int g = s->t[c->busy[i]].spec.group;
 
