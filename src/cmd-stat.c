@@ -5,12 +5,15 @@
  * --tasks, each process's CPU time and delays (taskstats).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgctl.h"
 #include "cmd-stat.h"
+#include "kernel/cgfs.h"
 #include "kernel/proctree.h"
 
 void cli_out_memstat(struct cli *cli, const struct cgctl_memstat *st)
@@ -123,33 +126,6 @@ static int states_from_proc(struct cli *cli, const struct cgctl_mount *m, const 
 	return 0;
 }
 
-static void emit_states(struct cli *cli, const char *path)
-{
-	const struct cgctl_mount *m;
-	struct cgctl_cgroupstats cs;
-	char rel[PATH_MAX];
-	bool netlink;
-
-	m = task_mount(cli, path, rel, sizeof(rel));
-	if (!m)
-		return;
-	netlink = m->version == 1 && !cgctl_get_root(cli->ctx)[0] &&
-		  cgctl_cgroupstats_get(cli->ctx, m, rel, &cs, NULL) == 0;
-	if (!netlink && states_from_proc(cli, m, rel, &cs) < 0)
-		return;
-	out_obj_begin(cli->out, "tasks");
-	out_u64(cli->out, "running", cs.nr_running);
-	out_u64(cli->out, "sleeping", cs.nr_sleeping);
-	out_u64(cli->out, "uninterruptible", cs.nr_uninterruptible);
-	out_u64(cli->out, "stopped", cs.nr_stopped);
-	if (netlink)
-		out_u64(cli->out, "io_wait", cs.nr_io_wait);
-	else
-		out_null(cli->out, "io_wait");
-	out_str(cli->out, "source", netlink ? "cgroupstats" : "proc");
-	out_obj_end(cli->out);
-}
-
 /* --tasks: one row per process of @path (cgroup.procs), from taskstats. */
 static int emit_processes(struct cli *cli, const char *path)
 {
@@ -216,44 +192,258 @@ static int emit_processes(struct cli *cli, const char *path)
 	return EXIT_OK;
 }
 
-static int stat_one(struct cli *cli, const char *path)
-{
-	const struct cgctl_mount *mm = NULL, *cm = NULL, *am = NULL;
-	char mpath[PATH_MAX], cpath[PATH_MAX], apath[PATH_MAX];
+/*
+ * One PATH of `cgctl stat`: the figures are gathered first (from two threads when there
+ * are many PATHs: the time is the kernel's, one open + read + close per file) and printed
+ * afterwards in argument order, so the output is the same either way.
+ */
+struct stat_row {
+	const char *path;
+	char *mpath, *cpath, *apath;	/* below memory, cpu, cpuacct (NULL: none) */
+	int rm, rc;			/* cgctl_memstat_read(), cgctl_cpubw_read() */
+	int states;			/* -1 none, 0 from /proc, 1 from cgroupstats */
+	int fail;			/* exit status of a path error; EXIT_OK */
 	struct cgctl_memstat ms;
 	struct cgctl_cpubw bw;
-	int rm = -ENODEV, rc = -ENODEV, rc_ = EXIT_OK;
+	struct cgctl_cgroupstats cs;
+};
 
-	if (cgctl_mount_find(cli->ctx, "memory", &mm) == 0) {
-		rc_ = cli_path(cli, mm, path, mpath, sizeof(mpath));
-		if (rc_)
-			return rc_;
-		rm = cgctl_memstat_read(cli->ctx, mm, mpath, &ms);
-	}
-	if (cgctl_mount_find(cli->ctx, "cpu", &cm) == 0) {
-		rc_ = cli_path(cli, cm, path, cpath, sizeof(cpath));
-		if (rc_)
-			return rc_;
-		if (cgctl_mount_find(cli->ctx, "cpuacct", &am) == 0 && am != cm)
-			cli_path(cli, am, path, apath, sizeof(apath));
-		else
-			am = NULL;
-		rc = cgctl_cpubw_read(cli->ctx, cm, cpath, am, am ? apath : NULL, &bw);
-	}
-	if (rm < 0 && rc < 0) {
-		int r = rm == -ENOENT || rc == -ENOENT ? -ENOENT : rm;
+struct stat_run {
+	struct cli *cli;
+	const struct cgctl_mount *mm, *cm, *am;	/* memory, cpu, cpuacct (if not cpu's) */
+	struct stat_row *rows;
+	size_t n;
+	size_t next;				/* next unclaimed row (atomic) */
+};
 
-		return cli_error(cli, path, r, r == -ENOENT ? "no such cgroup" : NULL);
+/* Rows a thread claims at once. */
+#define STAT_CHUNK 32
+
+static char *row_path(struct cli *cli, const struct cgctl_mount *m, const char *path,
+		      int *rc)
+{
+	char buf[PATH_MAX], *s;
+
+	*rc = cli_path(cli, m, path, buf, sizeof(buf));
+	if (*rc)
+		return NULL;
+	s = strdup(buf);
+	if (!s)
+		*rc = cli_error(cli, path, -ENOMEM, NULL);
+	return s;
+}
+
+/* The paths of @row in each hierarchy (memory's first, then cpu's: the order of the
+ * errors).  A cpuacct path error is printed and ignored.
+ * Returns: EXIT_OK or the exit status of the error printed. */
+static int row_prepare(struct stat_run *sr, struct stat_row *row)
+{
+	int rc = EXIT_OK, ra;
+
+	if (sr->mm) {
+		row->mpath = row_path(sr->cli, sr->mm, row->path, &rc);
+		if (rc)
+			return rc;
+	}
+	if (sr->cm) {
+		row->cpath = row_path(sr->cli, sr->cm, row->path, &rc);
+		if (rc)
+			return rc;
+		if (sr->am)
+			row->apath = row_path(sr->cli, sr->am, row->path, &ra);
+	}
+	return EXIT_OK;
+}
+
+/* Task states from cgroupstats (v1, live system) or /proc; -1 when neither answers. */
+static int row_states(struct cli *cli, const struct cgctl_mount *m, const char *rel,
+		      struct cgctl_cgroupstats *cs)
+{
+	if (m->version == 1 && !cgctl_get_root(cli->ctx)[0] &&
+	    cgctl_cgroupstats_get(cli->ctx, m, rel, cs, NULL) == 0)
+		return 1;
+	return states_from_proc(cli, m, rel, cs) < 0 ? -1 : 0;
+}
+
+/* Read everything @row prints; no output, safe from several threads. */
+static void row_gather(struct stat_run *sr, struct stat_row *row)
+{
+	const unsigned int skip = CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT;
+
+	row->rm = row->rc = -ENODEV;
+	row->states = -1;
+	/* stat does not print memsw.failcnt */
+	if (sr->mm)
+		row->rm = cgctl_memstat_read_flags(sr->cli->ctx, sr->mm, row->mpath, skip,
+						   &row->ms);
+	if (sr->cm)
+		row->rc = cgctl_cpubw_read(sr->cli->ctx, sr->cm, row->cpath, sr->am,
+					   row->apath, &row->bw);
+	if (row->rm < 0 && row->rc < 0)
+		return;
+	/* the hierarchy to count tasks in: cpu's, else memory's */
+	row->states = row_states(sr->cli, sr->cm ? sr->cm : sr->mm,
+				 sr->cm ? row->cpath : row->mpath, &row->cs);
+}
+
+static void emit_states(struct cli *cli, const struct stat_row *row)
+{
+	const struct cgctl_cgroupstats *cs = &row->cs;
+
+	if (row->states < 0)
+		return;
+	out_obj_begin(cli->out, "tasks");
+	out_u64(cli->out, "running", cs->nr_running);
+	out_u64(cli->out, "sleeping", cs->nr_sleeping);
+	out_u64(cli->out, "uninterruptible", cs->nr_uninterruptible);
+	out_u64(cli->out, "stopped", cs->nr_stopped);
+	if (row->states)
+		out_u64(cli->out, "io_wait", cs->nr_io_wait);
+	else
+		out_null(cli->out, "io_wait");
+	out_str(cli->out, "source", row->states ? "cgroupstats" : "proc");
+	out_obj_end(cli->out);
+}
+
+/* Returns: EXIT_OK or the exit status of the error printed. */
+static int row_emit(struct cli *cli, const struct stat_row *row)
+{
+	if (row->fail)
+		return row->fail;
+	if (row->rm < 0 && row->rc < 0) {
+		int r = row->rm == -ENOENT || row->rc == -ENOENT ? -ENOENT : row->rm;
+
+		if (r == -ENOENT)
+			return cli_error(cli, row->path, r, "no such cgroup");
+		return cli_error(cli, row->path, r, NULL);
 	}
 	out_obj_begin(cli->out, NULL);
-	out_str(cli->out, "path", path);
-	if (rm == 0)
-		cli_out_memstat(cli, &ms);
-	if (rc == 0)
-		cli_out_cpubw(cli, &bw);
-	emit_states(cli, path);
+	out_str(cli->out, "path", row->path);
+	if (row->rm == 0)
+		cli_out_memstat(cli, &row->ms);
+	if (row->rc == 0)
+		cli_out_cpubw(cli, &row->bw);
+	emit_states(cli, row);
 	out_obj_end(cli->out);
 	return EXIT_OK;
+}
+
+static void *gather_thread(void *arg)
+{
+	struct stat_run *sr = arg;
+	size_t i, end;
+
+	for (;;) {
+		i = __atomic_fetch_add(&sr->next, STAT_CHUNK, __ATOMIC_RELAXED);
+		if (i >= sr->n)
+			return NULL;
+		end = i + STAT_CHUNK < sr->n ? i + STAT_CHUNK : sr->n;
+		for (; i < end; i++)
+			if (!sr->rows[i].fail)
+				row_gather(sr, &sr->rows[i]);
+	}
+}
+
+/* Would every cli_path() of @sr succeed?  Checked without printing, so that the
+ * parallel order (all paths, then all reads, then all output) prints no error. */
+static bool paths_quiet(struct stat_run *sr, int argc, const char **argv)
+{
+	const struct cgctl_mount *ms[] = { sr->mm, sr->cm, sr->am };
+	char joined[PATH_MAX], norm[PATH_MAX];
+
+	for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); k++) {
+		char *self = NULL;
+		bool ok = true;
+
+		if (!ms[k] || !sr->cli->self)
+			continue;	/* run() normalised every PATH already */
+		if (cgctl_pid_cgroup(sr->cli->ctx, 0, ms[k], &self) < 0)
+			return false;
+		for (int i = 0; i < argc && ok; i++) {
+			int n = snprintf(joined, sizeof(joined), "%s/%s", self, argv[i]);
+
+			ok = n >= 0 && (size_t)n < sizeof(joined) &&
+			     cgctl_path_normalize(joined, norm, sizeof(norm)) == 0;
+		}
+		free(self);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* Gather from this thread and one more; false if the second thread did not start. */
+static bool gather_parallel(struct stat_run *sr)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, gather_thread, sr) != 0)
+		return false;
+	gather_thread(sr);
+	pthread_join(t, NULL);
+	return true;
+}
+
+static bool want_threads(struct stat_run *sr, int argc, const char **argv)
+{
+	/* -v logs from the library: keep its lines in order */
+	return argc >= 2 * STAT_CHUNK && !sr->cli->verbose &&
+	       sysconf(_SC_NPROCESSORS_ONLN) > 1 && paths_quiet(sr, argc, argv);
+}
+
+static void stat_run_free(struct stat_run *sr)
+{
+	for (size_t i = 0; i < sr->n; i++) {
+		free(sr->rows[i].mpath);
+		free(sr->rows[i].cpath);
+		free(sr->rows[i].apath);
+	}
+	free(sr->rows);
+}
+
+/* Returns: the number of failed PATHs; *last the exit status of the last failure. */
+static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
+{
+	struct stat_run sr = { .cli = cli, .n = (size_t)argc };
+	bool threads;
+	int failed = 0, rc, i;
+
+	if (cgctl_mount_find(cli->ctx, "memory", &sr.mm) < 0)
+		sr.mm = NULL;
+	if (cgctl_mount_find(cli->ctx, "cpu", &sr.cm) < 0)
+		sr.cm = NULL;
+	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr.am) < 0 || sr.am == sr.cm)
+		sr.am = NULL;
+	sr.rows = calloc(sr.n, sizeof(*sr.rows));
+	if (!sr.rows) {
+		*last = cli_error(cli, NULL, -ENOMEM, NULL);
+		return argc;
+	}
+	threads = want_threads(&sr, argc, argv);
+	for (i = 0; i < argc; i++) {
+		sr.rows[i].path = argv[i];
+		if (!threads)
+			continue;
+		sr.rows[i].fail = row_prepare(&sr, &sr.rows[i]);
+	}
+	if (threads && !gather_parallel(&sr))
+		gather_thread(&sr);
+	for (i = 0; i < argc; i++) {
+		struct stat_row *row = &sr.rows[i];
+
+		if (!threads) {
+			row->fail = row_prepare(&sr, row);
+			if (!row->fail)
+				row_gather(&sr, row);
+		}
+		rc = row_emit(cli, row);
+		if (rc) {
+			failed++;
+			*last = rc;
+		}
+	}
+	stat_run_free(&sr);
+	return failed;
 }
 
 static int run(struct cli *cli, int argc, const char **argv)
@@ -271,13 +461,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 		return cli_error(cli, NULL, -EOPNOTSUPP, "--tasks reads the running kernel's "
 				 "taskstats: not with --root");
 	out_list_begin(cli->out, "cgroups");
-	for (i = 0; i < argc; i++) {
-		rc = stat_one(cli, argv[i]);
-		if (rc) {
-			failed++;
-			last = rc;
-		}
-	}
+	failed = stat_all(cli, argc, argv, &last);
 	out_list_end(cli->out);
 	if (opt_tasks) {
 		out_list_begin(cli->out, "processes");

@@ -1,24 +1,31 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * cgroupfs access.  Every cgroup path is resolved below the hierarchy's directory fd,
- * one component at a time with O_NOFOLLOW|O_DIRECTORY, after ".." has been refused, so
- * no path can leave the mount (the util-linux ul_path approach).  Kernel errnos are
+ * cgroupfs access.  Every cgroup path is resolved below the hierarchy's directory fd
+ * after ".." has been refused: in one openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) where
+ * the kernel has it, else one component at a time with O_NOFOLLOW|O_DIRECTORY (the
+ * util-linux ul_path approach), so no path can leave the mount.  Kernel errnos are
  * returned unchanged.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "kernel/cgfs.h"
 #include "kernel/hier.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437	/* the same number on every architecture */
+#endif
 
 CGCTL_EXPORT int cgctl_mounts(struct cgctl_ctx *ctx, const struct cgctl_mount **ret)
 {
@@ -139,19 +146,26 @@ CGCTL_EXPORT int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char
 	return r;
 }
 
+/* The hierarchy's directory fd, opened on first use; two threads may race to open it
+ * (stat): one fd wins, the other is closed. */
 static int mount_fd(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
 {
 	ssize_t i = mount_index(ctx, m);
-	int fd;
+	int fd, cur;
 
 	if (i < 0)
 		return -EINVAL;
-	if (ctx->mount_fds[i] >= 0)
-		return ctx->mount_fds[i];
+	cur = __atomic_load_n(&ctx->mount_fds[i], __ATOMIC_ACQUIRE);
+	if (cur >= 0)
+		return cur;
 	fd = cgctl_open_sys(ctx, m->path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return fd == -ENOENT ? -ENODEV : fd;
-	ctx->mount_fds[i] = fd;
+	if (!__atomic_compare_exchange_n(&ctx->mount_fds[i], &cur, fd, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		close(fd);
+		return cur;
+	}
 	return fd;
 }
 
@@ -198,19 +212,13 @@ bool cgctl_valid_filename(const char *name)
 	       strcmp(name, "..") != 0;
 }
 
-CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			       const char *path)
+/* The component walk: every component with O_NOFOLLOW|O_DIRECTORY below @mfd.  Returns:
+ * the directory fd, -ELOOP for a symlinked component, -errno. */
+static int cg_walk(int mfd, char *norm)
 {
-	char norm[PATH_MAX];
-	int fd, mfd, r;
 	char *p, *save = NULL;
+	int fd, r;
 
-	r = cgctl_path_normalize(path, norm, sizeof(norm));
-	if (r < 0)
-		return r;
-	mfd = mount_fd(ctx, m);
-	if (mfd < 0)
-		return mfd;
 	fd = openat(mfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -229,6 +237,66 @@ CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *
 		fd = nfd;
 	}
 	return fd;
+}
+
+/* 0 unknown, 1 openat2() works, -1 the kernel (or a seccomp filter) lacks it; atomic:
+ * stat reads cgroups from two threads */
+static int have_openat2;
+
+/*
+ * The whole walk in one openat2() (5.6+): beneath @mfd, no symlink anywhere, no magic
+ * link, "." and ".." already gone from @rel.  Returns: the directory fd, -ENOENT, or
+ * -EAGAIN when the caller must walk: any other failure is re-done by cg_walk() so that
+ * every error (ELOOP, ENOTDIR, EACCES, ...) is exactly the walk's.
+ */
+static int cg_openat2(int mfd, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd, e;
+
+	int have = __atomic_load_n(&have_openat2, __ATOMIC_RELAXED);
+
+	if (have < 0)
+		return -EAGAIN;
+	fd = (int)syscall(SYS_openat2, mfd, rel, &how, sizeof(how));
+	if (fd >= 0) {
+		if (!have)
+			__atomic_store_n(&have_openat2, 1, __ATOMIC_RELAXED);
+		return fd;
+	}
+	e = errno;
+	/* ENOSYS: old kernel; EPERM from seccomp is only believed before a success */
+	if (e == ENOSYS || (e == EPERM && have == 0))
+		__atomic_store_n(&have_openat2, -1, __ATOMIC_RELAXED);
+	return e == ENOENT ? -ENOENT : -EAGAIN;
+}
+
+void cgctl_cgfs_use_openat2(bool on)
+{
+	__atomic_store_n(&have_openat2, on ? 0 : -1, __ATOMIC_RELAXED);
+}
+
+CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			       const char *path)
+{
+	char norm[PATH_MAX];
+	int fd, mfd, r;
+
+	r = cgctl_path_normalize(path, norm, sizeof(norm));
+	if (r < 0)
+		return r;
+	mfd = mount_fd(ctx, m);
+	if (mfd < 0)
+		return mfd;
+	if (norm[1]) {
+		fd = cg_openat2(mfd, norm + 1);
+		if (fd != -EAGAIN)
+			return fd;
+	}
+	return cg_walk(mfd, norm);
 }
 
 CGCTL_EXPORT int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount *m,

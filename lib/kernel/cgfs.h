@@ -9,9 +9,20 @@ int cgctl_read_fd(int fd, char **buf, size_t *len);
 /* A file name inside a cgroup directory: no '/', not "." or "..", not empty. */
 bool cgctl_valid_filename(const char *name);
 
+/* Tests: resolve cgroup paths by the component walk only (false), or by openat2() where
+ * the kernel has it (true, the default). */
+void cgctl_cgfs_use_openat2(bool on);
+
 /* Fixture trees only: the error a sibling "FILE.errno" file asks a write of FILE to
  * fail with (0 when none, or on the live system). */
 int cgctl_fixture_write_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			      const char *path, const char *file);
+
+/* cgctl_memstat_read() leaving out what the caller does not print: with
+ * CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT, memsw_failcnt stays 0 (one file less per cgroup). */
+#define CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT (1u << 0)
+int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			     const char *path, unsigned int flags,
+			     struct cgctl_memstat *st);
 
 #endif

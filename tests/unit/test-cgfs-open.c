@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Unit tests of cgroup path resolution (lib/kernel/cgfs.c): openat2(RESOLVE_BENEATH|
+ * RESOLVE_NO_SYMLINKS) and the component walk it falls back to must open the same
+ * directories and refuse the same paths with the same errno; the hierarchy fd is opened
+ * once even when two threads race for it; memstat can leave out memsw.failcnt.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libcgctl.h"
+#include "kernel/cgfs.h"
+#include "testutil.h"
+
+/* v1 memory hierarchy: a/b/c, a symlinked cgroup inside and one leading outside, a
+ * regular file where a directory is expected. */
+static char *make_root(void)
+{
+	char *root = tu_mkdtemp(), p[PATH_MAX];
+
+	ck_assert_ptr_nonnull(root);
+	tu_write(root, "cgctl-mounts", "1 /sys/fs/cgroup/memory memory\n");
+	tu_write(root, "sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+	tu_write(root, "sys/fs/cgroup/memory/a/b/c/memory.usage_in_bytes", "4096\n");
+	tu_write(root, "sys/fs/cgroup/memory/a/b/c/memory.limit_in_bytes", "1048576\n");
+	tu_write(root, "sys/fs/cgroup/memory/a/b/c/memory.failcnt", "3\n");
+	tu_write(root, "sys/fs/cgroup/memory/a/b/c/memory.max_usage_in_bytes", "8192\n");
+	tu_write(root, "sys/fs/cgroup/memory/a/b/c/memory.memsw.usage_in_bytes", "4096\n");
+	tu_write(root, "sys/fs/cgroup/memory/a/b/c/memory.memsw.limit_in_bytes", "max\n");
+	tu_write(root, "sys/fs/cgroup/memory/a/b/c/memory.memsw.failcnt", "7\n");
+	tu_write(root, "sys/fs/cgroup/memory/a/file", "x\n");
+	tu_write(root, "outside/memory.usage_in_bytes", "1\n");
+	snprintf(p, sizeof(p), "%s/sys/fs/cgroup/memory/escape", root);
+	ck_assert_int_eq(symlink("../../../../outside", p), 0);
+	snprintf(p, sizeof(p), "%s/sys/fs/cgroup/memory/a/inner", root);
+	ck_assert_int_eq(symlink("b", p), 0);
+	snprintf(p, sizeof(p), "%s/sys/fs/cgroup/memory/a/b/abs", root);
+	ck_assert_int_eq(symlink("/", p), 0);
+	return root;
+}
+
+/* The result of cgctl_cg_open(): the directory's inode, or the -errno. */
+static long long open_result(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			     const char *path)
+{
+	struct stat st;
+	int fd = cgctl_cg_open(ctx, m, path);
+
+	if (fd < 0)
+		return fd;
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	close(fd);
+	return (long long)st.st_ino;
+}
+
+static long long ino_of(const char *root, const char *rel)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/sys/fs/cgroup/memory/%s", root, rel);
+	ck_assert_int_eq(lstat(p, &st), 0);
+	return (long long)st.st_ino;
+}
+
+static const struct {
+	const char *path;
+	const char *dir;	/* expected directory, or NULL */
+	int err;		/* else the expected errno */
+} cases[] = {
+	{ "/", ".", 0 },
+	{ "/a", "a", 0 },
+	{ "/a/b/c", "a/b/c", 0 },
+	{ "a//b/./c/", "a/b/c", 0 },
+	{ "/escape", NULL, ELOOP },		/* symlink leading out of the mount */
+	{ "/escape/x", NULL, ELOOP },
+	{ "/a/inner", NULL, ELOOP },		/* symlink to a sibling inside */
+	{ "/a/inner/c", NULL, ELOOP },
+	{ "/a/b/abs", NULL, ELOOP },		/* absolute symlink */
+	{ "/a/b/abs/etc", NULL, ELOOP },
+	{ "/a/file", NULL, ENOTDIR },
+	{ "/a/file/x", NULL, ENOTDIR },
+	{ "/nope", NULL, ENOENT },
+	{ "/nope/x", NULL, ENOENT },
+	{ "/a/b/c/nope", NULL, ENOENT },
+	{ "/a/../a", NULL, EINVAL },
+	{ "/a/b/..", NULL, EINVAL },
+};
+
+static void check_cases(const char *root, bool openat2)
+{
+	const struct cgctl_mount *m;
+	struct cgctl_ctx *ctx;
+
+	cgctl_cgfs_use_openat2(openat2);
+	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &m), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		long long got = open_result(ctx, m, cases[i].path);
+		long long want = cases[i].dir ? ino_of(root, cases[i].dir) : -cases[i].err;
+
+		ck_assert_msg(got == want, "%s (%s): got %lld, want %lld", cases[i].path,
+			      openat2 ? "openat2" : "walk", got, want);
+	}
+	cgctl_unref(ctx);
+	cgctl_cgfs_use_openat2(true);
+}
+
+START_TEST(resolve_openat2)
+{
+	char *root = make_root();
+
+	check_cases(root, true);
+	tu_rmtree(root);
+	free(root);
+}
+END_TEST
+
+START_TEST(resolve_walk)
+{
+	char *root = make_root();
+
+	check_cases(root, false);
+	tu_rmtree(root);
+	free(root);
+}
+END_TEST
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+struct race {
+	struct cgctl_ctx *ctx;
+	const struct cgctl_mount *m;
+	pthread_barrier_t *start;
+	int bad;
+};
+
+static void *race_open(void *arg)
+{
+	struct race *r = arg;
+
+	pthread_barrier_wait(r->start);
+	for (int i = 0; i < 200; i++) {
+		int fd = cgctl_cg_open(r->ctx, r->m, "/a/b/c");
+
+		if (fd < 0)
+			r->bad++;
+		else
+			close(fd);
+	}
+	return NULL;
+}
+
+/* Two threads open cgroups of a fresh context at once: no error, no fd left over. */
+START_TEST(mount_fd_race)
+{
+	char *root = make_root();
+	int before = count_fds();
+
+	for (int round = 0; round < 20; round++) {
+		pthread_barrier_t start;
+		struct race r[2];
+		pthread_t t[2];
+		struct cgctl_ctx *ctx;
+		const struct cgctl_mount *m;
+
+		ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+		ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &m), 0);
+		pthread_barrier_init(&start, NULL, 2);
+		for (int i = 0; i < 2; i++) {
+			r[i] = (struct race){ .ctx = ctx, .m = m, .start = &start };
+			ck_assert_int_eq(pthread_create(&t[i], NULL, race_open, &r[i]), 0);
+		}
+		for (int i = 0; i < 2; i++) {
+			pthread_join(t[i], NULL);
+			ck_assert_int_eq(r[i].bad, 0);
+		}
+		pthread_barrier_destroy(&start);
+		cgctl_unref(ctx);
+		ck_assert_int_eq(count_fds(), before);
+	}
+	tu_rmtree(root);
+	free(root);
+}
+END_TEST
+
+START_TEST(memstat_skip_memsw_failcnt)
+{
+	char *root = make_root();
+	const struct cgctl_mount *m;
+	struct cgctl_memstat all, some;
+	struct cgctl_ctx *ctx;
+
+	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &m), 0);
+	ck_assert_int_eq(cgctl_memstat_read(ctx, m, "/a/b/c", &all), 0);
+	ck_assert_int_eq(cgctl_memstat_read_flags(ctx, m, "/a/b/c",
+						  CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT, &some), 0);
+	ck_assert_uint_eq(all.usage, 4096);
+	ck_assert_uint_eq(all.limit, 1048576);
+	ck_assert_uint_eq(all.failcnt, 3);
+	ck_assert_uint_eq(all.peak, 8192);
+	ck_assert_uint_eq(all.memsw_limit, UINT64_MAX);
+	ck_assert_uint_eq(all.memsw_failcnt, 7);
+	ck_assert_uint_eq(some.memsw_failcnt, 0);
+	some.memsw_failcnt = all.memsw_failcnt;
+	ck_assert_mem_eq(&all, &some, sizeof(all));
+	/* a symlinked cgroup is refused here too */
+	ck_assert_int_eq(cgctl_memstat_read(ctx, m, "/escape", &all), -ELOOP);
+	cgctl_unref(ctx);
+	tu_rmtree(root);
+	free(root);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("cgfs-open");
+	TCase *tc = tcase_create("cgfs-open");
+
+	tcase_add_test(tc, resolve_openat2);
+	tcase_add_test(tc, resolve_walk);
+	tcase_add_test(tc, mount_fd_race);
+	tcase_add_test(tc, memstat_skip_memsw_failcnt);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
