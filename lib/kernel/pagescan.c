@@ -54,6 +54,7 @@ struct scan {
 	int pm_fd, kf_fd, kcg_fd, kc_fd;
 	bool pmd_known;		/* PMD-mapped blocks found with PAGEMAP_SCAN */
 	bool mthp_off;		/* no anon mTHP below PMD order: sampled kpageflags */
+	bool pmd_busy;		/* PMD-sized anon THPs may exist: one pagemap reader */
 	struct ps_vma *vmas;
 	size_t n_vmas;
 	uint64_t virt_pages;
@@ -430,17 +431,25 @@ static int find_pmd(struct scan *s, struct ps_runs *runs)
 
 #define THP_SYS "/sys/kernel/mm/transparent_hugepage"
 
-/* One hugepages-<size>kB directory: can it hold anon folios below PMD order? */
+/* One hugepages-<size>kB directory: can it hold anon folios below PMD order?  For the
+ * PMD size: does it hold any now (else *@pmd_busy is left alone)? */
 static bool mthp_size_off(struct scan *s, const char *name, unsigned long pmd_kb,
-			  const char *top)
+			  const char *top, bool *pmd_busy)
 {
 	char path[320], *en = NULL, *nr = NULL;
 	unsigned long kb;
 	size_t len;
 	bool off;
 
-	if (sscanf(name, "hugepages-%lukB", &kb) != 1 || kb >= pmd_kb)
+	if (sscanf(name, "hugepages-%lukB", &kb) != 1 || kb > pmd_kb)
 		return true;	/* not a size below PMD order */
+	if (kb == pmd_kb) {
+		snprintf(path, sizeof(path), THP_SYS "/%s/stats/nr_anon", name);
+		if (cgctl_read_sys(s->ctx, path, &nr, &len) == 0 && strcmp(nr, "0\n") == 0)
+			*pmd_busy = false;
+		free(nr);
+		return true;
+	}
 	snprintf(path, sizeof(path), THP_SYS "/%s/enabled", name);
 	if (cgctl_read_sys(s->ctx, path, &en, &len) < 0)
 		return true;	/* no anon control (hugepages-8kB: shmem only) */
@@ -457,19 +466,23 @@ static bool mthp_size_off(struct scan *s, const char *name, unsigned long pmd_kb
  * Can anon folios between order 0 and PMD order exist (mTHP, 6.8+)?  Not when every
  * smaller size is disabled and holds none now (mm/huge_memory.c:thpsize_create() makes
  * one directory per size; stats/nr_anon is 6.12+).  Anything unreadable or unknown
- * answers "they can", which keeps kpageflags read for every page.
+ * answers "they can", which keeps kpageflags read for every page.  Also notes whether
+ * PMD-sized anon THPs exist at all (s->pmd_busy; unknown counts as yes).
  */
-static bool anon_mthp_off(struct scan *s)
+static void read_thp_sys(struct scan *s)
 {
 	char *top = NULL, *pmd = NULL;
 	size_t len;
 	int fd;
 	DIR *d;
 	struct dirent *de;
-	bool off = false;
+	bool off = true;
 
+	s->mthp_off = false;
+	s->pmd_busy = false;	/* no THP sysfs: no THP */
 	if (cgctl_read_sys(s->ctx, THP_SYS "/hpage_pmd_size", &pmd, &len) < 0)
-		return false;
+		return;
+	s->pmd_busy = true;
 	if (strtoul(pmd, NULL, 10) != PS_PMD_PAGES * 4096UL ||
 	    cgctl_read_sys(s->ctx, THP_SYS "/enabled", &top, &len) < 0)
 		goto out;
@@ -480,15 +493,15 @@ static bool anon_mthp_off(struct scan *s)
 			close(fd);
 		goto out;
 	}
-	off = true;
-	while (off && (de = readdir(d)))
+	while ((de = readdir(d)))
 		if (strncmp(de->d_name, "hugepages-", 10) == 0)
-			off = mthp_size_off(s, de->d_name, PS_PMD_PAGES * 4UL, top);
+			off &= mthp_size_off(s, de->d_name, PS_PMD_PAGES * 4UL, top,
+					     &s->pmd_busy);
 	closedir(d);
+	s->mthp_off = off;
 out:
 	free(top);
 	free(pmd);
-	return off;
 }
 
 static void close_fd(int *fd)
@@ -591,7 +604,10 @@ static int scan_task_pagemap(struct scan *s, struct worker *w, int n, pid_t pid,
 				       "%d: cannot open pagemap: %s", (int)pid,
 				       strerror(r == -ENOENT ? ESRCH : -r));
 	}
-	r = scan_pagemap(s, w, n, runs, st);
+	/* readers of PMD-mapped ranges in one PMD table take one lock in turn
+	 * (mm/huge_memory.c:__pmd_trans_huge_lock()): bench/scan --thp measures two
+	 * threads 3x slower than one */
+	r = scan_pagemap(s, w, s->pmd_busy ? 1 : n, runs, st);
 	for (int i = 0; i < n; i++) {
 		ps_runs_free(&w[i].runs);
 		memset(&w[i].st, 0, sizeof(w[i].st));
@@ -621,6 +637,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 	struct worker w[MAX_THREADS];
 	int n = nthreads(s), r;
 
+	read_thp_sys(s);
 	r = alloc_workers(w, n, s);
 	for (size_t k = 0; k < n_pids && r == 0; k++) {
 		struct ps_runs one = { 0 };
@@ -648,7 +665,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 		ps_runs_sort_dedupe(&out->runs);
 	if (r == 0 && out->runs.n) {
 		out->unknown |= open_kpage(s);
-		s->mthp_off = s->kf_fd >= 0 && anon_mthp_off(s);
+		s->mthp_off &= s->kf_fd >= 0;
 		r = scan_kpage(w, n, &out->runs, &out->groups, &out->zero);
 		if (r < 0)
 			cgctl_error_set(e, -r, "reading kpage files: %s", strerror(-r));
