@@ -43,6 +43,7 @@ struct target {
 	char paths[CLI_MAX_MOUNTS][PATH_MAX];
 	int mem;		/* index of the memory hierarchy, -1 if none */
 	const char *arg;
+	int dir_fd[CLI_MAX_MOUNTS];	/* the cgroup, opened when it was looked up */
 	int procs_fd[CLI_MAX_MOUNTS];	/* cgroup.procs kept open (live system only) */
 };
 
@@ -59,11 +60,12 @@ struct task {
 	pid_t *members;		/* the tree when planned: the root first */
 	size_t n_members;
 	size_t elsewhere;	/* members in another memory cgroup than the root */
-	struct cgctl_move_tree_result tr;
+	struct cgctl_move_tree_result *tr;	/* allocated by move_tree() */
 	bool tree_done;
 };
 
-/* what a task without a plan points to (kept small: 10,000 PIDs, one plan each) */
+/* what a task without a plan points to (kept small: 10,000 PIDs, one plan each; the
+ * task itself too: tree results live apart) */
 static struct move_expect no_expect;
 
 /* ---- hierarchies ---- */
@@ -77,12 +79,14 @@ static int add_mount(struct cli *cli, struct target *tg, const struct cgctl_moun
 	rc = cli_path(cli, m, tg->arg, tg->paths[tg->n], PATH_MAX);
 	if (rc)
 		return rc;
-	r = cgctl_cg_exists(cli->ctx, m, tg->paths[tg->n]);
-	if (r < 0)
-		return cli_error(cli, tg->arg, r, NULL);
-	if (!r)
+	/* kept open: the attach opens cgroup.procs below it without a second walk */
+	r = cgctl_cg_open(cli->ctx, m, tg->paths[tg->n]);
+	if (r == -ENOENT)
 		return opt_ctrls ? cli_error(cli, tg->arg, -ENOENT, "no such cgroup in %s",
 					     m->path) : EXIT_OK;
+	if (r < 0)
+		return cli_error(cli, tg->arg, r, NULL);
+	tg->dir_fd[tg->n] = r;
 	if (cgctl_mount_has(m, "memory"))
 		tg->mem = (int)tg->n;
 	tg->ms[tg->n++] = m;
@@ -175,31 +179,42 @@ static int attach_error(struct cli *cli, struct task *t, const struct target *tg
  * One write of the PID to cgroup.procs.  On the live system the file stays open for all
  * PIDs (one syscall per PID and hierarchy: what makes 10,000 PIDs fast); EINVAL (a task
  * still being forked) goes through cgctl_cg_attach(), which retries.  Fixtures always
- * use cgctl_cg_attach() (it also checks that the PID exists there).
+ * use cgctl_cg_attach() (it also checks that the PID exists there).  @line is the PID
+ * and a newline, @len its length.
  */
-static int attach_one(struct cli *cli, struct target *tg, size_t i, pid_t pid)
+static int attach_one(struct cli *cli, struct target *tg, size_t i, pid_t pid,
+		      const char *line, size_t len)
 {
-	char buf[24];
-	int len, r;
+	int r;
 
 	if (cgctl_get_root(cli->ctx)[0])
 		return cgctl_cg_attach(cli->ctx, tg->ms[i], tg->paths[i], pid);
 	if (tg->procs_fd[i] < 0) {
-		int dfd = cgctl_cg_open(cli->ctx, tg->ms[i], tg->paths[i]);
-
-		if (dfd < 0)
-			return dfd;
-		tg->procs_fd[i] = openat(dfd, "cgroup.procs", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-		r = tg->procs_fd[i] < 0 ? -errno : 0;
-		close(dfd);
-		if (r < 0)
-			return r;
+		tg->procs_fd[i] = openat(tg->dir_fd[i], "cgroup.procs",
+					 O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (tg->procs_fd[i] < 0)
+			return -errno;
 	}
-	len = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
-	r = write(tg->procs_fd[i], buf, (size_t)len) < 0 ? -errno : 0;
+	r = write(tg->procs_fd[i], line, len) < 0 ? -errno : 0;
 	if (r == -EINVAL)
 		r = cgctl_cg_attach(cli->ctx, tg->ms[i], tg->paths[i], pid);
 	return r;
+}
+
+/* "PID\n" into @buf (at least 12 bytes), without printf.  Returns: its length. */
+static size_t pid_line(pid_t pid, char *buf)
+{
+	char tmp[12];
+	size_t n = 0, len = 0;
+	unsigned int v = (unsigned int)pid;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		buf[len++] = tmp[--n];
+	buf[len++] = '\n';
+	return len;
 }
 
 /* The hierarchies in write order, memory first: a refused precharge must leave the
@@ -219,9 +234,11 @@ static size_t mem_first(const struct target *tg, size_t *order)
 static int attach_all(struct cli *cli, struct task *t, struct target *tg)
 {
 	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
+	char line[16];
+	size_t len = pid_line(t->pid, line);
 
 	for (size_t j = 0; j < k; j++) {
-		int r = attach_one(cli, tg, order[j], t->pid);
+		int r = attach_one(cli, tg, order[j], t->pid, line, len);
 
 		if (r < 0)
 			return attach_error(cli, t, tg, order[j], r);
@@ -313,8 +330,8 @@ static void judge(struct cli *cli, struct task *t, const struct target *tg,
 		return;
 	}
 	if (opt_tree && t->tree_done &&
-	    (t->tr.fork_events || t->tr.vanished || t->tr.already ||
-	     t->tr.moved != t->n_members)) {
+	    (t->tr->fork_events || t->tr->vanished || t->tr->already ||
+	     t->tr->moved != t->n_members)) {
 		t->verdict = "n/a";
 		t->why = "the tree forked or lost processes during the move: the counters "
 			 "include their allocations and frees";
@@ -457,25 +474,28 @@ static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 	static bool warned;
 	ssize_t r;
 
+	t->tr = calloc(1, sizeof(*t->tr));
+	if (!t->tr)
+		return cli_error(cli, NULL, -ENOMEM, NULL);
 	for (size_t j = 0; j < k; j++)
 		tv[j] = (struct cgctl_move_target){ tg->ms[order[j]], tg->paths[order[j]] };
-	r = cgctl_move_tree(cli->ctx, &t->pid, 1, tv, k, NULL, &t->tr, &e);
-	if (!t->tr.used_connector && t->tr.note[0] && !warned) {
-		cli_warn(cli, "%s; following the trees by re-walking /proc only", t->tr.note);
+	r = cgctl_move_tree(cli->ctx, &t->pid, 1, tv, k, NULL, t->tr, &e);
+	if (!t->tr->used_connector && t->tr->note[0] && !warned) {
+		cli_warn(cli, "%s; following the trees by re-walking /proc only", t->tr->note);
 		warned = true;
 	}
-	t->tree_done = r >= 0 || t->tr.moved || t->tr.already;
+	t->tree_done = r >= 0 || t->tr->moved || t->tr->already;
 	if (r == -EAGAIN)
 		return cli_error(cli, NULL, (int)r, "%d: the tree kept growing faster than it "
 				 "could be moved (%zu moved in %zu passes); stop the forking "
-				 "or run again", (int)t->pid, t->tr.moved, t->tr.passes);
-	if (r == -ESRCH && !t->tr.moved)
+				 "or run again", (int)t->pid, t->tr->moved, t->tr->passes);
+	if (r == -ESRCH && !t->tr->moved)
 		return cli_error(cli, NULL, (int)r, "%d: no such process (it exited)",
 				 (int)t->pid);
 	if (r < 0)
 		return cli_error(cli, NULL, (int)r, "%d: %s (%zu of the tree moved, %zu failed)",
 				 (int)t->pid, e.msg[0] ? e.msg : cli_strerror((int)r),
-				 t->tr.moved, t->tr.failed);
+				 t->tr->moved, t->tr->failed);
 	t->moved = true;
 	return EXIT_OK;
 }
@@ -504,14 +524,14 @@ static void emit_tree(struct cli *cli, const struct task *t)
 	out_u64(cli->out, "processes", t->n_members);
 	out_u64(cli->out, "in_other_memcg", t->elsewhere);
 	if (t->tree_done) {
-		out_u64(cli->out, "moved", t->tr.moved);
-		out_u64(cli->out, "already", t->tr.already);
-		out_u64(cli->out, "vanished", t->tr.vanished);
-		out_u64(cli->out, "failed", t->tr.failed);
-		out_u64(cli->out, "passes", t->tr.passes);
-		out_u64(cli->out, "fork_events", t->tr.fork_events);
-		out_bool(cli->out, "connector", t->tr.used_connector);
-		out_usec(cli->out, "elapsed_us", t->tr.elapsed_ns);
+		out_u64(cli->out, "moved", t->tr->moved);
+		out_u64(cli->out, "already", t->tr->already);
+		out_u64(cli->out, "vanished", t->tr->vanished);
+		out_u64(cli->out, "failed", t->tr->failed);
+		out_u64(cli->out, "passes", t->tr->passes);
+		out_u64(cli->out, "fork_events", t->tr->fork_events);
+		out_bool(cli->out, "connector", t->tr->used_connector);
+		out_usec(cli->out, "elapsed_us", t->tr->elapsed_ns);
 	}
 	out_obj_end(cli->out);
 }
@@ -659,7 +679,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 		return cli_usage(cli, "no PID given");
 	}
 	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++)
-		tg.procs_fd[i] = -1;
+		tg.dir_fd[i] = tg.procs_fd[i] = -1;
 	rc = resolve_targets(cli, &tg);
 	if (!rc && tg.mem >= 0 && !opt_noplan) {
 		int r = move_model_init(cli, tg.ms[tg.mem], &mm);
@@ -707,12 +727,16 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:
-	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++)
+	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++) {
 		if (tg.procs_fd[i] >= 0)
 			close(tg.procs_fd[i]);
+		if (tg.dir_fd[i] >= 0)
+			close(tg.dir_fd[i]);
+	}
 	for (size_t i = 0; tasks && i < n; i++) {
 		free(tasks[i].from);
 		free(tasks[i].members);
+		free(tasks[i].tr);
 		if (tasks[i].e != &no_expect)
 			free(tasks[i].e);
 	}

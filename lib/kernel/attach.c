@@ -72,38 +72,112 @@ CGCTL_EXPORT int cgctl_cg_attach(struct cgctl_ctx *ctx, const struct cgctl_mount
 	return r;
 }
 
-CGCTL_EXPORT int cgctl_pid_cgroup(struct cgctl_ctx *ctx, pid_t pid,
-				  const struct cgctl_mount *m, char **ret)
+/*
+ * /proc/PID/cgroup into @buf without an allocation: open, one read, close in the common
+ * case (a few hundred bytes).  The file is a single_open() seq_file (proc_cgroup_show()
+ * prints it whole), so a read shorter than the room left is its end; fixtures are
+ * regular files, where the same holds.  Returns: the length, -E2BIG when it does not
+ * fit (the caller falls back to cgctl_read_sys()), -errno.
+ */
+static ssize_t read_proc_small(struct cgctl_ctx *ctx, const char *path, char *buf,
+			       size_t size)
 {
-	_cleanup_(freep) char *buf = NULL;
-	char path[64], *first = NULL;
-	size_t len;
-	int r;
+	size_t n = 0, room;
+	ssize_t k;
+	/* the live system needs no root prefix: no snprintf per PID */
+	int fd = *ctx->root ? cgctl_open_sys(ctx, path, O_RDONLY)
+			    : open(path, O_RDONLY | O_CLOEXEC);
 
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/cgroup");
-	r = cgctl_read_sys(ctx, path, &buf, &len);
-	if (r < 0)
-		return r == -ENOENT ? -ESRCH : r;
-	if (m->version == 2)
-		return cgctl_parse_proc_cgroup(buf, len, NULL, ret, NULL);
-	/* a v1 hierarchy: any one of its controllers names its line */
-	r = -ENOENT;
+	if (fd < 0)
+		return *ctx->root ? fd : -errno;
+	for (;;) {
+		room = size - 1 - n;
+		k = read(fd, buf + n, room);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			k = -errno;
+			close(fd);
+			return k;
+		}
+		n += (size_t)k;
+		if ((size_t)k < room || n == size - 1)
+			break;
+	}
+	close(fd);
+	if (n == size - 1)
+		return -E2BIG;
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
+/* The line of v1 hierarchy @m: any one of its controllers names it. */
+static int pid_cgroup_v1(const char *buf, size_t len, const struct cgctl_mount *m,
+			 char **ret)
+{
+	char name[NAME_MAX + 1];
+	int r = -ENOENT;
+
 	for (const char *c = m->controllers; c && *c && r == -ENOENT;) {
 		const char *e = strchr(c, ',');
 		size_t l = e ? (size_t)(e - c) : strlen(c);
 
-		free(first);
-		first = strndup(c, l);
-		if (!first)
-			return -ENOMEM;
-		r = cgctl_parse_proc_cgroup(buf, len, first, ret, NULL);
+		if (l >= sizeof(name))
+			return -ENAMETOOLONG;
+		memcpy(name, c, l);
+		name[l] = '\0';
+		r = cgctl_parse_proc_cgroup(buf, len, name, ret, NULL);
 		c = e ? e + 1 : NULL;
 	}
-	free(first);
 	return r;
+}
+
+/* "/proc/PID/cgroup" (PID 0: "/proc/self/cgroup") into @buf of 64 bytes, without printf. */
+static void proc_cgroup_path(pid_t pid, char *buf)
+{
+	char digits[12];
+	size_t n = 0, len = sizeof("/proc/") - 1;
+	unsigned int v = (unsigned int)pid;
+
+	memcpy(buf, "/proc/", len);
+	if (!pid) {
+		memcpy(buf + len, "self", 4);
+		len += 4;
+	} else {
+		do
+			digits[n++] = (char)('0' + v % 10);
+		while ((v /= 10));
+		while (n)
+			buf[len++] = digits[--n];
+	}
+	memcpy(buf + len, "/cgroup", sizeof("/cgroup"));
+}
+
+/* Called once per PID by `cgctl move` (its "from"): no allocation but the result. */
+CGCTL_EXPORT int cgctl_pid_cgroup(struct cgctl_ctx *ctx, pid_t pid,
+				  const struct cgctl_mount *m, char **ret)
+{
+	_cleanup_(freep) char *big = NULL;
+	char path[64], small[2048], *buf = small;
+	ssize_t k;
+	size_t len;
+	int r;
+
+	if (pid < 0)
+		return -ESRCH;
+	proc_cgroup_path(pid, path);
+	k = read_proc_small(ctx, path, small, sizeof(small));
+	if (k == -E2BIG) {
+		r = cgctl_read_sys(ctx, path, &big, &len);
+		k = r < 0 ? r : (ssize_t)len;
+		buf = big;
+	}
+	if (k < 0)
+		return k == -ENOENT ? -ESRCH : (int)k;
+	len = (size_t)k;
+	if (m->version == 2)
+		return cgctl_parse_proc_cgroup(buf, len, NULL, ret, NULL);
+	return pid_cgroup_v1(buf, len, m, ret);
 }
 
 CGCTL_EXPORT int cgctl_cg_ino(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
