@@ -26,6 +26,7 @@ list=$(i=0; while [ $i -lt "$N" ]; do echo "cgctl-bench-$$/$i"; i=$((i + 1)); do
 now_ms() { date +%s%N | awk '{ printf "%.3f", $1 / 1000000 }'; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
+load0=$(cut -d' ' -f1 /proc/loadavg)
 times=""
 r=0
 while [ $r -lt "$RUNS" ]; do
@@ -49,4 +50,5 @@ theirs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 
 echo "bench/stat: $N cgroups: cgctl --json stat ${ours} ms (median of $RUNS)," \
 	"cgget loop ${theirs} ms, ratio $(awk -v a="$theirs" -v b="$ours" 'BEGIN { printf "%.1f", a / b }')x faster;" \
-	"target <= 50 ms: $(awk -v a="$ours" 'BEGIN { print (a <= 50) ? "met" : "NOT met" }')"
+	"target <= 50 ms: $(awk -v a="$ours" 'BEGIN { print (a <= 50) ? "met" : "NOT met" }');" \
+	"load $load0 -> $(cut -d' ' -f1 /proc/loadavg) on $(nproc) CPUs"
