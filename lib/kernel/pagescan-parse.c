@@ -45,7 +45,19 @@ static int parse_hex(const char **p, const char *end, uint64_t *ret)
 	return 0;
 }
 
-/* "start-end perms ..." -> VMA; the rest of the line is not needed. */
+/* "perms offset dev inode ...": is the inode field "0"?  (false when malformed) */
+static bool maps_inode_zero(const char *p, const char *end)
+{
+	for (int field = 0; field < 3; field++) {	/* skip perms, offset, dev */
+		while (p < end && *p != ' ')
+			p++;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	return end - p >= 1 && p[0] == '0' && (end - p == 1 || p[1] == ' ');
+}
+
+/* "start-end perms offset dev inode ..." -> VMA; the path is not needed. */
 static int parse_maps_line(const char *p, const char *end, struct ps_vma *v)
 {
 	uint64_t start, stop;
@@ -61,6 +73,7 @@ static int parse_maps_line(const char *p, const char *end, struct ps_vma *v)
 	v->start = start >> 12;
 	v->end = stop >> 12;
 	v->shared = p[3] == 's';
+	v->anon = maps_inode_zero(p, end);
 	return 0;
 }
 
@@ -336,7 +349,7 @@ uint64_t ps_runs_sort_dedupe(struct ps_runs *r)
 			x.pfn += cut;
 			x.vpn += cut;
 			x.len -= (uint32_t)cut;
-			x.flags &= ~RUN_PMD;	/* no longer a whole folio (tasks' union) */
+			x.flags &= ~(RUN_PMD | RUN_PMD_THP);	/* no longer a whole folio */
 		}
 		covered = end;
 		r->v[out++] = x;
@@ -569,6 +582,38 @@ int ps_runs_mark_pmd(struct ps_runs *r, const uint64_t *pmd_vpns, size_t n)
 	return 0;
 }
 
+/* The VMA of @v holding virtual page @vpn, or NULL. */
+static const struct ps_vma *vma_of(const struct ps_vma *v, size_t n, uint64_t vpn)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vpn < v[mid].start)
+			hi = mid;
+		else if (vpn >= v[mid].end)
+			lo = mid + 1;
+		else
+			return &v[mid];
+	}
+	return NULL;
+}
+
+void ps_runs_mark_pmd_thp(struct ps_runs *r, const struct ps_vma *v, size_t n)
+{
+	for (size_t k = 0; k < r->n; k++) {
+		struct ps_run *run = &r->v[k];
+		const struct ps_vma *vma;
+
+		if ((run->flags & (RUN_PMD | RUN_EXCLUSIVE | RUN_FILE)) != (RUN_PMD | RUN_EXCLUSIVE))
+			continue;
+		vma = vma_of(v, n, run->vpn);
+		if (vma && vma->anon && run->vpn + run->len <= vma->end)
+			run->flags |= RUN_PMD_THP;
+	}
+}
+
 struct ps_group *ps_groups_get(struct ps_groups *g, uint64_t ino)
 {
 	if (g->last < g->n && g->v[g->last].ino == ino)
@@ -643,8 +688,12 @@ static int account_page(struct ps_groups *g, struct ps_window *w, uint32_t run_f
 static int account_pmd(struct ps_groups *g, struct ps_window *w, const struct ps_run *run)
 {
 	uint64_t off = run->pfn - w->base, kf = w->kf ? w->kf[off] : 0;
-	enum ps_cat c = ps_classify(run->flags, w->kf != NULL, kf);
+	enum ps_cat c;
 	struct ps_group *grp;
+
+	if (w->kf && (run->flags & RUN_PMD_THP))	/* what kpageflags would say */
+		kf = KPF_BIT(KPF_ANON) | KPF_BIT(KPF_THP) | KPF_BIT(KPF_COMPOUND_HEAD);
+	c = ps_classify(run->flags, w->kf != NULL, kf);
 
 	if (c == PS_ZERO) {	/* the huge zero page */
 		w->zero += run->len;

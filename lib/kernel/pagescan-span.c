@@ -17,7 +17,8 @@ static bool span_raw(struct ps_span_iter *it, uint64_t *a, uint64_t *b)
 	while (it->k < it->end) {
 		const struct ps_run *run = &it->rv[it->k];
 
-		if (it->file == PS_KC && !ps_run_counts(run)) {
+		if ((it->file == PS_KC && !ps_run_counts(run)) ||
+		    (it->file == PS_KF && (run->flags & RUN_PMD_THP))) {
 			it->k++;
 			continue;
 		}

@@ -424,6 +424,8 @@ static int find_pmd(struct scan *s, struct ps_runs *runs)
 		if (n)
 			qsort(v, n, sizeof(*v), u64_cmp);
 		r = ps_runs_mark_pmd(runs, v, n);
+		if (r == 0 && n)
+			ps_runs_mark_pmd_thp(runs, s->vmas, s->n_vmas);
 	}
 	free(v);
 	return r;

@@ -37,6 +37,7 @@
 struct ps_vma {
 	uint64_t start, end;	/* [start, end) virtual page numbers */
 	bool shared;		/* 's' in perms */
+	bool anon;		/* no inode: not hugetlb (which always has one) nor a file */
 };
 
 /* Pagemap flags a run keeps constant (so a run's pages classify alike). */
@@ -44,6 +45,9 @@ struct ps_vma {
 #define RUN_FILE	(1u << 1)
 #define RUN_PMD		(1u << 2)	/* one PMD-mapped 2 MiB folio (PAGEMAP_SCAN said so):
 					 * only its head PFN is read */
+#define RUN_PMD_THP	(1u << 3)	/* with RUN_PMD, anon exclusive in an inode-less VMA:
+					 * an anon THP for sure (hugetlb VMAs have an inode),
+					 * so kpageflags is not read */
 
 /* Pages consecutive both virtually and physically, with equal pagemap flags. */
 struct ps_run {
@@ -116,6 +120,9 @@ ssize_t ps_pmd_candidates(const struct ps_runs *r, struct ps_vrange **ret);
 /* Cut the blocks whose first virtual page is in @pmd_vpns (sorted) out of their runs as
  * RUN_PMD runs of 512 pages.  PFN order is kept.  Returns: 0 or -ENOMEM. */
 int ps_runs_mark_pmd(struct ps_runs *r, const uint64_t *pmd_vpns, size_t n);
+/* Flag RUN_PMD_THP on the anon exclusive RUN_PMD runs that lie in an inode-less VMA of
+ * @v (sorted, as in maps). */
+void ps_runs_mark_pmd_thp(struct ps_runs *r, const struct ps_vma *v, size_t n);
 /* The PFN after the last one a window must read for @run. */
 static inline uint64_t ps_run_read_end(const struct ps_run *run)
 {

@@ -30,7 +30,54 @@ START_TEST(maps_parse)
 	ck_assert_uint_eq(v[1].end - v[1].start, 512);
 	ck_assert_uint_eq(v[2].end - v[2].start, 0x21);
 	ck_assert_uint_eq(v[3].start, 0xffffffffff600000ULL >> 12);
+	/* inode 0: anon; a file, /dev/zero (shmem) or hugetlb has one */
+	ck_assert(!v[0].anon);
+	ck_assert(!v[1].anon);
+	ck_assert(v[2].anon);
+	ck_assert(v[3].anon);
 	free(v);
+}
+END_TEST
+
+/* RUN_PMD_THP: anon exclusive PMD runs in inode-less VMAs; kpageflags not needed. */
+START_TEST(pmd_thp)
+{
+	static const char maps[] =
+		"40000000-40400000 rw-p 00000000 00:00 0\n"
+		"80000000-80400000 rw-p 00000000 00:0f 4242 /anon_hugepage (deleted)\n";
+	struct ps_vma *v = NULL;
+	ssize_t nv = ps_parse_maps(maps, strlen(maps), &v);
+	struct ps_run rv[] = {
+		{ .pfn = 512, .vpn = 0x40000, .len = 512, .flags = RUN_EXCLUSIVE | RUN_PMD },
+		{ .pfn = 1024, .vpn = 0x40200, .len = 512, .flags = RUN_PMD },	/* shared */
+		{ .pfn = 2048, .vpn = 0x80000, .len = 512,
+		  .flags = RUN_EXCLUSIVE | RUN_PMD },	/* hugetlb */
+		{ .pfn = 4096, .vpn = 0x40200, .len = 512, .flags = RUN_EXCLUSIVE },
+	};
+	struct ps_runs r = { .v = rv, .n = 4, .cap = 4 };
+	uint64_t kcg[1] = { 42 }, kf[1] = { KF(KPF_HUGE) /* unread: must not count */ };
+	struct ps_window w = { .base = 512, .kcg = kcg, .kf = kf, .pmd_known = true };
+	struct ps_span_iter it = { .rv = rv, .k = 0, .end = 4, .file = PS_KF, .gap = 32 };
+	struct ps_groups g = { 0 };
+	const struct ps_group *x;
+	uint64_t a, b;
+
+	ck_assert_int_eq(nv, 2);
+	ps_runs_mark_pmd_thp(&r, v, (size_t)nv);
+	free(v);
+	ck_assert_uint_eq(rv[0].flags, RUN_EXCLUSIVE | RUN_PMD | RUN_PMD_THP);
+	ck_assert_uint_eq(rv[1].flags, RUN_PMD);
+	ck_assert_uint_eq(rv[2].flags, RUN_EXCLUSIVE | RUN_PMD);
+	ck_assert_uint_eq(rv[3].flags, RUN_EXCLUSIVE);
+	ck_assert(ps_span_next(&it, &a, &b));	/* run 0 skipped */
+	ck_assert_uint_eq(a, 1024);
+	ck_assert_uint_eq(b, 1025);
+	ck_assert_int_eq(ps_account_run(&g, &w, &rv[0]), 0);
+	x = ps_groups_get(&g, 42);
+	ck_assert_uint_eq(x->cat[PS_ANON_EXCL], 512);
+	ck_assert_uint_eq(x->thp, 512);
+	ck_assert_uint_eq(x->thp_pmd, 512);
+	ps_groups_free(&g);
 }
 END_TEST
 
@@ -535,6 +582,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, mthp_size_off);
 	tcase_add_test(tc, sort_many);
 	tcase_add_test(tc, account_sampled);
+	tcase_add_test(tc, pmd_thp);
 	suite_add_tcase(s, tc);
 	return s;
 }
