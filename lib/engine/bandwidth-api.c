@@ -65,6 +65,7 @@ CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 	free(s->lmap);
 	free(s->lsum);
 	bw_heap_free(&s->heap);
+	bw_cal_free(&s->cal);
 	free(s);
 }
 
@@ -239,7 +240,7 @@ static void setup_thread(struct cgctl_bw_sim *s, int ti)
 			t->trace_pos = 1;
 		}
 	}
-	bw_heap_set(&s->heap, s->slot_thread + ti, start);
+	bw_thread_queue(s, ti, start);
 }
 
 /* Build the run state (also used by unit tests that drive the pool directly). */
@@ -254,6 +255,9 @@ int bw_sim_setup(struct cgctl_bw_sim *s)
 	s->slot_group = s->slot_thread + s->nthreads;
 	s->slot_misc = s->slot_group + 3 * s->ngroups;
 	r = bw_heap_init(&s->heap, s->slot_misc + 3);
+	if (r < 0)
+		return r;
+	r = bw_cal_init(&s->cal, s->slot_thread, s->nthreads);
 	if (r < 0)
 		return r;
 	r = setup_cpus(s);

@@ -17,6 +17,8 @@
  * one short pass down from the root instead of a pass down plus a pass up; the next
  * look at the queue fills a hole still open with the last entry, as a removal would.
  */
+#include <string.h>
+
 #include "internal.h"
 #include "engine/bandwidth.h"
 
@@ -192,4 +194,41 @@ uint64_t bw_heap_key(const struct bw_heap *hp, int slot)
 	int i = hp->pos[slot];
 
 	return i < 0 ? BW_NO_TIME : ent_key(hp->h[i]);
+}
+
+/*
+ * The sleeping threads' wake-up times: a calendar queue (R. Brown, "Calendar queues",
+ * CACM 31(10), 1988) beside the heap.  (Its operations are inline in bandwidth.h.)
+ *
+ * Most events are wake-ups at times spread over the next idle phase.  A ring of
+ * BW_CAL_NB buckets of 2^BW_CAL_SHIFT ns each covers the window [lo, lo + BW_CAL_NB) of
+ * bucket numbers (time >> BW_CAL_SHIFT), lo being the bucket of the simulation's clock:
+ * every queued time is at or after the clock, so the window only moves forward and an
+ * entry stays in its bucket.  A time past the window is not taken (the caller queues it
+ * in the heap instead).  A bitmap of non-empty buckets finds the first one from lo; its
+ * few entries (an unsorted list) are compared by (time, slot), the heap's order, so that
+ * the least of the calendar and the heap is the same event the heap alone would give.
+ */
+int bw_cal_init(struct bw_cal *c, int base, int n)
+{
+	memset(c, 0, sizeof(*c));
+	c->base = base;
+	c->key = malloc(MAX(n, 1) * sizeof(*c->key));
+	c->next = malloc(MAX(n, 1) * sizeof(*c->next));
+	c->prev = malloc(MAX(n, 1) * sizeof(*c->prev));
+	if (!c->key || !c->next || !c->prev)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		c->key[i] = BW_NO_TIME;
+	for (int b = 0; b < BW_CAL_NB; b++)
+		c->head[b] = -1;
+	c->min = -1;
+	return 0;
+}
+
+void bw_cal_free(struct bw_cal *c)
+{
+	free(c->key);
+	free(c->next);
+	free(c->prev);
 }

@@ -377,7 +377,7 @@ static void thread_sleep(struct cgctl_bw_sim *s, int ti, uint64_t now)
 		return;
 	}
 	t->state = BW_T_IDLE;
-	bw_heap_set(&s->heap, s->slot_thread + ti, now + idle);
+	bw_thread_queue(s, ti, now + idle);
 }
 
 static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
@@ -428,7 +428,7 @@ static void workload_end(struct cgctl_bw_sim *s, uint64_t now)
 		bw_cpu_changed(s, c, now);
 	}
 	for (int ti = 0; ti < s->nthreads; ti++) {
-		bw_heap_del(&s->heap, s->slot_thread + ti);
+		bw_thread_unqueue(s, ti);
 		s->t[ti].state = BW_T_DONE;
 	}
 	s->ended = true;
@@ -484,7 +484,7 @@ static int dispatch(struct cgctl_bw_sim *s, int slot, uint64_t now)
 		return 0;
 	}
 	if (slot < s->slot_group) {
-		bw_heap_del(&s->heap, slot);
+		bw_thread_unqueue(s, slot - s->slot_thread);
 		thread_wake(s, slot - s->slot_thread, now);
 		return 0;
 	}
@@ -513,12 +513,50 @@ static int dispatch(struct cgctl_bw_sim *s, int slot, uint64_t now)
 	return 0;
 }
 
+/* A thread's wake-up (it is not queued): in the calendar when within its window, else in
+ * the heap. */
+void bw_thread_queue(struct cgctl_bw_sim *s, int ti, uint64_t at)
+{
+	if (!bw_cal_add(&s->cal, ti, at))
+		bw_heap_set(&s->heap, s->slot_thread + ti, at);
+}
+
+void bw_thread_unqueue(struct cgctl_bw_sim *s, int ti)
+{
+	bw_cal_del(&s->cal, ti);
+	bw_heap_del(&s->heap, s->slot_thread + ti);
+}
+
+/*
+ * Returns: the next event's slot (its time in *now), the least (time, slot) of the
+ * heap and the calendar, or -1 when both are empty.  The calendar's window then starts
+ * at the bucket of *now: nothing is queued before it.
+ */
+int bw_next_event(struct cgctl_bw_sim *s, uint64_t *now)
+{
+	uint64_t hk, ck;
+	int hs = bw_heap_top(&s->heap, &hk), cs = bw_cal_top(&s->cal, &ck);
+
+	if (cs >= 0) {
+		cs += s->cal.base;
+		if (hs < 0 || ck < hk || (ck == hk && cs < hs)) {
+			hs = cs;
+			hk = ck;
+		}
+	}
+	if (hs >= 0) {
+		*now = hk;
+		s->cal.lo = hk >> BW_CAL_SHIFT;
+	}
+	return hs;
+}
+
 int bw_sim_loop(struct cgctl_bw_sim *s)
 {
 	uint64_t now;
 	int slot, r;
 
-	while ((slot = bw_heap_top(&s->heap, &now)) >= 0) {
+	while ((slot = bw_next_event(s, &now)) >= 0) {
 		s->now = now;
 		s->events++;
 		r = dispatch(s, slot, now);

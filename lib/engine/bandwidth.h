@@ -155,6 +155,20 @@ struct bw_heap {
 	bool hole;			/* h[0] is a removed root (counted in n) */
 };
 
+#define BW_CAL_SHIFT 13			/* calendar bucket: 8.2 us */
+#define BW_CAL_NB 4096			/* calendar window: 33.6 ms */
+
+/* Wake-up times of sleeping threads (bandwidth-heap.c), entries 0..n-1 = slots base.. */
+struct bw_cal {
+	uint64_t *key;			/* per entry; BW_NO_TIME = not queued here */
+	int *next, *prev;		/* bucket lists */
+	int head[BW_CAL_NB];
+	uint64_t bits[BW_CAL_NB / 64];	/* non-empty buckets */
+	uint64_t lo;			/* the window's first bucket (the clock's) */
+	int base, n;
+	int min;			/* the least entry, -1 = not known */
+};
+
 struct cgctl_bw_sim {
 	struct cgctl_bw_sim_config cfg;
 	uint64_t tick;
@@ -170,6 +184,7 @@ struct cgctl_bw_sim {
 	struct bw_write_ev *w;
 	int nw, wcap, wnext;
 	struct bw_heap heap;
+	struct bw_cal cal;		/* thread slots due within its window */
 	int slot_thread, slot_group, slot_misc;
 	bool ran, ended;
 	uint64_t now;
@@ -204,6 +219,9 @@ int bw_load_init(struct cgctl_bw_sim *s);
 int bw_load_pick(const struct cgctl_bw_sim *s);
 void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to);
 void bw_tick_div_init(struct cgctl_bw_sim *s);
+void bw_thread_queue(struct cgctl_bw_sim *s, int ti, uint64_t at);
+void bw_thread_unqueue(struct cgctl_bw_sim *s, int ti);
+int bw_next_event(struct cgctl_bw_sim *s, uint64_t *now);
 
 /* bandwidth-api.c */
 void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st);
@@ -217,6 +235,10 @@ void bw_heap_set(struct bw_heap *hp, int slot, uint64_t key);
 void bw_heap_del(struct bw_heap *hp, int slot);
 int bw_heap_top(struct bw_heap *hp, uint64_t *key);
 uint64_t bw_heap_key(const struct bw_heap *hp, int slot);
+
+/* bandwidth-heap.c: calendar queue of thread wake-ups */
+int bw_cal_init(struct bw_cal *c, int base, int n);
+void bw_cal_free(struct bw_cal *c);
 
 /* bandwidth-workload.c */
 uint64_t bw_rand(uint64_t *state);
@@ -275,6 +297,84 @@ static inline int bw_slot_slack(const struct cgctl_bw_sim *s, int g)
 static inline int bw_slot_record(const struct cgctl_bw_sim *s, int g)
 {
 	return s->slot_group + 3 * g + 2;
+}
+
+/* the calendar's operations, inline on the event loop's path */
+static inline bool bw_cal_before(uint64_t ka, int a, uint64_t kb, int b)
+{
+	return ka < kb || (ka == kb && a < b);
+}
+
+/* Returns: true when @i is queued for @key, false when @key is past the window. */
+static inline bool bw_cal_add(struct bw_cal *c, int i, uint64_t key)
+{
+	uint64_t b = key >> BW_CAL_SHIFT;
+	int k;
+
+	if (b < c->lo || b - c->lo >= BW_CAL_NB)
+		return false;
+	k = (int)(b & (BW_CAL_NB - 1));
+	c->key[i] = key;
+	c->prev[i] = -1;
+	c->next[i] = c->head[k];
+	if (c->head[k] >= 0)
+		c->prev[c->head[k]] = i;
+	c->head[k] = i;
+	c->bits[k / 64] |= 1ULL << (k % 64);
+	if (c->n++ == 0 || (c->min >= 0 && bw_cal_before(key, i, c->key[c->min], c->min)))
+		c->min = i;
+	return true;
+}
+
+static inline void bw_cal_del(struct bw_cal *c, int i)
+{
+	int k;
+
+	if (c->key[i] == BW_NO_TIME)
+		return;
+	k = (int)((c->key[i] >> BW_CAL_SHIFT) & (BW_CAL_NB - 1));
+	if (c->prev[i] >= 0)
+		c->next[c->prev[i]] = c->next[i];
+	else
+		c->head[k] = c->next[i];
+	if (c->next[i] >= 0)
+		c->prev[c->next[i]] = c->prev[i];
+	if (c->head[k] < 0)
+		c->bits[k / 64] &= ~(1ULL << (k % 64));
+	c->key[i] = BW_NO_TIME;
+	c->n--;
+	if (c->min == i)
+		c->min = -1;
+}
+
+/* The first non-empty bucket from lo (there is one: n > 0). */
+static inline int bw_cal_first(const struct bw_cal *c)
+{
+	int p = (int)(c->lo & (BW_CAL_NB - 1)), w = p / 64;
+	uint64_t m = c->bits[w] & (~0ULL << (p % 64));
+
+	for (int j = 0; !m && j < BW_CAL_NB / 64; j++) {
+		w = (w + 1) % (BW_CAL_NB / 64);
+		m = c->bits[w];
+	}
+	return w * 64 + __builtin_ctzll(m);
+}
+
+/* Returns: the entry with the least (time, base + entry), its time in *key; -1: empty. */
+static inline int bw_cal_top(struct bw_cal *c, uint64_t *key)
+{
+	if (!c->n)
+		return -1;
+	if (c->min < 0) {
+		int i = c->head[bw_cal_first(c)];
+
+		c->min = i;
+		for (i = c->next[i]; i >= 0; i = c->next[i])
+			if (bw_cal_before(c->key[i], i, c->key[c->min], c->min))
+				c->min = i;
+	}
+	*key = c->key[c->min];
+	return c->min;
 }
 
 #endif

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The bandwidth simulator's fast paths against plain references: the event heap
- * (4-ary, with a lazily filled root) against a linear scan, the CPUs-by-load bitmaps
- * against the lowest least loaded CPU, the tick division by multiplication against
- * division, and the 64-bit jitter against the 128-bit formula.
+ * (8-ary, with a lazily filled root) and the calendar of wake-ups beside it against a
+ * linear scan, the CPUs-by-load bitmaps against the lowest least loaded CPU, the tick
+ * division by multiplication against division, and the 64-bit jitter against the
+ * 128-bit formula.
  */
 #include <check.h>
 #include <stdint.h>
@@ -109,6 +110,91 @@ static struct cgctl_bw_sim *mk_sim(unsigned int ncpus, int nthreads, unsigned in
 }
 
 /* The scheduler's placements and removals, checked against a scan of the loads. */
+/*
+ * The event queue of a simulation, the heap with the calendar of thread wake-ups beside
+ * it, against a linear scan: the same (time, slot) order, ties and times past the
+ * calendar's window included, with the clock moving forward as the loop moves it.
+ */
+#define QCPUS 5
+#define QTHREADS 200
+
+START_TEST(calendar_matches_reference)
+{
+	static uint64_t qref[QCPUS + QTHREADS];
+	struct cgctl_bw_sim *s = mk_sim(QCPUS, QTHREADS, 250);
+	uint64_t rng = 7, now = 0, k1, k2;
+	int nslots = QCPUS + QTHREADS, s1, s2;
+
+	for (int ti = 0; ti < QTHREADS; ti++)
+		bw_thread_unqueue(s, ti);
+	for (int slot = 0; slot < s->slot_misc + 3; slot++)
+		bw_heap_del(&s->heap, slot);
+	for (int i = 0; i < nslots; i++)
+		qref[i] = BW_NO_TIME;
+	for (int step = 0; step < 300000; step++) {
+		uint64_t r = bw_rand(&rng), span, key;
+		int slot = (int)(r % nslots);
+
+		/* ties, the calendar's buckets, its window (33.6 ms) and past it */
+		span = (uint64_t[]){ 4, 20000, 10000000, 200000000 }[(r >> 8) % 4];
+		key = now + (r >> 24) % span;
+		switch ((r >> 16) % 6) {
+		case 0: case 1:
+			if (slot < QCPUS) {
+				bw_heap_set(&s->heap, slot, key);
+			} else {
+				if (qref[slot] != BW_NO_TIME)
+					break;
+				bw_thread_queue(s, slot - QCPUS, key);
+			}
+			qref[slot] = key;
+			break;
+		case 2:
+			if (slot < QCPUS)
+				bw_heap_del(&s->heap, slot);
+			else
+				bw_thread_unqueue(s, slot - QCPUS);
+			qref[slot] = BW_NO_TIME;
+			break;
+		default:	/* the loop: take the next event, remove it */
+			s1 = bw_next_event(s, &k1);
+			s2 = -1;
+			for (int i = 0; i < nslots; i++)
+				if (qref[i] != BW_NO_TIME && (s2 < 0 || qref[i] < qref[s2]))
+					s2 = i;
+			ck_assert_int_eq(s1, s2);
+			if (s1 < 0)
+				break;
+			ck_assert_uint_eq(k1, qref[s2]);
+			ck_assert_uint_ge(k1, now);
+			now = k1;
+			if (s1 < QCPUS)
+				bw_heap_del(&s->heap, s1);
+			else
+				bw_thread_unqueue(s, s1 - QCPUS);
+			qref[s1] = BW_NO_TIME;
+			break;
+		}
+	}
+	while ((s1 = bw_next_event(s, &k1)) >= 0) {
+		s2 = -1;
+		for (int i = 0; i < nslots; i++)
+			if (qref[i] != BW_NO_TIME && (s2 < 0 || qref[i] < qref[s2]))
+				s2 = i;
+		ck_assert_int_eq(s1, s2);
+		ck_assert_uint_eq(k1, qref[s2]);
+		if (s1 < QCPUS)
+			bw_heap_del(&s->heap, s1);
+		else
+			bw_thread_unqueue(s, s1 - QCPUS);
+		qref[s1] = BW_NO_TIME;
+	}
+	for (int i = 0; i < nslots; i++)
+		ck_assert_uint_eq(qref[i], BW_NO_TIME);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
 START_TEST(load_pick_is_lowest_least_loaded)
 {
 	static const unsigned int ncpus[] = { 1, 3, 64, 65, 130 };
@@ -249,6 +335,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, heap_matches_reference);
+	tcase_add_test(tc, calendar_matches_reference);
 	tcase_add_loop_test(tc, load_pick_is_lowest_least_loaded, 0, 5);
 	tcase_add_test(tc, tick_division);
 	tcase_add_test(tc, jitter_64_bit);
