@@ -165,10 +165,28 @@ static int read_range(struct worker *w, uint64_t vpn, uint64_t n)
 	return read_pagemap(w, vpn, n);
 }
 
+/* The worker's buffer, made on its first use (a THP scan runs one worker only):
+ * populated at once, as a fault per page costs more than the zeroing. */
+static int worker_buf(struct worker *w)
+{
+	void *b;
+
+	if (w->buf)
+		return 0;
+	b = mmap(NULL, BUF_BYTES, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (b == MAP_FAILED)
+		return -ENOMEM;
+	w->buf = b;
+	return 0;
+}
+
 static void *phase_pagemap(void *arg)
 {
 	struct worker *w = arg;
 	uint64_t pos = 0;
+
+	w->err = worker_buf(w);
 
 	for (size_t i = 0; i < w->s->n_vmas && pos < w->hi && !w->err; i++) {
 		const struct ps_vma *v = &w->s->vmas[i];
@@ -256,6 +274,8 @@ static void *phase_kpage(void *arg)
 {
 	struct worker *w = arg;
 	size_t i = w->rlo;
+
+	w->err = worker_buf(w);
 
 	while (i < w->rhi && !w->err) {
 		bool need_kc;
@@ -569,15 +589,6 @@ static int alloc_workers(struct worker *w, int n, struct scan *s)
 {
 	for (int i = 0; i < n; i++)
 		w[i] = (struct worker){ .s = s };
-	for (int i = 0; i < n; i++) {
-		/* populated at once: a fault per page costs more than the zeroing */
-		w[i].buf = mmap(NULL, BUF_BYTES, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		if (w[i].buf == MAP_FAILED) {
-			w[i].buf = NULL;
-			return -ENOMEM;
-		}
-	}
 	return 0;
 }
 
