@@ -177,15 +177,10 @@ void bw_heap_del(struct bw_heap *hp, int slot)
 		sift_down(hp, i, last);
 }
 
-/* Returns: the earliest slot (its time in *key), or -1 when empty. */
-int bw_heap_top(struct bw_heap *hp, uint64_t *key)
+/* bw_heap_top() with a hole at the root (inline in bandwidth.h). */
+void bw_heap_fill(struct bw_heap *hp)
 {
-	if (hp->hole)
-		fill_hole(hp);
-	if (!hp->n)
-		return -1;
-	*key = ent_key(hp->h[0]);
-	return ent_slot(hp->h[0]);
+	fill_hole(hp);
 }
 
 /* Returns: the time @slot is queued for, or BW_NO_TIME when it is not queued. */

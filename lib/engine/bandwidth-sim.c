@@ -37,10 +37,10 @@ void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 		rem = eff % c->nrun;
 	}
 	for (int i = 0; c->nfinite && i < c->nrun; i++) {
-		struct bw_thread *t = &s->t[c->run[i]];
+		uint64_t *left = &s->left[c->run[i]];
 
-		if (t->left != UINT64_MAX)
-			t->left -= MIN(share + ((uint64_t)i < rem), t->left);
+		if (*left != UINT64_MAX)
+			*left -= MIN(share + ((uint64_t)i < rem), *left);
 	}
 	/* the groups' share: whole shares plus the +1 ns of the first @rem threads */
 	for (int k = 0; k < c->ngrp; k++) {
@@ -113,7 +113,7 @@ static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 		if (s->ngroups > 1 && s->g[s->t[ti].spec.group].rq[cpu].throttle_count)
 			continue;
 		c->run[c->nrun++] = ti;
-		c->nfinite += s->t[ti].left != UINT64_MAX;
+		c->nfinite += s->left[ti] != UINT64_MAX;
 	}
 	if (s->ngroups == 1) {	/* the loop below, for one group */
 		c->grp[0] = 0;
@@ -191,7 +191,7 @@ static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 		return;
 	}
 	for (int i = 0; c->nfinite && i < c->nrun; i++)
-		minleft = MIN(minleft, s->t[c->run[i]].left);
+		minleft = MIN(minleft, s->left[c->run[i]]);
 	t = next_dry_tick(s, cpu);
 	if (minleft != UINT64_MAX)
 		t = MIN(t, c->last + wall_for(s, minleft, 1, c->nrun));
@@ -341,7 +341,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	cpu_sync(s, cpu, now);
 	t->state = BW_T_BUSY;
 	t->cpu = cpu;
-	t->left = busy;
+	s->left[ti] = busy;
 	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
 	bw_load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
 	bw_enqueue_check(s, t->spec.group, cpu, now);
@@ -391,7 +391,7 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	for (int i = 0; c->nfinite && i < c->nrun; i++) {
 		int ti = c->run[i];
 
-		if (s->t[ti].left <= (uint64_t)DONE_TOLERANCE_NS * c->nrun) {
+		if (s->left[ti] <= (uint64_t)DONE_TOLERANCE_NS * c->nrun) {
 			thread_sleep(s, ti, now);
 			slept = true;
 		}
@@ -484,7 +484,10 @@ static int dispatch(struct cgctl_bw_sim *s, int slot, uint64_t now)
 		return 0;
 	}
 	if (slot < s->slot_group) {
-		bw_thread_unqueue(s, slot - s->slot_thread);
+		if (s->cal.key[slot - s->slot_thread] != BW_NO_TIME)
+			bw_cal_del(&s->cal, slot - s->slot_thread);
+		else
+			bw_heap_del(&s->heap, slot);
 		thread_wake(s, slot - s->slot_thread, now);
 		return 0;
 	}

@@ -104,8 +104,6 @@ struct cgctl_bw_trace {
 	unsigned int nthr;
 };
 
-/* The fields an event touches come first: with spec's group, busy, idle and jitter they
- * share the first cache line. */
 /* Division by an invariant by multiplication (libdivide's unsigned 64-bit scheme). */
 struct bw_divu64 {
 	uint64_t magic;			/* 0: a power of 2, shift only */
@@ -113,8 +111,9 @@ struct bw_divu64 {
 	bool add;			/* the 65-bit multiplier: add-and-halve step */
 };
 
+/* The fields a wake-up or sleep touches come first: with spec's group, busy, idle and
+ * jitter they share the first cache line (the busy phase's progress is s->left). */
 struct bw_thread {
-	uint64_t left;			/* CPU time left in the busy phase */
 	enum bw_tstate state;
 	int cpu;			/* placed CPU while busy, last CPU otherwise */
 	struct cgctl_bw_thread spec;
@@ -180,6 +179,8 @@ struct cgctl_bw_sim {
 	struct bw_group *g;
 	int nthreads, tcap;
 	struct bw_thread *t;
+	uint64_t *left;			/* per thread: CPU time left in the busy phase (apart
+					 * from the threads: the hot loops read only these) */
 	struct bw_cpu *cpu;
 	struct bw_write_ev *w;
 	int nw, wcap, wnext;
@@ -233,7 +234,7 @@ int bw_heap_init(struct bw_heap *hp, int nslots);
 void bw_heap_free(struct bw_heap *hp);
 void bw_heap_set(struct bw_heap *hp, int slot, uint64_t key);
 void bw_heap_del(struct bw_heap *hp, int slot);
-int bw_heap_top(struct bw_heap *hp, uint64_t *key);
+void bw_heap_fill(struct bw_heap *hp);
 uint64_t bw_heap_key(const struct bw_heap *hp, int slot);
 
 /* bandwidth-heap.c: calendar queue of thread wake-ups */
@@ -297,6 +298,17 @@ static inline int bw_slot_slack(const struct cgctl_bw_sim *s, int g)
 static inline int bw_slot_record(const struct cgctl_bw_sim *s, int g)
 {
 	return s->slot_group + 3 * g + 2;
+}
+
+/* Returns: the earliest slot of the heap (its time in *key), or -1 when empty. */
+static inline int bw_heap_top(struct bw_heap *hp, uint64_t *key)
+{
+	if (hp->hole)
+		bw_heap_fill(hp);
+	if (!hp->n)
+		return -1;
+	*key = (uint64_t)(hp->h[0] >> 64);
+	return (int)(uint32_t)hp->h[0];
 }
 
 /* the calendar's operations, inline on the event loop's path */
