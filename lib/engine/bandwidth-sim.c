@@ -327,6 +327,26 @@ static int pick_cpu(const struct cgctl_bw_sim *s, const struct bw_thread *t)
 	return bw_load_pick(s);
 }
 
+/*
+ * cpu_rebuild() after @ti joined the busy threads of @cpu, when that is an append: one
+ * group, not throttled, the runnable set the busy one up to now and no rebuild pending.
+ * Returns: false when a rebuild is needed.
+ */
+static bool run_append(struct cgctl_bw_sim *s, int cpu, int ti)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+
+	if (s->ngroups != 1 || c->rebuild || c->nrun != c->nbusy - 1 ||
+	    s->g[0].rq[cpu].throttle_count)
+		return false;
+	c->run[c->nrun++] = ti;
+	c->nfinite += s->left[ti] != UINT64_MAX;
+	c->grp[0] = 0;
+	c->gcnt[0] = c->nrun;
+	c->ngrp = 1;
+	return true;
+}
+
 static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 {
 	struct bw_thread *t = &s->t[ti];
@@ -345,7 +365,10 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
 	bw_load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
 	bw_enqueue_check(s, t->spec.group, cpu, now);
-	bw_cpu_changed(s, cpu, now);
+	if (!run_append(s, cpu, ti))
+		bw_cpu_changed(s, cpu, now);
+	else
+		mark_dirty(s, cpu);
 }
 
 /* dequeue_entity() of a thread that stops being busy, with return_cfs_rq_runtime(). */
