@@ -10,6 +10,10 @@
 #include "util/json.h"
 #include "util/strbuf.h"
 
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
+
 enum node_type { N_OBJ, N_LIST, N_STR, N_U64, N_I64, N_DBL, N_BOOL, N_NULL, N_BYTES, N_USEC };
 
 struct node {
@@ -223,10 +227,10 @@ static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
 		strbuf_puts(sb, n->s);
 		break;
 	case N_U64:
-		strbuf_printf(sb, "%" PRIu64, n->u);
+		strbuf_put_u64(sb, n->u);
 		break;
 	case N_I64:
-		strbuf_printf(sb, "%" PRId64, n->i);
+		strbuf_put_i64(sb, n->i);
 		break;
 	case N_DBL:
 		if (human)
@@ -247,7 +251,7 @@ static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
 			cgctl_format_size(buf, sizeof(buf), n->u);
 			strbuf_puts(sb, buf);
 		} else {
-			strbuf_printf(sb, "%" PRIu64, n->u);
+			strbuf_put_u64(sb, n->u);
 		}
 		break;
 	case N_USEC:
@@ -257,7 +261,7 @@ static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
 			cgctl_format_duration(buf, sizeof(buf), n->u);
 			strbuf_puts(sb, buf);
 		} else {
-			strbuf_printf(sb, "%" PRIu64, n->u / 1000);
+			strbuf_put_u64(sb, n->u / 1000);
 		}
 		break;
 	case N_OBJ:
@@ -273,23 +277,45 @@ struct table {
 	size_t ncols;
 	char ***cells;	/* rows x (up to) cols */
 	size_t *lens;	/* cells in each row */
-	size_t nrows;
+	size_t nrows, cap;
+	size_t hint;	/* rows repeat their columns in order: the next one to try */
 };
 
 static size_t col_index(struct table *t, const char *name, bool add)
 {
 	size_t i;
 
+	if (t->hint < t->ncols && strcmp(t->cols[t->hint], name) == 0)
+		return t->hint++;
 	for (i = 0; i < t->ncols; i++)
-		if (strcmp(t->cols[i], name) == 0)
+		if (strcmp(t->cols[i], name) == 0) {
+			t->hint = i + 1;
 			return i;
+		}
 	if (!add)
 		return SIZE_MAX;
 	t->cols = realloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
 	if (!t->cols)
 		abort();
 	t->cols[t->ncols] = strdup(name);
+	t->hint = t->ncols + 1;
 	return t->ncols++;
+}
+
+/* "prefix.key" (or "key" without a prefix) into @buf, truncated to @len - 1 bytes. */
+static void column_name(char *buf, size_t len, const char *prefix, const char *key)
+{
+	size_t p = strlen(prefix), k = key ? strlen(key) : 0, n = 0;
+
+	if (p) {
+		n = MIN(p, len - 1);
+		memcpy(buf, prefix, n);
+		if (n < len - 1)
+			buf[n++] = '.';
+	}
+	k = MIN(k, len - 1 - n);
+	memcpy(buf + n, key, k);
+	buf[n + k] = '\0';
 }
 
 /* Flatten the scalars of @n into "prefix.key" columns; lists inside a row are joined. */
@@ -303,8 +329,7 @@ static void flatten(struct table *t, const struct node *n, const char *prefix, b
 		struct strbuf sb = STRBUF_INIT;
 		size_t idx;
 
-		snprintf(name, sizeof(name), "%s%s%s", prefix, *prefix ? "." : "",
-			 c->key ? c->key : "");
+		column_name(name, sizeof(name), prefix, c->key);
 		if (c->type == N_OBJ) {
 			flatten(t, c, name, human, row, rowlen);
 			continue;
@@ -338,10 +363,13 @@ static void flatten(struct table *t, const struct node *n, const char *prefix, b
 static void table_add_row(struct table *t, char **row, size_t rowlen, size_t *lens)
 {
 	(void)lens;
-	t->cells = realloc(t->cells, (t->nrows + 1) * sizeof(*t->cells));
-	t->lens = realloc(t->lens, (t->nrows + 1) * sizeof(*t->lens));
-	if (!t->cells || !t->lens)
-		abort();
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->cells = realloc(t->cells, t->cap * sizeof(*t->cells));
+		t->lens = realloc(t->lens, t->cap * sizeof(*t->lens));
+		if (!t->cells || !t->lens)
+			abort();
+	}
 	t->cells[t->nrows] = row;
 	t->lens[t->nrows] = rowlen;
 	t->nrows++;
@@ -356,7 +384,15 @@ static void table_build(struct table *t, const struct node *list, bool human)
 		char **row = NULL;
 		size_t rowlen = 0;
 
+		t->hint = 0;
 		if (r->type == N_OBJ) {
+			/* the columns known so far, all empty ("-") until filled */
+			if (t->ncols) {
+				row = calloc(t->ncols, sizeof(*row));
+				if (!row)
+					abort();
+				rowlen = t->ncols;
+			}
 			flatten(t, r, "", human, &row, &rowlen);
 		} else {
 			struct strbuf sb = STRBUF_INIT;
@@ -410,6 +446,30 @@ static void tsv_cell(FILE *fp, const char *s)
 	}
 }
 
+static void pad(FILE *fp, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	while (n) {
+		size_t k = MIN(n, sizeof(spaces) - 1);
+
+		fwrite(spaces, 1, k, fp);
+		n -= k;
+	}
+}
+
+/* A human cell: two spaces before every column but the first, left-aligned in @width. */
+static void padded(FILE *fp, size_t col, const char *s, size_t width)
+{
+	size_t len = strlen(s);
+
+	if (col)
+		fputs("  ", fp);
+	fwrite(s, 1, len, fp);
+	if (len < width)
+		pad(fp, width - len);
+}
+
 static void table_print(struct table *t, FILE *fp, bool human, int indent)
 {
 	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
@@ -427,16 +487,14 @@ static void table_print(struct table *t, FILE *fp, bool human, int indent)
 				w[c] = l;
 		}
 	if (human) {
-		fprintf(fp, "%*s", indent, "");
+		pad(fp, (size_t)indent);
 		for (c = 0; c < t->ncols; c++)
-			fprintf(fp, "%s%-*s", c ? "  " : "", c + 1 < t->ncols ? (int)w[c] : 0,
-				t->cols[c]);
+			padded(fp, c, t->cols[c], c + 1 < t->ncols ? w[c] : 0);
 		fputc('\n', fp);
 		for (r = 0; r < t->nrows; r++) {
-			fprintf(fp, "%*s", indent, "");
+			pad(fp, (size_t)indent);
 			for (c = 0; c < t->ncols; c++)
-				fprintf(fp, "%s%-*s", c ? "  " : "",
-					c + 1 < t->ncols ? (int)w[c] : 0, cell(t, r, c));
+				padded(fp, c, cell(t, r, c), c + 1 < t->ncols ? w[c] : 0);
 			fputc('\n', fp);
 		}
 	} else {

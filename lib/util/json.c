@@ -63,6 +63,14 @@ void json_escape(struct strbuf *sb, const char *str)
 
 	strbuf_putc(sb, '"');
 	while (*s) {
+		const unsigned char *run = s;
+
+		while (*s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\')
+			s++;
+		if (s > run)
+			strbuf_putn(sb, (const char *)run, (size_t)(s - run));
+		if (!*s)
+			break;
 		switch (*s) {
 		case '"':
 			strbuf_puts(sb, "\\\"");
@@ -169,13 +177,13 @@ void json_str(struct json *j, const char *key, const char *v)
 void json_u64(struct json *j, const char *key, uint64_t v)
 {
 	member(j, key);
-	strbuf_printf(j->sb, "%llu", (unsigned long long)v);
+	strbuf_put_u64(j->sb, v);
 }
 
 void json_i64(struct json *j, const char *key, int64_t v)
 {
 	member(j, key);
-	strbuf_printf(j->sb, "%lld", (long long)v);
+	strbuf_put_i64(j->sb, v);
 }
 
 void json_double(struct json *j, const char *key, double v)
@@ -188,7 +196,7 @@ void json_double(struct json *j, const char *key, double v)
 		return;
 	}
 	if (v == (double)(long long)v && fabs(v) < 1e15) {
-		strbuf_printf(j->sb, "%lld", (long long)v);
+		strbuf_put_i64(j->sb, (int64_t)v);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%.17g", v);

@@ -102,3 +102,23 @@ int strbuf_error(const struct strbuf *sb)
 {
 	return sb->oom ? -ENOMEM : 0;
 }
+
+int strbuf_put_u64(struct strbuf *sb, uint64_t v)
+{
+	char buf[20], *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return strbuf_putn(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+int strbuf_put_i64(struct strbuf *sb, int64_t v)
+{
+	if (v >= 0)
+		return strbuf_put_u64(sb, (uint64_t)v);
+	if (strbuf_putc(sb, '-') < 0)
+		return -ENOMEM;
+	return strbuf_put_u64(sb, -(uint64_t)v);
+}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	char *buf;
@@ -22,6 +23,9 @@ int strbuf_putc(struct strbuf *sb, char c);
 int strbuf_puts(struct strbuf *sb, const char *s);
 int strbuf_putn(struct strbuf *sb, const char *s, size_t n);
 int strbuf_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Decimal integers, as "%llu" / "%lld" print them, without printf.  Returns: 0, -ENOMEM. */
+int strbuf_put_u64(struct strbuf *sb, uint64_t v);
+int strbuf_put_i64(struct strbuf *sb, int64_t v);
 /* The NUL-terminated contents ("" when empty); valid until the next change. */
 const char *strbuf_str(struct strbuf *sb);
 /* Take ownership of the buffer (malloc'ed, NUL-terminated) and reset @sb. */
