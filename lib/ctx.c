@@ -55,6 +55,7 @@ CGCTL_EXPORT int cgctl_new(struct cgctl_ctx **ret, const char *root)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->refcount = 1;
+	pthread_mutex_init(&ctx->nl_lock, NULL);
 	ctx->log_fn = log_stderr;
 	ctx->log_priority = LOG_ERR;
 	env = secure_getenv("CGCTL_LOG");
@@ -62,6 +63,7 @@ CGCTL_EXPORT int cgctl_new(struct cgctl_ctx **ret, const char *root)
 		ctx->log_priority = log_priority(env);
 	ctx->root = strdup(root && *root ? root : "");
 	if (!ctx->root) {
+		pthread_mutex_destroy(&ctx->nl_lock);
 		free(ctx);
 		return -ENOMEM;
 	}
@@ -84,6 +86,8 @@ CGCTL_EXPORT struct cgctl_ctx *cgctl_unref(struct cgctl_ctx *ctx)
 	if (!ctx || --ctx->refcount > 0)
 		return ctx;
 	cgctl_ctx_release_mounts(ctx);
+	cgctl_ctx_release_netlink(ctx);
+	pthread_mutex_destroy(&ctx->nl_lock);
 	free(ctx->root);
 	free(ctx);
 	return NULL;

@@ -3,7 +3,12 @@
 #ifndef CGCTL_CTX_H
 #define CGCTL_CTX_H
 
+#include <pthread.h>
+#include <stdint.h>
+
 #include "libcgctl.h"
+
+struct mnl_socket;
 
 struct cgctl_ctx {
 	int refcount;
@@ -15,8 +20,15 @@ struct cgctl_ctx {
 	struct cgctl_mount *mounts;	/* public array, callers index it */
 	int *mount_fds;			/* directory fd per mount, -1 until used */
 	size_t n_mounts;
+	/* the taskstats family socket, kept for repeated cgroupstats queries */
+	pthread_mutex_t nl_lock;
+	struct mnl_socket *ts_nl;
+	uint16_t ts_family;
+	uint32_t ts_seq;
 };
 
 void cgctl_ctx_release_mounts(struct cgctl_ctx *ctx);
+/* Close the netlink sockets kept in @ctx (lib/kernel/netlink.c). */
+void cgctl_ctx_release_netlink(struct cgctl_ctx *ctx);
 
 #endif
