@@ -2,7 +2,8 @@
 /*
  * CFS bandwidth model: the event queue, an indexed 8-ary heap of fixed slots (one per
  * CPU, thread, group timer), keyed by time and then slot number so that runs are
- * deterministic.
+ * deterministic, and beside it a calendar of the threads' wake-ups (below): a thread's
+ * slot is in the heap only when it wakes past the calendar's window.
  *
  * An entry is one 128-bit number, time in the high half and slot in the low half, so
  * that the (time, slot) order is a single unsigned comparison and the choice of the
