@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kernel/proctree.h"
+#include "move-ahead.h"
 #include "move-plan.h"
 #include "move-throttle.h"
 
@@ -67,6 +68,11 @@ struct task {
 /* what a task without a plan points to (kept small: 10,000 PIDs, one plan each; the
  * task itself too: tree results live apart) */
 static struct move_expect no_expect;
+
+/* --no-plan of many PIDs: their "from" read ahead by another thread (move-ahead.c) */
+#define AHEAD_MIN 64
+static struct move_ahead *ahead;
+static struct task *ahead_base;
 
 /* ---- hierarchies ---- */
 
@@ -265,7 +271,8 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 		     struct move_model *mm, const pid_t *pids, size_t n)
 {
 	const struct cgctl_mount *m = tg->ms[tg->mem];
-	int r = cgctl_pid_cgroup(cli->ctx, t->pid, m, &t->from);
+	int r = ahead ? move_ahead_get(ahead, (size_t)(t - ahead_base), &t->from)
+		      : cgctl_pid_cgroup(cli->ctx, t->pid, m, &t->from);
 
 	if (r < 0)
 		return cli_error(cli, NULL, r == -ENOENT ? -ESRCH : r,
@@ -696,6 +703,11 @@ static int run(struct cli *cli, int argc, const char **argv)
 		rc = throttle_before(cli, &tg, pids, n, &mt, &have_mt);
 	if (rc)
 		goto out;
+	/* every task reaches plan_task() in order: nothing is checked before it live */
+	if (opt_noplan && !opt_tree && !opt_dry && tg.mem >= 0 && n >= AHEAD_MIN &&
+	    !cgctl_get_root(cli->ctx)[0] && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+	    move_ahead_start(&ahead, cli->ctx, tg.ms[tg.mem], pids, n) == 0)
+		ahead_base = tasks;
 	for (size_t i = 0; i < n; i++) {
 		struct task *t = &tasks[i];
 		int r;
@@ -727,6 +739,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:
+	move_ahead_stop(ahead);
+	ahead = NULL;
 	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++) {
 		if (tg.procs_fd[i] >= 0)
 			close(tg.procs_fd[i]);

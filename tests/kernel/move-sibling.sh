@@ -45,4 +45,30 @@ usage_a=$(cat "$MNT$a/memory.usage_in_bytes")
 cg move -c memory --no-plan "$pid" 999999999 "$a"
 expect_rc 8 "partial"
 grep -qx "$pid" "$MNT$a/cgroup.procs" && ok || fail "live PID moved back"
+
+# 100 PIDs on stdin (from 64 on, their "from" is read ahead by a second thread): each
+# moved with the right "from", a vanished one in the middle named, exit 8
+# shellcheck disable=SC2016
+sh -c 'echo $$ >"$1/cgroup.procs"; i=0; while [ $i -lt 100 ]; do sleep 600 & i=$((i + 1)); done
+	wait' sh "$MNT$a" &
+PIDS="$PIDS $!"
+i=0
+while [ "$(grep -c . "$MNT$a/cgroup.procs")" -lt 102 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+many=$(grep -vx "$pid" "$MNT$a/cgroup.procs")
+PIDS="$PIDS $many"
+[ "$(echo "$many" | grep -c .)" = 101 ] && ok || fail "101 tasks in a: $many"
+list=$(echo "$many" | head -n 50; echo 999999999; echo "$many" | tail -n +51)
+cg_in "$list" --json move -c memory --no-plan - "$b"
+expect_rc 8 "many PIDs, one vanished"
+[ "$(json_get 'len(j["moves"])')" = 101 ] && ok || fail "101 moves reported: $OUT"
+[ "$(json_get 'sorted(set(m["from"] for m in j["moves"]))')" = "['$a']" ] && ok || \
+	fail "every from is a: $OUT"
+[ "$(json_get '",".join(str(m["pid"]) for m in j["moves"])')" = \
+  "$(echo "$many" | tr '\n' ',' | sed 's/,$//')" ] && ok || fail "moves in input order"
+[ "$(grep -c . "$MNT$b/cgroup.procs")" = 101 ] && ok || fail "all 101 in b"
+case $ERR in *999999999*"no such process"*) ok ;; *) fail "vanished PID: $ERR" ;; esac
+[ "$(echo "$ERR" | grep -c .)" = 1 ] && ok || fail "one error line: $ERR"
 done_testing
