@@ -300,13 +300,16 @@ static inline int bw_slot_record(const struct cgctl_bw_sim *s, int g)
 	return s->slot_group + 3 * g + 2;
 }
 
-/* Returns: the earliest slot of the heap (its time in *key), or -1 when empty. */
+/* Returns: the earliest slot of the heap (its time in *key), or -1 when empty (*key
+ * BW_NO_TIME). */
 static inline int bw_heap_top(struct bw_heap *hp, uint64_t *key)
 {
 	if (hp->hole)
 		bw_heap_fill(hp);
-	if (!hp->n)
+	if (!hp->n) {
+		*key = BW_NO_TIME;
 		return -1;
+	}
 	*key = (uint64_t)(hp->h[0] >> 64);
 	return (int)(uint32_t)hp->h[0];
 }

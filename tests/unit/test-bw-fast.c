@@ -109,7 +109,6 @@ static struct cgctl_bw_sim *mk_sim(unsigned int ncpus, int nthreads, unsigned in
 	return s;
 }
 
-/* The scheduler's placements and removals, checked against a scan of the loads. */
 /*
  * The event queue of a simulation, the heap with the calendar of thread wake-ups beside
  * it, against a linear scan: the same (time, slot) order, ties and times past the
@@ -122,7 +121,7 @@ START_TEST(calendar_matches_reference)
 {
 	static uint64_t qref[QCPUS + QTHREADS];
 	struct cgctl_bw_sim *s = mk_sim(QCPUS, QTHREADS, 250);
-	uint64_t rng = 7, now = 0, k1, k2;
+	uint64_t rng = 7, now = 0, k1;
 	int nslots = QCPUS + QTHREADS, s1, s2;
 
 	for (int ti = 0; ti < QTHREADS; ti++)
@@ -195,6 +194,7 @@ START_TEST(calendar_matches_reference)
 }
 END_TEST
 
+/* The scheduler's placements and removals, checked against a scan of the loads. */
 START_TEST(load_pick_is_lowest_least_loaded)
 {
 	static const unsigned int ncpus[] = { 1, 3, 64, 65, 130 };
