@@ -163,7 +163,9 @@ static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu)
 	struct bw_cpu *c = &s->cpu[cpu];
 	uint64_t first = (bw_tick_div(s, c->charged_at) + 1) * s->tick, best = BW_NO_TIME;
 
-	first = MAX(first, tick_ceil(s, c->last));
+	/* charged at the last progress (the usual case): its next tick is past it */
+	if (c->charged_at != c->last)
+		first = MAX(first, tick_ceil(s, c->last));
 
 	for (int i = 0; i < c->ngrp; i++) {
 		struct bw_rq *rq = &s->g[c->grp[i]].rq[cpu];
@@ -279,13 +281,14 @@ void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t no
  */
 void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
 {
-	uint64_t bit = 1ULL << (cpu % 64), wbit = 1ULL << (cpu / 64);
-	uint64_t *w = &s->lmap[(size_t)from * s->lwords + cpu / 64];
+	unsigned int u = (unsigned int)cpu;	/* a CPU number is never negative */
+	uint64_t bit = 1ULL << (u % 64), wbit = 1ULL << (u / 64);
+	uint64_t *w = &s->lmap[(size_t)from * s->lwords + u / 64];
 
 	*w &= ~bit;
 	if (!*w)
 		s->lsum[from] &= ~wbit;
-	s->lmap[(size_t)to * s->lwords + cpu / 64] |= bit;
+	s->lmap[(size_t)to * s->lwords + u / 64] |= bit;
 	s->lsum[to] |= wbit;
 	if (to < s->lmin || (from == s->lmin && !s->lsum[from]))
 		s->lmin = to;
