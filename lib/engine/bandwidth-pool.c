@@ -241,7 +241,8 @@ void bw_enqueue_check(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 				start_own_clock(s, l, cpu, now);
 			continue;
 		}
-		if (!rq->enabled)
+		/* 5.4+: a silo with runtime left is what bw_charge(0) leaves as it is */
+		if (!rq->enabled || (!BW_ERA_EXPIRE(s->cfg.kver) && rq->remaining > 0))
 			continue;
 		bw_charge(s, l, cpu, 0, now);
 		if (rq->remaining <= 0)

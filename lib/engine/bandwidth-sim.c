@@ -73,8 +73,16 @@ static void cpu_charge(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 		uint64_t d = rq->pending;
 
 		rq->pending = 0;
-		if (d || (BW_ERA_EXPIRE(s->cfg.kver) && s->g[g].rq[cpu].nr_busy))
-			bw_charge(s, g, cpu, d, now);
+		if (!d && !(BW_ERA_EXPIRE(s->cfg.kver) && rq->nr_busy))
+			continue;
+		/* bw_charge() when the silo covers @d (5.4+: nothing expires) */
+		if (!BW_ERA_EXPIRE(s->cfg.kver) &&
+		    (!rq->enabled || rq->remaining - (int64_t)d > 0)) {
+			if (rq->enabled)
+				rq->remaining -= (int64_t)d;
+			continue;
+		}
+		bw_charge(s, g, cpu, d, now);
 	}
 }
 
