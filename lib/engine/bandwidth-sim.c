@@ -287,7 +287,7 @@ void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t no
  * A thread is only ever placed on a least loaded CPU, so no CPU gets above
  * (nthreads - 1) / ncpus + 1 busy threads: bw_load_init() allocates that many levels.
  */
-void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
+static inline void load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
 {
 	unsigned int u = (unsigned int)cpu;	/* a CPU number is never negative */
 	uint64_t bit = 1ULL << (u % 64), wbit = 1ULL << (u / 64);
@@ -300,6 +300,11 @@ void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
 	s->lsum[to] |= wbit;
 	if (to < s->lmin || (from == s->lmin && !s->lsum[from]))
 		s->lmin = to;
+}
+
+void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
+{
+	load_move(s, cpu, from, to);
 }
 
 /* Returns: the least loaded CPU, the lowest number among equals. */
@@ -374,7 +379,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	t->cpu = cpu;
 	s->left[ti] = busy;
 	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
-	bw_load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
+	load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
 	bw_enqueue_check(s, t->spec.group, cpu, now);
 	if (!run_append(s, cpu, ti))
 		bw_cpu_changed(s, cpu, now);
@@ -394,7 +399,15 @@ static void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
 		c->busy[i] = c->busy[--c->nbusy];
 		break;
 	}
-	bw_load_move(s, t->cpu, c->nbusy + 1, c->nbusy);
+	load_move(s, t->cpu, c->nbusy + 1, c->nbusy);
+	if (s->ngroups == 1) {	/* the loop and bw_return_idle_slack(), for one group */
+		struct bw_rq *rq = &s->g[0].rq[t->cpu];
+
+		rq->nr_busy--;
+		if (!c->nbusy || rq->throttle_count)
+			bw_return_slack(s, 0, t->cpu, now);
+		return;
+	}
 	for (int l = t->spec.group; l >= 0; l = s->g[l].parent)
 		s->g[l].rq[t->cpu].nr_busy--;
 	bw_return_idle_slack(s, t->spec.group, t->cpu, now);
