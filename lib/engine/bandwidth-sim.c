@@ -363,6 +363,24 @@ static bool run_append(struct cgctl_bw_sim *s, int cpu, int ti)
 	return true;
 }
 
+/*
+ * bw_enqueue_check() of one group when it would only count the thread: the runqueue
+ * had busy threads already, or it is unthrottled with runtime left (5.4+) or unlimited.
+ * Returns: true when done, false when bw_enqueue_check() is needed.
+ */
+static bool enqueue_nothing_to_check(struct cgctl_bw_sim *s, int cpu)
+{
+	struct bw_rq *rq = &s->g[0].rq[cpu];
+
+	if (s->ngroups != 1)
+		return false;
+	if (!rq->nr_busy && (rq->throttle_count || rq->throttled ||
+			     (rq->enabled && (BW_ERA_EXPIRE(s->cfg.kver) || rq->remaining <= 0))))
+		return false;
+	rq->nr_busy++;
+	return true;
+}
+
 static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 {
 	struct bw_thread *t = &s->t[ti];
@@ -380,7 +398,8 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	s->left[ti] = busy;
 	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
 	load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
-	bw_enqueue_check(s, t->spec.group, cpu, now);
+	if (!enqueue_nothing_to_check(s, cpu))
+		bw_enqueue_check(s, t->spec.group, cpu, now);
 	if (!run_append(s, cpu, ti))
 		bw_cpu_changed(s, cpu, now);
 	else
