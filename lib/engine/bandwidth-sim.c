@@ -29,6 +29,17 @@ void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	c->last = now;
 	eff = s->cfg.other_load_ppm ?
 	      (uint64_t)((unsigned __int128)dt * cap_of(s) / BW_CAP_ONE) : dt;
+	if (c->nrun == 1 && c->ngrp == 1) {	/* the loops below, for one thread */
+		uint64_t *left = &s->left[c->run[0]];
+		uint64_t d = eff * c->gcnt[0];
+
+		if (*left != UINT64_MAX)
+			*left -= MIN(eff, *left);
+		s->g[c->grp[0]].rq[cpu].pending += d;
+		s->g[c->grp[0]].usage += d;
+		c->pending_any = true;
+		return;
+	}
 	if (c->nrun == 1) {
 		share = eff;
 		rem = 0;
