@@ -10,23 +10,6 @@
 #include "internal.h"
 #include "engine/bandwidth.h"
 
-/* splitmix64: small, seedable, and good enough for phases and jitter. */
-uint64_t bw_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint64_t jitter_scale(uint64_t v, int64_t r)
-{
-	if (v < (1ULL << 43))	/* the product fits: no __udivti3() */
-		return v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE;
-	return (uint64_t)((unsigned __int128)v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE);
-}
-
 /* @v scaled by 1 + u, u uniform in [-ppm, +ppm] parts per million. */
 uint64_t bw_jitter(uint64_t *state, uint64_t v, uint32_t ppm)
 {
@@ -36,7 +19,7 @@ uint64_t bw_jitter(uint64_t *state, uint64_t v, uint32_t ppm)
 		return v;
 	ppm = MIN(ppm, BW_CAP_ONE);
 	r = (int64_t)(bw_rand(state) % (2 * (uint64_t)ppm + 1)) - ppm;
-	return jitter_scale(v, r);
+	return bw_jitter_scale(v, r);
 }
 
 /*
@@ -70,58 +53,6 @@ void bw_divu64_init(struct bw_divu64 *d, uint64_t div)
 void bw_thread_jitter_init(struct bw_thread *t)
 {
 	bw_divu64_init(&t->jdiv, 2 * (uint64_t)MIN(t->spec.jitter_ppm, BW_CAP_ONE) + 1);
-}
-
-/* bw_jitter() with the thread's divider instead of a division. */
-static uint64_t thread_jitter(struct cgctl_bw_sim *s, const struct bw_thread *t,
-			      uint64_t v)
-{
-	uint32_t ppm = MIN(t->spec.jitter_ppm, BW_CAP_ONE);
-	uint64_t x;
-
-	if (!ppm || !v)
-		return v;
-	x = bw_rand(&s->rng);
-	x -= bw_divu64(&t->jdiv, x) * (2 * (uint64_t)ppm + 1);
-	return jitter_scale(v, (int64_t)x - ppm);
-}
-
-/* Trace entries alternate busy, idle, busy, ...; index 0 may be a leading idle (busy 0). */
-static const struct bw_trace_thread *trace_of(const struct bw_thread *t)
-{
-	if (!t->spec.trace)
-		return NULL;
-	return &t->spec.trace->thr[t->spec.trace_thread];
-}
-
-/* Returns: false when the thread has no more work (it exits). */
-bool bw_thread_next_busy(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *busy)
-{
-	const struct bw_trace_thread *tr = trace_of(t);
-
-	if (!tr) {
-		*busy = t->spec.busy_ns ? thread_jitter(s, t, t->spec.busy_ns) :
-					  UINT64_MAX;
-		if (!*busy)
-			*busy = 1;
-		return true;
-	}
-	if (t->trace_pos >= tr->n)
-		return false;
-	*busy = MAX(tr->busy[t->trace_pos], 1);
-	return true;
-}
-
-bool bw_thread_next_idle(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *idle)
-{
-	const struct bw_trace_thread *tr = trace_of(t);
-
-	if (!tr) {
-		*idle = thread_jitter(s, t, t->spec.idle_ns);
-		return true;
-	}
-	*idle = tr->idle[t->trace_pos++];
-	return t->trace_pos < tr->n;
 }
 
 static int add_interval(struct bw_trace_thread *tt, bool busy, uint64_t ns)

@@ -242,12 +242,9 @@ int bw_cal_init(struct bw_cal *c, int base, int n);
 void bw_cal_free(struct bw_cal *c);
 
 /* bandwidth-workload.c */
-uint64_t bw_rand(uint64_t *state);
 uint64_t bw_jitter(uint64_t *state, uint64_t v, uint32_t ppm);
 void bw_divu64_init(struct bw_divu64 *d, uint64_t div);
 void bw_thread_jitter_init(struct bw_thread *t);
-bool bw_thread_next_busy(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *busy);
-bool bw_thread_next_idle(struct cgctl_bw_sim *s, struct bw_thread *t, uint64_t *idle);
 
 /*
  * @x / tick by a multiplication (Granlund and Montgomery, "Division by invariant
@@ -283,6 +280,80 @@ static inline uint64_t bw_divu64(const struct bw_divu64 *d, uint64_t x)
 	if (d->add)
 		return (((x - q) >> 1) + q) >> d->shift;
 	return q >> d->shift;
+}
+
+/* bandwidth-workload.c's per-phase part, inline on the event loop's path */
+
+/* splitmix64: small, seedable, and good enough for phases and jitter. */
+static inline uint64_t bw_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t bw_jitter_scale(uint64_t v, int64_t r)
+{
+	if (v < (1ULL << 43))	/* the product fits: no __udivti3() */
+		return v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE;
+	return (uint64_t)((unsigned __int128)v * (uint64_t)(BW_CAP_ONE + r) / BW_CAP_ONE);
+}
+
+/* bw_jitter() with the thread's divider instead of a division. */
+static inline uint64_t bw_thread_jitter(struct cgctl_bw_sim *s, const struct bw_thread *t,
+					uint64_t v)
+{
+	uint32_t ppm = t->spec.jitter_ppm < BW_CAP_ONE ? t->spec.jitter_ppm : BW_CAP_ONE;
+	uint64_t x;
+
+	if (!ppm || !v)
+		return v;
+	x = bw_rand(&s->rng);
+	x -= bw_divu64(&t->jdiv, x) * (2 * (uint64_t)ppm + 1);
+	return bw_jitter_scale(v, (int64_t)x - ppm);
+}
+
+/* Trace entries alternate busy, idle, busy, ...; index 0 may be a leading idle
+ * (busy 0). */
+static inline const struct bw_trace_thread *bw_trace_of(const struct bw_thread *t)
+{
+	if (!t->spec.trace)
+		return NULL;
+	return &t->spec.trace->thr[t->spec.trace_thread];
+}
+
+/* Returns: false when the thread has no more work (it exits). */
+static inline bool bw_thread_next_busy(struct cgctl_bw_sim *s, struct bw_thread *t,
+				       uint64_t *busy)
+{
+	const struct bw_trace_thread *tr = bw_trace_of(t);
+
+	if (!tr) {
+		*busy = t->spec.busy_ns ? bw_thread_jitter(s, t, t->spec.busy_ns) :
+					  UINT64_MAX;
+		if (!*busy)
+			*busy = 1;
+		return true;
+	}
+	if (t->trace_pos >= tr->n)
+		return false;
+	*busy = tr->busy[t->trace_pos] > 1 ? tr->busy[t->trace_pos] : 1;
+	return true;
+}
+
+static inline bool bw_thread_next_idle(struct cgctl_bw_sim *s, struct bw_thread *t,
+				       uint64_t *idle)
+{
+	const struct bw_trace_thread *tr = bw_trace_of(t);
+
+	if (!tr) {
+		*idle = bw_thread_jitter(s, t, t->spec.idle_ns);
+		return true;
+	}
+	*idle = tr->idle[t->trace_pos++];
+	return t->trace_pos < tr->n;
 }
 
 static inline int bw_slot_period(const struct cgctl_bw_sim *s, int g)
