@@ -70,8 +70,26 @@ void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	c->pending_any = true;
 }
 
+/* update_curr() on level @g of @cpu: its pending run time charged. */
+static inline void charge_rq(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
+{
+	struct bw_rq *rq = &s->g[g].rq[cpu];
+	uint64_t d = rq->pending;
+
+	rq->pending = 0;
+	if (!d && !(BW_ERA_EXPIRE(s->cfg.kver) && rq->nr_busy))
+		return;
+	/* bw_charge() when the silo covers @d (5.4+: nothing expires) */
+	if (!BW_ERA_EXPIRE(s->cfg.kver) && (!rq->enabled || rq->remaining - (int64_t)d > 0)) {
+		if (rq->enabled)
+			rq->remaining -= (int64_t)d;
+		return;
+	}
+	bw_charge(s, g, cpu, d, now);
+}
+
 /* update_curr() on every level with uncharged run time, deepest first. */
-static void cpu_charge(struct cgctl_bw_sim *s, int cpu, uint64_t now)
+static inline void cpu_charge(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 
@@ -79,22 +97,12 @@ static void cpu_charge(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	if (!c->pending_any && !BW_ERA_EXPIRE(s->cfg.kver))
 		return;		/* nothing to charge: bw_charge() would not be called */
 	c->pending_any = false;
-	for (int g = s->ngroups - 1; g >= 0; g--) {
-		struct bw_rq *rq = &s->g[g].rq[cpu];
-		uint64_t d = rq->pending;
-
-		rq->pending = 0;
-		if (!d && !(BW_ERA_EXPIRE(s->cfg.kver) && rq->nr_busy))
-			continue;
-		/* bw_charge() when the silo covers @d (5.4+: nothing expires) */
-		if (!BW_ERA_EXPIRE(s->cfg.kver) &&
-		    (!rq->enabled || rq->remaining - (int64_t)d > 0)) {
-			if (rq->enabled)
-				rq->remaining -= (int64_t)d;
-			continue;
-		}
-		bw_charge(s, g, cpu, d, now);
+	if (s->ngroups == 1) {
+		charge_rq(s, 0, cpu, now);
+		return;
 	}
+	for (int g = s->ngroups - 1; g >= 0; g--)
+		charge_rq(s, g, cpu, now);
 }
 
 /* put_prev_entity()/pick_task_fair(): throttle levels whose refill failed. */
