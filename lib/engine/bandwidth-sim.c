@@ -219,8 +219,11 @@ static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 		bw_heap_del(&s->heap, cpu);
 		return;
 	}
-	for (int i = 0; c->nfinite && i < c->nrun; i++)
-		minleft = MIN(minleft, s->left[c->run[i]]);
+	if (c->nrun == 1)
+		minleft = s->left[c->run[0]];	/* UINT64_MAX when not finite */
+	else
+		for (int i = 0; c->nfinite && i < c->nrun; i++)
+			minleft = MIN(minleft, s->left[c->run[i]]);
 	t = next_dry_tick(s, cpu);
 	if (minleft != UINT64_MAX)
 		t = MIN(t, c->last + wall_for(s, minleft, 1, c->nrun));
