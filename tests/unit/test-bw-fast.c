@@ -3,8 +3,8 @@
  * The bandwidth simulator's fast paths against plain references: the event heap
  * (8-ary, with a lazily filled root) and the calendar of wake-ups beside it against a
  * linear scan, the CPUs-by-load bitmaps against the lowest least loaded CPU, the tick
- * division by multiplication against division, and the 64-bit jitter against the
- * 128-bit formula.
+ * division by multiplication against division, the 64-bit jitter against the 128-bit
+ * formula, and the inline progress of one thread against bw_cpu_progress_run().
  */
 #include <check.h>
 #include <stdint.h>
@@ -328,6 +328,66 @@ START_TEST(thread_jitter_matches)
 }
 END_TEST
 
+/* The inline progress of one thread of one group does what bw_cpu_progress_run()
+ * does. */
+static void place_one(struct cgctl_bw_sim *s, uint64_t left, uint64_t last)
+{
+	struct bw_cpu *c = &s->cpu[0];
+
+	c->run[0] = 0;
+	c->nrun = 1;
+	c->nfinite = left != UINT64_MAX;
+	c->grp[0] = 0;
+	c->gcnt[0] = 1;
+	c->ngrp = 1;
+	c->last = last;
+	c->pending_any = false;
+	s->left[0] = left;
+	s->g[0].rq[0].pending = 0;
+	s->g[0].usage = 0;
+}
+
+START_TEST(one_thread_progress_matches)
+{
+	struct cgctl_bw_sim_config cfg = { .ncpus = 1, .seed = 3 };
+	struct cgctl_bw_settings bw = { 2000000, 100000, 0 };
+	struct cgctl_bw_thread th = { .group = 0, .busy_ns = 2000000, .idle_ns = 8000000 };
+	struct cgctl_bw_sim *s;
+	uint64_t rng = 11;
+
+	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_group(s, -1, &bw), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &th), 0);
+	ck_assert_int_eq(bw_sim_setup(s), 0);
+	for (int k = 0; k < 20000; k++) {
+		uint64_t r = bw_rand(&rng), last = r >> 20, dt = bw_rand(&rng) >> (r % 64);
+		uint64_t left = k % 7 ? bw_rand(&rng) >> (r >> 6) % 64 : UINT64_MAX;
+		uint64_t l1, p1, u1;
+
+		if (dt > (1ULL << 50))
+			dt >>= 14;
+		place_one(s, left, last);
+		bw_cpu_progress(s, 0, last + dt);
+		l1 = s->left[0];
+		p1 = s->g[0].rq[0].pending;
+		u1 = s->g[0].usage;
+		ck_assert_uint_eq(s->cpu[0].last, last + dt);
+		ck_assert_int_eq(s->cpu[0].pending_any, dt != 0);
+		place_one(s, left, last);
+		if (dt)
+			bw_cpu_progress_run(s, 0, last + dt);
+		ck_assert_uint_eq(s->left[0], l1);
+		ck_assert_uint_eq(s->g[0].rq[0].pending, p1);
+		ck_assert_uint_eq(s->g[0].usage, u1);
+	}
+	place_one(s, UINT64_MAX, 0);	/* nothing of the run set is freed */
+	s->cpu[0].nrun = 0;
+	s->cpu[0].nfinite = 0;
+	s->cpu[0].ngrp = 0;
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("bw-fast");
@@ -341,6 +401,7 @@ int main(void)
 	tcase_add_test(tc, jitter_64_bit);
 	tcase_add_test(tc, invariant_division);
 	tcase_add_test(tc, thread_jitter_matches);
+	tcase_add_test(tc, one_thread_progress_matches);
 	suite_add_tcase(su, tc);
 	return tu_run(su);
 }
