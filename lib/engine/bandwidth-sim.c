@@ -131,6 +131,16 @@ static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 	/* one group: every busy thread has the same runqueue, no need to look it up */
 	bool one_throttled = s->ngroups == 1 && s->g[0].rq[cpu].throttle_count;
 
+	if (s->ngroups == 1 && c->nbusy <= 1 && !one_throttled) {	/* the below */
+		c->nrun = c->nbusy;
+		c->ngrp = c->nbusy;
+		c->grp[0] = 0;
+		c->gcnt[0] = c->nbusy;
+		if (c->nbusy)
+			c->run[0] = c->busy[0];
+		c->nfinite = c->nbusy && s->left[c->busy[0]] != UINT64_MAX;
+		return;
+	}
 	c->nrun = 0;
 	c->ngrp = 0;
 	c->nfinite = 0;
