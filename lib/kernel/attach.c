@@ -72,43 +72,21 @@ CGCTL_EXPORT int cgctl_cg_attach(struct cgctl_ctx *ctx, const struct cgctl_mount
 	return r;
 }
 
-/*
- * /proc/PID/cgroup into @buf without an allocation: open, one read, close in the common
- * case (a few hundred bytes).  The file is a single_open() seq_file (proc_cgroup_show()
- * prints it whole), so a read shorter than the room left is its end; fixtures are
- * regular files, where the same holds.  Returns: the length, -E2BIG when it does not
- * fit (the caller falls back to cgctl_read_sys()), -errno.
- */
+/* /proc/PID/cgroup into @buf without an allocation (one read in the common case).
+ * Returns: the length, -E2BIG when it does not fit (the caller falls back to
+ * cgctl_read_sys()), -errno. */
 static ssize_t read_proc_small(struct cgctl_ctx *ctx, const char *path, char *buf,
 			       size_t size)
 {
-	size_t n = 0, room;
-	ssize_t k;
 	/* the live system needs no root prefix: no snprintf per PID */
 	int fd = *ctx->root ? cgctl_open_sys(ctx, path, O_RDONLY)
 			    : open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
 
 	if (fd < 0)
 		return *ctx->root ? fd : -errno;
-	for (;;) {
-		room = size - 1 - n;
-		k = read(fd, buf + n, room);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			k = -errno;
-			close(fd);
-			return k;
-		}
-		n += (size_t)k;
-		if ((size_t)k < room || n == size - 1)
-			break;
-	}
-	close(fd);
-	if (n == size - 1)
-		return -E2BIG;
-	buf[n] = '\0';
-	return (ssize_t)n;
+	n = cgctl_read_small(fd, buf, size);
+	return n == (ssize_t)size - 1 ? -E2BIG : n;
 }
 
 /* The line of v1 hierarchy @m: any one of its controllers names it. */

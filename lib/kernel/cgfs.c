@@ -96,6 +96,29 @@ CGCTL_EXPORT int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int 
 	return fd < 0 ? -errno : fd;
 }
 
+ssize_t cgctl_read_small(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t k;
+
+	while (n < size - 1) {
+		k = read(fd, buf + n, size - 1 - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			k = -errno;
+			close(fd);
+			return k;
+		}
+		n += (size_t)k;
+		if (n < size - 1)
+			break;	/* a short read is the end */
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
 int cgctl_read_fd(int fd, char **buf, size_t *len)
 {
 	size_t size = 4096, n = 0;

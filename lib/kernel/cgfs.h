@@ -6,6 +6,13 @@
 
 /* Read everything from @fd into a NUL-terminated malloc'ed buffer. */
 int cgctl_read_fd(int fd, char **buf, size_t *len);
+/*
+ * Read a small kernel file from @fd into @buf (NUL-terminated) and close @fd.  Reads
+ * until a short read: kernfs and proc seq_files hand out all of show()'s output that
+ * fits, regular (fixture) files all there is, so one read(2) in the common case.
+ * Returns: the length (size - 1: the buffer filled, the file may go on), -errno.
+ */
+ssize_t cgctl_read_small(int fd, char *buf, size_t size);
 /* A file name inside a cgroup directory: no '/', not "." or "..", not empty. */
 bool cgctl_valid_filename(const char *name);
 

@@ -17,28 +17,8 @@
 static ssize_t read_at(int dfd, const char *file, char *buf, size_t size)
 {
 	int fd = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n, total = 0;
 
-	if (fd < 0)
-		return -errno;
-	while ((size_t)total < size - 1) {
-		n = read(fd, buf + total, size - 1 - (size_t)total);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		total += n;
-		/* a short read is the end: kernfs seq_files (seq_read_iter()) hand out the
-		 * whole show() output that fits, regular (fixture) files all there is */
-		if (n == 0 || (size_t)total < size - 1)
-			break;
-	}
-	close(fd);
-	buf[total] = '\0';
-	return total;
+	return fd < 0 ? -errno : cgctl_read_small(fd, buf, size);
 }
 
 static int read_limit_at(int dfd, const char *file, uint64_t *v)
