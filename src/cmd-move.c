@@ -17,6 +17,7 @@
 
 #include "kernel/proctree.h"
 #include "move-ahead.h"
+#include "util/strbuf.h"
 #include "move-plan.h"
 #include "move-throttle.h"
 
@@ -207,18 +208,11 @@ static int attach_one(struct cli *cli, struct target *tg, size_t i, pid_t pid,
 	return r;
 }
 
-/* "PID\n" into @buf (at least 12 bytes), without printf.  Returns: its length. */
+/* "PID\n" into @buf (at least 21 bytes), without printf.  Returns: its length. */
 static size_t pid_line(pid_t pid, char *buf)
 {
-	char tmp[12];
-	size_t n = 0, len = 0;
-	unsigned int v = (unsigned int)pid;
+	size_t len = fmt_u64(buf, (unsigned int)pid);
 
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (n)
-		buf[len++] = tmp[--n];
 	buf[len++] = '\n';
 	return len;
 }
@@ -240,7 +234,7 @@ static size_t mem_first(const struct target *tg, size_t *order)
 static int attach_all(struct cli *cli, struct task *t, struct target *tg)
 {
 	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
-	char line[16];
+	char line[24];
 	size_t len = pid_line(t->pid, line);
 
 	for (size_t j = 0; j < k; j++) {

@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "kernel/cgfs.h"
+#include "util/strbuf.h"
 
 #define ATTACH_RETRIES 5
 #define ATTACH_RETRY_NS (30 * 1000 * 1000)
@@ -113,20 +114,14 @@ static int pid_cgroup_v1(const char *buf, size_t len, const struct cgctl_mount *
 /* "/proc/PID/cgroup" (PID 0: "/proc/self/cgroup") into @buf of 64 bytes, without printf. */
 static void proc_cgroup_path(pid_t pid, char *buf)
 {
-	char digits[12];
-	size_t n = 0, len = sizeof("/proc/") - 1;
-	unsigned int v = (unsigned int)pid;
+	size_t len = sizeof("/proc/") - 1;
 
 	memcpy(buf, "/proc/", len);
 	if (!pid) {
 		memcpy(buf + len, "self", 4);
 		len += 4;
 	} else {
-		do
-			digits[n++] = (char)('0' + v % 10);
-		while ((v /= 10));
-		while (n)
-			buf[len++] = digits[--n];
+		len += fmt_u64(buf + len, (unsigned int)pid);
 	}
 	memcpy(buf + len, "/cgroup", sizeof("/cgroup"));
 }

@@ -103,15 +103,25 @@ int strbuf_error(const struct strbuf *sb)
 	return sb->oom ? -ENOMEM : 0;
 }
 
-int strbuf_put_u64(struct strbuf *sb, uint64_t v)
+size_t fmt_u64(char *buf, uint64_t v)
 {
-	char buf[20], *p = buf + sizeof(buf);
+	char tmp[20], *p = tmp + sizeof(tmp);
+	size_t n;
 
 	do {
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	return strbuf_putn(sb, p, (size_t)(buf + sizeof(buf) - p));
+	n = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(buf, p, n);
+	return n;
+}
+
+int strbuf_put_u64(struct strbuf *sb, uint64_t v)
+{
+	char buf[20];
+
+	return strbuf_putn(sb, buf, fmt_u64(buf, v));
 }
 
 int strbuf_put_i64(struct strbuf *sb, int64_t v)

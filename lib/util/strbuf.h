@@ -25,6 +25,8 @@ int strbuf_putn(struct strbuf *sb, const char *s, size_t n);
 int strbuf_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Decimal integers, as "%llu" / "%lld" print them, without printf.  Returns: 0, -ENOMEM. */
 int strbuf_put_u64(struct strbuf *sb, uint64_t v);
+/* The decimal digits of @v into @buf (room for 20), no NUL.  Returns: their count. */
+size_t fmt_u64(char *buf, uint64_t v);
 int strbuf_put_i64(struct strbuf *sb, int64_t v);
 /* The NUL-terminated contents ("" when empty); valid until the next change. */
 const char *strbuf_str(struct strbuf *sb);
