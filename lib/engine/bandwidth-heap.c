@@ -5,10 +5,17 @@
  * deterministic, and beside it a calendar of the threads' wake-ups (below): a thread's
  * slot is in the heap only when it wakes past the calendar's window.
  *
- * An entry is one 128-bit number, time in the high half and slot in the low half, so
- * that the (time, slot) order is a single unsigned comparison and the choice of the
- * least child compiles without branches.  Every position at or past the end holds a
- * sentinel above any entry, so sifting never checks how many children a node has.
+ * An entry is one 64-bit number, the time above a base in the high half and the slot in
+ * the low half, so that the (time, slot) order is a single unsigned comparison, the
+ * choice of the least child compiles without branches and the eight children of a node
+ * fill one cache line.  A time more than lim (2^32 - 1 ns, 4.3 s) past the base is held
+ * as lim, the slot's own time being kept beside: such entries only order among
+ * themselves by slot, which matters only once one of them is the least, so then the
+ * base moves up to the least time and the heap is rebuilt (bw_heap_rebase(), at most
+ * once per 4.3 s of simulated time, O(n)).  A time below the base rebuilds the heap with
+ * that time as the base.  Every position at or past the end holds a sentinel above any
+ * entry (its slot half is not a slot), so sifting never checks how many children a node
+ * has.
  * Eight children per node make a third of the depth of a binary heap (a pass down is a
  * chain of dependent loads, so depth is what costs); the event loop mostly removes or
  * re-keys the root, which costs one pass down.
@@ -26,9 +33,12 @@
 #define ARITY 8
 #define SENTINEL (~(bw_heap_ent)0)
 
-static bw_heap_ent ent(uint64_t key, int slot)
+/* @key is at or above the base */
+static bw_heap_ent ent(const struct bw_heap *hp, uint64_t key, int slot)
 {
-	return (bw_heap_ent)key << 64 | (uint32_t)slot;
+	uint64_t d = key - hp->base;
+
+	return (d < BW_HEAP_LIM ? d : BW_HEAP_LIM) << 32 | (uint32_t)slot;
 }
 
 static int ent_slot(bw_heap_ent e)
@@ -36,18 +46,15 @@ static int ent_slot(bw_heap_ent e)
 	return (int)(uint32_t)e;
 }
 
-static uint64_t ent_key(bw_heap_ent e)
-{
-	return (uint64_t)(e >> 64);
-}
-
 int bw_heap_init(struct bw_heap *hp, int nslots)
 {
+	hp->base = 0;
 	hp->pos = malloc(nslots * sizeof(*hp->pos));
+	hp->key = malloc(MAX(nslots, 1) * sizeof(*hp->key));
 	hp->h = malloc((nslots + ARITY) * sizeof(*hp->h));
 	hp->n = 0;
 	hp->hole = false;
-	if (!hp->pos || !hp->h)
+	if (!hp->pos || !hp->key || !hp->h)
 		return -ENOMEM;
 	for (int i = 0; i < nslots; i++)
 		hp->pos[i] = -1;
@@ -59,6 +66,7 @@ int bw_heap_init(struct bw_heap *hp, int nslots)
 void bw_heap_free(struct bw_heap *hp)
 {
 	free(hp->pos);
+	free(hp->key);
 	free(hp->h);
 }
 
@@ -128,11 +136,50 @@ static void fill_hole(struct bw_heap *hp)
 		sift_down(hp, 0, last);
 }
 
+/* Every entry again from the slots' times above @base (no hole), then heapified. */
+static void rebuild(struct bw_heap *hp, uint64_t base)
+{
+	hp->base = base;
+	for (int i = 0; i < hp->n; i++) {
+		int slot = ent_slot(hp->h[i]);
+
+		hp->h[i] = ent(hp, hp->key[slot], slot);
+	}
+	for (int i = (hp->n - 2) / ARITY; i >= 0 && hp->n > 1; i--)
+		sift_down(hp, i, hp->h[i]);
+}
+
+/* bw_heap_top() when every queued time is past base + lim: the least one is the base. */
+void bw_heap_rebase(struct bw_heap *hp)
+{
+	uint64_t base = BW_NO_TIME;
+
+	for (int i = 0; i < hp->n; i++)
+		base = MIN(base, hp->key[ent_slot(hp->h[i])]);
+	rebuild(hp, base);
+}
+
+/* bw_heap_set() of a time below the base: queued, then rebuilt above that time. */
+static void set_below(struct bw_heap *hp, int slot, uint64_t key)
+{
+	if (hp->hole)
+		fill_hole(hp);
+	if (hp->pos[slot] < 0)
+		place(hp, hp->n++, (bw_heap_ent)slot);
+	rebuild(hp, key);
+}
+
 void bw_heap_set(struct bw_heap *hp, int slot, uint64_t key)
 {
 	int i = hp->pos[slot];
-	bw_heap_ent e = ent(key, slot);
+	bw_heap_ent e;
 
+	hp->key[slot] = key;
+	if (key < hp->base) {
+		set_below(hp, slot, key);
+		return;
+	}
+	e = ent(hp, key, slot);
 	if (hp->hole) {
 		if (i < 0) {
 			hp->hole = false;
@@ -189,7 +236,7 @@ uint64_t bw_heap_key(const struct bw_heap *hp, int slot)
 {
 	int i = hp->pos[slot];
 
-	return i < 0 ? BW_NO_TIME : ent_key(hp->h[i]);
+	return i < 0 ? BW_NO_TIME : hp->key[slot];
 }
 
 /*

@@ -144,15 +144,19 @@ struct bw_write_ev {
 	struct cgctl_bw_settings bw;
 };
 
-/* (time << 64) | slot: one comparison orders by time, then slot */
-typedef unsigned __int128 bw_heap_ent;
+/* (time - base, clamped) << 32 | slot: one comparison orders by time, then slot */
+typedef uint64_t bw_heap_ent;
 
 struct bw_heap {
 	int *pos;			/* per slot, -1 = not queued */
+	uint64_t *key;			/* per slot: its time while queued */
 	bw_heap_ent *h;			/* n entries, then sentinels */
 	int n;
 	bool hole;			/* h[0] is a removed root (counted in n) */
+	uint64_t base;			/* at or below every queued time */
 };
+
+#define BW_HEAP_LIM 0xffffffffULL	/* the largest time - base an entry holds */
 
 #define BW_CAL_SHIFT 13			/* calendar bucket: 8.2 us */
 #define BW_CAL_NB 4096			/* calendar window: 33.6 ms */
@@ -235,6 +239,7 @@ void bw_heap_free(struct bw_heap *hp);
 void bw_heap_set(struct bw_heap *hp, int slot, uint64_t key);
 void bw_heap_del(struct bw_heap *hp, int slot);
 void bw_heap_fill(struct bw_heap *hp);
+void bw_heap_rebase(struct bw_heap *hp);
 uint64_t bw_heap_key(const struct bw_heap *hp, int slot);
 
 /* bandwidth-heap.c: calendar queue of thread wake-ups */
@@ -393,7 +398,9 @@ static inline int bw_heap_top(struct bw_heap *hp, uint64_t *key)
 		*key = BW_NO_TIME;
 		return -1;
 	}
-	*key = (uint64_t)(hp->h[0] >> 64);
+	if (hp->h[0] >> 32 == BW_HEAP_LIM)	/* every time is past base + lim */
+		bw_heap_rebase(hp);
+	*key = (hp->h[0] >> 32) + hp->base;
 	return (int)(uint32_t)hp->h[0];
 }
 

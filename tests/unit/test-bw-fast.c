@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The bandwidth simulator's fast paths against plain references: the event heap
- * (8-ary, with a lazily filled root) and the calendar of wake-ups beside it against a
- * linear scan, the CPUs-by-load bitmaps against the lowest least loaded CPU, the tick
- * division by multiplication against division, the 64-bit jitter against the 128-bit
- * formula, and the inline progress of one thread against bw_cpu_progress_run().
+ * (8-ary, with a lazily filled root, times relative to a base) and the calendar of
+ * wake-ups beside it against a linear scan, the CPUs-by-load bitmaps against the lowest
+ * least loaded CPU, the tick division by multiplication against division, the 64-bit
+ * jitter against the 128-bit formula, and the inline progress of one thread against
+ * bw_cpu_progress_run().
  */
 #include <check.h>
 #include <stdint.h>
@@ -77,6 +78,71 @@ START_TEST(heap_matches_reference)
 		ck_assert_uint_eq(bw_heap_key(&hp, slot), ref[slot]);
 	}
 	/* drain: every entry comes out in (time, slot) order */
+	for (;;) {
+		uint64_t k1, k2;
+		int s1 = bw_heap_top(&hp, &k1), s2 = ref_top(&k2);
+
+		ck_assert_int_eq(s1, s2);
+		if (s1 < 0)
+			break;
+		ck_assert_uint_eq(k1, k2);
+		bw_heap_del(&hp, s1);
+		ref[s1] = BW_NO_TIME;
+	}
+	bw_heap_free(&hp);
+}
+END_TEST
+
+/*
+ * Times anywhere in 64 bits: entries more than 2^32 ns past the heap's base (held
+ * clamped, ordered by slot among themselves until the base moves up to them) and times
+ * below its base (the heap rebuilt) come out in (time, slot) order all the same.
+ */
+START_TEST(heap_far_times)
+{
+	struct bw_heap hp;
+	uint64_t rng = 7;
+
+	ck_assert_int_eq(bw_heap_init(&hp, NSLOTS), 0);
+	for (int i = 0; i < NSLOTS; i++)
+		ref[i] = BW_NO_TIME;
+	for (int step = 0; step < 100000; step++) {
+		uint64_t r = bw_rand(&rng), k1, k2;
+		int slot = (int)(r % NSLOTS), s1, s2;
+		/* a magnitude from 1 ns to 2^63 ns; few distinct times in some phases */
+		uint64_t key = (bw_rand(&rng) >> 1) >> (r >> 20) % 63;
+
+		if (step / 5000 % 2)
+			key = (key & 3) << ((r >> 40) % 4 * 16);
+		switch ((r >> 16) % 8) {
+		case 0: case 1: case 2:
+			bw_heap_set(&hp, slot, key);
+			ref[slot] = key;
+			break;
+		case 3: case 4:
+			s1 = bw_heap_top(&hp, &k1);
+			s2 = ref_top(&k2);
+			ck_assert_int_eq(s1, s2);
+			if (s1 < 0)
+				break;
+			ck_assert_uint_eq(k1, k2);
+			bw_heap_del(&hp, s1);
+			ref[s1] = BW_NO_TIME;
+			break;
+		case 5:
+			bw_heap_del(&hp, slot);
+			ref[slot] = BW_NO_TIME;
+			break;
+		default:
+			s1 = bw_heap_top(&hp, &k1);
+			s2 = ref_top(&k2);
+			ck_assert_int_eq(s1, s2);
+			if (s1 >= 0)
+				ck_assert_uint_eq(k1, k2);
+			break;
+		}
+		ck_assert_uint_eq(bw_heap_key(&hp, slot), ref[slot]);
+	}
 	for (;;) {
 		uint64_t k1, k2;
 		int s1 = bw_heap_top(&hp, &k1), s2 = ref_top(&k2);
@@ -395,6 +461,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, heap_matches_reference);
+	tcase_add_test(tc, heap_far_times);
 	tcase_add_test(tc, calendar_matches_reference);
 	tcase_add_loop_test(tc, load_pick_is_lowest_least_loaded, 0, 5);
 	tcase_add_test(tc, tick_division);
