@@ -51,7 +51,9 @@ int bw_heap_init(struct bw_heap *hp, int nslots)
 	hp->base = 0;
 	hp->pos = malloc(nslots * sizeof(*hp->pos));
 	hp->key = malloc(MAX(nslots, 1) * sizeof(*hp->key));
-	hp->h = malloc((nslots + ARITY) * sizeof(*hp->h));
+	/* h[1] on a cache line's start: the children of a node share one line */
+	hp->mem = aligned_alloc(64, ((nslots + 2 * ARITY) * sizeof(*hp->h) + 63) / 64 * 64);
+	hp->h = hp->mem ? hp->mem + ARITY - 1 : NULL;
 	hp->n = 0;
 	hp->hole = false;
 	if (!hp->pos || !hp->key || !hp->h)
@@ -67,7 +69,7 @@ void bw_heap_free(struct bw_heap *hp)
 {
 	free(hp->pos);
 	free(hp->key);
-	free(hp->h);
+	free(hp->mem);
 }
 
 static void place(struct bw_heap *hp, int i, bw_heap_ent e)
@@ -92,8 +94,19 @@ static void sift_up(struct bw_heap *hp, int i, bw_heap_ent e)
 /*
  * The least of the eight children of @i (sentinels past the end never win), into *min:
  * a tournament of pairs.  Which child wins is a coin toss, so each round picks with
- * arithmetic on the comparison, not a branch (half of them would be mispredicted).
+ * arithmetic on the comparison, not a branch (half of them would be mispredicted; gcc
+ * made branches of the last two rounds of 64-bit entries: less_mask()).
  */
+/* -1 when @a < @b, else 0; the empty asm hides that it comes from a comparison (else
+ * gcc turns the selection that uses it back into a branch). */
+static inline int less_mask(bw_heap_ent a, bw_heap_ent b)
+{
+	int m = -(int)(a < b);
+
+	__asm__("" : "+r"(m));
+	return m;
+}
+
 static int least_child(const bw_heap_ent *h, int i, bw_heap_ent *min)
 {
 	int c = ARITY * i + 1;
@@ -101,10 +114,10 @@ static int least_child(const bw_heap_ent *h, int i, bw_heap_ent *min)
 	int a1 = c + 2 + (h[c + 3] < h[c + 2]);
 	int a2 = c + 4 + (h[c + 5] < h[c + 4]);
 	int a3 = c + 6 + (h[c + 7] < h[c + 6]);
-	int b0 = a0 ^ ((a0 ^ a1) & -(int)(h[a1] < h[a0]));
-	int b1 = a2 ^ ((a2 ^ a3) & -(int)(h[a3] < h[a2]));
+	int b0 = a0 ^ ((a0 ^ a1) & less_mask(h[a1], h[a0]));
+	int b1 = a2 ^ ((a2 ^ a3) & less_mask(h[a3], h[a2]));
 
-	b0 = b0 ^ ((b0 ^ b1) & -(int)(h[b1] < h[b0]));
+	b0 = b0 ^ ((b0 ^ b1) & less_mask(h[b1], h[b0]));
 	*min = h[b0];
 	return b0;
 }

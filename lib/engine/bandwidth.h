@@ -151,6 +151,7 @@ struct bw_heap {
 	int *pos;			/* per slot, -1 = not queued */
 	uint64_t *key;			/* per slot: its time while queued */
 	bw_heap_ent *h;			/* n entries, then sentinels */
+	bw_heap_ent *mem;		/* h's allocation */
 	int n;
 	bool hole;			/* h[0] is a removed root (counted in n) */
 	uint64_t base;			/* at or below every queued time */
