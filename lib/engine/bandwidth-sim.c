@@ -428,6 +428,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	t->state = BW_T_BUSY;
 	t->cpu = cpu;
 	s->left[ti] = busy;
+	t->bidx = s->cpu[cpu].nbusy;
 	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
 	load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
 	if (!enqueue_nothing_to_check(s, cpu))
@@ -444,12 +445,9 @@ static void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	struct bw_thread *t = &s->t[ti];
 	struct bw_cpu *c = &s->cpu[t->cpu];
 
-	for (int i = 0; i < c->nbusy; i++) {
-		if (c->busy[i] != ti)
-			continue;
-		c->busy[i] = c->busy[--c->nbusy];
-		break;
-	}
+	/* the last busy thread takes its place */
+	c->busy[t->bidx] = c->busy[--c->nbusy];
+	s->t[c->busy[t->bidx]].bidx = t->bidx;
 	load_move(s, t->cpu, c->nbusy + 1, c->nbusy);
 	if (s->ngroups == 1) {	/* the loop and bw_return_idle_slack(), for one group */
 		struct bw_rq *rq = &s->g[0].rq[t->cpu];
@@ -486,7 +484,13 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 
 	bw_cpu_progress(s, cpu, now);
 	cpu_charge(s, cpu, now);
-	for (int i = 0; c->nfinite && i < c->nrun; i++) {
+	if (c->nrun == 1) {	/* the loop below, for one thread: no trip count to predict */
+		if (s->left[c->run[0]] <= DONE_TOLERANCE_NS) {
+			thread_sleep(s, c->run[0], now);
+			slept = true;
+		}
+	}
+	for (int i = 0; c->nfinite && c->nrun > 1 && i < c->nrun; i++) {
 		int ti = c->run[i];
 
 		if (s->left[ti] <= (uint64_t)DONE_TOLERANCE_NS * c->nrun) {

@@ -119,6 +119,7 @@ struct bw_thread {
 	struct cgctl_bw_thread spec;
 	size_t trace_pos;
 	struct bw_divu64 jdiv;		/* 2 * jitter_ppm + 1, for bw_jitter() */
+	int bidx;			/* while busy: its index in its CPU's busy[] */
 };
 
 struct bw_cpu {
