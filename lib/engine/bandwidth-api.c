@@ -61,6 +61,7 @@ CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 	free(s->cpu);
 	free(s->t);
 	free(s->left);
+	free(s->bidx);
 	free(s->w);
 	free(s->dirty);
 	free(s->lmap);
@@ -165,7 +166,8 @@ static int setup_cpus(struct cgctl_bw_sim *s)
 	s->cpu = calloc(s->cfg.ncpus, sizeof(*s->cpu));
 	s->dirty = calloc(s->cfg.ncpus, sizeof(*s->dirty));
 	s->left = calloc(n, sizeof(*s->left));
-	if (!s->cpu || !s->dirty || !s->left || bw_load_init(s) < 0)
+	s->bidx = calloc(n, sizeof(*s->bidx));
+	if (!s->cpu || !s->dirty || !s->left || !s->bidx || bw_load_init(s) < 0)
 		return -ENOMEM;
 	for (unsigned int c = 0; c < s->cfg.ncpus; c++) {
 		struct bw_cpu *cpu = &s->cpu[c];

@@ -428,7 +428,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	t->state = BW_T_BUSY;
 	t->cpu = cpu;
 	s->left[ti] = busy;
-	t->bidx = s->cpu[cpu].nbusy;
+	s->bidx[ti] = s->cpu[cpu].nbusy;
 	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
 	load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
 	if (!enqueue_nothing_to_check(s, cpu))
@@ -446,8 +446,8 @@ static void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	struct bw_cpu *c = &s->cpu[t->cpu];
 
 	/* the last busy thread takes its place */
-	c->busy[t->bidx] = c->busy[--c->nbusy];
-	s->t[c->busy[t->bidx]].bidx = t->bidx;
+	c->busy[s->bidx[ti]] = c->busy[--c->nbusy];
+	s->bidx[c->busy[s->bidx[ti]]] = s->bidx[ti];
 	load_move(s, t->cpu, c->nbusy + 1, c->nbusy);
 	if (s->ngroups == 1) {	/* the loop and bw_return_idle_slack(), for one group */
 		struct bw_rq *rq = &s->g[0].rq[t->cpu];

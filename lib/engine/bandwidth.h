@@ -119,7 +119,6 @@ struct bw_thread {
 	struct cgctl_bw_thread spec;
 	size_t trace_pos;
 	struct bw_divu64 jdiv;		/* 2 * jitter_ppm + 1, for bw_jitter() */
-	int bidx;			/* while busy: its index in its CPU's busy[] */
 };
 
 struct bw_cpu {
@@ -187,6 +186,7 @@ struct cgctl_bw_sim {
 	struct bw_thread *t;
 	uint64_t *left;			/* per thread: CPU time left in the busy phase (apart
 					 * from the threads: the hot loops read only these) */
+	int *bidx;			/* per busy thread: its index in its CPU's busy[] */
 	struct bw_cpu *cpu;
 	struct bw_write_ev *w;
 	int nw, wcap, wnext;
