@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cgctl stat [--tasks] PATH...: memory and CPU-bandwidth figures, the same keys on v1
- * and v2, and the states of the cgroup's tasks (cgroupstats on v1, /proc on v2); with
- * --tasks, each process's CPU time and delays (taskstats).
+ * cgctl stat [--long] [--tasks] PATH...: memory and CPU-bandwidth figures, the same keys
+ * on v1 and v2.  By default the issue's figures only (memory usage, limit, failcnt; CPU
+ * usage and cpu.stat's counts), from the fewest files: 2 to 5 a cgroup.  --long adds max
+ * usage, memsw/swap, events, quota/period/burst and the states of the cgroup's tasks
+ * (cgroupstats on v1, /proc on v2); --tasks the task states and each process's CPU time
+ * and delays (taskstats).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,10 +19,9 @@
 #include "kernel/cgfs.h"
 #include "kernel/proctree.h"
 
-void cli_out_memstat(struct cli *cli, const struct cgctl_memstat *st)
+/* The "memory" object; @full: everything read (--long), else usage, limit, failcnt. */
+static void out_memstat(struct out *o, const struct cgctl_memstat *st, bool full)
 {
-	struct out *o = cli->out;
-
 	out_obj_begin(o, "memory");
 	if (st->present & CGCTL_MEMSTAT_NO_USAGE)
 		out_null(o, "usage_bytes");
@@ -28,6 +30,10 @@ void cli_out_memstat(struct cli *cli, const struct cgctl_memstat *st)
 	out_bytes(o, "limit_bytes", st->limit);
 	if (st->present & CGCTL_MEMSTAT_FAILCNT)
 		out_u64(o, "failcnt", st->failcnt);
+	if (!full) {
+		out_obj_end(o);
+		return;
+	}
 	if (st->present & CGCTL_MEMSTAT_PEAK)
 		out_bytes(o, "max_usage_bytes", st->peak);
 	if (st->present & CGCTL_MEMSTAT_MEMSW) {
@@ -46,26 +52,34 @@ void cli_out_memstat(struct cli *cli, const struct cgctl_memstat *st)
 	out_obj_end(o);
 }
 
-void cli_out_cpubw(struct cli *cli, const struct cgctl_cpubw *bw)
+void cli_out_memstat(struct cli *cli, const struct cgctl_memstat *st)
+{
+	out_memstat(cli->out, st, true);
+}
+
+/* The "cpu" object; @full: with quota, period, burst limit and local throttling. */
+static void out_cpubw(struct out *o, const struct cgctl_cpubw *bw, bool full)
 {
 	const struct cgctl_cpu_stat *s = &bw->stat;
-	struct out *o = cli->out;
 
 	out_obj_begin(o, "cpu");
 	if (s->present & CGCTL_CPU_STAT_USAGE)
 		out_usec(o, "usage_usec", s->usage_ns);
-	out_usec(o, "quota_usec", bw->quota_us == UINT64_MAX ? UINT64_MAX : bw->quota_us * 1000);
-	if (bw->period_us)
-		out_usec(o, "period_usec", bw->period_us * 1000);
-	if (bw->present & CGCTL_CPUBW_BURST)
-		out_usec(o, "burst_limit_usec", bw->burst_us * 1000);
+	if (full) {
+		out_usec(o, "quota_usec",
+			 bw->quota_us == UINT64_MAX ? UINT64_MAX : bw->quota_us * 1000);
+		if (bw->period_us)
+			out_usec(o, "period_usec", bw->period_us * 1000);
+		if (bw->present & CGCTL_CPUBW_BURST)
+			out_usec(o, "burst_limit_usec", bw->burst_us * 1000);
+	}
 	if (s->present & CGCTL_CPU_STAT_NR_PERIODS)
 		out_u64(o, "nr_periods", s->nr_periods);
 	if (s->present & CGCTL_CPU_STAT_NR_THROTTLED)
 		out_u64(o, "nr_throttled", s->nr_throttled);
 	if (s->present & CGCTL_CPU_STAT_THROTTLED)
 		out_usec(o, "throttled_usec", s->throttled_ns);
-	if (bw->present & CGCTL_CPUBW_LOCAL)
+	if (full && (bw->present & CGCTL_CPUBW_LOCAL))
 		out_usec(o, "throttled_local_usec", bw->throttled_local_ns);
 	if (s->present & CGCTL_CPU_STAT_NR_BURSTS)
 		out_u64(o, "nr_bursts", s->nr_bursts);
@@ -74,11 +88,19 @@ void cli_out_cpubw(struct cli *cli, const struct cgctl_cpubw *bw)
 	out_obj_end(o);
 }
 
-static int opt_tasks;
+void cli_out_cpubw(struct cli *cli, const struct cgctl_cpubw *bw)
+{
+	out_cpubw(cli->out, bw, true);
+}
+
+static int opt_tasks, opt_long;
 
 static const struct poptOption options[] = {
+	{ "long", 'l', POPT_ARG_NONE, &opt_long, 0,
+	  "everything: also max usage, swap, memory events, quota, period, burst limit and "
+	  "task states", NULL },
 	{ "tasks", 't', POPT_ARG_NONE, &opt_tasks, 0,
-	  "also each process's CPU time and delays (taskstats)", NULL },
+	  "also the task states and each process's CPU time and delays (taskstats)", NULL },
 	POPT_TABLEEND
 };
 
@@ -197,9 +219,12 @@ static int emit_processes(struct cli *cli, const char *path)
  * are many PATHs: the time is the kernel's, one open + read + close per file) and printed
  * afterwards in argument order, so the output is the same either way.
  */
+#define NO_PATH SIZE_MAX
+
 struct stat_row {
 	const char *path;
-	char *mpath, *cpath, *apath;	/* below memory, cpu, cpuacct (NULL: none) */
+	size_t mpath, cpath, apath;	/* in stat_run.paths: below memory, cpu, cpuacct
+					 * (NO_PATH: none) */
 	int rm, rc;			/* cgctl_memstat_read(), cgctl_cpubw_read() */
 	int states;			/* -1 none, 0 from /proc, 1 from cgroupstats */
 	int fail;			/* exit status of a path error; EXIT_OK */
@@ -214,23 +239,53 @@ struct stat_run {
 	struct stat_row *rows;
 	size_t n;
 	size_t next;				/* next unclaimed row (atomic) */
+	bool full;				/* --long: everything */
+	bool states;				/* --long or --tasks: the task states */
+	char *paths;				/* the rows' paths, NUL-separated: no
+						 * allocation per row */
+	size_t paths_len, paths_size;
 };
 
 /* Rows a thread claims at once. */
 #define STAT_CHUNK 32
 
-static char *row_path(struct cli *cli, const struct cgctl_mount *m, const char *path,
-		      int *rc)
+/* Append @path's path in @m to sr->paths.  Returns: its offset, NO_PATH on error (*rc
+ * the exit status of the error printed). */
+static size_t row_path(struct stat_run *sr, const struct cgctl_mount *m, const char *path,
+		       int *rc)
 {
-	char buf[PATH_MAX], *s;
+	char buf[PATH_MAX];
+	size_t len, off = sr->paths_len;
 
-	*rc = cli_path(cli, m, path, buf, sizeof(buf));
+	*rc = cli_path(sr->cli, m, path, buf, sizeof(buf));
 	if (*rc)
-		return NULL;
-	s = strdup(buf);
-	if (!s)
-		*rc = cli_error(cli, path, -ENOMEM, NULL);
-	return s;
+		return NO_PATH;
+	len = strlen(buf) + 1;
+	if (off + len > sr->paths_size) {
+		size_t size = sr->paths_size ? sr->paths_size : 4096;
+		char *p;
+
+		while (off + len > size)
+			size *= 2;
+		p = realloc(sr->paths, size);
+		if (!p) {
+			*rc = cli_error(sr->cli, path, -ENOMEM, NULL);
+			return NO_PATH;
+		}
+		sr->paths = p;
+		sr->paths_size = size;
+	}
+	memcpy(sr->paths + off, buf, len);
+	sr->paths_len += len;
+	return off;
+}
+
+/* A row's path in @off (sr->paths does not move while rows are read: every row of the
+ * threaded order is prepared before any is read, the serial one reads each right after
+ * its preparation). */
+static const char *row_str(const struct stat_run *sr, size_t off)
+{
+	return off == NO_PATH ? NULL : sr->paths + off;
 }
 
 /* The paths of @row in each hierarchy (memory's first, then cpu's: the order of the
@@ -240,17 +295,18 @@ static int row_prepare(struct stat_run *sr, struct stat_row *row)
 {
 	int rc = EXIT_OK, ra;
 
+	row->mpath = row->cpath = row->apath = NO_PATH;
 	if (sr->mm) {
-		row->mpath = row_path(sr->cli, sr->mm, row->path, &rc);
+		row->mpath = row_path(sr, sr->mm, row->path, &rc);
 		if (rc)
 			return rc;
 	}
 	if (sr->cm) {
-		row->cpath = row_path(sr->cli, sr->cm, row->path, &rc);
+		row->cpath = row_path(sr, sr->cm, row->path, &rc);
 		if (rc)
 			return rc;
 		if (sr->am)
-			row->apath = row_path(sr->cli, sr->am, row->path, &ra);
+			row->apath = row_path(sr, sr->am, row->path, &ra);
 	}
 	return EXIT_OK;
 }
@@ -265,25 +321,28 @@ static int row_states(struct cli *cli, const struct cgctl_mount *m, const char *
 	return states_from_proc(cli, m, rel, cs) < 0 ? -1 : 0;
 }
 
-/* Read everything @row prints; no output, safe from several threads. */
+/* Read everything @row prints (nothing more); no output, safe from several threads. */
 static void row_gather(struct stat_run *sr, struct stat_row *row)
 {
-	const unsigned int skip = CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT;
+	/* stat does not print memsw.failcnt */
+	const unsigned int mflags = sr->full ? CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT :
+					       CGCTL_MEMSTAT_LEAN;
+	const char *mpath = row_str(sr, row->mpath), *cpath = row_str(sr, row->cpath);
 
 	row->rm = row->rc = -ENODEV;
 	row->states = -1;
-	/* stat does not print memsw.failcnt */
 	if (sr->mm)
-		row->rm = cgctl_memstat_read_flags(sr->cli->ctx, sr->mm, row->mpath, skip,
+		row->rm = cgctl_memstat_read_flags(sr->cli->ctx, sr->mm, mpath, mflags,
 						   &row->ms);
 	if (sr->cm)
-		row->rc = cgctl_cpubw_read(sr->cli->ctx, sr->cm, row->cpath, sr->am,
-					   row->apath, &row->bw);
-	if (row->rm < 0 && row->rc < 0)
+		row->rc = cgctl_cpubw_read_flags(sr->cli->ctx, sr->cm, cpath, sr->am,
+						 row_str(sr, row->apath),
+						 sr->full ? 0 : CGCTL_CPUBW_LEAN, &row->bw);
+	if ((row->rm < 0 && row->rc < 0) || !sr->states)
 		return;
 	/* the hierarchy to count tasks in: cpu's, else memory's */
-	row->states = row_states(sr->cli, sr->cm ? sr->cm : sr->mm,
-				 sr->cm ? row->cpath : row->mpath, &row->cs);
+	row->states = row_states(sr->cli, sr->cm ? sr->cm : sr->mm, sr->cm ? cpath : mpath,
+				 &row->cs);
 }
 
 static void emit_states(struct cli *cli, const struct stat_row *row)
@@ -306,7 +365,7 @@ static void emit_states(struct cli *cli, const struct stat_row *row)
 }
 
 /* Returns: EXIT_OK or the exit status of the error printed. */
-static int row_emit(struct cli *cli, const struct stat_row *row)
+static int row_emit(struct cli *cli, const struct stat_run *sr, const struct stat_row *row)
 {
 	if (row->fail)
 		return row->fail;
@@ -320,9 +379,9 @@ static int row_emit(struct cli *cli, const struct stat_row *row)
 	out_obj_begin(cli->out, NULL);
 	out_str(cli->out, "path", row->path);
 	if (row->rm == 0)
-		cli_out_memstat(cli, &row->ms);
+		out_memstat(cli->out, &row->ms, sr->full);
 	if (row->rc == 0)
-		cli_out_cpubw(cli, &row->bw);
+		out_cpubw(cli->out, &row->bw, sr->full);
 	emit_states(cli, row);
 	out_obj_end(cli->out);
 	return EXIT_OK;
@@ -393,18 +452,16 @@ static bool want_threads(struct stat_run *sr, int argc, const char **argv)
 
 static void stat_run_free(struct stat_run *sr)
 {
-	for (size_t i = 0; i < sr->n; i++) {
-		free(sr->rows[i].mpath);
-		free(sr->rows[i].cpath);
-		free(sr->rows[i].apath);
-	}
+	free(sr->paths);
 	free(sr->rows);
 }
 
 /* Returns: the number of failed PATHs; *last the exit status of the last failure. */
 static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 {
-	struct stat_run sr = { .cli = cli, .n = (size_t)argc };
+	struct stat_run sr = {
+		.cli = cli, .n = (size_t)argc, .full = opt_long, .states = opt_long || opt_tasks,
+	};
 	bool threads;
 	int failed = 0, rc, i;
 
@@ -436,7 +493,7 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 			if (!row->fail)
 				row_gather(&sr, row);
 		}
-		rc = row_emit(cli, row);
+		rc = row_emit(cli, &sr, row);
 		if (rc) {
 			failed++;
 			*last = rc;

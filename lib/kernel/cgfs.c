@@ -268,14 +268,14 @@ static int have_openat2;
 
 /*
  * The whole walk in one openat2() (5.6+): beneath @mfd, no symlink anywhere, no magic
- * link, "." and ".." already gone from @rel.  Returns: the directory fd, -ENOENT, or
- * -EAGAIN when the caller must walk: any other failure is re-done by cg_walk() so that
+ * link, "." and ".." already gone from @rel.  Returns: the fd, -ENOENT, or -EAGAIN when
+ * the caller must walk: any other failure is re-done by cg_walk() (and openat()) so that
  * every error (ELOOP, ENOTDIR, EACCES, ...) is exactly the walk's.
  */
-static int cg_openat2(int mfd, const char *rel)
+static int openat2_beneath(int mfd, const char *rel, uint64_t flags)
 {
 	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.flags = flags,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	int fd, e;
@@ -295,6 +295,18 @@ static int cg_openat2(int mfd, const char *rel)
 	if (e == ENOSYS || (e == EPERM && have == 0))
 		__atomic_store_n(&have_openat2, -1, __ATOMIC_RELAXED);
 	return e == ENOENT ? -ENOENT : -EAGAIN;
+}
+
+static int cg_openat2(int mfd, const char *rel)
+{
+	return openat2_beneath(mfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* A file below @mfd in one openat2() (RESOLVE_NO_SYMLINKS has O_NOFOLLOW's effect on the
+ * last component): the fd, -ENOENT, or -EAGAIN (see above). */
+static int cg_openat2_file(int mfd, const char *rel)
+{
+	return openat2_beneath(mfd, rel, O_RDONLY | O_CLOEXEC);
 }
 
 void cgctl_cgfs_use_openat2(bool on)
@@ -320,6 +332,42 @@ CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *
 			return fd;
 	}
 	return cg_walk(mfd, norm);
+}
+
+/*
+ * @file of the cgroup @path below @m, opened read-only: the cgroup path and the file in
+ * one openat2() (no directory fd to open and close: stat of thousands of cgroups pays
+ * per syscall).  Any failure but ENOENT is re-done by cgctl_cg_open() + openat() so the
+ * error is exactly theirs.  Returns: the fd, -ENOENT (no such cgroup or file), -errno.
+ */
+int cgctl_cg_open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		       const char *file)
+{
+	char norm[PATH_MAX], rel[PATH_MAX];
+	int dfd, fd, e;
+
+	if (!cgctl_valid_filename(file))
+		return -EINVAL;
+	e = cgctl_path_normalize(path, norm, sizeof(norm));
+	if (e < 0)
+		return e;
+	if (__atomic_load_n(&have_openat2, __ATOMIC_RELAXED) >= 0 &&
+	    (size_t)snprintf(rel, sizeof(rel), "%s%s%s", norm + 1, norm[1] ? "/" : "",
+			     file) < sizeof(rel)) {
+		dfd = mount_fd(ctx, m);
+		if (dfd < 0)
+			return dfd;
+		fd = cg_openat2_file(dfd, rel);
+		if (fd != -EAGAIN)
+			return fd;
+	}
+	dfd = cgctl_cg_open(ctx, m, norm);
+	if (dfd < 0)
+		return dfd;
+	fd = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	e = errno;
+	close(dfd);
+	return fd < 0 ? -e : fd;
 }
 
 CGCTL_EXPORT int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount *m,

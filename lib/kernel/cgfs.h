@@ -13,6 +13,11 @@ int cgctl_read_fd(int fd, char **buf, size_t *len);
  * Returns: the length (size - 1: the buffer filled, the file may go on), -errno.
  */
 ssize_t cgctl_read_small(int fd, char *buf, size_t size);
+/* cgctl_cg_read()'s open without its directory fd: @file of the cgroup @path below @m,
+ * read-only, in one openat2() where the kernel has it.  Errors are cgctl_cg_open()'s and
+ * then openat()'s.  Returns: the fd, -ENOENT (no such cgroup or no such file), -errno. */
+int cgctl_cg_open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		       const char *file);
 /* A file name inside a cgroup directory: no '/', not "." or "..", not empty. */
 bool cgctl_valid_filename(const char *name);
 
@@ -28,8 +33,21 @@ int cgctl_fixture_write_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m
 /* cgctl_memstat_read() leaving out what the caller does not print: with
  * CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT, memsw_failcnt stays 0 (one file less per cgroup). */
 #define CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT (1u << 0)
+/* CGCTL_MEMSTAT_LEAN: usage, limit and (v1) failcnt only, each file in one openat2()
+ * (cgctl_cg_open_file()): 2 or 3 files a cgroup instead of up to 7. */
+#define CGCTL_MEMSTAT_LEAN (1u << 1)
 int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			     const char *path, unsigned int flags,
 			     struct cgctl_memstat *st);
+
+/* cgctl_cpubw_read() leaving out what the caller does not print: with CGCTL_CPUBW_LEAN,
+ * only cpu.stat and (v1, with @acct) cpuacct.usage, each in one openat2(); quota_us is
+ * then UINT64_MAX, period_us, burst_us and throttled_local_ns 0, and present has neither
+ * CGCTL_CPUBW_BURST nor CGCTL_CPUBW_LOCAL (none of them read).  Errors as
+ * cgctl_cpubw_read()'s: -EOPNOTSUPP for a cgroup without cpu.stat (the root: 0). */
+#define CGCTL_CPUBW_LEAN (1u << 0)
+int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *path, const struct cgctl_mount *acct,
+			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
 
 #endif

@@ -31,6 +31,69 @@ static int read_limit_at(int dfd, const char *file, uint64_t *v)
 	return cgctl_parse_mem_limit(buf, (size_t)n, v);
 }
 
+/* The lean reads: each file in one openat2() below the mount, no directory fd. */
+static ssize_t read_cg(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		       const char *file, char *buf, size_t size)
+{
+	int fd = cgctl_cg_open_file(ctx, m, path, file);
+
+	return fd < 0 ? fd : cgctl_read_small(fd, buf, size);
+}
+
+static int read_limit_cg(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			 const char *path, const char *file, uint64_t *v)
+{
+	char buf[64];
+	ssize_t n = read_cg(ctx, m, path, file, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return cgctl_parse_mem_limit(buf, (size_t)n, v);
+}
+
+/* A first file of @path is missing: the cgroup's own error (no such cgroup, a symlink,
+ * ...), else 0 (it exists). */
+static int cg_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path)
+{
+	int dfd = cgctl_cg_open(ctx, m, path);
+
+	if (dfd < 0)
+		return dfd;
+	close(dfd);
+	return 0;
+}
+
+/* usage, limit and (v1) failcnt: what `cgctl stat` prints by default. */
+static int memstat_lean(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			const char *path, struct cgctl_memstat *st)
+{
+	bool v2 = m->version == 2;
+	int r;
+
+	st->version = m->version;
+	r = read_limit_cg(ctx, m, path, v2 ? "memory.current" : "memory.usage_in_bytes",
+			  &st->usage);
+	if (r == 0)
+		r = read_limit_cg(ctx, m, path, v2 ? "memory.max" : "memory.limit_in_bytes",
+				  &st->limit);
+	if (r == -ENOENT) {
+		r = cg_error(ctx, m, path);
+		if (r < 0)
+			return r;
+		if (!(v2 && strcmp(path, "/") == 0))
+			return -EOPNOTSUPP;	/* not with this controller */
+		/* the v2 root has neither file: report it unlimited, usage unknown */
+		st->limit = UINT64_MAX;
+		st->usage = 0;
+		st->present |= CGCTL_MEMSTAT_NO_USAGE;
+		return 0;
+	}
+	if (r == 0 && !v2 &&
+	    read_limit_cg(ctx, m, path, "memory.failcnt", &st->failcnt) == 0)
+		st->present |= CGCTL_MEMSTAT_FAILCNT;
+	return r;
+}
+
 static void memstat_v1(int dfd, unsigned int flags, struct cgctl_memstat *st)
 {
 	if (read_limit_at(dfd, "memory.failcnt", &st->failcnt) == 0)
@@ -68,10 +131,13 @@ int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			     const char *path, unsigned int flags,
 			     struct cgctl_memstat *st)
 {
-	int dfd = cgctl_cg_open(ctx, m, path), r;
+	int dfd, r;
 	bool v2 = m->version == 2;
 
 	memset(st, 0, sizeof(*st));
+	if (flags & CGCTL_MEMSTAT_LEAN)
+		return memstat_lean(ctx, m, path, st);
+	dfd = cgctl_cg_open(ctx, m, path);
 	if (dfd < 0)
 		return dfd;
 	st->version = m->version;
@@ -146,15 +212,56 @@ static void cpu_usage_acct(struct cgctl_ctx *ctx, const struct cgctl_mount *acct
 	close(dfd);
 }
 
+/* cpu.stat and (v1) cpuacct.usage: what `cgctl stat` prints by default. */
+static int cpubw_lean(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      const struct cgctl_mount *acct, const char *acct_path,
+		      struct cgctl_cpubw *bw)
+{
+	char buf[1024];
+	ssize_t n;
+	int r;
+
+	bw->version = m->version;
+	bw->quota_us = UINT64_MAX;	/* not read */
+	n = read_cg(ctx, m, path, "cpu.stat", buf, sizeof(buf));
+	if (n == -ENOENT) {
+		r = cg_error(ctx, m, path);
+		if (r < 0)
+			return r;
+		/* as cgctl_cpubw_read(): the root reads no limit, anything else needs one */
+		return strcmp(path, "/") == 0 ? 0 : -EOPNOTSUPP;
+	}
+	if (n < 0)
+		return (int)n;
+	r = cgctl_parse_cpu_stat(buf, (size_t)n, m->version, &bw->stat);
+	if (r == 0 && acct && m->version == 1) {
+		n = read_cg(ctx, acct, acct_path ? acct_path : path, "cpuacct.usage", buf,
+			    sizeof(buf));
+		if (n >= 0)
+			cgctl_parse_cpuacct_usage(buf, (size_t)n, &bw->stat);
+	}
+	return r;
+}
+
 CGCTL_EXPORT int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				  const char *path, const struct cgctl_mount *acct,
 				  const char *acct_path, struct cgctl_cpubw *bw)
 {
-	int dfd = cgctl_cg_open(ctx, m, path), r;
+	return cgctl_cpubw_read_flags(ctx, m, path, acct, acct_path, 0, bw);
+}
+
+int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *path, const struct cgctl_mount *acct,
+			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw)
+{
+	int dfd, r;
 	char buf[1024];
 	ssize_t n;
 
 	memset(bw, 0, sizeof(*bw));
+	if (flags & CGCTL_CPUBW_LEAN)
+		return cpubw_lean(ctx, m, path, acct, acct_path, bw);
+	dfd = cgctl_cg_open(ctx, m, path);
 	if (dfd < 0)
 		return dfd;
 	bw->version = m->version;

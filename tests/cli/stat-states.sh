@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Fixture tier: `cgctl stat` counts task states from /proc when cgroupstats cannot be
-# asked (fixtures, v2); `stat --tasks` needs the running kernel and refuses --root.
+# Fixture tier: `cgctl stat --long` counts task states from /proc when cgroupstats cannot
+# be asked (fixtures, v2); `stat --tasks` needs the running kernel and refuses --root.
 . "$top_srcdir/tests/lib.sh"
 
 fixture v1
-cg --root="$ROOT" --json stat /a
+cg --root="$ROOT" --json stat --long /a
 expect_rc 0 "stat /a"
 # /a holds 4242 (state S in the fixture's /proc) and 4243 (gone: not counted)
 [ "$(json_get 'j["cgroups"][0]["tasks"]')" = \
@@ -15,7 +15,7 @@ bad_input 6 "stat --tasks with --root" --root="$ROOT" stat --tasks /a
 expect_unchanged "stat --tasks with --root"
 
 fixture v2
-cg --root="$ROOT" --json stat /a
+cg --root="$ROOT" --json stat --long /a
 expect_rc 0 "v2 stat /a"
 [ "$(json_get 'j["cgroups"][0]["tasks"]["source"]')" = proc ] && ok || fail "v2 source: $OUT"
 # the v2 root has no memory.current: its usage is unknown (null), not 0

@@ -50,11 +50,18 @@ grep -qx "$child" "$mem${self_mem%/}/$name/cgroup.procs" && ok || fail "child no
 cg --self get --raw -c memory "$name" cgroup.procs
 expect_out "$child" "get --raw cgroup.procs"
 
-cg --self --json stat "$name"
+cg --self --json stat --long "$name"
 expect_rc 0 "stat json"
 [ "$(json_get 'j["cgroups"][0]["memory"]["limit_bytes"]')" = 67108864 ] && ok || fail "stat limit: $OUT"
 [ "$(json_get 'j["cgroups"][0]["cpu"]["quota_usec"]')" = 50000 ] && ok || fail "stat quota: $OUT"
 [ "$(json_get 'type(j["cgroups"][0]["memory"]["usage_bytes"]).__name__')" = int ] && ok || fail "stat usage: $OUT"
+# the default: the lean keys only, the same values
+cg --self --json stat "$name"
+expect_rc 0 "stat json lean"
+[ "$(json_get 'j["cgroups"][0]["memory"]["limit_bytes"]')" = 67108864 ] && ok || fail "lean limit: $OUT"
+# (usage_usec only where cpuacct has the cgroup too)
+[ "$(json_get '"nr_throttled" in j["cgroups"][0]["cpu"] and set(j["cgroups"][0]["cpu"]) <= {"usage_usec", "nr_periods", "nr_throttled", "throttled_usec", "nr_bursts", "burst_usec"} and "tasks" not in j["cgroups"][0]')" = True ] &&
+	ok || fail "lean keys: $OUT"
 cg --self --tsv stat "$name"
 [ "$(printf '%s\n' "$OUT" | head -n 1 | cut -f1)" = path ] && ok || fail "stat tsv header: $OUT"
 [ "$(printf '%s\n' "$OUT" | wc -l)" = 2 ] && ok || fail "stat tsv rows: $OUT"

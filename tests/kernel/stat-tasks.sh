@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `cgctl stat` task states (cgroupstats on v1) and `stat --tasks` (taskstats): a
+# `cgctl stat --long` task states (cgroupstats on v1) and `stat --tasks` (taskstats): a
 # spinner, a sleeper and a stopped process in a scratch cpu cgroup are counted as
 # running, sleeping and stopped; --tasks lists each with its comm and CPU time.
 . "$top_srcdir/tests/lib.sh"
@@ -17,7 +17,7 @@ sleep 0.3
 kill -STOP "$stopped"
 sleep 0.2
 
-cg --json stat "$g"
+cg --json stat --long "$g"
 expect_rc 0 "stat"
 echo "tasks: $(json_get 'j["cgroups"][0]["tasks"]')"
 [ "$(json_get 'j["cgroups"][0]["tasks"]["source"]')" = cgroupstats ] && ok ||
@@ -28,6 +28,9 @@ echo "tasks: $(json_get 'j["cgroups"][0]["tasks"]')"
 
 cg --json stat --tasks "$g"
 expect_rc 0 "stat --tasks"
+# --tasks brings the task states of --long, not the rest of it
+[ "$(json_get 'j["cgroups"][0]["tasks"]["running"]')" = 1 ] && ok || fail "--tasks states: $OUT"
+[ "$(json_get '"quota_usec" in j["cgroups"][0]["cpu"]')" = False ] && ok || fail "--tasks lean: $OUT"
 [ "$(json_get 'len(j["processes"])')" = 3 ] && ok || fail "three processes: $OUT"
 [ "$(json_get 'sorted(set(p["comm"] for p in j["processes"]))')" = "['spinner']" ] && ok ||
 	fail "comm: $OUT"

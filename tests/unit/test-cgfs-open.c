@@ -3,10 +3,13 @@
  * Unit tests of cgroup path resolution (lib/kernel/cgfs.c): openat2(RESOLVE_BENEATH|
  * RESOLVE_NO_SYMLINKS) and the component walk it falls back to must open the same
  * directories and refuse the same paths with the same errno; the hierarchy fd is opened
- * once even when two threads race for it; memstat can leave out memsw.failcnt.
+ * once even when two threads race for it; memstat can leave out memsw.failcnt; a file
+ * opened in one openat2() (cgctl_cg_open_file()) is the file cgctl_cg_open() + openat()
+ * open, or their errno, and the lean memstat reads the same figures through it.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -43,6 +46,8 @@ static char *make_root(void)
 	ck_assert_int_eq(symlink("b", p), 0);
 	snprintf(p, sizeof(p), "%s/sys/fs/cgroup/memory/a/b/abs", root);
 	ck_assert_int_eq(symlink("/", p), 0);
+	snprintf(p, sizeof(p), "%s/sys/fs/cgroup/memory/a/b/c/link", root);
+	ck_assert_int_eq(symlink("memory.failcnt", p), 0);
 	return root;
 }
 
@@ -232,6 +237,112 @@ START_TEST(memstat_skip_memsw_failcnt)
 }
 END_TEST
 
+/* cgctl_cg_open() + openat(O_NOFOLLOW): the file's inode or -errno. */
+static long long file_by_dir(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			     const char *path, const char *file)
+{
+	int dfd = cgctl_cg_open(ctx, m, path), fd, e;
+	struct stat st;
+
+	if (dfd < 0)
+		return dfd;
+	fd = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	e = errno;
+	close(dfd);
+	if (fd < 0)
+		return -e;
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	close(fd);
+	return (long long)st.st_ino;
+}
+
+static long long file_at_once(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			      const char *path, const char *file)
+{
+	int fd = cgctl_cg_open_file(ctx, m, path, file);
+	struct stat st;
+
+	if (fd < 0)
+		return fd;
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	close(fd);
+	return (long long)st.st_ino;
+}
+
+START_TEST(open_file_like_dir)
+{
+	static const char *files[] = { "memory.usage_in_bytes", "memory.limit_in_bytes",
+				       "link", "nope", "c", ".", "..", "a/b", "" };
+	char *root = make_root();
+	int before = count_fds();
+
+	for (int o2 = 1; o2 >= 0; o2--) {
+		const struct cgctl_mount *m;
+		struct cgctl_ctx *ctx;
+
+		cgctl_cgfs_use_openat2(o2);
+		ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+		ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &m), 0);
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+			for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+				const char *p = cases[i].path, *n = files[f];
+				long long want = cgctl_valid_filename(n) ?
+						 file_by_dir(ctx, m, p, n) : -EINVAL;
+				long long got = file_at_once(ctx, m, p, n);
+
+				ck_assert_msg(got == want, "%s %s (%s): got %lld, want %lld",
+					      p, n, o2 ? "openat2" : "walk", got, want);
+			}
+		/* the cases: a file, a symlinked file, a symlinked cgroup, no file */
+		ck_assert_int_gt(file_at_once(ctx, m, "/a/b/c", "memory.failcnt"), 0);
+		ck_assert_int_eq(file_at_once(ctx, m, "/a/b/c", "link"), -ELOOP);
+		ck_assert_int_eq(file_at_once(ctx, m, "/escape", "memory.usage_in_bytes"),
+				 -ELOOP);
+		ck_assert_int_eq(file_at_once(ctx, m, "/a/b/c", "nope"), -ENOENT);
+		cgctl_unref(ctx);
+	}
+	cgctl_cgfs_use_openat2(true);
+	ck_assert_int_eq(count_fds(), before);
+	tu_rmtree(root);
+	free(root);
+}
+END_TEST
+
+START_TEST(memstat_lean)
+{
+	char *root = make_root();
+	const struct cgctl_mount *m;
+	struct cgctl_memstat all, lean;
+	struct cgctl_ctx *ctx;
+
+	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &m), 0);
+	ck_assert_int_eq(cgctl_memstat_read(ctx, m, "/a/b/c", &all), 0);
+	ck_assert_int_eq(cgctl_memstat_read_flags(ctx, m, "/a/b/c", CGCTL_MEMSTAT_LEAN,
+						  &lean), 0);
+	ck_assert_int_eq(lean.version, 1);
+	ck_assert_uint_eq(lean.usage, all.usage);
+	ck_assert_uint_eq(lean.limit, all.limit);
+	ck_assert_uint_eq(lean.failcnt, 3);
+	ck_assert_uint_eq(lean.present, CGCTL_MEMSTAT_FAILCNT);
+	ck_assert_uint_eq(lean.peak, 0);
+	ck_assert_uint_eq(lean.memsw_usage, 0);
+	/* the errors of the full read: the cgroup's own, else no such controller */
+	ck_assert_int_eq(cgctl_memstat_read_flags(ctx, m, "/escape", CGCTL_MEMSTAT_LEAN,
+						  &lean), -ELOOP);
+	ck_assert_int_eq(cgctl_memstat_read_flags(ctx, m, "/nope", CGCTL_MEMSTAT_LEAN,
+						  &lean), -ENOENT);
+	ck_assert_int_eq(cgctl_memstat_read_flags(ctx, m, "/a/file", CGCTL_MEMSTAT_LEAN,
+						  &lean), -ENOTDIR);
+	ck_assert_int_eq(cgctl_memstat_read(ctx, m, "/a", &all), -EOPNOTSUPP);
+	ck_assert_int_eq(cgctl_memstat_read_flags(ctx, m, "/a", CGCTL_MEMSTAT_LEAN, &lean),
+			 -EOPNOTSUPP);
+	cgctl_unref(ctx);
+	tu_rmtree(root);
+	free(root);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cgfs-open");
@@ -241,6 +352,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, resolve_walk);
 	tcase_add_test(tc, mount_fd_race);
 	tcase_add_test(tc, memstat_skip_memsw_failcnt);
+	tcase_add_test(tc, open_file_like_dir);
+	tcase_add_test(tc, memstat_lean);
 	suite_add_tcase(s, tc);
 	return s;
 }

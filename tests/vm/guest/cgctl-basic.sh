@@ -114,7 +114,7 @@ sh -c "$join dd if=/dev/zero of=/dev/shm/vmbasic bs=1M count=8 2>/dev/null" ||
 	vm_fail "cannot charge tmpfs pages to $t"
 usage=$(cat "$mem$t/memory.usage_in_bytes" 2>/dev/null || cat "$mem$t/memory.current")
 [ "$usage" -ge 8388608 ] || vm_fail "kernel usage $usage < 8 MiB after writing 8 MiB"
-vm_ok cgctl --json stat $t
+vm_ok cgctl --json stat --long $t
 vm_jq ".cgroups[0].path == \"$t\" and .cgroups[0].memory.limit_bytes == 67108864 and
 	.cgroups[0].memory.usage_bytes >= 8388608 and .cgroups[0].cpu.quota_usec == 50000 and
 	.cgroups[0].cpu.period_usec == 100000 and .cgroups[0].cpu.usage_usec > 0" "stat"

@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Fixture tier: `cgctl stat` prints the lean keys by default (memory usage, limit,
+# failcnt; cpu usage and cpu.stat's counts), `stat --long` everything, byte for byte the
+# output stat printed before the default became lean (tests/fixtures/expected/), and the
+# lean view needs none of the files only --long reads.
+. "$top_srcdir/tests/lib.sh"
+
+exp="$top_srcdir/tests/fixtures/expected"
+paths="/ /a /a/b /01 /01/02 /ro /esc /nope"
+
+# lean_check TREE: every key of the default JSON is a lean key, in --long's order, with
+# --long's value, and nothing else of --long is there
+lean_check() {
+	cg --root="$ROOT" --json stat -l $paths
+	long=$OUT
+	cg --root="$ROOT" --json stat $paths
+	expect_rc 8 "$1: lean stat, /nope fails"
+	printf '%s' "$long" >"$T_TMP/long.json"
+	r=$(printf '%s' "$OUT" | python3 -c '
+import json, sys
+lean = json.load(sys.stdin)["cgroups"]
+full = {r["path"]: r for r in json.load(open(sys.argv[1]))["cgroups"]}
+keys = {"memory": ["usage_bytes", "limit_bytes", "failcnt"],
+        "cpu": ["usage_usec", "nr_periods", "nr_throttled", "throttled_usec",
+                "nr_bursts", "burst_usec"]}
+bad = []
+for r in lean:
+    if set(r) - {"path", "memory", "cpu"}:
+        bad.append("%s: extra sections %s" % (r["path"], sorted(set(r) - {"path", "memory", "cpu"})))
+    f = full.get(r["path"])
+    for sec, allowed in keys.items():
+        if sec not in r:
+            continue
+        got = list(r[sec].items())
+        if any(k not in allowed for k, _ in got):
+            bad.append("%s.%s: not lean: %s" % (r["path"], sec, [k for k, _ in got]))
+        if f is not None and sec in f:
+            want = [(k, v) for k, v in f[sec].items() if k in allowed]
+            if got != want:
+                bad.append("%s.%s: %s, --long has %s" % (r["path"], sec, got, want))
+print("; ".join(bad) if bad else "ok", len(lean))
+' "$T_TMP/long.json")
+	case $r in
+	"ok "[1-9]*) ok ;;
+	*) fail "$1: lean output: $r: $OUT" ;;
+	esac
+}
+
+for tree in v1 v2 hybrid; do
+	fixture "$tree"
+	snapshot before
+	# --long: the old output, all three formats, errors included
+	for fmt in human json tsv; do
+		o=$([ $fmt = human ] || echo "--$fmt")
+		cg --root="$ROOT" $o stat --long $paths
+		expect_rc 8 "$tree $fmt: stat --long"
+		[ "$OUT" = "$(cat "$exp/stat-long-$tree.$fmt")" ] && ok ||
+			fail "$tree $fmt: stat --long differs: $(printf '%s\n' "$OUT" |
+				diff "$exp/stat-long-$tree.$fmt" - | head -5)"
+		[ "$ERR" = "$(cat "$exp/stat-long-$tree.err")" ] && ok ||
+			fail "$tree $fmt: stat --long errors: $ERR"
+	done
+	cg --root="$ROOT" --json stat -l /a
+	[ "$(json_get '"tasks" in j["cgroups"][0] and "quota_usec" in j["cgroups"][0]["cpu"]')" = True ] &&
+		ok || fail "$tree: -l is --long: $OUT"
+	lean_check "$tree"
+	# the default: no task states, no limits of the cpu controller
+	cg --root="$ROOT" --json stat /a
+	expect_rc 0 "$tree: stat /a"
+	[ "$(json_get 'sorted(j["cgroups"][0])')" = "['cpu', 'memory', 'path']" ] && ok ||
+		fail "$tree: default sections: $OUT"
+	cg --root="$ROOT" --tsv stat /a /a/b
+	case $tree in
+	v1) want="memory.failcnt cpu.usage_usec" ;;
+	v2) want="cpu.usage_usec" ;;
+	hybrid) want="memory.failcnt" ;;	# cpu,cpuacct co-mounted: no usage
+	esac
+	want="path memory.usage_bytes memory.limit_bytes $want cpu.nr_periods cpu.nr_throttled"
+	want="$want cpu.throttled_usec cpu.nr_bursts cpu.burst_usec"
+	[ "$(printf '%s\n' "$OUT" | head -n 1 | tr -s '\t' ' ')" = "$want" ] &&
+		ok || fail "$tree: lean tsv header: $OUT"
+	expect_unchanged "$tree: stat reads only"
+done
+
+# the lean view reads none of what only --long needs: without those files it is the same
+for tree in v1 v2; do
+	fixture "$tree"
+	cg --root="$ROOT" --json stat /a /a/b
+	before=$OUT
+	if [ $tree = v1 ]; then
+		m="$ROOT/sys/fs/cgroup/memory" c="$ROOT/sys/fs/cgroup/cpu"
+		extra="$m/a/memory.max_usage_in_bytes $m/a/memory.memsw.usage_in_bytes
+			$m/a/memory.memsw.limit_in_bytes $m/a/memory.memsw.failcnt
+			$c/a/cpu.cfs_quota_us $c/a/cpu.cfs_period_us $c/a/cpu.cfs_burst_us
+			$c/a/cpu.stat.local $c/a/tasks $c/a/cgroup.procs"
+	else
+		m="$ROOT/sys/fs/cgroup"
+		extra="$m/a/memory.peak $m/a/memory.swap.current $m/a/memory.swap.max
+			$m/a/memory.events $m/a/cpu.max $m/a/cpu.max.burst $m/a/cpu.stat.local
+			$m/a/cgroup.threads $m/a/cgroup.procs"
+	fi
+	for f in $extra; do
+		[ -e "$f" ] && ok || fail "$tree: fixture lacks $f"
+		rm -f "$f"
+	done
+	cg --root="$ROOT" --json stat /a /a/b
+	expect_rc 0 "$tree: lean stat without the --long files"
+	[ "$OUT" = "$before" ] && ok || fail "$tree: lean stat changed: $before -> $OUT"
+	# --long did need them: no cpu object (no quota file), no max usage
+	cg --root="$ROOT" --json stat --long /a
+	[ "$(json_get '"cpu" in j["cgroups"][0] or "max_usage_bytes" in j["cgroups"][0]["memory"]')" = False ] &&
+		ok || fail "$tree: --long without its files: $OUT"
+done
+done_testing
