@@ -169,19 +169,17 @@ int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 	struct ps_run *cur = r->n ? &r->v[r->n - 1] : NULL;
 	/* the entry that would extend the current run: compared whole, in a register */
 	const uint64_t keep = PM_PRESENT | PM_EXCLUSIVE | PM_FILE | PM_PFN_MASK;
-	uint64_t next = 0, len = 0;
+	const uint64_t none = UINT64_MAX;	/* no entry masked by @keep equals it */
+	uint64_t next = none, len = 0;
 
-	if (cur && cur->len < UINT32_MAX - n) {
+	if (cur && cur->len < UINT32_MAX - n && cur->vpn + cur->len == vpn)
 		next = PM_PRESENT | (cur->pfn + cur->len) |
 		       (cur->flags & RUN_EXCLUSIVE ? PM_EXCLUSIVE : 0) |
 		       (cur->flags & RUN_FILE ? PM_FILE : 0);
-		if (cur->vpn + cur->len != vpn)
-			next = 0;
-	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t e = pm[i];
 
-		if ((e & keep) == next && next) {
+		if ((e & keep) == next) {
 			len++;
 			next++;
 			continue;
@@ -192,7 +190,7 @@ int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 			st->present += len;
 			len = 0;
 		}
-		next = 0;
+		next = none;
 		if (!(e & PM_PRESENT)) {
 			st->swap += !!(e & PM_SWAP);
 			continue;
@@ -308,9 +306,12 @@ static int radix_sort_runs(struct ps_run *v, size_t n)
 	free(tmp);
 	free(cnt);
 	for (size_t i = 1; i < n; i++) {	/* equal PFNs (rare): insertion by length */
-		struct ps_run x = v[i];
+		struct ps_run x;
 		size_t j = i;
 
+		if (v[i - 1].pfn != v[i].pfn || v[i - 1].len >= v[i].len)
+			continue;
+		x = v[i];
 		for (; j > 0 && v[j - 1].pfn == x.pfn && v[j - 1].len < x.len; j--)
 			v[j] = v[j - 1];
 		v[j] = x;
@@ -335,24 +336,26 @@ uint64_t ps_runs_sort_dedupe(struct ps_runs *r)
 	    (r->n < 64 || radix_sort_runs(r->v, r->n) < 0))
 		qsort(r->v, r->n, sizeof(*r->v), run_cmp);
 	for (size_t i = 0; i < r->n; i++) {
-		struct ps_run x = r->v[i];
-		uint64_t end = x.pfn + x.len;
+		struct ps_run *x = &r->v[i];
+		uint64_t end = x->pfn + x->len;
 
 		if (end <= covered) {
-			dropped += x.len;
+			dropped += x->len;
 			continue;
 		}
-		if (x.pfn < covered) {
-			uint64_t cut = covered - x.pfn;
+		if (x->pfn < covered) {
+			uint64_t cut = covered - x->pfn;
 
 			dropped += cut;
-			x.pfn += cut;
-			x.vpn += cut;
-			x.len -= (uint32_t)cut;
-			x.flags &= ~(RUN_PMD | RUN_PMD_THP);	/* no longer a whole folio */
+			x->pfn += cut;
+			x->vpn += cut;
+			x->len -= (uint32_t)cut;
+			x->flags &= ~(RUN_PMD | RUN_PMD_THP);	/* no longer a whole folio */
 		}
 		covered = end;
-		r->v[out++] = x;
+		if (out != i)	/* copies only after the first drop */
+			r->v[out] = *x;
+		out++;
 	}
 	r->n = out;
 	r->pages -= dropped;
@@ -362,7 +365,7 @@ uint64_t ps_runs_sort_dedupe(struct ps_runs *r)
 /* Pieces of @x ending at multiples of @max PFNs (so 2 MiB blocks stay whole). */
 static size_t split_count(const struct ps_run *x, uint32_t max)
 {
-	uint64_t first = max - (x->pfn % max);
+	uint64_t first = max - (x->pfn & (max - 1));	/* a power of two: no division */
 
 	if (x->len <= first)
 		return 1;
@@ -387,7 +390,7 @@ int ps_runs_split(struct ps_runs *r, uint32_t max)
 
 		o -= k;
 		for (size_t j = 0; j < k; j++) {
-			uint32_t l = (uint32_t)MIN((uint64_t)x.len, max - x.pfn % max);
+			uint32_t l = (uint32_t)MIN((uint64_t)x.len, max - (x.pfn & (max - 1)));
 
 			r->v[o + j] = (struct ps_run){ x.pfn, x.vpn, l, x.flags };
 			x.pfn += l;
@@ -486,6 +489,8 @@ ssize_t ps_pmd_candidates(const struct ps_runs *r, struct ps_vrange **ret)
 	for (size_t k = 0; k < r->n; k++) {
 		const struct ps_run *run = &r->v[k];
 
+		if (run->len < PS_PMD_PAGES)	/* most runs of a 4 KiB task */
+			continue;
 		for (uint64_t i = ps_pmd_first(run); i < run->len && i + PS_PMD_PAGES <= run->len;
 		     i += PS_PMD_PAGES) {
 			if (vrange_push(&v, &n, &cap, run->vpn + i, run->vpn + i + PS_PMD_PAGES)) {

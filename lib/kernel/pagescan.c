@@ -198,6 +198,9 @@ static void *phase_pagemap(void *arg)
 			w->err = read_range(w, v->start + (a - pos), b - a);
 		pos += len;
 	}
+	/* sorted here, in parallel: the main thread only merges the halves */
+	if (!w->err)
+		ps_runs_sort_dedupe(&w->runs);
 	return NULL;
 }
 
@@ -318,23 +321,50 @@ static int nthreads(const struct scan *s)
 	return MAX_THREADS;
 }
 
-/* Phase 1: pagemap of all VMAs into @runs and @st, split by virtual pages. */
+/*
+ * Where the reader of virtual pages from @cut on (counted across all VMAs in order)
+ * should start instead: at a 2 MiB-aligned page, so no block a PMD may map is cut in
+ * two (each half's runs are sorted apart and never joined again).
+ */
+static uint64_t pmd_aligned_cut(const struct scan *s, uint64_t cut)
+{
+	uint64_t pos = 0;
+
+	for (size_t i = 0; i < s->n_vmas; i++) {
+		const struct ps_vma *v = &s->vmas[i];
+		uint64_t len = v->end - v->start, vpn;
+
+		if (cut < pos + len) {
+			vpn = (v->start + (cut - pos) + PS_PMD_PAGES - 1) & ~(uint64_t)(PS_PMD_PAGES - 1);
+			return vpn >= v->end ? pos + len : pos + (vpn - v->start);
+		}
+		pos += len;
+	}
+	return cut;
+}
+
+/* Phase 1: pagemap of all VMAs into @runs (sorted) and @st, split by virtual pages. */
 static int scan_pagemap(struct scan *s, struct worker *w, int n, struct ps_runs *runs,
 			struct ps_pmstat *st)
 {
 	int r;
 
 	for (int i = 0; i < n; i++) {
-		w[i].lo = s->virt_pages * (uint64_t)i / (uint64_t)n;
-		w[i].hi = s->virt_pages * (uint64_t)(i + 1) / (uint64_t)n;
+		w[i].lo = i ? w[i - 1].hi : 0;
+		w[i].hi = i == n - 1 ? s->virt_pages :
+			  MAX(w[i].lo, pmd_aligned_cut(s, s->virt_pages * (uint64_t)(i + 1) /
+							     (uint64_t)n));
 	}
 	r = run_workers(w, n, phase_pagemap);
-	if (r == 0 && !runs->v) {	/* the first half's array becomes the whole one */
+	if (r == 0 && n == 1) {	/* else MAX_THREADS (2) halves */
 		*runs = w[0].runs;
 		w[0].runs = (struct ps_runs){ 0 };
+	} else if (r == 0) {	/* the halves may share pages (mapped twice) */
+		r = ps_runs_merge(runs, &w[0].runs, &w[1].runs);
+		if (r == 0)
+			ps_runs_sort_dedupe(runs);
 	}
 	for (int i = 0; i < n && r == 0; i++) {
-		r = ps_runs_append(runs, &w[i].runs);
 		st->swap += w[i].st.swap;
 		st->present += w[i].st.present;
 		st->hidden_anon_excl += w[i].st.hidden_anon_excl;
@@ -628,11 +658,12 @@ static int scan_task_pagemap(struct scan *s, struct worker *w, int n, pid_t pid,
 		memset(&w[i].st, 0, sizeof(w[i].st));
 		w[i].err = 0;
 	}
-	if (r == 0 && runs->n) {
-		ps_runs_sort_dedupe(runs);
+	if (r == 0 && runs->n) {	/* sorted and deduplicated by scan_pagemap() */
 		r = ps_runs_split(runs, WIN_PFNS);
 		if (r == 0)
 			r = find_pmd(s, runs);
+		if (r == 0 && s->pmd_known)
+			ps_runs_join_pfn(runs, WIN_PFNS);
 	}
 	close_fd(&s->pm_fd);
 	if (r < 0)

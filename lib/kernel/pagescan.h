@@ -85,7 +85,15 @@ int ps_runs_append(struct ps_runs *dst, const struct ps_runs *src);
 /* Sort by PFN and drop PFNs already covered by an earlier run (a page mapped twice
  * counts once).  Returns: the number of pages dropped. */
 uint64_t ps_runs_sort_dedupe(struct ps_runs *r);
-/* Split runs so none crosses a multiple of @max PFNs (@max a multiple of 512; keeps
+/* Merge @a and @b, each sorted as ps_runs_sort_dedupe() sorts, into @dst (overwritten,
+ * not freed first) in that order.  Returns: 0 or -ENOMEM. */
+int ps_runs_merge(struct ps_runs *dst, const struct ps_runs *a, const struct ps_runs *b);
+/* Join each run of the sorted @r into the one before when it continues it in PFNs with
+ * the same flags (not RUN_PMD), whatever their virtual pages, but not across a multiple
+ * of @max PFNs (a power of two: ps_runs_split()'s cuts stay).  A joined run's vpn is its first page's
+ * only: for use once PMD mappings are known.  Returns: the number of runs left. */
+size_t ps_runs_join_pfn(struct ps_runs *r, uint32_t max);
+/* Split runs so none crosses a multiple of @max PFNs (@max a power of two >= 512; keeps
  * PFN order).  Returns: 0 or -ENOMEM. */
 int ps_runs_split(struct ps_runs *r, uint32_t max);
 void ps_runs_free(struct ps_runs *r);

@@ -182,6 +182,69 @@ START_TEST(runs_sort_dedupe)
 }
 END_TEST
 
+/* Two sorted halves merged in run order (longest first at one PFN), then deduped. */
+START_TEST(runs_merge_halves)
+{
+	struct ps_runs a = { 0 }, b = { 0 }, m = { 0 };
+
+	push(&a, 100, 0, 10);
+	push(&a, 500, 20, 5);
+	push(&a, 900, 40, 1);
+	push(&b, 50, 1000, 3);
+	push(&b, 500, 1010, 8);	/* same PFN as a's, longer: first */
+	push(&b, 2000, 1030, 4);
+	ck_assert_int_eq(ps_runs_merge(&m, &a, &b), 0);
+	ck_assert_uint_eq(m.n, 6);
+	ck_assert_uint_eq(m.pages, 31);
+	ck_assert_uint_eq(m.v[0].pfn, 50);
+	ck_assert_uint_eq(m.v[1].pfn, 100);
+	ck_assert_uint_eq(m.v[2].pfn, 500);
+	ck_assert_uint_eq(m.v[2].len, 8);
+	ck_assert_uint_eq(m.v[3].len, 5);
+	ck_assert_uint_eq(m.v[5].pfn, 2000);
+	ck_assert_uint_eq(ps_runs_sort_dedupe(&m), 5);	/* a's 500..504 inside b's */
+	ck_assert_uint_eq(m.n, 5);
+	ck_assert_uint_eq(m.pages, 26);
+	ps_runs_free(&m);
+	ps_runs_free(&a);
+	ck_assert_int_eq(ps_runs_merge(&m, &a, &b), 0);	/* one side empty */
+	ck_assert_uint_eq(m.n, 3);
+	ck_assert_uint_eq(m.v[1].vpn, 1010);
+	ps_runs_free(&m);
+	ps_runs_free(&b);
+}
+END_TEST
+
+/* PFN neighbours with equal flags join whatever their virtual pages; not across a
+ * multiple of max, not RUN_PMD runs, not different flags. */
+START_TEST(runs_join_pfn)
+{
+	struct ps_run rv[] = {
+		{ .pfn = 1000, .vpn = 7, .len = 10, .flags = RUN_EXCLUSIVE },
+		{ .pfn = 1010, .vpn = 900, .len = 14, .flags = RUN_EXCLUSIVE },	/* joins */
+		{ .pfn = 1024, .vpn = 3, .len = 5, .flags = RUN_EXCLUSIVE },	/* at 1024 */
+		{ .pfn = 1029, .vpn = 50, .len = 2, .flags = 0 },		/* flags */
+		{ .pfn = 1031, .vpn = 60, .len = 2, .flags = 0 },		/* joins */
+		{ .pfn = 1040, .vpn = 70, .len = 512, .flags = RUN_PMD },
+		{ .pfn = 1552, .vpn = 582, .len = 4, .flags = RUN_PMD },	/* PMD */
+		{ .pfn = 1556, .vpn = 1, .len = 4, .flags = RUN_FILE },
+	};
+	struct ps_runs r = { .v = rv, .n = 8, .cap = 8, .pages = 553 };
+
+	ck_assert_uint_eq(ps_runs_join_pfn(&r, 1024), 6);
+	ck_assert_uint_eq(r.n, 6);
+	ck_assert_uint_eq(rv[0].len, 24);
+	ck_assert_uint_eq(rv[0].vpn, 7);
+	ck_assert_uint_eq(rv[1].pfn, 1024);
+	ck_assert_uint_eq(rv[2].pfn, 1029);
+	ck_assert_uint_eq(rv[2].len, 4);
+	ck_assert_uint_eq(rv[3].len, 512);
+	ck_assert_uint_eq(rv[4].pfn, 1552);
+	ck_assert_uint_eq(rv[5].pfn, 1556);
+	ck_assert_uint_eq(r.pages, 553);
+}
+END_TEST
+
 START_TEST(runs_split)
 {
 	struct ps_runs r = { 0 };
@@ -571,6 +634,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, runs_hidden);
 	tcase_add_test(tc, runs_sort_dedupe);
 	tcase_add_test(tc, runs_split);
+	tcase_add_test(tc, runs_merge_halves);
+	tcase_add_test(tc, runs_join_pfn);
 	tcase_add_test(tc, classify);
 	tcase_add_test(tc, thp_pmd);
 	tcase_add_test(tc, account_window);

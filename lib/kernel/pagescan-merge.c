@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Page inventory, pure part: the two pagemap readers' runs, each sorted by its own
+ * thread, merged into one PFN-sorted list; and, once PMD mappings are known, runs that
+ * continue each other in PFN order joined whatever their virtual pages (the kpage*
+ * windows need PFNs only).  A 4 KiB task's runs are a few pages long: joining them
+ * cuts the per-run work of the kpage* phase several times.  No I/O here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/pagescan.h"
+
+/* The order of ps_runs_sort_dedupe(): by PFN, the longest first at equal PFNs. */
+static bool run_before(const struct ps_run *x, const struct ps_run *y)
+{
+	return x->pfn < y->pfn || (x->pfn == y->pfn && x->len > y->len);
+}
+
+int ps_runs_merge(struct ps_runs *dst, const struct ps_runs *a, const struct ps_runs *b)
+{
+	size_t i = 0, j = 0, o = 0, n = a->n + b->n;
+	struct ps_run *v = n ? malloc(n * sizeof(*v)) : NULL;
+
+	if (n && !v)
+		return -ENOMEM;
+	while (i < a->n && j < b->n)
+		v[o++] = run_before(&b->v[j], &a->v[i]) ? b->v[j++] : a->v[i++];
+	memcpy(v + o, a->v + i, (a->n - i) * sizeof(*v));
+	o += a->n - i;
+	memcpy(v + o, b->v + j, (b->n - j) * sizeof(*v));
+	*dst = (struct ps_runs){ .v = v, .n = n, .cap = n, .pages = a->pages + b->pages };
+	return 0;
+}
+
+/* @y follows @x in PFNs with the same flags, and may join it. */
+static bool pfn_joins(const struct ps_run *x, const struct ps_run *y, uint32_t max)
+{
+	return x->pfn + x->len == y->pfn && x->flags == y->flags && !(x->flags & RUN_PMD) &&
+	       (y->pfn & (max - 1)) && (uint64_t)x->len + y->len <= UINT32_MAX;
+}
+
+size_t ps_runs_join_pfn(struct ps_runs *r, uint32_t max)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		if (o && pfn_joins(&r->v[o - 1], &r->v[i], max))
+			r->v[o - 1].len += r->v[i].len;
+		else if (o++ != i)
+			r->v[o - 1] = r->v[i];
+	}
+	r->n = o;
+	return o;
+}
