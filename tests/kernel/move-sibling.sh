@@ -71,4 +71,42 @@ expect_rc 8 "many PIDs, one vanished"
 [ "$(grep -c . "$MNT$b/cgroup.procs")" = 101 ] && ok || fail "all 101 in b"
 case $ERR in *999999999*"no such process"*) ok ;; *) fail "vanished PID: $ERR" ;; esac
 [ "$(echo "$ERR" | grep -c .)" = 1 ] && ok || fail "one error line: $ERR"
+# PIDs spread over several cgroups: the reader's thread lists give each PID its own
+# "from" (b for most, c1..c6 for six), both while the lists pay and after they stop
+# paying (c1..c4 first: four list reads that find nothing more, then /proc per PID)
+for k in 1 2 3 4 5 6; do
+	eval "c$k=\$(scratch memory cgctl-move-c$k-$$)"
+done
+six=$(echo "$many" | head -n 6)
+k=1
+expect=""
+for p in $six; do
+	eval "c=\$c$k"
+	echo "$p" >"$MNT$c/cgroup.procs" || fail "into $c"
+	expect="$expect$p:$c
+"
+	k=$((k + 1))
+done
+rest=$(echo "$many" | tail -n +7)
+expect="$expect$(echo "$rest" | sed "s|\$|:$b|")"
+for order in lists-stop lists-pay; do
+	if [ $order = lists-stop ]; then
+		list=$(echo "$six"; echo "$rest")
+	else
+		list=$(echo "$rest" | head -n 40; echo "$six"; echo "$rest" | tail -n +41)
+	fi
+	cg_in "$list" --json move -c memory --no-plan - "$a"
+	expect_rc 0 "spread PIDs ($order)"
+	got=$(json_get '"\n".join(sorted(set("%d:%s" % (m["pid"], m["from"]) for m in j["moves"])))')
+	[ "$got" = "$(echo "$expect" | LC_ALL=C sort)" ] && ok || fail "every from ($order): $got"
+	[ "$(json_get 'len(j["moves"])')" = 101 ] && ok || fail "101 moves ($order): $OUT"
+	[ "$(grep -c . "$MNT$a/cgroup.procs")" = 102 ] && ok || fail "all in a ($order)"
+	# back where they were for the next order
+	k=1
+	for p in $six; do
+		eval "echo $p >\"\$MNT\$c$k/cgroup.procs\""
+		k=$((k + 1))
+	done
+	for p in $rest; do echo "$p" >"$MNT$b/cgroup.procs"; done
+done
 done_testing
