@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd-bw.h"
+#include "util/num.h"
 
 static const char *opt_quota, *opt_period, *opt_burst, *opt_cpus;
 static int opt_unlimited;
@@ -40,7 +41,7 @@ static int parse_cpus(struct cli *cli, uint64_t period_us, uint64_t *quota_us)
 	c = strtod(opt_cpus, &end);
 	if (errno || end == opt_cpus || *end || !isfinite(c) || c <= 0 || c > 1e9)
 		return cli_usage(cli, "--cpus: '%s' is not a positive number of CPUs", opt_cpus);
-	*quota_us = (uint64_t)llround(c * (double)period_us);
+	*quota_us = num_round_u64(c * (double)period_us);
 	return EXIT_OK;
 }
 

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "internal.h"
+#include "util/num.h"
 #include "validate/validate.h"
 #include "validate/scenarios.h"
 
@@ -154,7 +155,7 @@ static int model_new(struct vrun *run, const struct cgctl_mount *m,
 static int charge_pages(struct cgctl_memcg_tree *t, int id, unsigned int cpu, double n,
 			const struct cgctl_memcg_charge_opts *o, struct cgctl_memcg_charge_result *res)
 {
-	uint64_t i, pages = n > 0 ? (uint64_t)llround(n) : 0;
+	uint64_t i, pages = n > 0 ? num_round_u64(n) : 0;
 	int err = 0;
 
 	for (i = 0; i < pages && err == 0; i++)
