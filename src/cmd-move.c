@@ -662,7 +662,8 @@ static int finish(size_t n, size_t failed, int first_rc, bool differs)
 
 static int run(struct cli *cli, int argc, const char **argv)
 {
-	struct target tg = { .arg = argv[argc - 1] };
+	/* not zeroed: paths[] alone is 64 KiB of stack, and only the first n are read */
+	struct target tg;
 	struct move_model mm = { 0 };
 	struct move_throttle mt;
 	bool have_mt = false;
@@ -679,6 +680,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 		free(pids);
 		return cli_usage(cli, "no PID given");
 	}
+	tg.n = 0;
+	tg.mem = -1;
+	tg.arg = argv[argc - 1];
 	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++)
 		tg.dir_fd[i] = tg.procs_fd[i] = -1;
 	rc = resolve_targets(cli, &tg);
