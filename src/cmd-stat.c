@@ -235,7 +235,7 @@ struct stat_row {
 
 struct stat_run {
 	struct cli *cli;
-	const struct cgctl_mount *mm, *cm, *am;	/* memory, cpu, cpuacct (if not cpu's) */
+	const struct cgctl_mount *mm, *cm, *am;	/* memory, cpu, cpuacct (may be cpu's) */
 	struct stat_row *rows;
 	size_t n;
 	size_t next;				/* next unclaimed row (atomic) */
@@ -305,7 +305,9 @@ static int row_prepare(struct stat_run *sr, struct stat_row *row)
 		row->cpath = row_path(sr, sr->cm, row->path, &rc);
 		if (rc)
 			return rc;
-		if (sr->am)
+		if (sr->am == sr->cm)
+			row->apath = row->cpath;
+		else if (sr->am)
 			row->apath = row_path(sr, sr->am, row->path, &ra);
 	}
 	return EXIT_OK;
@@ -469,8 +471,8 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 		sr.mm = NULL;
 	if (cgctl_mount_find(cli->ctx, "cpu", &sr.cm) < 0)
 		sr.cm = NULL;
-	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr.am) < 0 || sr.am == sr.cm)
-		sr.am = NULL;
+	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr.am) < 0)
+		sr.am = NULL;	/* (co-mounted: sr.am == sr.cm, usage from the cpu directory) */
 	sr.rows = calloc(sr.n, sizeof(*sr.rows));
 	if (!sr.rows) {
 		*last = cli_error(cli, NULL, -ENOMEM, NULL);

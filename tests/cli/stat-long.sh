@@ -71,12 +71,9 @@ for tree in v1 v2 hybrid; do
 	[ "$(json_get 'sorted(j["cgroups"][0])')" = "['cpu', 'memory', 'path']" ] && ok ||
 		fail "$tree: default sections: $OUT"
 	cg --root="$ROOT" --tsv stat /a /a/b
-	case $tree in
-	v1) want="memory.failcnt cpu.usage_usec" ;;
-	v2) want="cpu.usage_usec" ;;
-	hybrid) want="memory.failcnt" ;;	# cpu,cpuacct co-mounted: no usage
-	esac
-	want="path memory.usage_bytes memory.limit_bytes $want cpu.nr_periods cpu.nr_throttled"
+	# (hybrid: cpu,cpuacct co-mounted, the usage from cpuacct.usage of the cpu directory)
+	want=$([ $tree = v2 ] || echo " memory.failcnt")
+	want="path memory.usage_bytes memory.limit_bytes$want cpu.usage_usec cpu.nr_periods cpu.nr_throttled"
 	want="$want cpu.throttled_usec cpu.nr_bursts cpu.burst_usec"
 	[ "$(printf '%s\n' "$OUT" | head -n 1 | tr -s '\t' ' ')" = "$want" ] &&
 		ok || fail "$tree: lean tsv header: $OUT"
