@@ -15,6 +15,12 @@
 
 enum { MISC_WRITE, MISC_END, MISC_SETTLE, MISC_NR };
 
+/* the sleep path (a thread's dequeue and sleep) inline in the CPU event: no calls, no
+ * saving of registers on the most frequent event but one */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
 static uint32_t cap_of(const struct cgctl_bw_sim *s)
 {
 	return BW_CAP_ONE - s->cfg.other_load_ppm;
@@ -440,7 +446,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 }
 
 /* dequeue_entity() of a thread that stops being busy, with return_cfs_rq_runtime(). */
-static void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
+static __always_inline void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
 {
 	struct bw_thread *t = &s->t[ti];
 	struct bw_cpu *c = &s->cpu[t->cpu];
@@ -462,7 +468,15 @@ static void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	bw_return_idle_slack(s, t->spec.group, t->cpu, now);
 }
 
-static void thread_sleep(struct cgctl_bw_sim *s, int ti, uint64_t now)
+/* A thread's wake-up (it is not queued): in the calendar when within its window, else in
+ * the heap. */
+static inline void thread_queue(struct cgctl_bw_sim *s, int ti, uint64_t at)
+{
+	if (!bw_cal_add(&s->cal, ti, at))
+		bw_heap_set(&s->heap, s->slot_thread + ti, at);
+}
+
+static __always_inline void thread_sleep(struct cgctl_bw_sim *s, int ti, uint64_t now)
 {
 	struct bw_thread *t = &s->t[ti];
 	uint64_t idle;
@@ -473,7 +487,7 @@ static void thread_sleep(struct cgctl_bw_sim *s, int ti, uint64_t now)
 		return;
 	}
 	t->state = BW_T_IDLE;
-	bw_thread_queue(s, ti, now + idle);
+	thread_queue(s, ti, now + idle);
 }
 
 static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
@@ -618,12 +632,9 @@ static int dispatch(struct cgctl_bw_sim *s, int slot, uint64_t now)
 	return 0;
 }
 
-/* A thread's wake-up (it is not queued): in the calendar when within its window, else in
- * the heap. */
 void bw_thread_queue(struct cgctl_bw_sim *s, int ti, uint64_t at)
 {
-	if (!bw_cal_add(&s->cal, ti, at))
-		bw_heap_set(&s->heap, s->slot_thread + ti, at);
+	thread_queue(s, ti, at);
 }
 
 void bw_thread_unqueue(struct cgctl_bw_sim *s, int ti)
