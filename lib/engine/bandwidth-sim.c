@@ -498,18 +498,21 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 
 	bw_cpu_progress(s, cpu, now);
 	cpu_charge(s, cpu, now);
+	/* the runnable set stays as it is until replan_dirty() (sleeps only mark it) */
 	if (c->nrun == 1) {	/* the loop below, for one thread: no trip count to predict */
 		if (s->left[c->run[0]] <= DONE_TOLERANCE_NS) {
 			thread_sleep(s, c->run[0], now);
 			slept = true;
 		}
-	}
-	for (int i = 0; c->nfinite && c->nrun > 1 && i < c->nrun; i++) {
-		int ti = c->run[i];
+	} else if (c->nfinite) {
+		const int *run = c->run, nrun = c->nrun;
+		const uint64_t tol = (uint64_t)DONE_TOLERANCE_NS * nrun;
 
-		if (s->left[ti] <= (uint64_t)DONE_TOLERANCE_NS * c->nrun) {
-			thread_sleep(s, ti, now);
-			slept = true;
+		for (int i = 0; i < nrun; i++) {
+			if (s->left[run[i]] <= tol) {
+				thread_sleep(s, run[i], now);
+				slept = true;
+			}
 		}
 	}
 	cpu_throttle_pending(s, cpu, now);
