@@ -718,17 +718,17 @@ static int account_pmd(struct ps_groups *g, struct ps_window *w, const struct ps
 	return 0;
 }
 
-/* The kpageflags entry sampled for the 2 MiB block of @pfn: at the window's first page
- * of a sampled run in that block (ps_span_next() reads the same ones). */
+/* The kpageflags entry sampled for the 2 MiB block of @pfn: at the first page of a
+ * sampled run in that block, none for a mixed block (ps_span_next() reads the same). */
 static uint64_t block_sample(struct ps_window *w, uint64_t pfn)
 {
 	uint64_t blk = pfn / PS_PMD_PAGES + 1;
 
 	if (w->sblock != blk) {
 		w->sblock = blk;
-		w->spfn = pfn;
+		w->sval = ps_mixed_is(w->mixed, pfn) ? 0 : w->kf[pfn - w->base];
 	}
-	return w->kf[w->spfn - w->base];
+	return w->sval;
 }
 
 /* Pages [i, end) of a sampled run, all in one 2 MiB PFN block: anon exclusive, THP as

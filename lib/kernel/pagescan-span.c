@@ -11,6 +11,8 @@
 
 #include "kernel/pagescan.h"
 
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+
 /* The next span run it->k needs, unmerged.  Returns: false when none is left. */
 static bool span_raw(struct ps_span_iter *it, uint64_t *a, uint64_t *b)
 {
@@ -37,6 +39,8 @@ static bool span_raw(struct ps_span_iter *it, uint64_t *a, uint64_t *b)
 		if (*a / PS_PMD_PAGES + 1 == it->sblock)
 			continue;	/* the block has its sample */
 		it->sblock = *a / PS_PMD_PAGES + 1;
+		if (ps_mixed_is(it->mixed, *a))
+			continue;	/* not one folio: no THP, no sample */
 		*b = *a + 1;
 		return true;
 	}
@@ -65,6 +69,32 @@ bool ps_span_next(struct ps_span_iter *it, uint64_t *a, uint64_t *b)
 	*a = it->a;
 	*b = it->b;
 	return true;
+}
+
+void ps_mixed_reset(struct ps_mixed *m, uint64_t base)
+{
+	m->blk0 = base / PS_PMD_PAGES;
+	memset(m->state, 0, sizeof(m->state));
+}
+
+void ps_mixed_add(struct ps_mixed *m, const uint64_t *kcg, uint64_t base, uint64_t a,
+		  uint64_t b)
+{
+	for (uint64_t p = a, e; p < b; p = e) {
+		uint64_t i = p / PS_PMD_PAGES - m->blk0;
+		const uint64_t *v = kcg + (p - base);
+
+		e = MIN(b, (p | (PS_PMD_PAGES - 1)) + 1);
+		if (i >= PS_MIX_BLOCKS)
+			return;
+		if (!m->state[i]) {
+			m->first[i] = v[0];
+			m->state[i] = 1;
+		}
+		for (uint64_t k = 0; m->state[i] == 1 && k < e - p; k++)
+			if (v[k] != m->first[i])
+				m->state[i] = 2;
+	}
 }
 
 /* The selected value of a sysfs choice ("always [never]"): is it @want? */

@@ -32,6 +32,7 @@
 #define WIN_GAP		32		/* unused PFNs a window may bridge: each costs less
 					 * than a tenth of a pread */
 #define MAX_THREADS	2
+_Static_assert(WIN_PFNS / PS_PMD_PAGES + 1 <= PS_MIX_BLOCKS, "a window's blocks");
 #define MIN_PAGES_PER_THREAD 8192	/* below this a thread costs more than it saves */
 
 /* PAGEMAP_SCAN (6.7+, include/uapi/linux/fs.h); Debian 12's headers predate it. */
@@ -71,6 +72,8 @@ struct worker {
 	size_t rlo, rhi;
 	struct ps_groups groups;
 	uint64_t zero;
+	uint64_t sblock, sval;	/* the last sampled block (struct ps_window) */
+	struct ps_mixed mixed;	/* the window's blocks not one folio */
 	uint64_t *buf;		/* PM_CHUNK entries; reused as three WIN_PFNS windows */
 	int err;
 };
@@ -222,16 +225,20 @@ static int read_kpage(int fd, uint64_t *dst, uint64_t base, size_t n)
  * nobody needs are left as they were.
  */
 static int read_spans(const struct scan *s, struct worker *w, enum ps_kfile file,
-		      uint64_t *arr, uint64_t base, size_t i, size_t j)
+		      uint64_t *arr, const struct ps_window *win, size_t i, size_t j)
 {
 	int fd = file == PS_KCG ? s->kcg_fd : file == PS_KF ? s->kf_fd : s->kc_fd;
 	struct ps_span_iter it = { .rv = w->rv, .k = i, .end = j, .file = file,
-				   .mthp_off = s->mthp_off, .gap = WIN_GAP };
-	uint64_t a, b;
+				   .mthp_off = s->mthp_off, .gap = WIN_GAP,
+				   .sblock = win->sblock, .mixed = win->mixed };
+	uint64_t a, b, base = win->base;
 	int r = 0;
 
-	while (r == 0 && ps_span_next(&it, &a, &b))
+	while (r == 0 && ps_span_next(&it, &a, &b)) {
 		r = read_kpage(fd, arr + (a - base), a, (size_t)(b - a));
+		if (r == 0 && file == PS_KCG && s->mthp_off)
+			ps_mixed_add(&w->mixed, arr, base, a, b);
+	}
 	return r;
 }
 
@@ -256,20 +263,25 @@ static int do_window(struct worker *w, size_t i, size_t j, bool need_kc)
 {
 	const struct scan *s = w->s;
 	struct ps_window win = { .base = w->rv[i].pfn, .pmd_known = s->pmd_known,
-				 .mthp_off = s->mthp_off };
+				 .mthp_off = s->mthp_off, .sblock = w->sblock, .sval = w->sval };
 	uint64_t *kcg = w->buf, *kf = w->buf + WIN_PFNS, *kc = w->buf + 2 * WIN_PFNS;
 	int r = 0;
 
-	if (s->kcg_fd >= 0 && (r = read_spans(s, w, PS_KCG, kcg, win.base, i, j)) == 0)
+	ps_mixed_reset(&w->mixed, win.base);
+	if (s->kcg_fd >= 0 && (r = read_spans(s, w, PS_KCG, kcg, &win, i, j)) == 0) {
 		win.kcg = kcg;
-	if (r == 0 && s->kf_fd >= 0 && (r = read_spans(s, w, PS_KF, kf, win.base, i, j)) == 0)
+		win.mixed = &w->mixed;
+	}
+	if (r == 0 && s->kf_fd >= 0 && (r = read_spans(s, w, PS_KF, kf, &win, i, j)) == 0)
 		win.kf = kf;
 	if (r == 0 && need_kc && s->kc_fd >= 0 &&
-	    (r = read_spans(s, w, PS_KC, kc, win.base, i, j)) == 0)
+	    (r = read_spans(s, w, PS_KC, kc, &win, i, j)) == 0)
 		win.kc = kc;
 	for (size_t k = i; k < j && r == 0; k++)
 		r = ps_account_run(&w->groups, &win, &w->rv[k]);
 	w->zero += win.zero;
+	w->sblock = win.sblock;	/* a block split between windows is sampled once */
+	w->sval = win.sval;
 	return r;
 }
 

@@ -169,6 +169,33 @@ struct ps_group *ps_groups_get(struct ps_groups *g, uint64_t ino);
 int ps_groups_merge(struct ps_groups *dst, const struct ps_groups *src);
 void ps_groups_free(struct ps_groups *g);
 
+/*
+ * 2 MiB PFN blocks of a window whose kpagecgroup entries read so far are not all equal.
+ * page_cgroup_ino() (mm/memcontrol.c, v6.18) answers for a page's folio
+ * (folio_memcg_check(page_folio(page))), so every PFN of one folio reads the same
+ * value: such a block is not one PMD-order folio, and when no smaller anon THP can exist
+ * (ps_run_sampled()) none of its anon pages is THP, which its kpageflags sample would
+ * only repeat.  Free and kernel pages read 0: a task's block is most often mixed.
+ */
+#define PS_MIX_BLOCKS	65	/* a window of up to 32 Ki PFNs, not block-aligned */
+struct ps_mixed {
+	uint64_t blk0;			/* the window's first block (PFN / 512) */
+	uint64_t first[PS_MIX_BLOCKS];	/* the first entry read in each block */
+	uint8_t state[PS_MIX_BLOCKS];	/* 0: none read, 1: all equal, 2: mixed */
+};
+/* Start over for a window whose first PFN is @base. */
+void ps_mixed_reset(struct ps_mixed *m, uint64_t base);
+/* Note kpagecgroup entries [a, b), @kcg indexed by pfn - @base. */
+void ps_mixed_add(struct ps_mixed *m, const uint64_t *kcg, uint64_t base, uint64_t a,
+		  uint64_t b);
+/* Returns: true when the block of @pfn is known mixed (false for NULL @m). */
+static inline bool ps_mixed_is(const struct ps_mixed *m, uint64_t pfn)
+{
+	uint64_t i = m ? pfn / PS_PMD_PAGES - m->blk0 : PS_MIX_BLOCKS;
+
+	return i < PS_MIX_BLOCKS && m->state[i] == 2;
+}
+
 /* Page counts a window of runs contributes, given its kpage* arrays (any may be NULL:
  * unknown).  @kf/@kcg/@kc are indexed by pfn - @base.  Returns: 0 or -ENOMEM. */
 struct ps_window {
@@ -179,8 +206,10 @@ struct ps_window {
 	bool mthp_off;		/* no anon folio of an order between 0 and PMD exists:
 				 * @kf holds one entry per 2 MiB PFN block of anon
 				 * exclusive runs (see ps_run_sampled()) */
+	const struct ps_mixed *mixed;	/* blocks known not one folio (NULL: none) */
 	uint64_t zero;		/* out: zero-page mappings */
-	uint64_t sblock, spfn;	/* the last sampled block + 1 and its sample's PFN */
+	uint64_t sblock, sval;	/* in/out: the last sampled block + 1 and its kpageflags
+				 * (0 for a mixed block), carried from window to window */
 };
 int ps_account_run(struct ps_groups *g, struct ps_window *w, const struct ps_run *run);
 
@@ -216,7 +245,8 @@ struct ps_span_iter {
 	bool mthp_off;
 	uint32_t gap;
 	uint64_t pos;		/* next sample PFN of run k (0: at its start) */
-	uint64_t sblock;	/* the last sampled block + 1 */
+	uint64_t sblock;	/* the last sampled block + 1 (as struct ps_window's) */
+	const struct ps_mixed *mixed;	/* blocks not sampled (NULL: none) */
 	bool have;		/* a span is held in [a, b) (lookahead) */
 	uint64_t a, b;
 };

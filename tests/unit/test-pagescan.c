@@ -245,6 +245,62 @@ START_TEST(runs_join_pfn)
 }
 END_TEST
 
+/*
+ * Blocks whose kpagecgroup entries differ are not one folio: no kpageflags sample is
+ * read for them and their pages are not THP; a uniform block keeps its sample, and a
+ * block sampled in an earlier window (sblock, sval carried) is not read again.
+ */
+START_TEST(mixed_blocks)
+{
+	static uint64_t kcg[2048], kf[2048];
+	struct ps_run rv[] = {	/* window base 1000: blocks 1 (512..1023) to 5 */
+		{ .pfn = 1000, .vpn = 1000, .len = 10, .flags = RUN_EXCLUSIVE },	/* blk 1 */
+		{ .pfn = 1100, .vpn = 5000, .len = 20, .flags = RUN_EXCLUSIVE },	/* blk 2 */
+		{ .pfn = 1200, .vpn = 6000, .len = 20, .flags = RUN_EXCLUSIVE },	/* blk 2 */
+		{ .pfn = 1600, .vpn = 7000, .len = 100, .flags = RUN_EXCLUSIVE },	/* blk 3 */
+	};
+	struct ps_mixed m;
+	struct ps_span_iter it = { .rv = rv, .k = 0, .end = 4, .file = PS_KF,
+				   .mthp_off = true, .gap = 32, .mixed = &m };
+	struct ps_window w = { .base = 1000, .kcg = kcg, .kf = kf, .mthp_off = true,
+			       .pmd_known = true, .mixed = &m };
+	struct ps_groups g = { 0 };
+	uint64_t a, b;
+
+	for (int i = 0; i < 2048; i++) {
+		kcg[i] = 7;
+		kf[i] = KF(KPF_ANON) | KF(KPF_THP);
+	}
+	kcg[1150 - 1000] = 0;	/* a free page between block 2's runs */
+	ps_mixed_reset(&m, 1000);
+	ps_mixed_add(&m, kcg, 1000, 1000, 1010);
+	ps_mixed_add(&m, kcg, 1000, 1100, 1120);
+	ck_assert(!ps_mixed_is(&m, 1100));	/* all equal so far */
+	ps_mixed_add(&m, kcg, 1000, 1140, 1220);	/* bridges 1150 */
+	ps_mixed_add(&m, kcg, 1000, 1600, 1700);
+	ck_assert(!ps_mixed_is(&m, 1000));
+	ck_assert(ps_mixed_is(&m, 1100));
+	ck_assert(ps_mixed_is(&m, 1535));
+	ck_assert(!ps_mixed_is(&m, 1600));
+	ck_assert(!ps_mixed_is(&m, 1000 + 512 * 80));	/* beyond the window */
+	ck_assert(!ps_mixed_is(NULL, 1100));
+	/* block 1 was sampled in the window before: only block 3 is read */
+	it.sblock = w.sblock = 1000 / 512 + 1;
+	w.sval = KF(KPF_ANON);	/* and was no THP */
+	ck_assert(ps_span_next(&it, &a, &b));
+	ck_assert_uint_eq(a, 1600);
+	ck_assert_uint_eq(b, 1601);
+	ck_assert(!ps_span_next(&it, &a, &b));
+	for (int k = 0; k < 4; k++)
+		ck_assert_int_eq(ps_account_run(&g, &w, &rv[k]), 0);
+	ck_assert_uint_eq(ps_groups_get(&g, 7)->cat[PS_ANON_EXCL], 150);
+	ck_assert_uint_eq(ps_groups_get(&g, 7)->thp, 100);	/* block 3 only */
+	ck_assert_uint_eq(w.sblock, 1600 / 512 + 1);
+	ck_assert_uint_eq(w.sval, KF(KPF_ANON) | KF(KPF_THP));
+	ps_groups_free(&g);
+}
+END_TEST
+
 START_TEST(runs_split)
 {
 	struct ps_runs r = { 0 };
@@ -636,6 +692,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, runs_split);
 	tcase_add_test(tc, runs_merge_halves);
 	tcase_add_test(tc, runs_join_pfn);
+	tcase_add_test(tc, mixed_blocks);
 	tcase_add_test(tc, classify);
 	tcase_add_test(tc, thp_pmd);
 	tcase_add_test(tc, account_window);
