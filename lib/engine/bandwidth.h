@@ -270,7 +270,9 @@ static inline void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 
-	if (now != c->last && c->nrun == 1 && c->ngrp == 1 && !s->cfg.other_load_ppm) {
+	if (!c->nrun || now == c->last) {	/* (an idle CPU: the usual wake-up) */
+		c->last = now;
+	} else if (c->nrun == 1 && c->ngrp == 1 && !s->cfg.other_load_ppm) {
 		/* bw_cpu_progress_run() of one thread of one group on a whole CPU */
 		uint64_t dt = now - c->last, *left = &s->left[c->run[0]];
 		struct bw_group *g = &s->g[c->grp[0]];
@@ -281,10 +283,8 @@ static inline void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now
 		g->rq[cpu].pending += dt * c->gcnt[0];
 		g->usage += dt * c->gcnt[0];
 		c->pending_any = true;
-	} else if (now != c->last && c->nrun) {
-		bw_cpu_progress_run(s, cpu, now);
 	} else {
-		c->last = now;
+		bw_cpu_progress_run(s, cpu, now);
 	}
 }
 
