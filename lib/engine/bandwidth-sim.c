@@ -200,15 +200,23 @@ static uint64_t wall_for(const struct cgctl_bw_sim *s, uint64_t work, uint32_t n
 	return w > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)w;
 }
 
-/* The next tick at which a silo of @cpu runs dry (or, < 5.4, may expire). */
-static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu)
+/* The first tick at which @c can be charged next: after its last charge and progress. */
+static uint64_t first_tick(const struct cgctl_bw_sim *s, const struct bw_cpu *c)
 {
-	struct bw_cpu *c = &s->cpu[cpu];
-	uint64_t first = (bw_tick_div(s, c->charged_at) + 1) * s->tick, best = BW_NO_TIME;
+	uint64_t first = (bw_tick_div(s, c->charged_at) + 1) * s->tick;
 
 	/* charged at the last progress (the usual case): its next tick is past it */
 	if (c->charged_at != c->last)
 		first = MAX(first, tick_ceil(s, c->last));
+	return first;
+}
+
+/* The next tick at which a silo of @cpu runs dry (or, < 5.4, may expire): @first or
+ * later. */
+static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+	uint64_t best = BW_NO_TIME;
 
 	for (int i = 0; i < c->ngrp; i++) {
 		struct bw_rq *rq = &s->g[c->grp[i]].rq[cpu];
@@ -229,7 +237,7 @@ static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu)
 static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
-	uint64_t minleft = UINT64_MAX, t;
+	uint64_t minleft = UINT64_MAX, first, done = BW_NO_TIME, t;
 
 	if (!c->nrun) {
 		bw_heap_del(&s->heap, cpu);
@@ -240,9 +248,11 @@ static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 	else
 		for (int i = 0; c->nfinite && i < c->nrun; i++)
 			minleft = MIN(minleft, s->left[c->run[i]]);
-	t = next_dry_tick(s, cpu);
+	first = first_tick(s, c);
 	if (minleft != UINT64_MAX)
-		t = MIN(t, c->last + wall_for(s, minleft, 1, c->nrun));
+		done = c->last + wall_for(s, minleft, 1, c->nrun);
+	/* a thread done by the first tick: no silo runs dry before (they do at ticks) */
+	t = done <= first ? done : MIN(next_dry_tick(s, cpu, first), done);
 	if (t == BW_NO_TIME)
 		bw_heap_del(&s->heap, cpu);
 	else

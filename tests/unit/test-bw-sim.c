@@ -533,6 +533,33 @@ START_TEST(bad_arguments)
 }
 END_TEST
 
+/*
+ * A silo that runs dry before the first tick, its thread done after that tick: the
+ * thread is charged and throttled at the tick (4 ms, HZ 250), it does not run on to the
+ * end of its busy phase (6 ms).  The pool has 1 ms for a 1 s period, so nothing is
+ * refilled within the run (the same for every timer phase).
+ */
+START_TEST(throttled_at_first_tick)
+{
+	static const uint32_t kv[] = { K(5, 10, 0), K(6, 1, 0), K(6, 12, 0), K(6, 18, 0) };
+	struct cgctl_bw_sim_config cfg = {
+		.kver = kv[_i], .ncpus = 1, .seed = 5, .duration_ns = 5 * MS,
+	};
+	struct cgctl_bw_settings bw = { 1000, 1000000, 0 };
+	struct cgctl_bw_thread t = { .group = 0, .busy_ns = 6 * MS, .idle_ns = SEC };
+	struct cgctl_bw_sim *s;
+	struct cgctl_bw_stat st;
+
+	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_group(s, -1, &bw), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &t), 0);
+	ck_assert_int_ge(cgctl_bw_sim_run(s), 0);
+	ck_assert_int_eq(cgctl_bw_sim_stat(s, 0, false, &st), 0);
+	ck_assert_uint_eq(st.usage_ns, 4 * MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bw-sim");
@@ -552,6 +579,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, deterministic_and_seeded);
 	tcase_add_test(tc, periods_detail);
 	tcase_add_test(tc, bad_arguments);
+	tcase_add_loop_test(tc, throttled_at_first_tick, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
