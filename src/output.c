@@ -41,6 +41,11 @@ struct chunk {
 	uint64_t data[];
 };
 
+/* memory handed out in growing chunks and freed at once: nothing in it ever moves */
+struct arena {
+	struct chunk *head;	/* the newest first */
+};
+
 /* an object or list still open, and its last child so far */
 struct open {
 	struct node *n, *last;
@@ -58,7 +63,7 @@ struct out {
 	struct node *root;
 	struct open *open;	/* [0] is the root */
 	size_t depth, cap;
-	struct chunk *arena;	/* the newest first */
+	struct arena arena;
 	struct key_slot keys[KEY_SLOTS];
 };
 
@@ -67,9 +72,9 @@ struct out {
 
 /* @size bytes (not zeroed), aligned for pointers and 64-bit numbers, valid until
  * arena_release(). */
-static void *arena_alloc(struct out *o, size_t size)
+static void *arena_alloc(struct arena *ar, size_t size)
 {
-	struct chunk *c = o->arena;
+	struct chunk *c = ar->head;
 	size_t need = (size + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1);
 	void *p;
 
@@ -84,30 +89,42 @@ static void *arena_alloc(struct out *o, size_t size)
 			abort();	/* the CLI cannot report anything sensible without memory */
 		c->size = sz;
 		c->used = 0;
-		c->next = o->arena;
-		o->arena = c;
+		c->next = ar->head;
+		ar->head = c;
 	}
 	p = (char *)c->data + c->used;
 	c->used += need;
 	return p;
 }
 
-static char *arena_strdup(struct out *o, const char *s)
+static char *arena_strndup(struct arena *ar, const char *s, size_t len)
 {
-	size_t len = strlen(s) + 1;
+	char *p = arena_alloc(ar, len + 1);
 
-	return memcpy(arena_alloc(o, len), s, len);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+static char *arena_strdup(struct arena *ar, const char *s)
+{
+	return arena_strndup(ar, s, strlen(s));
+}
+
+static void arena_free(struct arena *ar)
+{
+	while (ar->head) {
+		struct chunk *next = ar->head->next;
+
+		free(ar->head);
+		ar->head = next;
+	}
 }
 
 /* Free every node and string, and forget what pointed into them. */
 static void arena_release(struct out *o)
 {
-	while (o->arena) {
-		struct chunk *next = o->arena->next;
-
-		free(o->arena);
-		o->arena = next;
-	}
+	arena_free(&o->arena);
 	memset(o->keys, 0, sizeof(o->keys));
 	o->root->child = NULL;
 	o->open[0].last = NULL;
@@ -122,7 +139,7 @@ static struct key_slot *key_slot(struct out *o, const char *key)
 
 	if (k->src != key || strcmp(k->key, key) != 0) {
 		k->src = key;
-		k->key = arena_strdup(o, key);
+		k->key = arena_strdup(&o->arena, key);
 		k->val = NULL;
 	}
 	return k;
@@ -130,7 +147,7 @@ static struct key_slot *key_slot(struct out *o, const char *key)
 
 static struct node *node_new(struct out *o, enum node_type t, const char *key)
 {
-	struct node *n = arena_alloc(o, sizeof(*n));
+	struct node *n = arena_alloc(&o->arena, sizeof(*n));
 	struct open *top = &o->open[o->depth - 1];
 
 	*n = (struct node){ .type = t };
@@ -226,12 +243,12 @@ void out_str(struct out *o, const char *key, const char *v)
 	if (!v)
 		return;
 	if (!key) {
-		n->s = arena_strdup(o, v);
+		n->s = arena_strdup(&o->arena, v);
 		return;
 	}
 	k = key_slot(o, key);	/* node_new() just filled it */
 	if (!k->val || strcmp(k->val, v) != 0)
-		k->val = arena_strdup(o, v);
+		k->val = arena_strdup(&o->arena, v);
 	n->s = k->val;
 }
 
@@ -384,9 +401,11 @@ static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
 
 struct table {
 	char **cols;
+	const char **ckey;	/* a top-level column's key node pointer (NULL: nested) */
 	size_t ncols;
-	struct strbuf text;	/* every cell, each NUL-terminated */
-	size_t **cells;	/* rows x (up to) cols: 1 + the cell's offset in text, 0: none */
+	struct arena ar;	/* rows and formatted cells */
+	struct strbuf scratch;	/* the cell being formatted */
+	const char ***cells;	/* rows x (up to) cols: a string cell is the node's own */
 	size_t *lens;	/* cells in each row */
 	size_t nrows, cap;
 	size_t hint;	/* rows repeat their columns in order: the next one to try */
@@ -406,9 +425,11 @@ static size_t col_index(struct table *t, const char *name, bool add)
 	if (!add)
 		return SIZE_MAX;
 	t->cols = realloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
-	if (!t->cols)
+	t->ckey = realloc(t->ckey, (t->ncols + 1) * sizeof(*t->ckey));
+	if (!t->cols || !t->ckey)
 		abort();
 	t->cols[t->ncols] = strdup(name);
+	t->ckey[t->ncols] = NULL;
 	t->hint = t->ncols + 1;
 	return t->ncols++;
 }
@@ -429,48 +450,78 @@ static void column_name(char *buf, size_t len, const char *prefix, const char *k
 	buf[n + k] = '\0';
 }
 
+/* The text of scalar or list @c as a cell: a string node's own text, or formatted into
+ * the table's arena. */
+static const char *cell_text(struct table *t, const struct node *c, bool human)
+{
+	struct strbuf *sb = &t->scratch;
+
+	if (c->type == N_STR)
+		return c->s;
+	strbuf_reset(sb);
+	if (c->type == N_LIST) {
+		for (const struct node *e = c->child; e; e = e->next) {
+			if (e->type == N_OBJ || e->type == N_LIST)
+				continue;
+			if (sb->len)
+				strbuf_putc(sb, ',');
+			scalar_text(e, human, sb);
+		}
+	} else {
+		scalar_text(c, human, sb);
+	}
+	if (strbuf_error(sb))
+		abort();	/* as node_new(): nothing sensible to print without memory */
+	return arena_strndup(&t->ar, sb->len ? sb->buf : "", sb->len);
+}
+
+/* Column of @c, a child of @n: a top-level key seen in the same place of the last row
+ * is the same column (keys are the printer's own copies, one per text). */
+static size_t cell_column(struct table *t, const struct node *c, const char *prefix)
+{
+	char name[256];
+	size_t idx;
+
+	if (!*prefix && c->key && t->hint < t->ncols && t->ckey[t->hint] == c->key)
+		return t->hint++;
+	column_name(name, sizeof(name), prefix, c->key);
+	idx = col_index(t, name, true);
+	if (!*prefix)
+		t->ckey[idx] = c->key;
+	return idx;
+}
+
 /* Flatten the scalars of @n into "prefix.key" columns; lists inside a row are joined. */
 static void flatten(struct table *t, const struct node *n, const char *prefix, bool human,
-		    size_t **row, size_t *rowlen)
+		    const char ***row, size_t *rowlen)
 {
 	const struct node *c;
 
 	for (c = n->child; c; c = c->next) {
-		char name[256];
-		size_t idx, start = t->text.len;
+		size_t idx;
 
-		column_name(name, sizeof(name), prefix, c->key);
 		if (c->type == N_OBJ) {
+			char name[256];
+
+			column_name(name, sizeof(name), prefix, c->key);
 			flatten(t, c, name, human, row, rowlen);
 			continue;
 		}
-		if (c->type == N_LIST) {
-			const struct node *e;
-
-			for (e = c->child; e; e = e->next) {
-				if (e->type == N_OBJ || e->type == N_LIST)
-					continue;
-				if (t->text.len > start)
-					strbuf_putc(&t->text, ',');
-				scalar_text(e, human, &t->text);
-			}
-		} else {
-			scalar_text(c, human, &t->text);
-		}
-		strbuf_putc(&t->text, '\0');
-		idx = col_index(t, name, true);
+		idx = cell_column(t, c, prefix);
 		if (idx >= *rowlen) {
-			*row = realloc(*row, (idx + 1) * sizeof(**row));
-			if (!*row)
-				abort();
-			memset(*row + *rowlen, 0, (idx + 1 - *rowlen) * sizeof(**row));
+			const char **wider = arena_alloc(&t->ar, (idx + 1) * sizeof(*wider));
+
+			if (*rowlen)
+				memcpy(wider, *row, *rowlen * sizeof(*wider));
+			memset(wider + *rowlen, 0, (idx + 1 - *rowlen) * sizeof(*wider));
+			*row = wider;
 			*rowlen = idx + 1;
 		}
-		(*row)[idx] = start + 1;
+		(*row)[idx] = cell_text(t, c, human);
 	}
 }
 
-static void table_add_row(struct table *t, size_t *row, size_t rowlen)
+static void table_add_row(struct table *t, const char **row, size_t rowlen)
 {
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 16;
@@ -490,40 +541,35 @@ static void table_build(struct table *t, const struct node *list, bool human)
 
 	memset(t, 0, sizeof(*t));
 	for (r = list->child; r; r = r->next) {
-		size_t *row = NULL, rowlen = 0;
+		const char **row = NULL;
+		size_t rowlen = 0;
 
 		t->hint = 0;
 		if (r->type == N_OBJ) {
 			/* the columns known so far, all empty ("-") until filled */
 			if (t->ncols) {
-				row = calloc(t->ncols, sizeof(*row));
-				if (!row)
-					abort();
 				rowlen = t->ncols;
+				row = arena_alloc(&t->ar, rowlen * sizeof(*row));
+				memset(row, 0, rowlen * sizeof(*row));
 			}
 			flatten(t, r, "", human, &row, &rowlen);
 		} else {
 			size_t idx = col_index(t, list->key ? list->key : "value", true);
 
-			row = calloc(idx + 1, sizeof(*row));
-			if (!row)
-				abort();
 			rowlen = idx + 1;
-			row[idx] = t->text.len + 1;
-			scalar_text(r, human, &t->text);
-			strbuf_putc(&t->text, '\0');
+			row = arena_alloc(&t->ar, rowlen * sizeof(*row));
+			memset(row, 0, rowlen * sizeof(*row));
+			row[idx] = cell_text(t, r, human);
 		}
 		table_add_row(t, row, rowlen);
 	}
-	if (strbuf_error(&t->text))
-		abort();	/* as node_new(): nothing sensible to print without memory */
 }
 
 static void table_free(struct table *t)
 {
-	for (size_t r = 0; r < t->nrows; r++)
-		free(t->cells[r]);
-	strbuf_release(&t->text);
+	arena_free(&t->ar);
+	strbuf_release(&t->scratch);
+	free(t->ckey);
 	for (size_t c = 0; c < t->ncols; c++)
 		free(t->cols[c]);
 	free(t->cells);
@@ -536,7 +582,7 @@ static const char *cell(const struct table *t, size_t r, size_t c)
 {
 	if (c >= t->lens[r] || !t->cells[r][c])
 		return "-";
-	return t->text.buf + t->cells[r][c] - 1;
+	return t->cells[r][c];
 }
 
 /* TSV cells never contain a tab or newline: escape them (and the backslash). */
