@@ -671,7 +671,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	pid_t *pids = NULL;
 	size_t n = 0, failed = 0;
 	int rc, first_rc = EXIT_OK;
-	bool differs = false, model = false, partial = false;
+	bool differs = false, model = false, partial = false, borrowed;
 
 	rc = cli_collect_pids(cli, argc - 1, argv, &pids, &n);
 	if (rc)
@@ -737,8 +737,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:
-	move_ahead_stop(ahead);
-	ahead = NULL;
+	/* with a reader, every from is lent by it: freed by move_ahead_stop() below */
+	borrowed = ahead != NULL;
 	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++) {
 		if (tg.procs_fd[i] >= 0)
 			close(tg.procs_fd[i]);
@@ -746,13 +746,16 @@ out:
 			close(tg.dir_fd[i]);
 	}
 	for (size_t i = 0; tasks && i < n; i++) {
-		free(tasks[i].from);
+		if (!borrowed)
+			free(tasks[i].from);
 		free(tasks[i].members);
 		free(tasks[i].tr);
 		if (tasks[i].e != &no_expect)
 			free(tasks[i].e);
 	}
 	free(tasks);
+	move_ahead_stop(ahead);
+	ahead = NULL;
 	free(pids);
 	if (model)
 		move_model_free(&mm);

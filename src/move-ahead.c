@@ -30,6 +30,9 @@
 /* ... judged after this many list reads */
 #define INDEX_PROBATION	4
 
+#define RADIX_BITS	11
+#define RADIX		(1u << RADIX_BITS)
+
 struct pid_slot {
 	pid_t pid;
 	size_t i;		/* its index in the list */
@@ -46,41 +49,46 @@ struct move_ahead {
 	pthread_t th;
 	/* the index: the list's PIDs sorted, and whether each one is known already */
 	struct pid_slot *sorted;
-	bool *known;
+	bool *known;		/* from[i] is one of paths[] */
+	char **paths;		/* one copy per thread list read, shared by its PIDs */
+	size_t n_paths;
 	size_t list_reads, list_hits;
 };
 
-/* @pids[0..@n) as slots sorted by PID, equal PIDs in list order: two stable counting
- * passes of 16 bits (PIDs are positive 32-bit numbers), no comparison callbacks.
+/* @pids[0..@n) as slots sorted by PID, equal PIDs in list order: stable counting passes
+ * of 11 bits, as many as the largest PID needs (3 for 32 bits; 2 below 4,194,304, the
+ * kernel's pid_max limit), no comparison callbacks; 16 KiB of counters.
  * Returns: the slots (malloc'ed), NULL without memory. */
 static struct pid_slot *slots_sorted(const pid_t *pids, size_t n)
 {
 	struct pid_slot *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
-	size_t *count = calloc(1 << 16, sizeof(*count));
+	uint32_t *count = malloc(RADIX * sizeof(*count)), top = 0;
 
-	if (!a || !b || !count) {
+	if (!a || !b || !count || n > UINT32_MAX) {
 		free(a);
 		free(b);
 		free(count);
 		return NULL;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		a[i] = (struct pid_slot){ pids[i], i };
-	for (unsigned int shift = 0; shift < 32; shift += 16) {
-		size_t sum = 0;
+		top |= (uint32_t)pids[i];
+	}
+	for (unsigned int shift = 0; shift < 32 && top >> shift; shift += RADIX_BITS) {
+		uint32_t sum = 0;
 		struct pid_slot *t;
 
-		memset(count, 0, (1 << 16) * sizeof(*count));
+		memset(count, 0, RADIX * sizeof(*count));
 		for (size_t i = 0; i < n; i++)
-			count[((uint32_t)a[i].pid >> shift) & 0xffff]++;
-		for (size_t d = 0; d < 1 << 16; d++) {
-			size_t c = count[d];
+			count[((uint32_t)a[i].pid >> shift) & (RADIX - 1)]++;
+		for (size_t d = 0; d < RADIX; d++) {
+			uint32_t c = count[d];
 
 			count[d] = sum;
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			b[count[((uint32_t)a[i].pid >> shift) & 0xffff]++] = a[i];
+			b[count[((uint32_t)a[i].pid >> shift) & (RADIX - 1)]++] = a[i];
 		t = a, a = b, b = t;
 	}
 	free(b);
@@ -127,9 +135,7 @@ static size_t index_give(struct move_ahead *a, const char *buf, size_t len,
 		     s->pid == (pid_t)v; s++) {
 			if (s->i <= after || a->known[s->i])
 				continue;
-			a->from[s->i] = strdup(path);
-			if (!a->from[s->i])
-				return hits;	/* read through /proc like the rest */
+			a->from[s->i] = (char *)path;
 			a->known[s->i] = true;
 			hits++;
 		}
@@ -141,14 +147,24 @@ static size_t index_give(struct move_ahead *a, const char *buf, size_t len,
 static void index_cgroup(struct move_ahead *a, const char *path, size_t i)
 {
 	const char *file = a->m->version == 2 ? "cgroup.threads" : "tasks";
-	char *buf = NULL;
+	char *buf = NULL, *copy, **more;
 	size_t len;
 
 	if (cgctl_cg_read(a->ctx, a->m, path, file, &buf, &len) < 0) {
 		a->sorted = NULL;	/* no list here: /proc for every PID */
 		return;
 	}
-	a->list_hits += index_give(a, buf, len, path, i);
+	copy = strdup(path);
+	more = copy ? realloc(a->paths, (a->n_paths + 1) * sizeof(*a->paths)) : NULL;
+	if (!more) {
+		free(copy);
+		free(buf);
+		a->sorted = NULL;	/* read through /proc like the rest */
+		return;
+	}
+	a->paths = more;
+	a->paths[a->n_paths++] = copy;
+	a->list_hits += index_give(a, buf, len, copy, i);
 	a->list_reads++;
 	free(buf);
 	if (a->list_reads >= INDEX_PROBATION &&
@@ -171,12 +187,10 @@ static void *reader(void *arg)
 		}
 		a->err[i] = cgctl_pid_cgroup(a->ctx, a->pids[i], a->m, &from);
 		a->from[i] = a->err[i] ? NULL : from;
-		/* our own copy: the main thread owns from[i] from the store on */
-		from = a->from[i] && a->sorted ? strdup(a->from[i]) : NULL;
+		/* the main thread may read from[i] from here on (it never frees it) */
 		__atomic_store_n(&a->ready, i + 1, __ATOMIC_RELEASE);
-		if (from)
-			index_cgroup(a, from, i);
-		free(from);
+		if (a->from[i] && a->sorted)
+			index_cgroup(a, a->from[i], i);
 	}
 	free(sorted);
 	return NULL;
@@ -216,7 +230,6 @@ int move_ahead_get(struct move_ahead *a, size_t i, char **from)
 	while (__atomic_load_n(&a->ready, __ATOMIC_ACQUIRE) <= i)
 		sched_yield();
 	*from = a->from[i];
-	a->from[i] = NULL;
 	return a->err[i];
 }
 
@@ -226,7 +239,11 @@ void move_ahead_stop(struct move_ahead *a)
 		return;
 	pthread_join(a->th, NULL);
 	for (size_t i = 0; i < a->n; i++)
-		free(a->from[i]);
+		if (!a->known[i])
+			free(a->from[i]);
+	for (size_t i = 0; i < a->n_paths; i++)
+		free(a->paths[i]);
+	free(a->paths);
 	free(a->from);
 	free(a->err);
 	free(a->known);

@@ -17,8 +17,9 @@ struct move_ahead;
  * reader).  Returns: 0, -errno (then read them yourself). */
 int move_ahead_start(struct move_ahead **ret, struct cgctl_ctx *ctx,
 		     const struct cgctl_mount *m, const pid_t *pids, size_t n);
-/* Wait for @i (taken in increasing order) and hand over its cgroup path, as
- * cgctl_pid_cgroup() returns it.  Returns: 0, -errno. */
+/* Wait for @i (taken in increasing order) and lend its cgroup path (the PIDs of one
+ * cgroup share one copy): valid until move_ahead_stop(), not to be freed.
+ * Returns: 0, -errno as cgctl_pid_cgroup(). */
 int move_ahead_get(struct move_ahead *a, size_t i, char **from);
 /* Join the reader and free what was not taken. */
 void move_ahead_stop(struct move_ahead *a);
