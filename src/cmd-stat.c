@@ -244,6 +244,9 @@ struct stat_run {
 	char *paths;				/* the rows' paths, NUL-separated: no
 						 * allocation per row */
 	size_t paths_len, paths_size;
+	unsigned char *done;			/* per chunk: read (atomic) */
+	size_t emitted;				/* rows printed (main thread only) */
+	int failed, last;			/* failed rows, the last one's status */
 };
 
 /* Rows a thread claims at once. */
@@ -389,20 +392,52 @@ static int row_emit(struct cli *cli, const struct stat_run *sr, const struct sta
 	return EXIT_OK;
 }
 
-static void *gather_thread(void *arg)
+static void emit_one(struct stat_run *sr, const struct stat_row *row)
 {
-	struct stat_run *sr = arg;
+	int rc = row_emit(sr->cli, sr, row);
+
+	if (rc) {
+		sr->failed++;
+		sr->last = rc;
+	}
+}
+
+/* Print the rows of every chunk read, in order, up to the first one not read yet. */
+static void emit_ready(struct stat_run *sr)
+{
+	while (sr->emitted < sr->n &&
+	       __atomic_load_n(&sr->done[sr->emitted / STAT_CHUNK], __ATOMIC_ACQUIRE)) {
+		size_t end = sr->emitted + STAT_CHUNK < sr->n ? sr->emitted + STAT_CHUNK : sr->n;
+
+		for (; sr->emitted < end; sr->emitted++)
+			emit_one(sr, &sr->rows[sr->emitted]);
+	}
+}
+
+/* Read chunks of rows until none is left; @emit (the main thread): print what is ready
+ * between chunks, so that the output is built while the other thread still reads. */
+static void gather_chunks(struct stat_run *sr, bool emit)
+{
 	size_t i, end;
 
 	for (;;) {
 		i = __atomic_fetch_add(&sr->next, STAT_CHUNK, __ATOMIC_RELAXED);
 		if (i >= sr->n)
-			return NULL;
+			return;
 		end = i + STAT_CHUNK < sr->n ? i + STAT_CHUNK : sr->n;
-		for (; i < end; i++)
-			if (!sr->rows[i].fail)
-				row_gather(sr, &sr->rows[i]);
+		for (size_t k = i; k < end; k++)
+			if (!sr->rows[k].fail)
+				row_gather(sr, &sr->rows[k]);
+		__atomic_store_n(&sr->done[i / STAT_CHUNK], 1, __ATOMIC_RELEASE);
+		if (emit)
+			emit_ready(sr);
 	}
+}
+
+static void *gather_thread(void *arg)
+{
+	gather_chunks(arg, false);
+	return NULL;
 }
 
 /* Would every cli_path() of @sr succeed?  Checked without printing, so that the
@@ -433,16 +468,16 @@ static bool paths_quiet(struct stat_run *sr, int argc, const char **argv)
 	return true;
 }
 
-/* Gather from this thread and one more; false if the second thread did not start. */
-static bool gather_parallel(struct stat_run *sr)
+/* Read and print every row: from this thread and one more (if it starts). */
+static void gather_parallel(struct stat_run *sr)
 {
 	pthread_t t;
+	bool two = pthread_create(&t, NULL, gather_thread, sr) == 0;
 
-	if (pthread_create(&t, NULL, gather_thread, sr) != 0)
-		return false;
-	gather_thread(sr);
-	pthread_join(t, NULL);
-	return true;
+	gather_chunks(sr, true);
+	if (two)
+		pthread_join(t, NULL);
+	emit_ready(sr);
 }
 
 static bool want_threads(struct stat_run *sr, int argc, const char **argv)
@@ -455,6 +490,7 @@ static bool want_threads(struct stat_run *sr, int argc, const char **argv)
 static void stat_run_free(struct stat_run *sr)
 {
 	free(sr->paths);
+	free(sr->done);
 	free(sr->rows);
 }
 
@@ -465,7 +501,7 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 		.cli = cli, .n = (size_t)argc, .full = opt_long, .states = opt_long || opt_tasks,
 	};
 	bool threads;
-	int failed = 0, rc, i;
+	int i;
 
 	if (cgctl_mount_find(cli->ctx, "memory", &sr.mm) < 0)
 		sr.mm = NULL;
@@ -474,7 +510,9 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr.am) < 0)
 		sr.am = NULL;	/* (co-mounted: sr.am == sr.cm, usage from the cpu directory) */
 	sr.rows = calloc(sr.n, sizeof(*sr.rows));
-	if (!sr.rows) {
+	sr.done = calloc(sr.n / STAT_CHUNK + 1, 1);
+	if (!sr.rows || !sr.done) {
+		stat_run_free(&sr);
 		*last = cli_error(cli, NULL, -ENOMEM, NULL);
 		return argc;
 	}
@@ -485,24 +523,20 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 			continue;
 		sr.rows[i].fail = row_prepare(&sr, &sr.rows[i]);
 	}
-	if (threads && !gather_parallel(&sr))
-		gather_thread(&sr);
-	for (i = 0; i < argc; i++) {
+	if (threads)
+		gather_parallel(&sr);
+	for (i = 0; !threads && i < argc; i++) {
 		struct stat_row *row = &sr.rows[i];
 
-		if (!threads) {
-			row->fail = row_prepare(&sr, row);
-			if (!row->fail)
-				row_gather(&sr, row);
-		}
-		rc = row_emit(cli, &sr, row);
-		if (rc) {
-			failed++;
-			*last = rc;
-		}
+		row->fail = row_prepare(&sr, row);
+		if (!row->fail)
+			row_gather(&sr, row);
+		emit_one(&sr, row);
 	}
+	if (sr.failed)
+		*last = sr.last;
 	stat_run_free(&sr);
-	return failed;
+	return sr.failed;
 }
 
 static int run(struct cli *cli, int argc, const char **argv)

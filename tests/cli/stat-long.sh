@@ -80,6 +80,24 @@ for tree in v1 v2 hybrid; do
 	expect_unchanged "$tree: stat reads only"
 done
 
+# 64 PATHs or more are read by two threads and printed while they read: the same output
+# and errors, in argument order, as the one-thread order (-v keeps to one thread)
+many=""
+for k in 1 2 3 4 5 6 7 8 9; do many="$many $paths"; done
+for tree in v1 hybrid; do
+	fixture "$tree"
+	for l in "" --long; do
+		cg --root="$ROOT" --json stat $l $many
+		out=$OUT err=$ERR rc=$RC
+		cg -v --root="$ROOT" --json stat $l $many
+		[ "$rc" = 8 ] && [ "$RC" = 8 ] && [ "$out" = "$OUT" ] && ok ||
+			fail "$tree $l: threaded stat differs: $rc $RC"
+		[ "$err" = "$(printf '%s\n' "$ERR" | grep '^cgctl: stat:')" ] && ok ||
+			fail "$tree $l: threaded stat errors: $err"
+		[ "$(printf '%s\n' "$err" | wc -l)" -ge 18 ] && ok || fail "$tree $l: errors: $err"
+	done
+done
+
 # the lean view reads none of what only --long needs: without those files it is the same
 for tree in v1 v2; do
 	fixture "$tree"
