@@ -4,6 +4,7 @@
 #  1. one PID: `cgctl -q move -c memory,cpu --no-plan PID PATH` vs
 #     `cgclassify -g memory,cpu:PATH PID` (hyperfine; target: ratio <= 1.0)
 #  2. 10,000 PIDs: through stdin vs cgclassify with the PIDs as arguments (target >= 3x),
+#     the best of 5 runs each, alternated, once the spawned tasks have settled;
 #     and the physical floor: `move-spawn -w`, one write(2) per PID and hierarchy and
 #     nothing else (the kernel's attach work; 3x is out of reach when it alone takes more
 #     than a third of cgclassify's time)
@@ -77,9 +78,20 @@ SPID=$!
 i=0
 while [ ! -s "$TMP/pids" ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done
 [ "$(wc -l <"$TMP/pids")" = "$N" ] || { echo "bench/move: could not spawn $N tasks"; exit 1; }
+# the same quiet machine for all three: wait until the spawn's forks and exits have
+# settled (runnable tasks <= CPUs, three samples in a row; at most 20 s)
+ncpu=$(getconf _NPROCESSORS_ONLN)
+calm=0
+i=0
+while [ $calm -lt 3 ] && [ $i -lt 100 ]; do
+	sleep 0.2
+	run=$(cut -d' ' -f4 /proc/loadavg | cut -d/ -f1)
+	if [ "$run" -le "$ncpu" ]; then calm=$((calm + 1)); else calm=0; fi
+	i=$((i + 1))
+done
 t() { s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(((e - s) / 1000)); }
 best_c=""; best_g=""; best_f=""
-for r in 1 2 3; do
+for r in 1 2 3 4 5; do
 	dst=$A; [ $((r % 2)) = 0 ] && dst=$B
 	c=$(t sh -c "$CGCTL -q move -c memory,cpu --no-plan - $dst <$TMP/pids")
 	dst2=$B; [ "$dst" = "$B" ] && dst2=$A
