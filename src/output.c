@@ -186,19 +186,29 @@ static struct key_slot *key_slot(struct out *o, const char *key)
 	return k;
 }
 
-static struct node *node_new(struct out *o, enum node_type t, const char *key)
+/* A new node under the innermost open one; @slot (if not NULL) gets its key's slot. */
+static struct node *node_new_slot(struct out *o, enum node_type t, const char *key,
+				  struct key_slot **slot)
 {
 	struct node *n = arena_alloc(&o->arena, sizeof(*n));
 	struct open *top = &o->open[o->depth - 1];
+	struct key_slot *k = key ? key_slot(o, key) : NULL;
 
 	*n = (struct node){ .type = t };
-	n->key = key ? key_slot(o, key)->key : NULL;
+	n->key = k ? k->key : NULL;
+	if (slot)
+		*slot = k;
 	if (top->last)
 		top->last->next = n;
 	else
 		top->n->child = n;
 	top->last = n;
 	return n;
+}
+
+static struct node *node_new(struct out *o, enum node_type t, const char *key)
+{
+	return node_new_slot(o, t, key, NULL);
 }
 
 /* @n (just added) is now where the next nodes go, until its end. */
@@ -278,16 +288,15 @@ void out_list_end(struct out *o)
 
 void out_str(struct out *o, const char *key, const char *v)
 {
-	struct node *n = node_new(o, v ? N_STR : N_NULL, key);
 	struct key_slot *k;
+	struct node *n = node_new_slot(o, v ? N_STR : N_NULL, key, &k);
 
 	if (!v)
 		return;
-	if (!key) {
+	if (!k) {
 		n->s = arena_strdup(&o->arena, v);
 		return;
 	}
-	k = key_slot(o, key);	/* node_new() just filled it */
 	if (!k->val || strcmp(k->val, v) != 0)
 		k->val = arena_strdup(&o->arena, v);
 	n->s = k->val;
@@ -440,13 +449,19 @@ static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
 
 /* ---- tables (human and TSV) ---- */
 
+/* a cell's text and length (s NULL: none, printed "-") */
+struct tcell {
+	const char *s;
+	size_t len;
+};
+
 struct table {
 	char **cols;
 	const char **ckey;	/* a top-level column's key node pointer (NULL: nested) */
 	size_t ncols;
 	struct arena ar;	/* rows and formatted cells */
 	struct strbuf scratch;	/* the cell being formatted */
-	const char ***cells;	/* rows x (up to) cols: a string cell is the node's own */
+	struct tcell **cells;	/* rows x (up to) cols: a string cell is the node's own */
 	size_t *lens;	/* cells in each row */
 	size_t nrows, cap;
 	size_t hint;	/* rows repeat their columns in order: the next one to try */
@@ -493,12 +508,14 @@ static void column_name(char *buf, size_t len, const char *prefix, const char *k
 
 /* The text of scalar or list @c as a cell: a string node's own text, or formatted into
  * the table's arena. */
-static const char *cell_text(struct table *t, const struct node *c, bool human)
+static struct tcell cell_text(struct table *t, const struct node *c, bool human)
 {
 	struct strbuf *sb = &t->scratch;
 
 	if (c->type == N_STR)
-		return c->s;
+		return (struct tcell){ c->s, strlen(c->s) };
+	if (c->type == N_NULL)
+		return (struct tcell){ "-", 1 };
 	strbuf_reset(sb);
 	if (c->type == N_LIST) {
 		for (const struct node *e = c->child; e; e = e->next) {
@@ -513,7 +530,7 @@ static const char *cell_text(struct table *t, const struct node *c, bool human)
 	}
 	if (strbuf_error(sb))
 		abort();	/* as node_new(): nothing sensible to print without memory */
-	return arena_strndup(&t->ar, sb->len ? sb->buf : "", sb->len);
+	return (struct tcell){ arena_strndup(&t->ar, sb->len ? sb->buf : "", sb->len), sb->len };
 }
 
 /* Column of @c, a child of @n: a top-level key seen in the same place of the last row
@@ -534,7 +551,7 @@ static size_t cell_column(struct table *t, const struct node *c, const char *pre
 
 /* Flatten the scalars of @n into "prefix.key" columns; lists inside a row are joined. */
 static void flatten(struct table *t, const struct node *n, const char *prefix, bool human,
-		    const char ***row, size_t *rowlen)
+		    struct tcell **row, size_t *rowlen)
 {
 	const struct node *c;
 
@@ -550,7 +567,7 @@ static void flatten(struct table *t, const struct node *n, const char *prefix, b
 		}
 		idx = cell_column(t, c, prefix);
 		if (idx >= *rowlen) {
-			const char **wider = arena_alloc(&t->ar, (idx + 1) * sizeof(*wider));
+			struct tcell *wider = arena_alloc(&t->ar, (idx + 1) * sizeof(*wider));
 
 			if (*rowlen)
 				memcpy(wider, *row, *rowlen * sizeof(*wider));
@@ -562,7 +579,7 @@ static void flatten(struct table *t, const struct node *n, const char *prefix, b
 	}
 }
 
-static void table_add_row(struct table *t, const char **row, size_t rowlen)
+static void table_add_row(struct table *t, struct tcell *row, size_t rowlen)
 {
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 16;
@@ -582,7 +599,7 @@ static void table_build(struct table *t, const struct node *list, bool human)
 
 	memset(t, 0, sizeof(*t));
 	for (r = list->child; r; r = r->next) {
-		const char **row = NULL;
+		struct tcell *row = NULL;
 		size_t rowlen = 0;
 
 		t->hint = 0;
@@ -619,16 +636,22 @@ static void table_free(struct table *t)
 }
 
 /* Rows built before a later row added a column are shorter: missing cells print "-". */
-static const char *cell(const struct table *t, size_t r, size_t c)
+static struct tcell cell(const struct table *t, size_t r, size_t c)
 {
-	if (c >= t->lens[r] || !t->cells[r][c])
-		return "-";
+	if (c >= t->lens[r] || !t->cells[r][c].s)
+		return (struct tcell){ "-", 1 };
 	return t->cells[r][c];
 }
 
 /* TSV cells never contain a tab or newline: escape them (and the backslash). */
-static void tsv_cell(FILE *fp, const char *s)
+static void tsv_cell(FILE *fp, struct tcell tc)
 {
+	const char *s = tc.s;
+
+	if (!memchr(s, '\t', tc.len) && !memchr(s, '\n', tc.len) && !memchr(s, '\\', tc.len)) {
+		fwrite(s, 1, tc.len, fp);
+		return;
+	}
 	for (; *s; s++) {
 		if (*s == '\t')
 			fputs("\\t", fp);
@@ -641,42 +664,36 @@ static void tsv_cell(FILE *fp, const char *s)
 	}
 }
 
-static void spaces(struct strbuf *sb, size_t n)
-{
-	static const char sp[] = "                                ";
-
-	while (n) {
-		size_t k = MIN(n, sizeof(sp) - 1);
-
-		strbuf_putn(sb, sp, k);
-		n -= k;
-	}
-}
-
-/* A human cell into @line: two spaces before every column but the first, left-aligned
- * in @width. */
-static void padded(struct strbuf *line, size_t col, const char *s, size_t width)
-{
-	size_t len = strlen(s);
-
-	if (col)
-		strbuf_putn(line, "  ", 2);
-	strbuf_putn(line, s, len);
-	if (len < width)
-		spaces(line, width - len);
-}
-
-/* One table row (or the header when @r is SIZE_MAX) of a human table, one fwrite. */
+/*
+ * One row of a human table (the header when @r is SIZE_MAX) into @line, which holds the
+ * widest row (indent, every column's width, two spaces between columns, the newline),
+ * and out with one fwrite: cells left-aligned in their column's width, the last one not
+ * padded.
+ */
 static void human_row(const struct table *t, FILE *fp, const size_t *w, size_t r,
-		      int indent, struct strbuf *line)
+		      int indent, char *line)
 {
-	strbuf_reset(line);
-	spaces(line, (size_t)indent);
-	for (size_t c = 0; c < t->ncols; c++)
-		padded(line, c, r == SIZE_MAX ? t->cols[c] : cell(t, r, c),
-		       c + 1 < t->ncols ? w[c] : 0);
-	strbuf_putc(line, '\n');
-	fwrite(line->buf, 1, line->len, fp);
+	char *p = line;
+
+	memset(p, ' ', (size_t)indent);
+	p += indent;
+	for (size_t c = 0; c < t->ncols; c++) {
+		struct tcell tc = r == SIZE_MAX ? (struct tcell){ t->cols[c], strlen(t->cols[c]) }
+						: cell(t, r, c);
+
+		if (c) {
+			memcpy(p, "  ", 2);
+			p += 2;
+		}
+		memcpy(p, tc.s, tc.len);
+		p += tc.len;
+		if (c + 1 < t->ncols && tc.len < w[c]) {
+			memset(p, ' ', w[c] - tc.len);
+			p += w[c] - tc.len;
+		}
+	}
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), fp);
 }
 
 static void table_print(struct table *t, FILE *fp, bool human, int indent)
@@ -690,20 +707,24 @@ static void table_print(struct table *t, FILE *fp, bool human, int indent)
 		w[c] = strlen(t->cols[c]);
 	for (r = 0; r < t->nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
-			size_t l = strlen(cell(t, r, c));
+			size_t l = cell(t, r, c).len;
 
 			if (l > w[c])
 				w[c] = l;
 		}
 	if (human) {
-		struct strbuf line = STRBUF_INIT;
+		size_t width = (size_t)indent + 1;
+		char *line;
 
-		human_row(t, fp, w, SIZE_MAX, indent, &line);
-		for (r = 0; r < t->nrows; r++)
-			human_row(t, fp, w, r, indent, &line);
-		if (strbuf_error(&line))
+		for (c = 0; c < t->ncols; c++)
+			width += w[c] + 2;
+		line = malloc(width);
+		if (!line)
 			abort();
-		strbuf_release(&line);
+		human_row(t, fp, w, SIZE_MAX, indent, line);
+		for (r = 0; r < t->nrows; r++)
+			human_row(t, fp, w, r, indent, line);
+		free(line);
 	} else {
 		for (c = 0; c < t->ncols; c++)
 			fprintf(fp, "%s%s", c ? "\t" : "", t->cols[c]);
