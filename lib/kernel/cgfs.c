@@ -334,6 +334,24 @@ CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *
 	return cg_walk(mfd, norm);
 }
 
+static int open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		     const char *file, int flags)
+{
+	int dfd, fd, e;
+
+	if (!cgctl_valid_filename(file))
+		return -EINVAL;
+	dfd = cgctl_cg_open(ctx, m, path);
+	if (dfd < 0)
+		return dfd;
+	fd = openat(dfd, file, flags | O_NOFOLLOW | O_CLOEXEC);
+	e = errno;
+	close(dfd);
+	if (fd < 0)
+		return -e;
+	return fd;
+}
+
 /*
  * @file of the cgroup @path below @m, opened read-only: the cgroup path and the file in
  * one openat2() (no directory fd to open and close: stat of thousands of cgroups pays
@@ -361,13 +379,7 @@ int cgctl_cg_open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const
 		if (fd != -EAGAIN)
 			return fd;
 	}
-	dfd = cgctl_cg_open(ctx, m, norm);
-	if (dfd < 0)
-		return dfd;
-	fd = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	e = errno;
-	close(dfd);
-	return fd < 0 ? -e : fd;
+	return open_file(ctx, m, norm, file, O_RDONLY);
 }
 
 CGCTL_EXPORT int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -383,23 +395,6 @@ CGCTL_EXPORT int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount
 	return 1;
 }
 
-static int open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		     const char *file, int flags)
-{
-	int dfd, fd, e;
-
-	if (!cgctl_valid_filename(file))
-		return -EINVAL;
-	dfd = cgctl_cg_open(ctx, m, path);
-	if (dfd < 0)
-		return dfd;
-	fd = openat(dfd, file, flags | O_NOFOLLOW | O_CLOEXEC);
-	e = errno;
-	close(dfd);
-	if (fd < 0)
-		return -e;
-	return fd;
-}
 
 CGCTL_EXPORT int cgctl_cg_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			       const char *path, const char *file, char **buf, size_t *len)
