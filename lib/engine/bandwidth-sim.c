@@ -278,17 +278,40 @@ void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	mark_dirty(s, cpu);
 }
 
+/*
+ * An event that changed only its own CPU (the usual one) leaves it in s->one instead of
+ * the list: no flag to set and clear.  One call of cpu_plan() serves both.
+ */
 static void replan_dirty(struct cgctl_bw_sim *s)
 {
-	while (s->ndirty) {
-		int cpu = s->dirty[--s->ndirty];
+	int cpu = s->one - 1;
 
-		s->cpu[cpu].dirty = false;
+	if (cpu < 0) {
+		if (!s->ndirty)
+			return;
+		goto pop;
+	}
+	s->one = 0;
+	for (;;) {
 		if (s->cpu[cpu].rebuild)
 			cpu_rebuild(s, cpu);
 		s->cpu[cpu].rebuild = false;
 		cpu_plan(s, cpu);
+		if (!s->ndirty)
+			return;
+pop:
+		cpu = s->dirty[--s->ndirty];
+		s->cpu[cpu].dirty = false;
 	}
+}
+
+/* mark_dirty() of @cpu as the last change of its event: s->one when no CPU is marked */
+static inline void mark_dirty_last(struct cgctl_bw_sim *s, int cpu)
+{
+	if (!s->ndirty)
+		s->one = cpu + 1;
+	else
+		mark_dirty(s, cpu);
 }
 
 static void cpu_sync(struct cgctl_bw_sim *s, int cpu, uint64_t now)
@@ -452,7 +475,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	if (!run_append(s, cpu, ti))
 		bw_cpu_changed(s, cpu, now);
 	else
-		mark_dirty(s, cpu);
+		mark_dirty_last(s, cpu);
 }
 
 /* dequeue_entity() of a thread that stops being busy, with return_cfs_rq_runtime(). */
@@ -528,7 +551,8 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	cpu_throttle_pending(s, cpu, now);
 	if (slept)
 		c->rebuild = true;
-	mark_dirty(s, cpu);	/* a tick charge alone leaves the runnable set as it is */
+	/* a tick charge alone leaves the runnable set as it is */
+	mark_dirty_last(s, cpu);
 }
 
 static void progress_all(struct cgctl_bw_sim *s, uint64_t now)

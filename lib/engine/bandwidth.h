@@ -201,6 +201,7 @@ struct cgctl_bw_sim {
 	int lwords, nlev, lmin;		/* lmin: the lowest level with a CPU */
 	int *dirty;			/* CPUs to replan after this event */
 	int ndirty;
+	int one;			/* 1 + the only CPU to replan, 0: none */
 };
 
 /* bandwidth-pool.c: the kernel's pool and silo functions */
