@@ -27,9 +27,12 @@ int ps_runs_merge(struct ps_runs *dst, const struct ps_runs *a, const struct ps_
 		return -ENOMEM;
 	while (i < a->n && j < b->n)
 		v[o++] = run_before(&b->v[j], &a->v[i]) ? b->v[j++] : a->v[i++];
-	memcpy(v + o, a->v + i, (a->n - i) * sizeof(*v));
+	/* the rest of one of them (never memcpy from NULL: a side may be empty) */
+	if (i < a->n)
+		memcpy(v + o, a->v + i, (a->n - i) * sizeof(*v));
 	o += a->n - i;
-	memcpy(v + o, b->v + j, (b->n - j) * sizeof(*v));
+	if (j < b->n)
+		memcpy(v + o, b->v + j, (b->n - j) * sizeof(*v));
 	*dst = (struct ps_runs){ .v = v, .n = n, .cap = n, .pages = a->pages + b->pages };
 	return 0;
 }
