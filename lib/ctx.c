@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "ctx.h"
+#include "util/blkcache.h"
 
 static void log_stderr(void *data, int priority, const char *file, int line, const char *fn,
 		       const char *format, va_list args)
@@ -62,7 +63,10 @@ CGCTL_EXPORT int cgctl_new(struct cgctl_ctx **ret, const char *root)
 	if (env)
 		ctx->log_priority = log_priority(env);
 	ctx->root = strdup(root && *root ? root : "");
-	if (!ctx->root) {
+	ctx->blkcache = blkcache_new();
+	if (!ctx->root || !ctx->blkcache) {
+		blkcache_free(ctx->blkcache);
+		free(ctx->root);
 		pthread_mutex_destroy(&ctx->nl_lock);
 		free(ctx);
 		return -ENOMEM;
@@ -88,6 +92,7 @@ CGCTL_EXPORT struct cgctl_ctx *cgctl_unref(struct cgctl_ctx *ctx)
 	cgctl_ctx_release_mounts(ctx);
 	cgctl_ctx_release_netlink(ctx);
 	pthread_mutex_destroy(&ctx->nl_lock);
+	blkcache_free(ctx->blkcache);
 	free(ctx->root);
 	free(ctx);
 	return NULL;

@@ -9,6 +9,7 @@
 #include "libcgctl.h"
 
 struct mnl_socket;
+struct blkcache;
 
 struct cgctl_ctx {
 	int refcount;
@@ -25,6 +26,8 @@ struct cgctl_ctx {
 	struct mnl_socket *ts_nl;
 	uint16_t ts_family;
 	uint32_t ts_seq;
+	/* scratch blocks kept between page inventories (lib/util/blkcache.h) */
+	struct blkcache *blkcache;
 };
 
 void cgctl_ctx_release_mounts(struct cgctl_ctx *ctx);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernel/pagescan.h"
+#include "util/blkcache.h"
 
 /* The order of ps_runs_sort_dedupe(): by PFN, the longest first at equal PFNs. */
 static bool run_before(const struct ps_run *x, const struct ps_run *y)
@@ -18,22 +19,26 @@ static bool run_before(const struct ps_run *x, const struct ps_run *y)
 	return x->pfn < y->pfn || (x->pfn == y->pfn && x->len > y->len);
 }
 
-int ps_runs_merge(struct ps_runs *dst, const struct ps_runs *a, const struct ps_runs *b)
+/*
+ * From the back, so @a's array only grows (realloc() moves its mapped pages) and no
+ * third array is touched: a fresh page costs a fault here.  The same order as a forward
+ * merge that takes @a's run first at a tie.
+ */
+int ps_runs_merge(struct ps_runs *a, const struct ps_runs *b)
 {
-	size_t i = 0, j = 0, o = 0, n = a->n + b->n;
-	struct ps_run *v = n ? malloc(n * sizeof(*v)) : NULL;
+	size_t i = a->n, j = b->n, o = a->n + b->n;
+	int r = ps_runs_reserve(a, a->n + b->n);
 
-	if (n && !v)
-		return -ENOMEM;
-	while (i < a->n && j < b->n)
-		v[o++] = run_before(&b->v[j], &a->v[i]) ? b->v[j++] : a->v[i++];
-	/* the rest of one of them (never memcpy from NULL: a side may be empty) */
-	if (i < a->n)
-		memcpy(v + o, a->v + i, (a->n - i) * sizeof(*v));
-	o += a->n - i;
-	if (j < b->n)
-		memcpy(v + o, b->v + j, (b->n - j) * sizeof(*v));
-	*dst = (struct ps_runs){ .v = v, .n = n, .cap = n, .pages = a->pages + b->pages };
+	if (r < 0)
+		return r;
+	while (j > 0) {
+		if (i > 0 && run_before(&b->v[j - 1], &a->v[i - 1]))
+			a->v[--o] = a->v[--i];
+		else
+			a->v[--o] = b->v[--j];
+	}
+	a->n += b->n;
+	a->pages += b->pages;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "kernel/pagescan.h"
+#include "util/blkcache.h"
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
@@ -121,7 +122,7 @@ ssize_t ps_parse_maps(const char *buf, size_t len, struct ps_vma **ret)
 
 static int runs_grow(struct ps_runs *r, size_t want)
 {
-	size_t c;
+	size_t c, bytes = r->cap * sizeof(*r->v);
 	struct ps_run *nv;
 
 	if (want <= r->cap)
@@ -129,12 +130,17 @@ static int runs_grow(struct ps_runs *r, size_t want)
 	c = r->cap ? r->cap : 256;
 	while (c < want)
 		c *= 2;
-	nv = realloc(r->v, c * sizeof(*nv));
+	nv = blk_grow(r->bc, r->v, r->n * sizeof(*nv), &bytes, c * sizeof(*nv));
 	if (!nv)
 		return -ENOMEM;
 	r->v = nv;
-	r->cap = c;
+	r->cap = bytes / sizeof(*nv);
 	return 0;
+}
+
+int ps_runs_reserve(struct ps_runs *r, size_t n)
+{
+	return runs_grow(r, n);
 }
 
 static uint32_t run_flags(uint64_t e)
@@ -177,8 +183,19 @@ int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 		       (cur->flags & RUN_EXCLUSIVE ? PM_EXCLUSIVE : 0) |
 		       (cur->flags & RUN_FILE ? PM_FILE : 0);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t e = pm[i];
+		uint64_t e;
 
+		/* the common case, a long run: four entries per test */
+		while (i + 4 <= n && !(((pm[i] & keep) ^ next) | ((pm[i + 1] & keep) ^ (next + 1)) |
+				       ((pm[i + 2] & keep) ^ (next + 2)) |
+				       ((pm[i + 3] & keep) ^ (next + 3)))) {
+			i += 4;
+			len += 4;
+			next += 4;
+		}
+		if (i == n)
+			break;
+		e = pm[i];
 		if ((e & keep) == next) {
 			len++;
 			next++;
@@ -278,18 +295,26 @@ static void radix_pass(const struct ps_run *src, struct ps_run *dst, size_t n,
  * a run every few pages: qsort's compare calls and element copies cost more than its
  * pagemap read), then each group of equal PFNs longest first.  Returns: 0 or -ENOMEM.
  */
-static int radix_sort_runs(struct ps_run *v, size_t n)
+static int radix_sort_runs(struct ps_run *v, size_t n, struct blkcache *bc, void *scratch,
+			   size_t bytes)
 {
 	struct ps_run *tmp, *src = v, *dst;
 	uint64_t max = 0;
-	size_t *cnt;
+	size_t *cnt, tmp_cap = 0;
 
 	for (size_t i = 0; i < n; i++)
 		max |= v[i].pfn;
-	tmp = malloc(n * sizeof(*tmp));
+	if (scratch && bytes >= n * sizeof(*tmp)) {
+		tmp = scratch;
+		bc = NULL;	/* not ours to hand back */
+	} else {
+		tmp = blk_get(bc, n * sizeof(*tmp), &tmp_cap);
+		scratch = NULL;
+	}
 	cnt = malloc(RADIX_SIZE * sizeof(*cnt));
 	if (!tmp || !cnt) {
-		free(tmp);
+		if (!scratch)
+			blk_put(bc, tmp, tmp_cap);
 		free(cnt);
 		return -ENOMEM;
 	}
@@ -303,7 +328,8 @@ static int radix_sort_runs(struct ps_run *v, size_t n)
 	}
 	if (src != v)
 		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
+	if (!scratch)
+		blk_put(bc, tmp, tmp_cap);
 	free(cnt);
 	for (size_t i = 1; i < n; i++) {	/* equal PFNs (rare): insertion by length */
 		struct ps_run x;
@@ -329,11 +355,16 @@ static bool runs_sorted(const struct ps_run *v, size_t n)
 
 uint64_t ps_runs_sort_dedupe(struct ps_runs *r)
 {
+	return ps_runs_sort_dedupe_in(r, NULL, 0);
+}
+
+uint64_t ps_runs_sort_dedupe_in(struct ps_runs *r, void *scratch, size_t bytes)
+{
 	uint64_t covered = 0, dropped = 0;	/* PFNs below `covered` are counted */
 	size_t out = 0;
 
 	if (r->n > 1 && !runs_sorted(r->v, r->n) &&
-	    (r->n < 64 || radix_sort_runs(r->v, r->n) < 0))
+	    (r->n < 64 || radix_sort_runs(r->v, r->n, r->bc, scratch, bytes) < 0))
 		qsort(r->v, r->n, sizeof(*r->v), run_cmp);
 	for (size_t i = 0; i < r->n; i++) {
 		struct ps_run *x = &r->v[i];
@@ -404,8 +435,8 @@ int ps_runs_split(struct ps_runs *r, uint32_t max)
 
 void ps_runs_free(struct ps_runs *r)
 {
-	free(r->v);
-	*r = (struct ps_runs){ 0 };
+	blk_put(r->bc, r->v, r->cap * sizeof(*r->v));
+	*r = (struct ps_runs){ .bc = r->bc };
 }
 
 enum ps_cat ps_classify(uint32_t run_flags, bool have_kflags, uint64_t kflags)
@@ -572,7 +603,7 @@ static int mark_run(struct ps_runs *o, const struct ps_run *run, const uint64_t 
 
 int ps_runs_mark_pmd(struct ps_runs *r, const uint64_t *pmd_vpns, size_t n)
 {
-	struct ps_runs o = { 0 };
+	struct ps_runs o = { .bc = r->bc };
 
 	if (!n)
 		return 0;
@@ -736,14 +767,16 @@ static uint64_t block_sample(struct ps_window *w, uint64_t pfn)
 static int account_block(struct ps_groups *g, struct ps_window *w, const struct ps_run *run,
 			 uint64_t i, uint64_t end)
 {
-	uint64_t off = run->pfn - w->base;
+	uint64_t off = run->pfn - w->base, one;
 	bool thp = block_sample(w, run->pfn + i) & KPF_BIT(KPF_THP);
+	/* every page read in the block has one owner: no need to look at each */
+	bool same = w->kcg && ps_mixed_one(w->mixed, run->pfn + i, &one);
 
 	for (uint64_t k = i, m; k < end; k = m) {
-		uint64_t ino = w->kcg ? w->kcg[off + k] : 0;
+		uint64_t ino = same ? one : w->kcg ? w->kcg[off + k] : 0;
 		struct ps_group *grp;
 
-		for (m = k + 1; w->kcg && m < end && w->kcg[off + m] == ino; m++)
+		for (m = same ? end : k + 1; w->kcg && m < end && w->kcg[off + m] == ino; m++)
 			;
 		grp = ps_groups_get(g, ino);
 		if (!grp)

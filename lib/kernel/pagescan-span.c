@@ -87,13 +87,21 @@ void ps_mixed_add(struct ps_mixed *m, const uint64_t *kcg, uint64_t base, uint64
 		e = MIN(b, (p | (PS_PMD_PAGES - 1)) + 1);
 		if (i >= PS_MIX_BLOCKS)
 			return;
+		uint64_t f, k, diff = 0;
+
 		if (!m->state[i]) {
 			m->first[i] = v[0];
 			m->state[i] = 1;
 		}
-		for (uint64_t k = 0; m->state[i] == 1 && k < e - p; k++)
-			if (v[k] != m->first[i])
-				m->state[i] = 2;
+		if (m->state[i] != 1)
+			continue;
+		f = m->first[i];
+		for (k = 0; k + 4 <= e - p; k += 4)	/* no early exit, four at a time */
+			diff |= (v[k] ^ f) | (v[k + 1] ^ f) | (v[k + 2] ^ f) | (v[k + 3] ^ f);
+		for (; k < e - p; k++)
+			diff |= v[k] ^ f;
+		if (diff)
+			m->state[i] = 2;
 	}
 }
 

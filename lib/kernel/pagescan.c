@@ -23,11 +23,13 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "ctx.h"
+#include "util/blkcache.h"
 #include "kernel/pagescan.h"
 #include "kernel/pagescan-result.h"
 
-#define PM_CHUNK	(64 * 1024)	/* pagemap entries per pread (512 KiB) */
-#define WIN_PFNS	(32 * 1024)	/* PFNs per kpage* pread (256 KiB) */
+#define PM_CHUNK	(8 * 1024)	/* pagemap entries per pread (64 KiB) */
+#define WIN_PFNS	(8 * 1024)	/* PFNs per kpage* pread (64 KiB) */
 #define BUF_BYTES	(MAX(PM_CHUNK, 3 * WIN_PFNS) * sizeof(uint64_t))
 #define WIN_GAP		32		/* unused PFNs a window may bridge: each costs less
 					 * than a tenth of a pread */
@@ -48,6 +50,9 @@ struct pm_scan_arg {
 #define PAGEMAP_SCAN	_IOWR('f', 16, struct pm_scan_arg)
 #endif
 #define SCAN_VEC	256	/* regions per PAGEMAP_SCAN call */
+/* Pieces of work each phase is cut into, claimed by whichever worker is free: two
+ * fixed halves finish apart when the other CPU is busy with something else. */
+#define CHUNKS		16
 
 struct scan {
 	struct cgctl_ctx *ctx;
@@ -59,22 +64,27 @@ struct scan {
 	struct ps_vma *vmas;
 	size_t n_vmas;
 	uint64_t virt_pages;
+	/* the current phase's chunks: [cut[k], cut[k + 1]) for k < n_chunks, in virtual
+	 * pages counted across all VMAs (phase 1) or indexes of sorted runs (phase 2) */
+	uint64_t cut[CHUNKS + 1];
+	size_t n_chunks;
+	size_t next_chunk;	/* the next one to claim (atomic) */
 };
 
 struct worker {
 	struct scan *s;
-	/* phase 1: virtual pages [lo, hi) counted across all VMAs in order */
-	uint64_t lo, hi;
+	/* phase 1 */
 	struct ps_runs runs;
 	struct ps_pmstat st;
-	/* phase 2: runs[rlo, rhi) of the sorted list */
-	const struct ps_run *rv;
-	size_t rlo, rhi;
+	/* phase 2 */
+	const struct ps_run *rv;	/* the sorted runs */
 	struct ps_groups groups;
 	uint64_t zero;
 	uint64_t sblock, sval;	/* the last sampled block (struct ps_window) */
 	struct ps_mixed mixed;	/* the window's blocks not one folio */
-	uint64_t *buf;		/* PM_CHUNK entries; reused as three WIN_PFNS windows */
+	uint64_t *buf;		/* PM_CHUNK entries; the sort's scratch; then three
+				 * WIN_PFNS windows */
+	size_t buf_cap;
 	int err;
 };
 
@@ -168,42 +178,58 @@ static int read_range(struct worker *w, uint64_t vpn, uint64_t n)
 	return read_pagemap(w, vpn, n);
 }
 
-/* The worker's buffer, made on its first use (a THP scan runs one worker only):
- * populated at once, as a fault per page costs more than the zeroing. */
+/* The worker's buffer, from the context's block cache: a fresh one costs a page fault
+ * per page touched, more than the reading it serves (bench/scan). */
 static int worker_buf(struct worker *w)
 {
-	void *b;
-
 	if (w->buf)
 		return 0;
-	b = mmap(NULL, BUF_BYTES, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (b == MAP_FAILED)
-		return -ENOMEM;
-	w->buf = b;
-	return 0;
+	w->buf = blk_get(w->s->ctx->blkcache, BUF_BYTES, &w->buf_cap);
+	return w->buf ? 0 : -ENOMEM;
+}
+
+/* The next unclaimed chunk of the phase in [*lo, *hi).  Returns: false when none. */
+static bool claim(struct scan *s, const struct worker *w, uint64_t *lo, uint64_t *hi)
+{
+	size_t k = __atomic_fetch_add(&s->next_chunk, 1, __ATOMIC_RELAXED);
+
+	if (k >= s->n_chunks || w->err)
+		return false;
+	*lo = s->cut[k];
+	*hi = s->cut[k + 1];
+	return true;
+}
+
+/* Pagemap of virtual pages [lo, hi), counted across all VMAs in order, into w->runs. */
+static int read_virt(struct worker *w, uint64_t lo, uint64_t hi)
+{
+	uint64_t pos = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < w->s->n_vmas && pos < hi && !r; i++) {
+		const struct ps_vma *v = &w->s->vmas[i];
+		uint64_t len = v->end - v->start, a, b;
+
+		a = MAX(pos, lo);
+		b = MIN(pos + len, hi);
+		if (a < b)
+			r = read_range(w, v->start + (a - pos), b - a);
+		pos += len;
+	}
+	return r;
 }
 
 static void *phase_pagemap(void *arg)
 {
 	struct worker *w = arg;
-	uint64_t pos = 0;
+	uint64_t lo, hi;
 
-	w->err = worker_buf(w);
-
-	for (size_t i = 0; i < w->s->n_vmas && pos < w->hi && !w->err; i++) {
-		const struct ps_vma *v = &w->s->vmas[i];
-		uint64_t len = v->end - v->start, a, b;
-
-		a = MAX(pos, w->lo);
-		b = MIN(pos + len, w->hi);
-		if (a < b)
-			w->err = read_range(w, v->start + (a - pos), b - a);
-		pos += len;
-	}
-	/* sorted here, in parallel: the main thread only merges the halves */
+	while (claim(w->s, w, &lo, &hi))
+		w->err = read_virt(w, lo, hi);
+	/* sorted here, in parallel: the main thread only merges the halves (through the
+	 * pagemap buffer, free now and mapped already) */
 	if (!w->err)
-		ps_runs_sort_dedupe(&w->runs);
+		ps_runs_sort_dedupe_in(&w->runs, w->buf, w->buf_cap);
 	return NULL;
 }
 
@@ -288,16 +314,15 @@ static int do_window(struct worker *w, size_t i, size_t j, bool need_kc)
 static void *phase_kpage(void *arg)
 {
 	struct worker *w = arg;
-	size_t i = w->rlo;
+	uint64_t lo, hi;
 
-	w->err = worker_buf(w);
+	while (claim(w->s, w, &lo, &hi)) {
+		for (size_t i = (size_t)lo, j; i < hi && !w->err; i = j) {
+			bool need_kc;
 
-	while (i < w->rhi && !w->err) {
-		bool need_kc;
-		size_t j = window_end(w->rv, i, w->rhi, &need_kc);
-
-		w->err = do_window(w, i, j, need_kc);
-		i = j;
+			j = window_end(w->rv, i, (size_t)hi, &need_kc);
+			w->err = do_window(w, i, j, need_kc);
+		}
 	}
 	return NULL;
 }
@@ -334,9 +359,9 @@ static int nthreads(const struct scan *s)
 }
 
 /*
- * Where the reader of virtual pages from @cut on (counted across all VMAs in order)
- * should start instead: at a 2 MiB-aligned page, so no block a PMD may map is cut in
- * two (each half's runs are sorted apart and never joined again).
+ * Where a chunk of virtual pages from @cut on (counted across all VMAs in order) should
+ * start instead: at a 2 MiB-aligned page, so no block a PMD may map is cut in two (each
+ * piece's runs may be sorted by another worker and are never joined again).
  */
 static uint64_t pmd_aligned_cut(const struct scan *s, uint64_t cut)
 {
@@ -355,26 +380,30 @@ static uint64_t pmd_aligned_cut(const struct scan *s, uint64_t cut)
 	return cut;
 }
 
-/* Phase 1: pagemap of all VMAs into @runs (sorted) and @st, split by virtual pages. */
+/* Phase 1: pagemap of all VMAs into @runs (sorted) and @st, in chunks of virtual pages. */
 static int scan_pagemap(struct scan *s, struct worker *w, int n, struct ps_runs *runs,
 			struct ps_pmstat *st)
 {
 	int r;
 
-	for (int i = 0; i < n; i++) {
-		w[i].lo = i ? w[i - 1].hi : 0;
-		w[i].hi = i == n - 1 ? s->virt_pages :
-			  MAX(w[i].lo, pmd_aligned_cut(s, s->virt_pages * (uint64_t)(i + 1) /
-							     (uint64_t)n));
-	}
+	s->n_chunks = n == 1 ? 1 : CHUNKS;
+	s->next_chunk = 0;
+	s->cut[0] = 0;
+	for (size_t k = 1; k < s->n_chunks; k++)
+		s->cut[k] = MAX(s->cut[k - 1],
+				pmd_aligned_cut(s, s->virt_pages * k / s->n_chunks));
+	s->cut[s->n_chunks] = s->virt_pages;
 	r = run_workers(w, n, phase_pagemap);
 	if (r == 0 && n == 1) {	/* else MAX_THREADS (2) halves */
 		*runs = w[0].runs;
-		w[0].runs = (struct ps_runs){ 0 };
+		w[0].runs = (struct ps_runs){ .bc = runs->bc };
 	} else if (r == 0) {	/* the halves may share pages (mapped twice) */
-		r = ps_runs_merge(runs, &w[0].runs, &w[1].runs);
-		if (r == 0)
+		r = ps_runs_merge(&w[0].runs, &w[1].runs);
+		if (r == 0) {
+			*runs = w[0].runs;
+			w[0].runs = (struct ps_runs){ .bc = runs->bc };
 			ps_runs_sort_dedupe(runs);
+		}
 	}
 	for (int i = 0; i < n && r == 0; i++) {
 		st->swap += w[i].st.swap;
@@ -386,11 +415,11 @@ static int scan_pagemap(struct scan *s, struct worker *w, int n, struct ps_runs 
 	return r;
 }
 
-/* Phase 2: kpage* of the sorted runs, split by pages. */
-static int scan_kpage(struct worker *w, int n, const struct ps_runs *runs,
+/* Phase 2: kpage* of the sorted runs, in chunks of about equal PFNs to read. */
+static int scan_kpage(struct scan *s, struct worker *w, int n, const struct ps_runs *runs,
 		      struct ps_groups *groups, uint64_t *zero)
 {
-	uint64_t total = 0, per, acc = 0;	/* in PFNs to read, not pages */
+	uint64_t total = 0, acc = 0;	/* in PFNs to read, not pages */
 	size_t i = 0;
 	int r;
 
@@ -398,16 +427,18 @@ static int scan_kpage(struct worker *w, int n, const struct ps_runs *runs,
 		total += ps_run_read_end(&runs->v[k]) - runs->v[k].pfn;
 	if (total < MIN_PAGES_PER_THREAD * 2)
 		n = 1;
-	per = total / (uint64_t)n + 1;
-	for (int k = 0; k < n; k++) {
-		w[k].rv = runs->v;
-		w[k].rlo = i;
-		while (i < runs->n && (k == n - 1 || acc < per * (uint64_t)(k + 1))) {
+	s->n_chunks = n == 1 ? 1 : CHUNKS;
+	s->next_chunk = 0;
+	s->cut[0] = 0;
+	for (size_t k = 1; k <= s->n_chunks; k++) {
+		while (i < runs->n && (k == s->n_chunks || acc < total * k / s->n_chunks)) {
 			acc += ps_run_read_end(&runs->v[i]) - runs->v[i].pfn;
 			i++;
 		}
-		w[k].rhi = i;
+		s->cut[k] = i;
 	}
+	for (int k = 0; k < n; k++)
+		w[k].rv = runs->v;
 	r = run_workers(w, n, phase_kpage);
 	for (int k = 0; k < n && r == 0; k++) {
 		r = ps_groups_merge(groups, &w[k].groups);
@@ -627,18 +658,23 @@ static unsigned int open_kpage(struct scan *s)
 	return unknown;
 }
 
+/* Workers with their buffers, made here in the calling thread. */
 static int alloc_workers(struct worker *w, int n, struct scan *s)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		w[i] = (struct worker){ .s = s };
+		w[i].runs.bc = s->ctx->blkcache;
+	}
+	for (int i = 0; i < n; i++)
+		if (worker_buf(&w[i]) < 0)
+			return -ENOMEM;
 	return 0;
 }
 
 static void free_workers(struct worker *w, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (w[i].buf)
-			munmap(w[i].buf, BUF_BYTES);
+		blk_put(w[i].s->ctx->blkcache, w[i].buf, w[i].buf_cap);
 		ps_runs_free(&w[i].runs);
 		ps_groups_free(&w[i].groups);
 	}
@@ -698,7 +734,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 	read_thp_sys(s);
 	r = alloc_workers(w, n, s);
 	for (size_t k = 0; k < n_pids && r == 0; k++) {
-		struct ps_runs one = { 0 };
+		struct ps_runs one = { .bc = s->ctx->blkcache };
 		struct cgctl_error e1 = { 0 };
 
 		s->n_vmas = 0;
@@ -724,7 +760,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 	if (r == 0 && out->runs.n) {
 		out->unknown |= open_kpage(s);
 		s->mthp_off &= s->kf_fd >= 0;
-		r = scan_kpage(w, n, &out->runs, &out->groups, &out->zero);
+		r = scan_kpage(s, w, n, &out->runs, &out->groups, &out->zero);
 		if (r < 0)
 			cgctl_error_set(e, -r, "reading kpage files: %s", strerror(-r));
 	}
@@ -739,7 +775,7 @@ static int inventory(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
 {
 	struct scan s = { .ctx = ctx, .flags = flags, .pm_fd = -1, .kf_fd = -1,
 			  .kcg_fd = -1, .kc_fd = -1 };
-	struct ps_scan_out out = { 0 };
+	struct ps_scan_out out = { .runs.bc = ctx->blkcache };
 	size_t gone = 0;
 	int r;
 

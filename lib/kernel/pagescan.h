@@ -61,6 +61,7 @@ struct ps_runs {
 	struct ps_run *v;
 	size_t n, cap;
 	uint64_t pages;
+	struct blkcache *bc;	/* where the array comes from and goes back (NULL: malloc) */
 };
 
 /* Counters before attribution: what the pagemap alone tells. */
@@ -85,9 +86,14 @@ int ps_runs_append(struct ps_runs *dst, const struct ps_runs *src);
 /* Sort by PFN and drop PFNs already covered by an earlier run (a page mapped twice
  * counts once).  Returns: the number of pages dropped. */
 uint64_t ps_runs_sort_dedupe(struct ps_runs *r);
-/* Merge @a and @b, each sorted as ps_runs_sort_dedupe() sorts, into @dst (overwritten,
- * not freed first) in that order.  Returns: 0 or -ENOMEM. */
-int ps_runs_merge(struct ps_runs *dst, const struct ps_runs *a, const struct ps_runs *b);
+/* The same, sorting through @scratch (@bytes long; NULL: an array of its own) instead
+ * of a new array when it is big enough. */
+uint64_t ps_runs_sort_dedupe_in(struct ps_runs *r, void *scratch, size_t bytes);
+/* Merge @b into @a, each sorted as ps_runs_sort_dedupe() sorts, in that order (@b is
+ * left as it was).  Returns: 0 or -ENOMEM. */
+int ps_runs_merge(struct ps_runs *a, const struct ps_runs *b);
+/* Room for @n runs in @r.  Returns: 0 or -ENOMEM. */
+int ps_runs_reserve(struct ps_runs *r, size_t n);
 /* Join each run of the sorted @r into the one before when it continues it in PFNs with
  * the same flags (not RUN_PMD), whatever their virtual pages, but not across a multiple
  * of @max PFNs (a power of two: ps_runs_split()'s cuts stay).  A joined run's vpn is its first page's
@@ -96,6 +102,7 @@ size_t ps_runs_join_pfn(struct ps_runs *r, uint32_t max);
 /* Split runs so none crosses a multiple of @max PFNs (@max a power of two >= 512; keeps
  * PFN order).  Returns: 0 or -ENOMEM. */
 int ps_runs_split(struct ps_runs *r, uint32_t max);
+/* Hand the array back (to r->bc, which stays set). */
 void ps_runs_free(struct ps_runs *r);
 
 /* Page categories in struct cgctl_inv_group order. */
@@ -177,7 +184,7 @@ void ps_groups_free(struct ps_groups *g);
  * (ps_run_sampled()) none of its anon pages is THP, which its kpageflags sample would
  * only repeat.  Free and kernel pages read 0: a task's block is most often mixed.
  */
-#define PS_MIX_BLOCKS	65	/* a window of up to 32 Ki PFNs, not block-aligned */
+#define PS_MIX_BLOCKS	17	/* a window of up to 8 Ki PFNs, not block-aligned */
 struct ps_mixed {
 	uint64_t blk0;			/* the window's first block (PFN / 512) */
 	uint64_t first[PS_MIX_BLOCKS];	/* the first entry read in each block */
@@ -194,6 +201,16 @@ static inline bool ps_mixed_is(const struct ps_mixed *m, uint64_t pfn)
 	uint64_t i = m ? pfn / PS_PMD_PAGES - m->blk0 : PS_MIX_BLOCKS;
 
 	return i < PS_MIX_BLOCKS && m->state[i] == 2;
+}
+/* Returns: true when every kpagecgroup entry read in the block of @pfn is *@ino. */
+static inline bool ps_mixed_one(const struct ps_mixed *m, uint64_t pfn, uint64_t *ino)
+{
+	uint64_t i = m ? pfn / PS_PMD_PAGES - m->blk0 : PS_MIX_BLOCKS;
+
+	if (i >= PS_MIX_BLOCKS || m->state[i] != 1)
+		return false;
+	*ino = m->first[i];
+	return true;
 }
 
 /* Page counts a window of runs contributes, given its kpage* arrays (any may be NULL:

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "kernel/pagescan.h"
+#include "util/blkcache.h"
 
 #define P(pfn) (PM_PRESENT | (uint64_t)(pfn))
 #define KF(b) KPF_BIT(b)
@@ -185,7 +186,7 @@ END_TEST
 /* Two sorted halves merged in run order (longest first at one PFN), then deduped. */
 START_TEST(runs_merge_halves)
 {
-	struct ps_runs a = { 0 }, b = { 0 }, m = { 0 };
+	struct ps_runs a = { 0 }, b = { 0 }, m = { 0 }, e = { 0 };
 
 	push(&a, 100, 0, 10);
 	push(&a, 500, 20, 5);
@@ -193,7 +194,9 @@ START_TEST(runs_merge_halves)
 	push(&b, 50, 1000, 3);
 	push(&b, 500, 1010, 8);	/* same PFN as a's, longer: first */
 	push(&b, 2000, 1030, 4);
-	ck_assert_int_eq(ps_runs_merge(&m, &a, &b), 0);
+	ps_runs_append(&m, &a);
+	ck_assert_int_eq(ps_runs_merge(&m, &b), 0);
+	ck_assert_uint_eq(b.n, 3);	/* left as it was */
 	ck_assert_uint_eq(m.n, 6);
 	ck_assert_uint_eq(m.pages, 31);
 	ck_assert_uint_eq(m.v[0].pfn, 50);
@@ -206,11 +209,15 @@ START_TEST(runs_merge_halves)
 	ck_assert_uint_eq(m.n, 5);
 	ck_assert_uint_eq(m.pages, 26);
 	ps_runs_free(&m);
-	ps_runs_free(&a);
-	ck_assert_int_eq(ps_runs_merge(&m, &a, &b), 0);	/* one side empty */
+	ck_assert_int_eq(ps_runs_merge(&m, &b), 0);	/* one side empty */
 	ck_assert_uint_eq(m.n, 3);
 	ck_assert_uint_eq(m.v[1].vpn, 1010);
+	ck_assert_int_eq(ps_runs_merge(&m, &e), 0);	/* the other */
+	ck_assert_uint_eq(m.n, 3);
+	ck_assert_uint_eq(m.pages, 15);
+	ck_assert_uint_eq(m.v[2].pfn, 2000);
 	ps_runs_free(&m);
+	ps_runs_free(&a);
 	ps_runs_free(&b);
 }
 END_TEST
@@ -592,13 +599,59 @@ START_TEST(mthp_size_off)
 }
 END_TEST
 
+/* Blocks handed back are handed out again (the smallest that fits), grown with their
+ * contents, and the cache keeps at most BLKCACHE_SLOTS of them. */
+START_TEST(blkcache_reuse)
+{
+	struct blkcache *c = blkcache_new();
+	void *p[BLKCACHE_SLOTS + 2], *a, *b;
+	size_t cap[BLKCACHE_SLOTS + 2], ca, cb;
+
+	ck_assert_ptr_nonnull(c);
+	a = blk_get(c, 100000, &ca);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(ca, 131072);	/* a power of two from 4 KiB */
+	b = blk_get(c, 5000, &cb);
+	ck_assert_uint_eq(cb, 8192);
+	blk_put(c, a, ca);
+	blk_put(c, b, cb);
+	ck_assert_ptr_eq(blk_get(c, 6000, &cb), b);	/* the smallest that fits */
+	ck_assert_ptr_eq(blk_get(c, 6000, &ca), a);	/* then the next */
+	memset(b, 7, cb);
+	b = blk_grow(c, b, 100, &cb, 20000);	/* nothing kept fits: realloc() */
+	ck_assert_uint_eq(cb, 32768);
+	ck_assert_uint_eq(((unsigned char *)b)[99], 7);
+	blk_put(c, a, ca);
+	a = blk_grow(c, b, 100, &cb, 40000);	/* the kept block, contents copied */
+	ck_assert_uint_eq(cb, 131072);
+	ck_assert_uint_eq(((unsigned char *)a)[99], 7);
+	ck_assert_ptr_eq(blk_grow(c, a, 100, &cb, 1000), a);	/* fits already */
+	blk_put(c, a, cb);
+	for (size_t i = 0; i < BLKCACHE_SLOTS + 2; i++)
+		p[i] = blk_get(c, 4096 << (i % 4), &cap[i]);
+	for (size_t i = 0; i < BLKCACHE_SLOTS + 2; i++)
+		blk_put(c, p[i], cap[i]);	/* the smallest are dropped */
+	ck_assert_ptr_null(blk_get(c, 0, &ca));
+	blk_put(c, NULL, 0);
+	blkcache_free(c);
+	/* no cache: malloc(), realloc(), free() */
+	a = blk_get(NULL, 10, &ca);
+	ck_assert_uint_eq(ca, 10);
+	a = blk_grow(NULL, a, 10, &ca, 20);
+	ck_assert_uint_eq(ca, 20);
+	blk_put(NULL, a, ca);
+	blkcache_free(NULL);
+}
+END_TEST
+
 /* Many unsorted runs (the radix path): PFN order, equal PFNs longest first, and the
  * same dedupe as a plain sort would give. */
 START_TEST(sort_many)
 {
-	struct ps_runs r = { 0 };
+	struct ps_runs r = { 0 }, c1 = { 0 }, c2 = { .bc = blkcache_new() };
 	uint64_t seed = 42, covered = 0, pages = 0, dup[50];
 	const size_t n = 5000;
+	void *scratch = malloc(n * sizeof(*r.v));
 
 	r.v = calloc(n, sizeof(*r.v));
 	ck_assert_ptr_nonnull(r.v);
@@ -616,7 +669,27 @@ START_TEST(sort_many)
 	}
 	for (size_t i = 0; i < n; i++)
 		r.pages += r.v[i].len;
+	/* the same through a scratch buffer, and through a block cache's arrays */
+	c1.v = malloc(n * sizeof(*c1.v));
+	c2.v = malloc(n * sizeof(*c2.v));
+	ck_assert(c1.v && c2.v && c2.bc && scratch);
+	memcpy(c1.v, r.v, n * sizeof(*r.v));
+	memcpy(c2.v, r.v, n * sizeof(*r.v));
+	c1.n = c1.cap = c2.n = c2.cap = n;
+	c1.pages = c2.pages = r.pages;
 	ck_assert_uint_gt(ps_runs_sort_dedupe(&r), 0);
+	ck_assert_uint_gt(ps_runs_sort_dedupe_in(&c1, scratch, n * sizeof(*r.v)), 0);
+	ck_assert_uint_gt(ps_runs_sort_dedupe_in(&c2, scratch, 16), 0);	/* too small */
+	ck_assert_uint_eq(c1.n, r.n);
+	ck_assert_uint_eq(c2.n, r.n);
+	ck_assert_uint_eq(c1.pages, r.pages);
+	ck_assert_mem_eq(c1.v, r.v, r.n * sizeof(*r.v));
+	ck_assert_mem_eq(c2.v, r.v, r.n * sizeof(*r.v));
+	free(c1.v);
+	free(c2.v);	/* (not from the cache: malloc()ed above) */
+	c2.v = NULL;
+	blkcache_free(c2.bc);
+	free(scratch);
 	for (size_t i = 0; i < r.n; i++) {
 		ck_assert_uint_ge(r.v[i].pfn, covered);
 		covered = r.v[i].pfn + r.v[i].len;
@@ -703,6 +776,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, spans);
 	tcase_add_test(tc, mthp_size_off);
 	tcase_add_test(tc, sort_many);
+	tcase_add_test(tc, blkcache_reuse);
 	tcase_add_test(tc, account_sampled);
 	tcase_add_test(tc, pmd_thp);
 	suite_add_tcase(s, tc);
