@@ -61,6 +61,8 @@ struct scan {
 	bool pmd_known;		/* PMD-mapped blocks found with PAGEMAP_SCAN */
 	bool mthp_off;		/* no anon mTHP below PMD order: sampled kpageflags */
 	bool pmd_busy;		/* PMD-sized anon THPs may exist: one pagemap reader */
+	bool pmd_ok;		/* THP sysfs is there and its PMD size is 2 MiB */
+	bool mthp_pending;	/* read_mthp() is still to be done (by worker 0) */
 	struct ps_vma *vmas;
 	size_t n_vmas;
 	uint64_t virt_pages;
@@ -73,6 +75,7 @@ struct scan {
 
 struct worker {
 	struct scan *s;
+	int id;
 	/* phase 1 */
 	struct ps_runs runs;
 	struct ps_pmstat st;
@@ -188,6 +191,8 @@ static int worker_buf(struct worker *w)
 	return w->buf ? 0 : -ENOMEM;
 }
 
+static void read_mthp(struct scan *s);
+
 /* The next unclaimed chunk of the phase in [*lo, *hi).  Returns: false when none. */
 static bool claim(struct scan *s, const struct worker *w, uint64_t *lo, uint64_t *hi)
 {
@@ -224,6 +229,10 @@ static void *phase_pagemap(void *arg)
 	struct worker *w = arg;
 	uint64_t lo, hi;
 
+	if (w->id == 0 && w->s->mthp_pending) {	/* (the other worker is reading) */
+		read_mthp(w->s);
+		w->s->mthp_pending = false;
+	}
 	while (claim(w->s, w, &lo, &hi))
 		w->err = read_virt(w, lo, hi);
 	/* sorted here, in parallel: the main thread only merges the halves (through the
@@ -528,25 +537,17 @@ static int find_pmd(struct scan *s, struct ps_runs *runs)
 
 #define THP_SYS "/sys/kernel/mm/transparent_hugepage"
 
-/* One hugepages-<size>kB directory: can it hold anon folios below PMD order?  For the
- * PMD size: does it hold any now (else *@pmd_busy is left alone)? */
+/* One hugepages-<size>kB directory: can it hold anon folios below PMD order? */
 static bool mthp_size_off(struct scan *s, const char *name, unsigned long pmd_kb,
-			  const char *top, bool *pmd_busy)
+			  const char *top)
 {
 	char path[320], *en = NULL, *nr = NULL;
 	unsigned long kb;
 	size_t len;
 	bool off;
 
-	if (sscanf(name, "hugepages-%lukB", &kb) != 1 || kb > pmd_kb)
+	if (sscanf(name, "hugepages-%lukB", &kb) != 1 || kb >= pmd_kb)
 		return true;	/* not a size below PMD order */
-	if (kb == pmd_kb) {
-		snprintf(path, sizeof(path), THP_SYS "/%s/stats/nr_anon", name);
-		if (cgctl_read_sys(s->ctx, path, &nr, &len) == 0 && strcmp(nr, "0\n") == 0)
-			*pmd_busy = false;
-		free(nr);
-		return true;
-	}
 	snprintf(path, sizeof(path), THP_SYS "/%s/enabled", name);
 	if (cgctl_read_sys(s->ctx, path, &en, &len) < 0)
 		return true;	/* no anon control (hugepages-8kB: shmem only) */
@@ -560,15 +561,40 @@ static bool mthp_size_off(struct scan *s, const char *name, unsigned long pmd_kb
 }
 
 /*
+ * Whether PMD-sized anon THPs may exist at all (s->pmd_busy; unknown counts as yes):
+ * not when the PMD size's stats/nr_anon (6.12+) says none now.  Two files: this is
+ * needed before the pagemap is read.
+ */
+static void read_thp_pmd(struct scan *s)
+{
+	char *pmd = NULL, *nr = NULL, path[128];
+	size_t len;
+
+	s->mthp_off = false;
+	s->pmd_ok = false;
+	s->pmd_busy = false;	/* no THP sysfs: no THP */
+	if (cgctl_read_sys(s->ctx, THP_SYS "/hpage_pmd_size", &pmd, &len) < 0)
+		return;
+	s->pmd_busy = true;
+	s->pmd_ok = strtoul(pmd, NULL, 10) == PS_PMD_PAGES * 4096UL;
+	free(pmd);
+	snprintf(path, sizeof(path), THP_SYS "/hugepages-%lukB/stats/nr_anon",
+		 PS_PMD_PAGES * 4UL);
+	if (s->pmd_ok && cgctl_read_sys(s->ctx, path, &nr, &len) == 0 && strcmp(nr, "0\n") == 0)
+		s->pmd_busy = false;
+	free(nr);
+}
+
+/*
  * Can anon folios between order 0 and PMD order exist (mTHP, 6.8+)?  Not when every
  * smaller size is disabled and holds none now (mm/huge_memory.c:thpsize_create() makes
  * one directory per size; stats/nr_anon is 6.12+).  Anything unreadable or unknown
- * answers "they can", which keeps kpageflags read for every page.  Also notes whether
- * PMD-sized anon THPs exist at all (s->pmd_busy; unknown counts as yes).
+ * answers "they can", which keeps kpageflags read for every page.  Needed only once
+ * the pagemap is read: the first worker asks while the other starts reading.
  */
-static void read_thp_sys(struct scan *s)
+static void read_mthp(struct scan *s)
 {
-	char *top = NULL, *pmd = NULL;
+	char *top = NULL;
 	size_t len;
 	int fd;
 	DIR *d;
@@ -576,29 +602,22 @@ static void read_thp_sys(struct scan *s)
 	bool off = true;
 
 	s->mthp_off = false;
-	s->pmd_busy = false;	/* no THP sysfs: no THP */
-	if (cgctl_read_sys(s->ctx, THP_SYS "/hpage_pmd_size", &pmd, &len) < 0)
+	if (!s->pmd_ok || cgctl_read_sys(s->ctx, THP_SYS "/enabled", &top, &len) < 0)
 		return;
-	s->pmd_busy = true;
-	if (strtoul(pmd, NULL, 10) != PS_PMD_PAGES * 4096UL ||
-	    cgctl_read_sys(s->ctx, THP_SYS "/enabled", &top, &len) < 0)
-		goto out;
 	fd = cgctl_open_sys(s->ctx, THP_SYS, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		if (fd >= 0)
 			close(fd);
-		goto out;
+		free(top);
+		return;
 	}
 	while ((de = readdir(d)))
 		if (strncmp(de->d_name, "hugepages-", 10) == 0)
-			off &= mthp_size_off(s, de->d_name, PS_PMD_PAGES * 4UL, top,
-					     &s->pmd_busy);
+			off &= mthp_size_off(s, de->d_name, PS_PMD_PAGES * 4UL, top);
 	closedir(d);
 	s->mthp_off = off;
-out:
 	free(top);
-	free(pmd);
 }
 
 static void close_fd(int *fd)
@@ -662,7 +681,7 @@ static unsigned int open_kpage(struct scan *s)
 static int alloc_workers(struct worker *w, int n, struct scan *s)
 {
 	for (int i = 0; i < n; i++) {
-		w[i] = (struct worker){ .s = s };
+		w[i] = (struct worker){ .s = s, .id = i };
 		w[i].runs.bc = s->ctx->blkcache;
 	}
 	for (int i = 0; i < n; i++)
@@ -731,7 +750,8 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 	struct worker w[MAX_THREADS];
 	int n = nthreads(s), r;
 
-	read_thp_sys(s);
+	read_thp_pmd(s);
+	s->mthp_pending = true;
 	r = alloc_workers(w, n, s);
 	for (size_t k = 0; k < n_pids && r == 0; k++) {
 		struct ps_runs one = { .bc = s->ctx->blkcache };
