@@ -634,7 +634,9 @@ struct cgctl_inventory {
 /*
  * cgctl_inventory_scan: inventory the resident pages of @pid (CGCTL_INV_* flags).  Needs
  * ptrace-read access to @pid; without CAP_SYS_ADMIN the owner is unknown (see unknown).
- * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.
+ * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.  @ctx keeps the
+ * scan's scratch arrays (at most 64 MiB, freed by the last cgctl_unref()) for its next
+ * scans: fresh memory costs a page fault per page.
  * Returns: 0 and a result to free with cgctl_inventory_free(), or -ESRCH (no such
  * process), -EACCES/-EPERM, -ENOMEM, -EIO (malformed /proc file), -errno.
  */
