@@ -5,7 +5,7 @@
  * kernfs node id of the cgroup directory) into paths of the memory hierarchy.  Most
  * pages belong to the task's own cgroup or an ancestor (pages of a removed cgroup
  * report the nearest online ancestor), so that chain is tried before a walk of the
- * whole hierarchy, and the walk stops once every inode is known.
+ * whole hierarchy, breadth first, which stops once every inode is known.
  */
 #include <errno.h>
 #include <limits.h>
@@ -67,27 +67,69 @@ static int try_chain(struct resolver *rs, const char *path)
 	}
 }
 
-static int walk(struct resolver *rs, const char *path)
+/* A queue of cgroup paths to list, owned strings. */
+struct pathq {
+	char **v;
+	size_t head, n, cap;
+};
+
+static int pathq_push(struct pathq *q, const char *path)
 {
-	char **kids = NULL;
-	ssize_t n;
-	int r;
+	if (q->n == q->cap) {
+		size_t c = q->cap ? q->cap * 2 : 64;
+		char **nv = realloc(q->v, c * sizeof(*nv));
 
-	r = try_path(rs, path);
-	if (r < 0 || !rs->remaining)
-		return r;
-	n = cgctl_cg_children(rs->ctx, rs->m, path, &kids);
-	if (n < 0)	/* removed meanwhile, or unreadable: skip that subtree */
-		return 0;
-	for (ssize_t i = 0; i < n && rs->remaining && r == 0; i++) {
-		char child[PATH_MAX];
-
-		if (snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "",
-			     kids[i]) >= (int)sizeof(child))
-			continue;
-		r = walk(rs, child);
+		if (!nv)
+			return -ENOMEM;
+		q->v = nv;
+		q->cap = c;
 	}
-	cgctl_strv_free(kids);
+	q->v[q->n] = strdup(path);
+	if (!q->v[q->n])
+		return -ENOMEM;
+	q->n++;
+	return 0;
+}
+
+static void pathq_free(struct pathq *q)
+{
+	for (size_t i = q->head; i < q->n; i++)
+		free(q->v[i]);
+	free(q->v);
+}
+
+/*
+ * The whole hierarchy, breadth first: the owners not on the task's chain are most often
+ * near the top (a sibling of the task's cgroup or of an ancestor), and a deep subtree of
+ * thousands of cgroups (a service's, a benchmark's) is then listed only if they are not
+ * found before.  Each cgroup is looked at once, when its parent is listed.
+ */
+static int walk(struct resolver *rs)
+{
+	struct pathq q = { 0 };
+	int r = try_path(rs, "/");
+
+	if (r == 0 && rs->remaining)
+		r = pathq_push(&q, "/");
+	while (r == 0 && rs->remaining && q.head < q.n) {
+		char *path = q.v[q.head++], **kids = NULL;
+		ssize_t n = cgctl_cg_children(rs->ctx, rs->m, path, &kids);
+
+		/* (n < 0: removed meanwhile, or unreadable: skip that subtree) */
+		for (ssize_t i = 0; i < n && rs->remaining && r == 0; i++) {
+			char child[PATH_MAX];
+
+			if (snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "",
+				     kids[i]) >= (int)sizeof(child))
+				continue;
+			r = try_path(rs, child);
+			if (r == 0)
+				r = pathq_push(&q, child);
+		}
+		cgctl_strv_free(kids);
+		free(path);
+	}
+	pathq_free(&q);
 	return r;
 }
 
@@ -110,7 +152,7 @@ static int resolve(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
 	if (rs.remaining && inv->task_cgroup)
 		r = try_chain(&rs, inv->task_cgroup);
 	if (r == 0 && rs.remaining)
-		r = walk(&rs, "/");
+		r = walk(&rs);
 	return r;
 }
 
