@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "kernel/pagescan.h"
 #include "util/blkcache.h"
@@ -169,6 +172,50 @@ static struct ps_run *run_open(struct ps_runs *r, uint64_t vpn, uint64_t e)
 	return &r->v[r->n++];
 }
 
+/*
+ * How many of the @n entries from @pm on continue a run whose next entry, masked by
+ * @keep, would be @next: counted four at a time (the caller looks at the rest one by
+ * one).  The fast path of a 4 KiB task's pagemap: most pages continue a run.
+ */
+static inline size_t run_continues(const uint64_t *pm, size_t n, uint64_t next, uint64_t keep)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i k = _mm_set1_epi64x((long long)keep), four = _mm_set1_epi64x(4);
+	__m128i n0 = _mm_set_epi64x((long long)(next + 1), (long long)next);
+	__m128i n1 = _mm_add_epi64(n0, _mm_set1_epi64x(2));
+
+	for (; i + 4 <= n; i += 4) {
+		__m128i a = _mm_and_si128(_mm_loadu_si128((const __m128i *)(pm + i)), k);
+		__m128i b = _mm_and_si128(_mm_loadu_si128((const __m128i *)(pm + i + 2)), k);
+		__m128i d = _mm_or_si128(_mm_xor_si128(a, n0), _mm_xor_si128(b, n1));
+
+		/* all four equal: every 32-bit half of @d zero */
+		if (_mm_movemask_epi8(_mm_cmpeq_epi32(d, _mm_setzero_si128())) != 0xffff)
+			break;
+		n0 = _mm_add_epi64(n0, four);
+		n1 = _mm_add_epi64(n1, four);
+	}
+#else
+	for (; i + 4 <= n && !(((pm[i] & keep) ^ next) | ((pm[i + 1] & keep) ^ (next + 1)) |
+			       ((pm[i + 2] & keep) ^ (next + 2)) |
+			       ((pm[i + 3] & keep) ^ (next + 3))); i += 4)
+		next += 4;
+#endif
+	return i;
+}
+
+/* How many of the @n entries from @pm on are 0 (not present, not swapped): a
+ * reservation's unpopulated pages, four at a time. */
+static inline size_t zeros(const uint64_t *pm, size_t n)
+{
+	size_t i = 0;
+
+	while (i + 4 <= n && !(pm[i] | pm[i + 1] | pm[i + 2] | pm[i + 3]))
+		i += 4;
+	return i;
+}
+
 int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 		 const uint64_t *pm, size_t n)
 {
@@ -184,15 +231,11 @@ int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 		       (cur->flags & RUN_FILE ? PM_FILE : 0);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t e;
+		size_t k = run_continues(pm + i, n - i, next, keep);
 
-		/* the common case, a long run: four entries per test */
-		while (i + 4 <= n && !(((pm[i] & keep) ^ next) | ((pm[i + 1] & keep) ^ (next + 1)) |
-				       ((pm[i + 2] & keep) ^ (next + 2)) |
-				       ((pm[i + 3] & keep) ^ (next + 3)))) {
-			i += 4;
-			len += 4;
-			next += 4;
-		}
+		i += k;
+		len += k;
+		next += k;
 		if (i == n)
 			break;
 		e = pm[i];
@@ -210,6 +253,8 @@ int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 		next = none;
 		if (!(e & PM_PRESENT)) {
 			st->swap += !!(e & PM_SWAP);
+			if (!e)	/* the loop's i++ skips the last one */
+				i += zeros(pm + i + 1, n - i - 1);
 			continue;
 		}
 		st->present++;
@@ -762,6 +807,27 @@ static uint64_t block_sample(struct ps_window *w, uint64_t pfn)
 	return w->sval;
 }
 
+/* How many of the @n entries from @v on equal @x (four at a time, then one by one). */
+static size_t leading_equal(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i x2 = _mm_set1_epi64x((long long)x);
+
+	for (; i + 4 <= n; i += 4) {
+		__m128i d = _mm_or_si128(
+			_mm_xor_si128(_mm_loadu_si128((const __m128i *)(v + i)), x2),
+			_mm_xor_si128(_mm_loadu_si128((const __m128i *)(v + i + 2)), x2));
+
+		if (_mm_movemask_epi8(_mm_cmpeq_epi32(d, _mm_setzero_si128())) != 0xffff)
+			break;
+	}
+#endif
+	while (i < n && v[i] == x)
+		i++;
+	return i;
+}
+
 /* Pages [i, end) of a sampled run, all in one 2 MiB PFN block: anon exclusive, THP as
  * the block's sample says, each page's owner from kpagecgroup (equal owners batched). */
 static int account_block(struct ps_groups *g, struct ps_window *w, const struct ps_run *run,
@@ -776,8 +842,8 @@ static int account_block(struct ps_groups *g, struct ps_window *w, const struct 
 		uint64_t ino = same ? one : w->kcg ? w->kcg[off + k] : 0;
 		struct ps_group *grp;
 
-		for (m = same ? end : k + 1; w->kcg && m < end && w->kcg[off + m] == ino; m++)
-			;
+		m = same || !w->kcg ? end : k + 1 + leading_equal(w->kcg + off + k + 1,
+								 end - k - 1, ino);
 		grp = ps_groups_get(g, ino);
 		if (!grp)
 			return -ENOMEM;
