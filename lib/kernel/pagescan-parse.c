@@ -130,7 +130,9 @@ static int runs_grow(struct ps_runs *r, size_t want)
 
 	if (want <= r->cap)
 		return 0;
-	c = r->cap ? r->cap : 256;
+	/* first 8 Ki runs (192 KiB): past malloc's mmap threshold, so that growing moves
+	 * pages (mremap) instead of copying them into fresh ones */
+	c = r->cap ? r->cap : 8192;
 	while (c < want)
 		c *= 2;
 	nv = blk_grow(r->bc, r->v, r->n * sizeof(*nv), &bytes, c * sizeof(*nv));
