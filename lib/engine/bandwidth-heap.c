@@ -93,33 +93,36 @@ static void sift_up(struct bw_heap *hp, int i, bw_heap_ent e)
 
 /*
  * The least of the eight children of @i (sentinels past the end never win), into *min:
- * a tournament of pairs.  Which child wins is a coin toss, so each round picks with
- * arithmetic on the comparison, not a branch (half of them would be mispredicted; gcc
- * made branches of the last two rounds of 64-bit entries: less_mask()).
+ * a tournament of pairs.  Which child wins is a coin toss, so each round picks without a
+ * branch (half of them would be mispredicted).  The rounds carry the values with the
+ * indexes (two conditional moves per comparison) instead of loading the winners again
+ * by index: a level's least child is three comparisons after the children's load, not
+ * three loads and comparisons (a pass down is a chain of dependent levels).
  */
-/* -1 when @a < @b, else 0; the empty asm hides that it comes from a comparison (else
- * gcc turns the selection that uses it back into a branch). */
-static inline int less_mask(bw_heap_ent a, bw_heap_ent b)
+/* the lesser of (*v, *ix) and (w, iw) */
+static inline void pick(bw_heap_ent *v, int *ix, bw_heap_ent w, int iw)
 {
-	int m = -(int)(a < b);
+	bool lt = w < *v;
 
-	__asm__("" : "+r"(m));
-	return m;
+	*v = lt ? w : *v;
+	*ix = lt ? iw : *ix;
 }
 
 static int least_child(const bw_heap_ent *h, int i, bw_heap_ent *min)
 {
 	int c = ARITY * i + 1;
-	int a0 = c + (h[c + 1] < h[c]);
-	int a1 = c + 2 + (h[c + 3] < h[c + 2]);
-	int a2 = c + 4 + (h[c + 5] < h[c + 4]);
-	int a3 = c + 6 + (h[c + 7] < h[c + 6]);
-	int b0 = a0 ^ ((a0 ^ a1) & less_mask(h[a1], h[a0]));
-	int b1 = a2 ^ ((a2 ^ a3) & less_mask(h[a3], h[a2]));
+	bw_heap_ent v0 = h[c], v2 = h[c + 2], v4 = h[c + 4], v6 = h[c + 6];
+	int i0 = c, i2 = c + 2, i4 = c + 4, i6 = c + 6;
 
-	b0 = b0 ^ ((b0 ^ b1) & less_mask(h[b1], h[b0]));
-	*min = h[b0];
-	return b0;
+	pick(&v0, &i0, h[c + 1], c + 1);
+	pick(&v2, &i2, h[c + 3], c + 3);
+	pick(&v4, &i4, h[c + 5], c + 5);
+	pick(&v6, &i6, h[c + 7], c + 7);
+	pick(&v0, &i0, v2, i2);
+	pick(&v4, &i4, v6, i6);
+	pick(&v0, &i0, v4, i4);
+	*min = v0;
+	return i0;
 }
 
 static void sift_down(struct bw_heap *hp, int i, bw_heap_ent e)
