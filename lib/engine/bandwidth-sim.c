@@ -478,27 +478,29 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 		mark_dirty_last(s, cpu);
 }
 
-/* dequeue_entity() of a thread that stops being busy, with return_cfs_rq_runtime(). */
-static __always_inline void thread_dequeue(struct cgctl_bw_sim *s, int ti, uint64_t now)
+/* dequeue_entity() of a thread that stops being busy, with return_cfs_rq_runtime().
+ * @cpu is its CPU (the caller's: no wait for the thread's line to find it). */
+static __always_inline void thread_dequeue(struct cgctl_bw_sim *s, int ti, int cpu,
+					   uint64_t now)
 {
-	struct bw_thread *t = &s->t[ti];
-	struct bw_cpu *c = &s->cpu[t->cpu];
+	struct bw_cpu *c = &s->cpu[cpu];
+	int b = s->bidx[ti];
 
 	/* the last busy thread takes its place */
-	c->busy[s->bidx[ti]] = c->busy[--c->nbusy];
-	s->bidx[c->busy[s->bidx[ti]]] = s->bidx[ti];
-	load_move(s, t->cpu, c->nbusy + 1, c->nbusy);
+	c->busy[b] = c->busy[--c->nbusy];
+	s->bidx[c->busy[b]] = b;
+	load_move(s, cpu, c->nbusy + 1, c->nbusy);
 	if (s->ngroups == 1) {	/* the loop and bw_return_idle_slack(), for one group */
-		struct bw_rq *rq = &s->g[0].rq[t->cpu];
+		struct bw_rq *rq = &s->g[0].rq[cpu];
 
 		rq->nr_busy--;
 		if (!c->nbusy || rq->throttle_count)
-			bw_return_slack(s, 0, t->cpu, now);
+			bw_return_slack(s, 0, cpu, now);
 		return;
 	}
-	for (int l = t->spec.group; l >= 0; l = s->g[l].parent)
-		s->g[l].rq[t->cpu].nr_busy--;
-	bw_return_idle_slack(s, t->spec.group, t->cpu, now);
+	for (int l = s->t[ti].spec.group; l >= 0; l = s->g[l].parent)
+		s->g[l].rq[cpu].nr_busy--;
+	bw_return_idle_slack(s, s->t[ti].spec.group, cpu, now);
 }
 
 /* A thread's wake-up (it is not queued): in the calendar when within its window, else in
@@ -509,12 +511,13 @@ static inline void thread_queue(struct cgctl_bw_sim *s, int ti, uint64_t at)
 		bw_heap_set(&s->heap, s->slot_thread + ti, at);
 }
 
-static __always_inline void thread_sleep(struct cgctl_bw_sim *s, int ti, uint64_t now)
+static __always_inline void thread_sleep(struct cgctl_bw_sim *s, int ti, int cpu,
+					 uint64_t now)
 {
 	struct bw_thread *t = &s->t[ti];
 	uint64_t idle;
 
-	thread_dequeue(s, ti, now);
+	thread_dequeue(s, ti, cpu, now);
 	if (!bw_thread_next_idle(s, t, &idle)) {
 		t->state = BW_T_DONE;
 		return;
@@ -534,7 +537,7 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	/* the runnable set stays as it is until replan_dirty() (sleeps only mark it) */
 	if (c->nrun == 1) {	/* the loop below, for one thread: no trip count to predict */
 		if (s->left[c->run[0]] <= DONE_TOLERANCE_NS) {
-			thread_sleep(s, c->run[0], now);
+			thread_sleep(s, c->run[0], cpu, now);
 			slept = true;
 		}
 	} else if (c->nfinite) {
@@ -543,7 +546,7 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 
 		for (int i = 0; i < nrun; i++) {
 			if (s->left[run[i]] <= tol) {
-				thread_sleep(s, run[i], now);
+				thread_sleep(s, run[i], cpu, now);
 				slept = true;
 			}
 		}
@@ -574,7 +577,7 @@ static void workload_end(struct cgctl_bw_sim *s, uint64_t now)
 		while (s->cpu[c].nbusy) {
 			int ti = s->cpu[c].busy[0];
 
-			thread_dequeue(s, ti, now);
+			thread_dequeue(s, ti, c, now);
 			s->t[ti].state = BW_T_DONE;
 		}
 		cpu_throttle_pending(s, c, now);
