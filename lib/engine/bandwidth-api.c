@@ -59,6 +59,7 @@ CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 		}
 	}
 	free(s->cpu);
+	free(s->spec);
 	free(s->t);
 	free(s->left);
 	free(s->bidx);
@@ -114,7 +115,7 @@ CGCTL_EXPORT int cgctl_bw_sim_add_group(struct cgctl_bw_sim *s, int parent,
 CGCTL_EXPORT int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *s,
 					 const struct cgctl_bw_thread *t)
 {
-	struct bw_thread *n;
+	struct cgctl_bw_thread *n;
 
 	if (!s || !t || s->ran || t->group < 0 || t->group >= s->ngroups ||
 	    (t->trace && t->trace_thread >= t->trace->nthr) || s->nthreads >= 1 << 20)
@@ -122,16 +123,13 @@ CGCTL_EXPORT int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *s,
 	if (s->nthreads == s->tcap) {
 		int cap = s->tcap ? 2 * s->tcap : 16;
 
-		n = realloc(s->t, cap * sizeof(*n));
+		n = realloc(s->spec, cap * sizeof(*n));
 		if (!n)
 			return -ENOMEM;
-		s->t = n;
+		s->spec = n;
 		s->tcap = cap;
 	}
-	n = &s->t[s->nthreads++];
-	memset(n, 0, sizeof(*n));
-	n->spec = *t;
-	n->cpu = -1;
+	s->spec[s->nthreads++] = *t;
 	return 0;
 }
 
@@ -230,15 +228,22 @@ static int setup_group(struct cgctl_bw_sim *s, int g)
 
 static void setup_thread(struct cgctl_bw_sim *s, int ti)
 {
+	const struct cgctl_bw_thread *spec = &s->spec[ti];
 	struct bw_thread *t = &s->t[ti];
-	uint64_t start = t->spec.start_ns;
+	uint64_t start = spec->start_ns;
 
+	memset(t, 0, sizeof(*t));
+	t->busy_ns = spec->busy_ns;
+	t->idle_ns = spec->idle_ns;
+	t->ppm = MIN(spec->jitter_ppm, BW_CAP_ONE);
+	t->group = spec->group;
 	t->state = BW_T_WAIT;
 	bw_thread_jitter_init(t);
 	t->cpu = ti % (int)s->cfg.ncpus;	/* threads start out spread over the CPUs */
-	if (t->spec.trace) {
-		const struct bw_trace_thread *tr = &t->spec.trace->thr[t->spec.trace_thread];
+	if (spec->trace) {
+		const struct bw_trace_thread *tr = &spec->trace->thr[spec->trace_thread];
 
+		t->tr = tr;
 		if (tr->n && !tr->busy[0]) {	/* a leading idle line */
 			start += tr->idle[0];
 			t->trace_pos = 1;
@@ -267,6 +272,9 @@ int bw_sim_setup(struct cgctl_bw_sim *s)
 	r = setup_cpus(s);
 	if (r < 0)
 		return r;
+	s->t = aligned_alloc(64, ((size_t)MAX(s->nthreads, 1) * sizeof(*s->t) + 63) / 64 * 64);
+	if (!s->t)
+		return -ENOMEM;
 	for (int g = 0; g < s->ngroups; g++) {
 		r = setup_group(s, g);
 		if (r < 0)

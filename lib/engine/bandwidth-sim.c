@@ -68,7 +68,7 @@ void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 			extra = rem;
 		else
 			for (uint64_t i = 0; i < rem; i++)
-				for (int l = s->t[c->run[i]].spec.group; l >= 0; l = s->g[l].parent)
+				for (int l = s->t[c->run[i]].group; l >= 0; l = s->g[l].parent)
 					extra += l == g;
 		s->g[g].rq[cpu].pending += d + extra;
 		s->g[g].usage += d + extra;
@@ -153,7 +153,7 @@ static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 	for (int i = 0; i < c->nbusy && !one_throttled; i++) {
 		int ti = c->busy[i];
 
-		if (s->ngroups > 1 && s->g[s->t[ti].spec.group].rq[cpu].throttle_count)
+		if (s->ngroups > 1 && s->g[s->t[ti].group].rq[cpu].throttle_count)
 			continue;
 		c->run[c->nrun++] = ti;
 		c->nfinite += s->left[ti] != UINT64_MAX;
@@ -168,7 +168,7 @@ static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 		uint32_t n = 0;
 
 		for (int i = 0; i < c->nrun; i++)
-			for (int l = s->t[c->run[i]].spec.group; l >= g; l = s->g[l].parent)
+			for (int l = s->t[c->run[i]].group; l >= g; l = s->g[l].parent)
 				n += l == g;
 		if (!n)
 			continue;
@@ -329,7 +329,7 @@ static bool level_runnable(const struct cgctl_bw_sim *s, int level, int cpu)
 	if (s->ngroups == 1)	/* the loop below, for one group */
 		return c->nbusy && !s->g[0].rq[cpu].throttle_count;
 	for (int i = 0; i < c->nbusy; i++) {
-		int g = s->t[c->busy[i]].spec.group;
+		int g = s->t[c->busy[i]].group;
 
 		if (s->g[g].rq[cpu].throttle_count)
 			continue;
@@ -471,7 +471,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	s->cpu[cpu].busy[s->cpu[cpu].nbusy++] = ti;
 	load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
 	if (!enqueue_nothing_to_check(s, cpu))
-		bw_enqueue_check(s, t->spec.group, cpu, now);
+		bw_enqueue_check(s, t->group, cpu, now);
 	if (!run_append(s, cpu, ti))
 		bw_cpu_changed(s, cpu, now);
 	else
@@ -498,9 +498,9 @@ static __always_inline void thread_dequeue(struct cgctl_bw_sim *s, int ti, int c
 			bw_return_slack(s, 0, cpu, now);
 		return;
 	}
-	for (int l = s->t[ti].spec.group; l >= 0; l = s->g[l].parent)
+	for (int l = s->t[ti].group; l >= 0; l = s->g[l].parent)
 		s->g[l].rq[cpu].nr_busy--;
-	bw_return_idle_slack(s, s->t[ti].spec.group, cpu, now);
+	bw_return_idle_slack(s, s->t[ti].group, cpu, now);
 }
 
 /* A thread's wake-up (it is not queued): in the calendar when within its window, else in

@@ -52,7 +52,7 @@ void bw_divu64_init(struct bw_divu64 *d, uint64_t div)
 
 void bw_thread_jitter_init(struct bw_thread *t)
 {
-	bw_divu64_init(&t->jdiv, 2 * (uint64_t)MIN(t->spec.jitter_ppm, BW_CAP_ONE) + 1);
+	bw_divu64_init(&t->jdiv, 2 * (uint64_t)t->ppm + 1);
 }
 
 static int add_interval(struct bw_trace_thread *tt, bool busy, uint64_t ns)

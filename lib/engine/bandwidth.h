@@ -111,14 +111,17 @@ struct bw_divu64 {
 	bool add;			/* the 65-bit multiplier: add-and-halve step */
 };
 
-/* The fields a wake-up or sleep touches come first: with spec's group, busy, idle and
- * jitter they share the first cache line (the busy phase's progress is s->left). */
+/* What a wake-up or sleep reads, in one cache line (64 bytes, the array aligned on
+ * them; the busy phase's progress is s->left, the rest of the thread's spec s->spec). */
 struct bw_thread {
-	enum bw_tstate state;
-	int cpu;			/* placed CPU while busy, last CPU otherwise */
-	struct cgctl_bw_thread spec;
+	uint64_t busy_ns, idle_ns;	/* spec's */
+	const struct bw_trace_thread *tr;	/* spec's trace thread, NULL: none */
 	size_t trace_pos;
-	struct bw_divu64 jdiv;		/* 2 * jitter_ppm + 1, for bw_jitter() */
+	struct bw_divu64 jdiv;		/* 2 * ppm + 1, for bw_jitter() */
+	uint32_t ppm;			/* spec's jitter_ppm, at most BW_CAP_ONE */
+	int group;			/* spec's */
+	int cpu;			/* placed CPU while busy, last CPU otherwise */
+	enum bw_tstate state;
 };
 
 struct bw_cpu {
@@ -183,7 +186,8 @@ struct cgctl_bw_sim {
 	int ngroups, gcap;
 	struct bw_group *g;
 	int nthreads, tcap;
-	struct bw_thread *t;
+	struct cgctl_bw_thread *spec;	/* the threads as added */
+	struct bw_thread *t;		/* their run state (bw_sim_setup()) */
 	uint64_t *left;			/* per thread: CPU time left in the busy phase (apart
 					 * from the threads: the hot loops read only these) */
 	int *bidx;			/* per busy thread: its index in its CPU's busy[] */
@@ -325,7 +329,7 @@ static inline uint64_t bw_jitter_scale(uint64_t v, int64_t r)
 static inline uint64_t bw_thread_jitter(struct cgctl_bw_sim *s, const struct bw_thread *t,
 					uint64_t v)
 {
-	uint32_t ppm = t->spec.jitter_ppm < BW_CAP_ONE ? t->spec.jitter_ppm : BW_CAP_ONE;
+	uint32_t ppm = t->ppm;
 	uint64_t x;
 
 	if (!ppm || !v)
@@ -339,9 +343,7 @@ static inline uint64_t bw_thread_jitter(struct cgctl_bw_sim *s, const struct bw_
  * (busy 0). */
 static inline const struct bw_trace_thread *bw_trace_of(const struct bw_thread *t)
 {
-	if (!t->spec.trace)
-		return NULL;
-	return &t->spec.trace->thr[t->spec.trace_thread];
+	return t->tr;
 }
 
 /* Returns: false when the thread has no more work (it exits). */
@@ -351,7 +353,7 @@ static inline bool bw_thread_next_busy(struct cgctl_bw_sim *s, struct bw_thread 
 	const struct bw_trace_thread *tr = bw_trace_of(t);
 
 	if (!tr) {
-		*busy = t->spec.busy_ns ? bw_thread_jitter(s, t, t->spec.busy_ns) :
+		*busy = t->busy_ns ? bw_thread_jitter(s, t, t->busy_ns) :
 					  UINT64_MAX;
 		if (!*busy)
 			*busy = 1;
@@ -369,7 +371,7 @@ static inline bool bw_thread_next_idle(struct cgctl_bw_sim *s, struct bw_thread 
 	const struct bw_trace_thread *tr = bw_trace_of(t);
 
 	if (!tr) {
-		*idle = bw_thread_jitter(s, t, t->spec.idle_ns);
+		*idle = bw_thread_jitter(s, t, t->idle_ns);
 		return true;
 	}
 	*idle = tr->idle[t->trace_pos++];
