@@ -326,23 +326,101 @@ static int row_states(struct cli *cli, const struct cgctl_mount *m, const char *
 	return states_from_proc(cli, m, rel, cs) < 0 ? -1 : 0;
 }
 
-/* Read everything @row prints (nothing more); no output, safe from several threads. */
-static void row_gather(struct stat_run *sr, struct stat_row *row)
+/*
+ * A reading thread's open parent directory in one hierarchy: the lean reads of the
+ * children of one cgroup (the usual many PATHs) open their files two components below
+ * it instead of by the whole path, and when it does not exist, none of its children is
+ * opened at all (cgctl_cg_at: CGCTL_CG_GONE).
+ */
+struct parent_fd {
+	const char *parent;	/* in sr->paths, @len bytes, not NUL-terminated; or NULL */
+	size_t len;
+	int fd;			/* cgctl_cg_open_parent()'s fd, or CGCTL_CG_GONE */
+};
+
+/* The hierarchies a row reads in: memory, cpu, cpuacct (when not cpu's). */
+#define N_HIER 3
+
+static void parent_close(struct parent_fd *pf)
+{
+	if (pf->parent && pf->fd >= 0)
+		close(pf->fd);
+	pf->parent = NULL;
+}
+
+/* The length of @path's parent ("/a/b": 2, "/a": 0), or -1 for the root. */
+static ssize_t parent_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash - path : -1;
+}
+
+/*
+ * @path (normalised, in @m) as @cg, by the parent directory in @pf: the one open, or the
+ * parent of @path when @next (the next row's path, NULL: none) shares it, so that an
+ * open parent serves at least two rows; else by the whole path, as before.
+ */
+static void row_at(struct stat_run *sr, const struct cgctl_mount *m, struct parent_fd *pf,
+		   const char *path, const char *next, struct cgctl_cg_at *cg)
+{
+	ssize_t len = path ? parent_len(path) : -1;
+	int fd;
+
+	*cg = (struct cgctl_cg_at){ .path = path, .pfd = CGCTL_CG_NO_PARENT };
+	if (len < 0 || !pf)
+		return;
+	if (!pf->parent || pf->len != (size_t)len || memcmp(pf->parent, path, len) != 0) {
+		if (!next || parent_len(next) != len || memcmp(next, path, len) != 0)
+			return;
+		fd = cgctl_cg_open_parent(sr->cli->ctx, m, path);
+		if (fd < 0 && fd != -ENOENT)
+			return;	/* any other error is each row's own, as before */
+		parent_close(pf);
+		pf->parent = path;
+		pf->len = (size_t)len;
+		pf->fd = fd < 0 ? CGCTL_CG_GONE : fd;
+	}
+	cg->leaf = path + len + 1;
+	cg->pfd = pf->fd;
+}
+
+/*
+ * Read everything @row prints (nothing more); no output, safe from several threads.
+ * @pf (NULL: none): the thread's parent directories, for the lean reads; @next the row
+ * read after this one by this thread (NULL: none).
+ */
+static void row_gather(struct stat_run *sr, struct stat_row *row, struct parent_fd *pf,
+		       const struct stat_row *next)
 {
 	/* stat does not print memsw.failcnt */
 	const unsigned int mflags = sr->full ? CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT :
 					       CGCTL_MEMSTAT_LEAN;
 	const char *mpath = row_str(sr, row->mpath), *cpath = row_str(sr, row->cpath);
+	struct cgctl_cg_at mcg, ccg, acg;
 
+	if (sr->full || (next && next->fail))
+		next = NULL;
 	row->rm = row->rc = -ENODEV;
 	row->states = -1;
-	if (sr->mm)
-		row->rm = cgctl_memstat_read_flags(sr->cli->ctx, sr->mm, mpath, mflags,
-						   &row->ms);
-	if (sr->cm)
-		row->rc = cgctl_cpubw_read_flags(sr->cli->ctx, sr->cm, cpath, sr->am,
-						 row_str(sr, row->apath),
-						 sr->full ? 0 : CGCTL_CPUBW_LEAN, &row->bw);
+	if (sr->mm) {
+		row_at(sr, sr->mm, pf ? &pf[0] : NULL, mpath,
+		       pf && next ? row_str(sr, next->mpath) : NULL, &mcg);
+		row->rm = cgctl_memstat_read_at(sr->cli->ctx, sr->mm, &mcg, mflags, &row->ms);
+	}
+	if (sr->cm) {
+		row_at(sr, sr->cm, pf ? &pf[1] : NULL, cpath,
+		       pf && next ? row_str(sr, next->cpath) : NULL, &ccg);
+		if (sr->am == sr->cm || !sr->am)
+			acg = ccg;
+		else if (row->apath == NO_PATH)	/* as cgctl_cpubw_read(): cpu's path */
+			acg = (struct cgctl_cg_at){ .path = cpath, .pfd = CGCTL_CG_NO_PARENT };
+		else
+			row_at(sr, sr->am, pf ? &pf[2] : NULL, row_str(sr, row->apath),
+			       pf && next ? row_str(sr, next->apath) : NULL, &acg);
+		row->rc = cgctl_cpubw_read_at(sr->cli->ctx, sr->cm, &ccg, sr->am, &acg,
+					      sr->full ? 0 : CGCTL_CPUBW_LEAN, &row->bw);
+	}
 	if ((row->rm < 0 && row->rc < 0) || !sr->states)
 		return;
 	/* the hierarchy to count tasks in: cpu's, else memory's */
@@ -418,20 +496,24 @@ static void emit_ready(struct stat_run *sr)
  * between chunks, so that the output is built while the other thread still reads. */
 static void gather_chunks(struct stat_run *sr, bool emit)
 {
+	struct parent_fd pf[N_HIER] = { { 0 } };
 	size_t i, end;
 
 	for (;;) {
 		i = __atomic_fetch_add(&sr->next, STAT_CHUNK, __ATOMIC_RELAXED);
 		if (i >= sr->n)
-			return;
+			break;
 		end = i + STAT_CHUNK < sr->n ? i + STAT_CHUNK : sr->n;
 		for (size_t k = i; k < end; k++)
 			if (!sr->rows[k].fail)
-				row_gather(sr, &sr->rows[k]);
+				row_gather(sr, &sr->rows[k], pf,
+					   k + 1 < end ? &sr->rows[k + 1] : NULL);
 		__atomic_store_n(&sr->done[i / STAT_CHUNK], 1, __ATOMIC_RELEASE);
 		if (emit)
 			emit_ready(sr);
 	}
+	for (size_t h = 0; h < N_HIER; h++)
+		parent_close(&pf[h]);
 }
 
 static void *gather_thread(void *arg)
@@ -530,7 +612,7 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 
 		row->fail = row_prepare(&sr, row);
 		if (!row->fail)
-			row_gather(&sr, row);
+			row_gather(&sr, row, NULL, NULL);
 		emit_one(&sr, row);
 	}
 	if (sr.failed)

@@ -382,6 +382,55 @@ int cgctl_cg_open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const
 	return open_file(ctx, m, norm, file, O_RDONLY);
 }
 
+/*
+ * The parent directory of the cgroup @path below @m, for cgctl_cg_open_file_at(): with
+ * openat2() an O_PATH descriptor resolved as cgctl_cg_open() resolves (beneath the
+ * mount, no symlink, no ".."), else cgctl_cg_open()'s directory fd.  @path's parent,
+ * not @path itself: "/a/b" opens "/a" ("/" for "/a").  Returns: the fd, -EINVAL for the
+ * root (it has no parent), -ENOENT (no such parent: none of its children exists),
+ * -errno.
+ */
+int cgctl_cg_open_parent(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path)
+{
+	char norm[PATH_MAX], *slash;
+	int fd, mfd, r;
+
+	r = cgctl_path_normalize(path, norm, sizeof(norm));
+	if (r < 0)
+		return r;
+	slash = strrchr(norm, '/');
+	if (!slash[1])
+		return -EINVAL;
+	if (slash == norm)
+		slash[1] = '\0';	/* "/a": the mount itself */
+	else
+		*slash = '\0';
+	mfd = mount_fd(ctx, m);
+	if (mfd < 0)
+		return mfd;
+	fd = openat2_beneath(mfd, norm[1] ? norm + 1 : ".",
+			     O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd != -EAGAIN)
+		return fd;
+	return cg_walk(mfd, norm);
+}
+
+/*
+ * @file of the cgroup @leaf, one component, below @pfd from cgctl_cg_open_parent(): the
+ * two components in one openat2() beneath @pfd with cgctl_cg_open_file()'s rules.
+ * Returns: the fd, -ENOENT (no such cgroup or file), or -EAGAIN for any other failure
+ * and without openat2(): cgctl_cg_open_file() of the whole path then tells the error.
+ */
+int cgctl_cg_open_file_at(int pfd, const char *leaf, const char *file)
+{
+	char rel[2 * NAME_MAX + 2];
+
+	if (!cgctl_valid_filename(leaf) || !cgctl_valid_filename(file) ||
+	    (size_t)snprintf(rel, sizeof(rel), "%s/%s", leaf, file) >= sizeof(rel))
+		return -EAGAIN;
+	return cg_openat2_file(pfd, rel);
+}
+
 CGCTL_EXPORT int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				 const char *path)
 {

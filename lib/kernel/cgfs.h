@@ -18,6 +18,14 @@ ssize_t cgctl_read_small(int fd, char *buf, size_t size);
  * then openat()'s.  Returns: the fd, -ENOENT (no such cgroup or no such file), -errno. */
 int cgctl_cg_open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		       const char *file);
+/* The parent directory of the cgroup @path (O_PATH where openat2() is), for reading
+ * many of its children: their files are then two components away instead of the whole
+ * path.  Returns: the fd, -EINVAL for the root, -ENOENT (no such parent), -errno. */
+int cgctl_cg_open_parent(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
+/* @file of the child @leaf (one component) of @pfd from cgctl_cg_open_parent(), in one
+ * openat2() beneath @pfd.  Returns: the fd, -ENOENT, or -EAGAIN (any other failure, or
+ * no openat2()): cgctl_cg_open_file() of the whole path then has the exact error. */
+int cgctl_cg_open_file_at(int pfd, const char *leaf, const char *file);
 /* A file name inside a cgroup directory: no '/', not "." or "..", not empty. */
 bool cgctl_valid_filename(const char *name);
 
@@ -30,6 +38,20 @@ void cgctl_cgfs_use_openat2(bool on);
 int cgctl_fixture_write_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			      const char *path, const char *file);
 
+/*
+ * One cgroup of one hierarchy for the lean reads of many cgroups (stat): @path below the
+ * mount; @pfd its parent's directory from cgctl_cg_open_parent() and @leaf the last
+ * component of @path, or CGCTL_CG_NO_PARENT (every file by the whole path), or
+ * CGCTL_CG_GONE (the parent does not exist: every file is -ENOENT, no system call).
+ */
+struct cgctl_cg_at {
+	const char *path;
+	const char *leaf;
+	int pfd;
+};
+#define CGCTL_CG_NO_PARENT (-1)
+#define CGCTL_CG_GONE (-2)
+
 /* cgctl_memstat_read() leaving out what the caller does not print: with
  * CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT, memsw_failcnt stays 0 (one file less per cgroup). */
 #define CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT (1u << 0)
@@ -39,6 +61,10 @@ int cgctl_fixture_write_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m
 int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			     const char *path, unsigned int flags,
 			     struct cgctl_memstat *st);
+/* cgctl_memstat_read_flags() of @cg; with CGCTL_MEMSTAT_LEAN below its parent's fd. */
+int cgctl_memstat_read_at(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			  const struct cgctl_cg_at *cg, unsigned int flags,
+			  struct cgctl_memstat *st);
 
 /* cgctl_cpubw_read() leaving out what the caller does not print: with CGCTL_CPUBW_LEAN,
  * only cpu.stat and (v1, with @acct) cpuacct.usage, each in one openat2(); quota_us is
@@ -49,5 +75,11 @@ int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			   const char *path, const struct cgctl_mount *acct,
 			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
+/* cgctl_cpubw_read_flags() of @cg, cpuacct.usage from @acg in @acct (never NULL, the
+ * same as @cg when @acct is @m); with CGCTL_CPUBW_LEAN below their parents' fds. */
+int cgctl_cpubw_read_at(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			const struct cgctl_cg_at *cg, const struct cgctl_mount *acct,
+			const struct cgctl_cg_at *acg, unsigned int flags,
+			struct cgctl_cpubw *bw);
 
 #endif

@@ -98,6 +98,45 @@ for tree in v1 hybrid; do
 	done
 done
 
+# the threads read the children of one parent below its directory fd, and none at all
+# of a parent that does not exist: the same output and errors as one thread's whole
+# paths, with children missing in one hierarchy (m/ has no cpuacct directory, a/c* no
+# cpuacct cgroups, a/m* no cpu ones), below a missing parent (/nope/*), a symlink
+# (memory's /link/*), a file (/a/b/memory.failcnt/*) and a directory file (/ro/*)
+for tree in v1 hybrid; do
+	fixture "$tree"
+	cpu="$ROOT/sys/fs/cgroup/cpu" m="$ROOT/sys/fs/cgroup/memory"
+	[ $tree = v1 ] || cpu="$ROOT/sys/fs/cgroup/cpu,cpuacct"
+	for k in 1 2 3; do
+		mkdir -p "$m/m" "$cpu/m"
+		cp -a "$m/a/b" "$m/m/$k"
+		cp -a "$cpu/a/b" "$cpu/m/$k"
+		cp -a "$m/a/b" "$m/a/c$k"
+		cp -a "$cpu/a/b" "$cpu/a/c$k"
+		cp -a "$m/a/b" "$m/a/m$k"
+	done
+	kids=""
+	for p in /m /a /nope /link /a/b/memory.failcnt /ro /01; do
+		kids="$kids $p/1 $p/2 $p/3 $p/c1 $p/c2 $p/c3 $p/m1 $p/m2 $p/m3 $p/b $p/02"
+	done
+	kids="$kids $kids / /a /a/b /m/1 /a/b /m/2 /nope/1 /m/3 /m/3"
+	for l in "" --long; do
+		cg --root="$ROOT" --json stat $l $kids
+		out=$OUT err=$ERR rc=$RC
+		cg -v --root="$ROOT" --json stat $l $kids
+		[ "$rc" = 8 ] && [ "$RC" = 8 ] && [ "$out" = "$OUT" ] && ok ||
+			fail "$tree $l: threaded stat of siblings differs: $rc $RC"
+		[ "$err" = "$(printf '%s\n' "$ERR" | grep '^cgctl: stat:')" ] && ok ||
+			fail "$tree $l: threaded stat of siblings, errors: $err"
+	done
+	cg --root="$ROOT" --json stat /m/1 /m/2 /a/c1 /a/c2 /a/m1 /a/m2 /nope/1 /nope/2
+	[ "$(json_get '[(r["path"], "usage_usec" in r.get("cpu", {}), "memory" in r) for r in j["cgroups"]]')" = \
+	  "[('/m/1', $([ $tree = v1 ] && echo False || echo True), True), ('/m/2', $([ $tree = v1 ] && echo False || echo True), True), ('/a/c1', $([ $tree = v1 ] && echo False || echo True), True), ('/a/c2', $([ $tree = v1 ] && echo False || echo True), True), ('/a/m1', False, True), ('/a/m2', False, True)]" ] &&
+		ok || fail "$tree: siblings' figures: $OUT"
+	[ "$(printf '%s\n' "$ERR" | grep -c 'no such cgroup')" = 2 ] && ok ||
+		fail "$tree: siblings below a missing parent: $ERR"
+done
+
 # the lean view reads none of what only --long needs: without those files it is the same
 for tree in v1 v2; do
 	fixture "$tree"
