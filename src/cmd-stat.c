@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,7 @@ struct stat_run {
 	unsigned char *done;			/* per chunk: read (atomic) */
 	size_t emitted;				/* rows printed (main thread only) */
 	int failed, last;			/* failed rows, the last one's status */
+	bool own_fds;				/* the second thread unshares its fds */
 };
 
 /* Rows a thread claims at once. */
@@ -391,7 +393,7 @@ static void row_at(struct stat_run *sr, const struct cgctl_mount *m, struct pare
  * read after this one by this thread (NULL: none).
  */
 static void row_gather(struct stat_run *sr, struct stat_row *row, struct parent_fd *pf,
-		       const struct stat_row *next)
+		       const struct stat_row *next, struct cgctl_fd_batch *closes)
 {
 	/* stat does not print memsw.failcnt */
 	const unsigned int mflags = sr->full ? CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT :
@@ -406,6 +408,7 @@ static void row_gather(struct stat_run *sr, struct stat_row *row, struct parent_
 	if (sr->mm) {
 		row_at(sr, sr->mm, pf ? &pf[0] : NULL, mpath,
 		       pf && next ? row_str(sr, next->mpath) : NULL, &mcg);
+		mcg.closes = closes;
 		row->rm = cgctl_memstat_read_at(sr->cli->ctx, sr->mm, &mcg, mflags, &row->ms);
 	}
 	if (sr->cm) {
@@ -418,6 +421,7 @@ static void row_gather(struct stat_run *sr, struct stat_row *row, struct parent_
 		else
 			row_at(sr, sr->am, pf ? &pf[2] : NULL, row_str(sr, row->apath),
 			       pf && next ? row_str(sr, next->apath) : NULL, &acg);
+		ccg.closes = acg.closes = closes;
 		row->rc = cgctl_cpubw_read_at(sr->cli->ctx, sr->cm, &ccg, sr->am, &acg,
 					      sr->full ? 0 : CGCTL_CPUBW_LEAN, &row->bw);
 	}
@@ -497,6 +501,7 @@ static void emit_ready(struct stat_run *sr)
 static void gather_chunks(struct stat_run *sr, bool emit)
 {
 	struct parent_fd pf[N_HIER] = { { 0 } };
+	struct cgctl_fd_batch closes = { 0 };
 	size_t i, end;
 
 	for (;;) {
@@ -507,18 +512,26 @@ static void gather_chunks(struct stat_run *sr, bool emit)
 		for (size_t k = i; k < end; k++)
 			if (!sr->rows[k].fail)
 				row_gather(sr, &sr->rows[k], pf,
-					   k + 1 < end ? &sr->rows[k + 1] : NULL);
+					   k + 1 < end ? &sr->rows[k + 1] : NULL,
+					   sr->full ? NULL : &closes);
 		__atomic_store_n(&sr->done[i / STAT_CHUNK], 1, __ATOMIC_RELEASE);
 		if (emit)
 			emit_ready(sr);
 	}
+	cgctl_fd_batch_close(&closes);
 	for (size_t h = 0; h < N_HIER; h++)
 		parent_close(&pf[h]);
 }
 
 static void *gather_thread(void *arg)
 {
-	gather_chunks(arg, false);
+	struct stat_run *sr = arg;
+
+	/* a descriptor table of its own: no lock shared with the main thread for each
+	 * open and close, and the files it keeps to close together are consecutive */
+	if (sr->own_fds)
+		(void)unshare(CLONE_FILES);
+	gather_chunks(sr, false);
 	return NULL;
 }
 
@@ -550,11 +563,31 @@ static bool paths_quiet(struct stat_run *sr, int argc, const char **argv)
 	return true;
 }
 
+/*
+ * May the second thread read with a descriptor table of its own?  Only when it opens
+ * and closes nothing the main thread uses afterwards: every hierarchy's directory fd
+ * (kept in the context) is opened before, and the lean view asks no netlink socket.
+ */
+static bool own_fds(struct stat_run *sr)
+{
+	const struct cgctl_mount *ms[] = { sr->mm, sr->cm, sr->am };
+
+	if (sr->states || sr->full)
+		return false;
+	for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); k++)
+		if (ms[k] && cgctl_mount_open(sr->cli->ctx, ms[k]) < 0)
+			return false;
+	return true;
+}
+
 /* Read and print every row: from this thread and one more (if it starts). */
 static void gather_parallel(struct stat_run *sr)
 {
 	pthread_t t;
-	bool two = pthread_create(&t, NULL, gather_thread, sr) == 0;
+	bool two;
+
+	sr->own_fds = own_fds(sr);
+	two = pthread_create(&t, NULL, gather_thread, sr) == 0;
 
 	gather_chunks(sr, true);
 	if (two)
@@ -612,7 +645,7 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 
 		row->fail = row_prepare(&sr, row);
 		if (!row->fail)
-			row_gather(&sr, row, NULL, NULL);
+			row_gather(&sr, row, NULL, NULL, NULL);
 		emit_one(&sr, row);
 	}
 	if (sr.failed)

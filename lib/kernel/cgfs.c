@@ -96,7 +96,7 @@ CGCTL_EXPORT int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int 
 	return fd < 0 ? -errno : fd;
 }
 
-ssize_t cgctl_read_small(int fd, char *buf, size_t size)
+ssize_t cgctl_read_small_open(int fd, char *buf, size_t size)
 {
 	size_t n = 0;
 	ssize_t k;
@@ -105,18 +105,65 @@ ssize_t cgctl_read_small(int fd, char *buf, size_t size)
 		k = read(fd, buf + n, size - 1 - n);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k < 0) {
-			k = -errno;
-			close(fd);
-			return k;
-		}
+		if (k < 0)
+			return -errno;
 		n += (size_t)k;
 		if (n < size - 1)
 			break;	/* a short read is the end */
 	}
-	close(fd);
 	buf[n] = '\0';
 	return (ssize_t)n;
+}
+
+ssize_t cgctl_read_small(int fd, char *buf, size_t size)
+{
+	ssize_t n = cgctl_read_small_open(fd, buf, size);
+
+	close(fd);
+	return n;
+}
+
+#ifndef SYS_close_range
+#define SYS_close_range 436	/* the same number on every architecture */
+#endif
+
+/* 0 unknown, 1 close_range() works, -1 it does not (before 5.9, or seccomp) */
+static int have_close_range;
+
+void cgctl_fd_batch_close(struct cgctl_fd_batch *b)
+{
+	unsigned int i, j;
+
+	/* insertion sort: the numbers come mostly in order, a few dozen of them */
+	for (i = 1; i < b->n; i++) {
+		int fd = b->fd[i];
+
+		for (j = i; j > 0 && b->fd[j - 1] > fd; j--)
+			b->fd[j] = b->fd[j - 1];
+		b->fd[j] = fd;
+	}
+	for (i = 0; i < b->n; i = j) {
+		for (j = i + 1; j < b->n && b->fd[j] == b->fd[j - 1] + 1; j++)
+			;
+		/* every number of the run is ours: nothing else can hold one of them */
+		if (j - i > 1 && __atomic_load_n(&have_close_range, __ATOMIC_RELAXED) >= 0) {
+			if (syscall(SYS_close_range, (unsigned int)b->fd[i],
+				    (unsigned int)b->fd[j - 1], 0u) == 0)
+				continue;
+			if (errno == ENOSYS || errno == EPERM)
+				__atomic_store_n(&have_close_range, -1, __ATOMIC_RELAXED);
+		}
+		for (unsigned int k = i; k < j; k++)
+			close(b->fd[k]);
+	}
+	b->n = 0;
+}
+
+void cgctl_fd_batch_add(struct cgctl_fd_batch *b, int fd)
+{
+	if (b->n == CGCTL_FD_BATCH)
+		cgctl_fd_batch_close(b);
+	b->fd[b->n++] = fd;
 }
 
 int cgctl_read_fd(int fd, char **buf, size_t *len)
@@ -190,6 +237,13 @@ static int mount_fd(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
 		return cur;
 	}
 	return fd;
+}
+
+int cgctl_mount_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
+{
+	int fd = mount_fd(ctx, m);
+
+	return fd < 0 ? fd : 0;
 }
 
 CGCTL_EXPORT int cgctl_path_normalize(const char *in, char *out, size_t len)

@@ -13,11 +13,31 @@ int cgctl_read_fd(int fd, char **buf, size_t *len);
  * Returns: the length (size - 1: the buffer filled, the file may go on), -errno.
  */
 ssize_t cgctl_read_small(int fd, char *buf, size_t size);
+/* cgctl_read_small() leaving @fd open.  Returns: the length, -errno. */
+ssize_t cgctl_read_small_open(int fd, char *buf, size_t size);
+/*
+ * Descriptors closed together: a thread reading thousands of small files keeps each
+ * until the batch is full (or closed), then closes each run of consecutive numbers in
+ * one close_range() (5.9+; else one close() each): one system call for up to
+ * CGCTL_FD_BATCH files instead of one each.
+ */
+#define CGCTL_FD_BATCH 64
+struct cgctl_fd_batch {
+	unsigned int n;
+	int fd[CGCTL_FD_BATCH];
+};
+/* Keep @fd in @b to close later; a full @b is closed first. */
+void cgctl_fd_batch_add(struct cgctl_fd_batch *b, int fd);
+/* Close every descriptor of @b; @b is empty afterwards. */
+void cgctl_fd_batch_close(struct cgctl_fd_batch *b);
 /* cgctl_cg_read()'s open without its directory fd: @file of the cgroup @path below @m,
  * read-only, in one openat2() where the kernel has it.  Errors are cgctl_cg_open()'s and
  * then openat()'s.  Returns: the fd, -ENOENT (no such cgroup or no such file), -errno. */
 int cgctl_cg_open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		       const char *file);
+/* Open @m's directory fd now, not at its first use: before threads that unshare their
+ * descriptor table.  Returns: 0, -ENODEV (not mounted), -errno. */
+int cgctl_mount_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m);
 /* The parent directory of the cgroup @path (O_PATH where openat2() is), for reading
  * many of its children: their files are then two components away instead of the whole
  * path.  Returns: the fd, -EINVAL for the root, -ENOENT (no such parent), -errno. */
@@ -42,12 +62,14 @@ int cgctl_fixture_write_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m
  * One cgroup of one hierarchy for the lean reads of many cgroups (stat): @path below the
  * mount; @pfd its parent's directory from cgctl_cg_open_parent() and @leaf the last
  * component of @path, or CGCTL_CG_NO_PARENT (every file by the whole path), or
- * CGCTL_CG_GONE (the parent does not exist: every file is -ENOENT, no system call).
+ * CGCTL_CG_GONE (the parent does not exist: every file is -ENOENT, no system call);
+ * @closes: the files are closed together there, not each after its read.
  */
 struct cgctl_cg_at {
 	const char *path;
 	const char *leaf;
 	int pfd;
+	struct cgctl_fd_batch *closes;	/* NULL: each file closed after its read */
 };
 #define CGCTL_CG_NO_PARENT (-1)
 #define CGCTL_CG_GONE (-2)

@@ -31,12 +31,23 @@ static int read_limit_at(int dfd, const char *file, uint64_t *v)
 	return cgctl_parse_mem_limit(buf, (size_t)n, v);
 }
 
+/* Did an open fail only because the files kept in @cg->closes took the last descriptors
+ * (EMFILE)?  Then they are closed now, for the caller to try again. */
+static bool batch_full(const struct cgctl_cg_at *cg, int r)
+{
+	if (r != -EMFILE || !cg->closes || !cg->closes->n)
+		return false;
+	cgctl_fd_batch_close(cg->closes);
+	return true;
+}
+
 /* The lean reads: each file in one openat2() below the mount or, for a cgroup with its
  * parent's directory fd, below that; no directory fd of the cgroup's own. */
 static ssize_t read_cg(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 		       const struct cgctl_cg_at *cg, const char *file, char *buf, size_t size)
 {
 	int fd = -EAGAIN;
+	ssize_t n;
 
 	if (cg->pfd == CGCTL_CG_GONE)
 		return -ENOENT;
@@ -44,7 +55,15 @@ static ssize_t read_cg(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 		fd = cgctl_cg_open_file_at(cg->pfd, cg->leaf, file);
 	if (fd == -EAGAIN)
 		fd = cgctl_cg_open_file(ctx, m, cg->path, file);
-	return fd < 0 ? fd : cgctl_read_small(fd, buf, size);
+	if (batch_full(cg, fd))
+		return read_cg(ctx, m, cg, file, buf, size);
+	if (fd < 0)
+		return fd;
+	if (!cg->closes)
+		return cgctl_read_small(fd, buf, size);
+	n = cgctl_read_small_open(fd, buf, size);
+	cgctl_fd_batch_add(cg->closes, fd);
+	return n;
 }
 
 static int read_limit_cg(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -68,6 +87,8 @@ static int cg_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 	if (cg->pfd == CGCTL_CG_GONE)
 		return -ENOENT;
 	dfd = cgctl_cg_open(ctx, m, cg->path);
+	if (batch_full(cg, dfd))
+		dfd = cgctl_cg_open(ctx, m, cg->path);
 	if (dfd < 0)
 		return dfd;
 	close(dfd);
