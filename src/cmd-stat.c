@@ -220,12 +220,8 @@ static int emit_processes(struct cli *cli, const char *path)
  * are many PATHs: the time is the kernel's, one open + read + close per file) and printed
  * afterwards in argument order, so the output is the same either way.
  */
-#define NO_PATH SIZE_MAX
-
 struct stat_row {
 	const char *path;
-	size_t mpath, cpath, apath;	/* in stat_run.paths: below memory, cpu, cpuacct
-					 * (NO_PATH: none) */
 	int rm, rc;			/* cgctl_memstat_read(), cgctl_cpubw_read() */
 	int states;			/* -1 none, 0 from /proc, 1 from cgroupstats */
 	int fail;			/* exit status of a path error; EXIT_OK */
@@ -234,88 +230,96 @@ struct stat_row {
 	struct cgctl_cgroupstats cs;
 };
 
+/* The hierarchies a row reads in: memory, cpu, cpuacct (when not cpu's). */
+#define N_HIER 3
+
+/* A row's path in each hierarchy: m[h] (NULL: not mounted, or a cpuacct path that
+ * failed: cpu's is used) in buf[h], m[2] == m[1] when cpuacct is cpu's hierarchy. */
+struct row_paths {
+	const char *m[N_HIER];
+	char buf[N_HIER][PATH_MAX];
+};
+
 struct stat_run {
 	struct cli *cli;
 	const struct cgctl_mount *mm, *cm, *am;	/* memory, cpu, cpuacct (may be cpu's) */
-	struct stat_row *rows;
+	const char **argv;
 	size_t n;
-	size_t next;				/* next unclaimed row (atomic) */
 	bool full;				/* --long: everything */
 	bool states;				/* --long or --tasks: the task states */
-	char *paths;				/* the rows' paths, NUL-separated: no
-						 * allocation per row */
-	size_t paths_len, paths_size;
+	/* the threaded order */
+	char *self[N_HIER];			/* --self: our cgroup in each hierarchy */
+	struct stat_row *rows;			/* a ring of STAT_RING chunks */
+	size_t next;				/* next unclaimed row (atomic) */
 	unsigned char *done;			/* per chunk: read (atomic) */
-	size_t emitted;				/* rows printed (main thread only) */
-	int failed, last;			/* failed rows, the last one's status */
+	size_t emitted;				/* rows printed (atomic, main thread) */
+	pthread_mutex_t lock;			/* with @moved: a chunk read or printed */
+	pthread_cond_t moved;
 	bool own_fds;				/* the second thread unshares its fds */
+	int failed, last;			/* failed rows, the last one's status */
 };
 
 /* Rows a thread claims at once. */
 #define STAT_CHUNK 32
+/* Chunks read but not printed yet, at most: the rows live in a ring of that many chunks
+ * (a few pages, reused) instead of one row each for thousands of PATHs (fresh pages, a
+ * fault of tens of microseconds each on a paravirtualised machine). */
+#define STAT_RING 8
 
-/* Append @path's path in @m to sr->paths.  Returns: its offset, NO_PATH on error (*rc
- * the exit status of the error printed). */
-static size_t row_path(struct stat_run *sr, const struct cgctl_mount *m, const char *path,
-		       int *rc)
-{
-	char buf[PATH_MAX];
-	size_t len, off = sr->paths_len;
-
-	*rc = cli_path(sr->cli, m, path, buf, sizeof(buf));
-	if (*rc)
-		return NO_PATH;
-	len = strlen(buf) + 1;
-	if (off + len > sr->paths_size) {
-		size_t size = sr->paths_size ? sr->paths_size : 4096;
-		char *p;
-
-		while (off + len > size)
-			size *= 2;
-		p = realloc(sr->paths, size);
-		if (!p) {
-			*rc = cli_error(sr->cli, path, -ENOMEM, NULL);
-			return NO_PATH;
-		}
-		sr->paths = p;
-		sr->paths_size = size;
-	}
-	memcpy(sr->paths + off, buf, len);
-	sr->paths_len += len;
-	return off;
-}
-
-/* A row's path in @off (sr->paths does not move while rows are read: every row of the
- * threaded order is prepared before any is read, the serial one reads each right after
- * its preparation). */
-static const char *row_str(const struct stat_run *sr, size_t off)
-{
-	return off == NO_PATH ? NULL : sr->paths + off;
-}
-
-/* The paths of @row in each hierarchy (memory's first, then cpu's: the order of the
- * errors).  A cpuacct path error is printed and ignored.
+/* The paths of @path in each hierarchy (memory's first, then cpu's: the order of the
+ * errors).  A cpuacct path error is printed and ignored (cpu's path is used).
  * Returns: EXIT_OK or the exit status of the error printed. */
-static int row_prepare(struct stat_run *sr, struct stat_row *row)
+static int row_prepare(struct stat_run *sr, const char *path, struct row_paths *p)
 {
-	int rc = EXIT_OK, ra;
+	const struct cgctl_mount *ms[N_HIER] = { sr->mm, sr->cm, sr->am };
+	int rc;
 
-	row->mpath = row->cpath = row->apath = NO_PATH;
-	if (sr->mm) {
-		row->mpath = row_path(sr, sr->mm, row->path, &rc);
-		if (rc)
+	for (size_t h = 0; h < N_HIER; h++) {
+		p->m[h] = NULL;
+		if (!ms[h] || (h == 2 && !sr->cm))
+			continue;
+		if (h == 2 && sr->am == sr->cm) {
+			p->m[h] = p->m[1];
+			continue;
+		}
+		rc = cli_path(sr->cli, ms[h], path, p->buf[h], sizeof(p->buf[h]));
+		if (rc && h < 2)
 			return rc;
-	}
-	if (sr->cm) {
-		row->cpath = row_path(sr, sr->cm, row->path, &rc);
-		if (rc)
-			return rc;
-		if (sr->am == sr->cm)
-			row->apath = row->cpath;
-		else if (sr->am)
-			row->apath = row_path(sr, sr->am, row->path, &ra);
+		p->m[h] = rc ? NULL : p->buf[h];
 	}
 	return EXIT_OK;
+}
+
+/* row_prepare() in a reading thread: paths_quiet() made sure that nothing fails (what
+ * cli_path() does, without its messages).  Returns: 0, -errno. */
+static int row_paths(const struct stat_run *sr, const char *path, struct row_paths *p)
+{
+	const struct cgctl_mount *ms[N_HIER] = { sr->mm, sr->cm, sr->am };
+	char joined[PATH_MAX];
+	int r;
+
+	for (size_t h = 0; h < N_HIER; h++) {
+		const char *in = path;
+
+		p->m[h] = NULL;
+		if (!ms[h] || (h == 2 && !sr->cm))
+			continue;
+		if (h == 2 && sr->am == sr->cm) {
+			p->m[h] = p->m[1];
+			continue;
+		}
+		if (sr->self[h]) {
+			if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", sr->self[h],
+					     path) >= sizeof(joined))
+				return -ENAMETOOLONG;
+			in = joined;
+		}
+		r = cgctl_path_normalize(in, p->buf[h], sizeof(p->buf[h]));
+		if (r < 0)
+			return r;
+		p->m[h] = p->buf[h];
+	}
+	return 0;
 }
 
 /* Task states from cgroupstats (v1, live system) or /proc; -1 when neither answers. */
@@ -335,19 +339,17 @@ static int row_states(struct cli *cli, const struct cgctl_mount *m, const char *
  * opened at all (cgctl_cg_at: CGCTL_CG_GONE).
  */
 struct parent_fd {
-	const char *parent;	/* in sr->paths, @len bytes, not NUL-terminated; or NULL */
-	size_t len;
+	bool open;
 	int fd;			/* cgctl_cg_open_parent()'s fd, or CGCTL_CG_GONE */
+	size_t len;
+	char parent[PATH_MAX];	/* @len bytes, not NUL-terminated */
 };
-
-/* The hierarchies a row reads in: memory, cpu, cpuacct (when not cpu's). */
-#define N_HIER 3
 
 static void parent_close(struct parent_fd *pf)
 {
-	if (pf->parent && pf->fd >= 0)
+	if (pf->open && pf->fd >= 0)
 		close(pf->fd);
-	pf->parent = NULL;
+	pf->open = false;
 }
 
 /* The length of @path's parent ("/a/b": 2, "/a": 0), or -1 for the root. */
@@ -372,64 +374,66 @@ static void row_at(struct stat_run *sr, const struct cgctl_mount *m, struct pare
 	*cg = (struct cgctl_cg_at){ .path = path, .pfd = CGCTL_CG_NO_PARENT };
 	if (len < 0 || !pf)
 		return;
-	if (!pf->parent || pf->len != (size_t)len || memcmp(pf->parent, path, len) != 0) {
+	if (!pf->open || pf->len != (size_t)len || memcmp(pf->parent, path, len) != 0) {
 		if (!next || parent_len(next) != len || memcmp(next, path, len) != 0)
 			return;
 		fd = cgctl_cg_open_parent(sr->cli->ctx, m, path);
 		if (fd < 0 && fd != -ENOENT)
 			return;	/* any other error is each row's own, as before */
 		parent_close(pf);
-		pf->parent = path;
-		pf->len = (size_t)len;
+		pf->open = true;
 		pf->fd = fd < 0 ? CGCTL_CG_GONE : fd;
+		pf->len = (size_t)len;
+		memcpy(pf->parent, path, len);
 	}
 	cg->leaf = path + len + 1;
 	cg->pfd = pf->fd;
 }
 
 /*
- * Read everything @row prints (nothing more); no output, safe from several threads.
- * @pf (NULL: none): the thread's parent directories, for the lean reads; @next the row
- * read after this one by this thread (NULL: none).
+ * Read everything @row prints (nothing more) from its paths @p; no output, safe from
+ * several threads.  @pf (NULL: none): the thread's parent directories, for the lean
+ * reads, @next the paths of the row it reads next (NULL: none), @closes (NULL: none)
+ * where it keeps the files it read.
  */
-static void row_gather(struct stat_run *sr, struct stat_row *row, struct parent_fd *pf,
-		       const struct stat_row *next, struct cgctl_fd_batch *closes)
+static void row_gather(struct stat_run *sr, struct stat_row *row, const struct row_paths *p,
+		       struct parent_fd *pf, const struct row_paths *next,
+		       struct cgctl_fd_batch *closes)
 {
 	/* stat does not print memsw.failcnt */
 	const unsigned int mflags = sr->full ? CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT :
 					       CGCTL_MEMSTAT_LEAN;
-	const char *mpath = row_str(sr, row->mpath), *cpath = row_str(sr, row->cpath);
-	struct cgctl_cg_at mcg, ccg, acg;
+	struct cgctl_cg_at cg[N_HIER];
 
-	if (sr->full || (next && next->fail))
-		next = NULL;
+	if (sr->full)
+		pf = NULL;
 	row->rm = row->rc = -ENODEV;
 	row->states = -1;
-	if (sr->mm) {
-		row_at(sr, sr->mm, pf ? &pf[0] : NULL, mpath,
-		       pf && next ? row_str(sr, next->mpath) : NULL, &mcg);
-		mcg.closes = closes;
-		row->rm = cgctl_memstat_read_at(sr->cli->ctx, sr->mm, &mcg, mflags, &row->ms);
-	}
-	if (sr->cm) {
-		row_at(sr, sr->cm, pf ? &pf[1] : NULL, cpath,
-		       pf && next ? row_str(sr, next->cpath) : NULL, &ccg);
-		if (sr->am == sr->cm || !sr->am)
-			acg = ccg;
-		else if (row->apath == NO_PATH)	/* as cgctl_cpubw_read(): cpu's path */
-			acg = (struct cgctl_cg_at){ .path = cpath, .pfd = CGCTL_CG_NO_PARENT };
+	for (size_t h = 0; h < N_HIER; h++) {
+		const struct cgctl_mount *ms[N_HIER] = { sr->mm, sr->cm, sr->am };
+
+		if (h == 2 && (sr->am == sr->cm || !p->m[2]))
+			/* cpuacct is cpu's hierarchy, or its path failed (cpu's is used, as
+			 * cgctl_cpubw_read() with no acct_path) */
+			cg[h] = (struct cgctl_cg_at){
+				.path = p->m[1], .leaf = sr->am == sr->cm ? cg[1].leaf : NULL,
+				.pfd = sr->am == sr->cm ? cg[1].pfd : CGCTL_CG_NO_PARENT,
+			};
 		else
-			row_at(sr, sr->am, pf ? &pf[2] : NULL, row_str(sr, row->apath),
-			       pf && next ? row_str(sr, next->apath) : NULL, &acg);
-		ccg.closes = acg.closes = closes;
-		row->rc = cgctl_cpubw_read_at(sr->cli->ctx, sr->cm, &ccg, sr->am, &acg,
-					      sr->full ? 0 : CGCTL_CPUBW_LEAN, &row->bw);
+			row_at(sr, ms[h], pf ? &pf[h] : NULL, p->m[h], next ? next->m[h] : NULL,
+			       &cg[h]);
+		cg[h].closes = closes;
 	}
+	if (sr->mm)
+		row->rm = cgctl_memstat_read_at(sr->cli->ctx, sr->mm, &cg[0], mflags, &row->ms);
+	if (sr->cm)
+		row->rc = cgctl_cpubw_read_at(sr->cli->ctx, sr->cm, &cg[1], sr->am, &cg[2],
+					      sr->full ? 0 : CGCTL_CPUBW_LEAN, &row->bw);
 	if ((row->rm < 0 && row->rc < 0) || !sr->states)
 		return;
 	/* the hierarchy to count tasks in: cpu's, else memory's */
-	row->states = row_states(sr->cli, sr->cm ? sr->cm : sr->mm, sr->cm ? cpath : mpath,
-				 &row->cs);
+	row->states = row_states(sr->cli, sr->cm ? sr->cm : sr->mm,
+				 sr->cm ? p->m[1] : p->m[0], &row->cs);
 }
 
 static void emit_states(struct cli *cli, const struct stat_row *row)
@@ -484,15 +488,72 @@ static void emit_one(struct stat_run *sr, const struct stat_row *row)
 	}
 }
 
+/* Row @i of the threaded order, in the ring. */
+static struct stat_row *row_slot(const struct stat_run *sr, size_t i)
+{
+	return &sr->rows[i % (STAT_RING * STAT_CHUNK)];
+}
+
+/* Tell the other thread that a chunk was read or printed. */
+static void moved(struct stat_run *sr)
+{
+	pthread_mutex_lock(&sr->lock);
+	pthread_cond_broadcast(&sr->moved);
+	pthread_mutex_unlock(&sr->lock);
+}
+
 /* Print the rows of every chunk read, in order, up to the first one not read yet. */
 static void emit_ready(struct stat_run *sr)
 {
+	size_t from = sr->emitted;
+
 	while (sr->emitted < sr->n &&
 	       __atomic_load_n(&sr->done[sr->emitted / STAT_CHUNK], __ATOMIC_ACQUIRE)) {
 		size_t end = sr->emitted + STAT_CHUNK < sr->n ? sr->emitted + STAT_CHUNK : sr->n;
 
-		for (; sr->emitted < end; sr->emitted++)
-			emit_one(sr, &sr->rows[sr->emitted]);
+		for (size_t i = sr->emitted; i < end; i++)
+			emit_one(sr, row_slot(sr, i));
+		__atomic_store_n(&sr->emitted, end, __ATOMIC_RELEASE);
+	}
+	if (sr->emitted != from)
+		moved(sr);
+}
+
+/* Wait until chunk @c has its place in the ring: chunk c - STAT_RING printed.  @emit
+ * (the main thread): printing what is read meanwhile, it waits for the other thread to
+ * read the first chunk not printed. */
+static void ring_wait(struct stat_run *sr, size_t c, bool emit)
+{
+	size_t e;
+
+	for (;;) {
+		if (emit)
+			emit_ready(sr);
+		pthread_mutex_lock(&sr->lock);
+		e = __atomic_load_n(&sr->emitted, __ATOMIC_ACQUIRE);
+		if (c < e / STAT_CHUNK + STAT_RING) {
+			pthread_mutex_unlock(&sr->lock);
+			return;
+		}
+		if (!emit || !__atomic_load_n(&sr->done[e / STAT_CHUNK], __ATOMIC_ACQUIRE))
+			pthread_cond_wait(&sr->moved, &sr->lock);
+		pthread_mutex_unlock(&sr->lock);
+	}
+}
+
+/* The main thread, its reading done: print the other thread's chunks as they come. */
+static void emit_rest(struct stat_run *sr)
+{
+	for (;;) {
+		emit_ready(sr);
+		pthread_mutex_lock(&sr->lock);
+		if (sr->emitted == sr->n) {
+			pthread_mutex_unlock(&sr->lock);
+			return;
+		}
+		if (!__atomic_load_n(&sr->done[sr->emitted / STAT_CHUNK], __ATOMIC_ACQUIRE))
+			pthread_cond_wait(&sr->moved, &sr->lock);
+		pthread_mutex_unlock(&sr->lock);
 	}
 }
 
@@ -502,19 +563,34 @@ static void gather_chunks(struct stat_run *sr, bool emit)
 {
 	struct parent_fd pf[N_HIER] = { { 0 } };
 	struct cgctl_fd_batch closes = { 0 };
+	struct row_paths paths[2];	/* this row's and the next one's */
 	size_t i, end;
+	int r, rn;
 
 	for (;;) {
 		i = __atomic_fetch_add(&sr->next, STAT_CHUNK, __ATOMIC_RELAXED);
 		if (i >= sr->n)
 			break;
 		end = i + STAT_CHUNK < sr->n ? i + STAT_CHUNK : sr->n;
-		for (size_t k = i; k < end; k++)
-			if (!sr->rows[k].fail)
-				row_gather(sr, &sr->rows[k], pf,
-					   k + 1 < end ? &sr->rows[k + 1] : NULL,
-					   sr->full ? NULL : &closes);
+		ring_wait(sr, i / STAT_CHUNK, emit);
+		r = row_paths(sr, sr->argv[i], &paths[i & 1]);
+		for (size_t k = i; k < end; k++, r = rn) {
+			struct stat_row *row = row_slot(sr, k);
+			const struct row_paths *next = NULL;
+
+			rn = k + 1 < end ? row_paths(sr, sr->argv[k + 1], &paths[(k + 1) & 1]) : 0;
+			if (k + 1 < end && rn == 0)
+				next = &paths[(k + 1) & 1];
+			row->path = sr->argv[k];
+			row->fail = EXIT_OK;
+			if (r < 0) {	/* (not after paths_quiet()) */
+				row->rm = row->rc = r;
+				continue;
+			}
+			row_gather(sr, row, &paths[k & 1], pf, next, sr->full ? NULL : &closes);
+		}
 		__atomic_store_n(&sr->done[i / STAT_CHUNK], 1, __ATOMIC_RELEASE);
+		moved(sr);
 		if (emit)
 			emit_ready(sr);
 	}
@@ -536,27 +612,26 @@ static void *gather_thread(void *arg)
 }
 
 /* Would every cli_path() of @sr succeed?  Checked without printing, so that the
- * parallel order (all paths, then all reads, then all output) prints no error. */
+ * parallel order (all paths, then all reads, then all output) prints no error; with
+ * --self, our cgroup in each hierarchy is kept in sr->self for row_paths(). */
 static bool paths_quiet(struct stat_run *sr, int argc, const char **argv)
 {
-	const struct cgctl_mount *ms[] = { sr->mm, sr->cm, sr->am };
+	const struct cgctl_mount *ms[N_HIER] = { sr->mm, sr->cm, sr->am };
 	char joined[PATH_MAX], norm[PATH_MAX];
 
-	for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); k++) {
-		char *self = NULL;
+	for (size_t k = 0; k < N_HIER; k++) {
 		bool ok = true;
 
 		if (!ms[k] || !sr->cli->self)
 			continue;	/* run() normalised every PATH already */
-		if (cgctl_pid_cgroup(sr->cli->ctx, 0, ms[k], &self) < 0)
+		if (cgctl_pid_cgroup(sr->cli->ctx, 0, ms[k], &sr->self[k]) < 0)
 			return false;
 		for (int i = 0; i < argc && ok; i++) {
-			int n = snprintf(joined, sizeof(joined), "%s/%s", self, argv[i]);
+			int n = snprintf(joined, sizeof(joined), "%s/%s", sr->self[k], argv[i]);
 
 			ok = n >= 0 && (size_t)n < sizeof(joined) &&
 			     cgctl_path_normalize(joined, norm, sizeof(norm)) == 0;
 		}
-		free(self);
 		if (!ok)
 			return false;
 	}
@@ -570,29 +645,40 @@ static bool paths_quiet(struct stat_run *sr, int argc, const char **argv)
  */
 static bool own_fds(struct stat_run *sr)
 {
-	const struct cgctl_mount *ms[] = { sr->mm, sr->cm, sr->am };
+	const struct cgctl_mount *ms[N_HIER] = { sr->mm, sr->cm, sr->am };
 
 	if (sr->states || sr->full)
 		return false;
-	for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); k++)
+	for (size_t k = 0; k < N_HIER; k++)
 		if (ms[k] && cgctl_mount_open(sr->cli->ctx, ms[k]) < 0)
 			return false;
 	return true;
 }
 
-/* Read and print every row: from this thread and one more (if it starts). */
-static void gather_parallel(struct stat_run *sr)
+/* Read and print every row: from this thread and one more (if it starts).
+ * Returns: 0, -ENOMEM. */
+static int gather_parallel(struct stat_run *sr)
 {
+	size_t ring = sr->n < STAT_RING * STAT_CHUNK ? sr->n : STAT_RING * STAT_CHUNK;
 	pthread_t t;
 	bool two;
 
+	sr->rows = calloc(ring, sizeof(*sr->rows));
+	sr->done = calloc(sr->n / STAT_CHUNK + 1, 1);
+	if (!sr->rows || !sr->done)
+		return -ENOMEM;
+	pthread_mutex_init(&sr->lock, NULL);
+	pthread_cond_init(&sr->moved, NULL);
 	sr->own_fds = own_fds(sr);
 	two = pthread_create(&t, NULL, gather_thread, sr) == 0;
 
 	gather_chunks(sr, true);
+	emit_rest(sr);
 	if (two)
 		pthread_join(t, NULL);
-	emit_ready(sr);
+	pthread_cond_destroy(&sr->moved);
+	pthread_mutex_destroy(&sr->lock);
+	return 0;
 }
 
 static bool want_threads(struct stat_run *sr, int argc, const char **argv)
@@ -604,7 +690,8 @@ static bool want_threads(struct stat_run *sr, int argc, const char **argv)
 
 static void stat_run_free(struct stat_run *sr)
 {
-	free(sr->paths);
+	for (size_t k = 0; k < N_HIER; k++)
+		free(sr->self[k]);
 	free(sr->done);
 	free(sr->rows);
 }
@@ -613,10 +700,9 @@ static void stat_run_free(struct stat_run *sr)
 static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 {
 	struct stat_run sr = {
-		.cli = cli, .n = (size_t)argc, .full = opt_long, .states = opt_long || opt_tasks,
+		.cli = cli, .argv = argv, .n = (size_t)argc, .full = opt_long,
+		.states = opt_long || opt_tasks,
 	};
-	bool threads;
-	int i;
 
 	if (cgctl_mount_find(cli->ctx, "memory", &sr.mm) < 0)
 		sr.mm = NULL;
@@ -624,29 +710,23 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 		sr.cm = NULL;
 	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr.am) < 0)
 		sr.am = NULL;	/* (co-mounted: sr.am == sr.cm, usage from the cpu directory) */
-	sr.rows = calloc(sr.n, sizeof(*sr.rows));
-	sr.done = calloc(sr.n / STAT_CHUNK + 1, 1);
-	if (!sr.rows || !sr.done) {
-		stat_run_free(&sr);
-		*last = cli_error(cli, NULL, -ENOMEM, NULL);
-		return argc;
-	}
-	threads = want_threads(&sr, argc, argv);
-	for (i = 0; i < argc; i++) {
-		sr.rows[i].path = argv[i];
-		if (!threads)
-			continue;
-		sr.rows[i].fail = row_prepare(&sr, &sr.rows[i]);
-	}
-	if (threads)
-		gather_parallel(&sr);
-	for (i = 0; !threads && i < argc; i++) {
-		struct stat_row *row = &sr.rows[i];
+	if (want_threads(&sr, argc, argv)) {
+		if (gather_parallel(&sr) < 0) {
+			stat_run_free(&sr);
+			*last = cli_error(cli, NULL, -ENOMEM, NULL);
+			return argc;
+		}
+	} else {
+		struct row_paths p;
+		struct stat_row row;
 
-		row->fail = row_prepare(&sr, row);
-		if (!row->fail)
-			row_gather(&sr, row, NULL, NULL, NULL);
-		emit_one(&sr, row);
+		for (int i = 0; i < argc; i++) {
+			row.path = argv[i];
+			row.fail = row_prepare(&sr, argv[i], &p);
+			if (!row.fail)
+				row_gather(&sr, &row, &p, NULL, NULL, NULL);
+			emit_one(&sr, &row);
+		}
 	}
 	if (sr.failed)
 		*last = sr.last;
