@@ -304,8 +304,9 @@ static int row_paths(const struct stat_run *sr, const char *path, struct row_pat
 		p->m[h] = NULL;
 		if (!ms[h] || (h == 2 && !sr->cm))
 			continue;
-		if (h == 2 && sr->am == sr->cm) {
-			p->m[h] = p->m[1];
+		if (h == 2 && (sr->am == sr->cm || !sr->self[2] ||
+			       (sr->self[1] && strcmp(sr->self[1], sr->self[2]) == 0))) {
+			p->m[h] = p->m[1];	/* the same path as in cpu's hierarchy */
 			continue;
 		}
 		if (sr->self[h]) {

@@ -478,10 +478,17 @@ int cgctl_cg_open_parent(struct cgctl_ctx *ctx, const struct cgctl_mount *m, con
 int cgctl_cg_open_file_at(int pfd, const char *leaf, const char *file)
 {
 	char rel[2 * NAME_MAX + 2];
+	size_t l, f;
 
-	if (!cgctl_valid_filename(leaf) || !cgctl_valid_filename(file) ||
-	    (size_t)snprintf(rel, sizeof(rel), "%s/%s", leaf, file) >= sizeof(rel))
+	if (!cgctl_valid_filename(leaf) || !cgctl_valid_filename(file))
 		return -EAGAIN;
+	l = strlen(leaf);
+	f = strlen(file);
+	if (l > NAME_MAX || f > NAME_MAX)
+		return -EAGAIN;
+	memcpy(rel, leaf, l);	/* (no snprintf: called for every file of stat) */
+	rel[l] = '/';
+	memcpy(rel + l + 1, file, f + 1);
 	return cg_openat2_file(pfd, rel);
 }
 
