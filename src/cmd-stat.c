@@ -264,7 +264,7 @@ struct stat_run {
 /* Chunks read but not printed yet, at most: the rows live in a ring of that many chunks
  * (a few pages, reused) instead of one row each for thousands of PATHs (fresh pages, a
  * fault of tens of microseconds each on a paravirtualised machine). */
-#define STAT_RING 8
+#define STAT_RING 16
 
 /* The paths of @path in each hierarchy (memory's first, then cpu's: the order of the
  * errors).  A cpuacct path error is printed and ignored (cpu's path is used).

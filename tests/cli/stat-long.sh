@@ -120,7 +120,8 @@ for tree in v1 hybrid; do
 		kids="$kids $p/1 $p/2 $p/3 $p/c1 $p/c2 $p/c3 $p/m1 $p/m2 $p/m3 $p/b $p/02"
 	done
 	# (more than STAT_RING chunks of 32 rows: the ring of rows wraps around)
-	kids="$kids $kids $kids $kids / /a /a/b /m/1 /a/b /m/2 /nope/1 /m/3 /m/3"
+	kids="$kids $kids $kids $kids"
+	kids="$kids $kids / /a /a/b /m/1 /a/b /m/2 /nope/1 /m/3 /m/3"
 	for l in "" --long; do
 		cg --root="$ROOT" --json stat $l $kids
 		out=$OUT err=$ERR rc=$RC
