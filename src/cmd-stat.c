@@ -255,7 +255,8 @@ struct stat_run {
 	size_t emitted;				/* rows printed (atomic, main thread) */
 	pthread_mutex_t lock;			/* with @moved: a chunk read or printed */
 	pthread_cond_t moved;
-	bool own_fds;				/* the second thread unshares its fds */
+	bool own_fds;				/* the second thread is to unshare its
+						 * fds (false once it did) */
 	int failed, last;			/* failed rows, the last one's status */
 };
 
@@ -605,9 +606,15 @@ static void *gather_thread(void *arg)
 	struct stat_run *sr = arg;
 
 	/* a descriptor table of its own: no lock shared with the main thread for each
-	 * open and close, and the files it keeps to close together are consecutive */
-	if (sr->own_fds)
+	 * open and close, and the files it keeps to close together are consecutive; the
+	 * main thread opens nothing until then (its files would be copied here) */
+	if (sr->own_fds) {
 		(void)unshare(CLONE_FILES);
+		pthread_mutex_lock(&sr->lock);
+		sr->own_fds = false;
+		pthread_cond_broadcast(&sr->moved);
+		pthread_mutex_unlock(&sr->lock);
+	}
 	gather_chunks(sr, false);
 	return NULL;
 }
@@ -672,6 +679,10 @@ static int gather_parallel(struct stat_run *sr)
 	pthread_cond_init(&sr->moved, NULL);
 	sr->own_fds = own_fds(sr);
 	two = pthread_create(&t, NULL, gather_thread, sr) == 0;
+	pthread_mutex_lock(&sr->lock);
+	while (two && sr->own_fds)	/* until the other thread has its table */
+		pthread_cond_wait(&sr->moved, &sr->lock);
+	pthread_mutex_unlock(&sr->lock);
 
 	gather_chunks(sr, true);
 	emit_rest(sr);
