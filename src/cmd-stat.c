@@ -234,7 +234,8 @@ struct stat_row {
 #define N_HIER 3
 
 /* A row's path in each hierarchy: m[h] (NULL: not mounted, or a cpuacct path that
- * failed: cpu's is used) in buf[h], m[2] == m[1] when cpuacct is cpu's hierarchy. */
+ * failed: cpu's is used) in buf[h]; m[2] == m[1] when cpuacct is cpu's hierarchy or
+ * our cgroup is the same in both. */
 struct row_paths {
 	const char *m[N_HIER];
 	char buf[N_HIER][PATH_MAX];
