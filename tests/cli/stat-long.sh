@@ -84,16 +84,25 @@ done
 # and errors, in argument order, as the one-thread order (-v keeps to one thread)
 many=""
 for k in 1 2 3 4 5 6 7 8 9; do many="$many $paths"; done
+# threaded WHAT ARGS...: `cgctl --json stat ARGS` from two threads prints what one
+# thread (-v) prints, exits 8 with it and reports the same errors (the threaded run's
+# are left in $out and $err)
+threaded() {
+	what=$1
+	shift
+	cg --root="$ROOT" --json stat "$@"
+	out=$OUT err=$ERR rc=$RC
+	cg -v --root="$ROOT" --json stat "$@"
+	[ "$rc" = 8 ] && [ "$RC" = 8 ] && [ "$out" = "$OUT" ] && ok ||
+		fail "$what differs: $rc $RC"
+	[ "$err" = "$(printf '%s\n' "$ERR" | grep '^cgctl: stat:')" ] && ok ||
+		fail "$what, errors: $err"
+}
+
 for tree in v1 hybrid; do
 	fixture "$tree"
 	for l in "" --long; do
-		cg --root="$ROOT" --json stat $l $many
-		out=$OUT err=$ERR rc=$RC
-		cg -v --root="$ROOT" --json stat $l $many
-		[ "$rc" = 8 ] && [ "$RC" = 8 ] && [ "$out" = "$OUT" ] && ok ||
-			fail "$tree $l: threaded stat differs: $rc $RC"
-		[ "$err" = "$(printf '%s\n' "$ERR" | grep '^cgctl: stat:')" ] && ok ||
-			fail "$tree $l: threaded stat errors: $err"
+		threaded "$tree $l: threaded stat" $l $many
 		[ "$(printf '%s\n' "$err" | wc -l)" -ge 18 ] && ok || fail "$tree $l: errors: $err"
 	done
 done
@@ -123,13 +132,7 @@ for tree in v1 hybrid; do
 	kids="$kids $kids $kids $kids"
 	kids="$kids $kids / /a /a/b /m/1 /a/b /m/2 /nope/1 /m/3 /m/3"
 	for l in "" --long; do
-		cg --root="$ROOT" --json stat $l $kids
-		out=$OUT err=$ERR rc=$RC
-		cg -v --root="$ROOT" --json stat $l $kids
-		[ "$rc" = 8 ] && [ "$RC" = 8 ] && [ "$out" = "$OUT" ] && ok ||
-			fail "$tree $l: threaded stat of siblings differs: $rc $RC"
-		[ "$err" = "$(printf '%s\n' "$ERR" | grep '^cgctl: stat:')" ] && ok ||
-			fail "$tree $l: threaded stat of siblings, errors: $err"
+		threaded "$tree $l: threaded stat of siblings" $l $kids
 		[ -n "$l" ] || lean_out=$out lean_err=$err
 	done
 	# the threads keep files open to close them together: at the descriptor limit
