@@ -809,8 +809,7 @@ static uint64_t block_sample(struct ps_window *w, uint64_t pfn)
 	return w->sval;
 }
 
-/* How many of the @n entries from @v on equal @x (four at a time, then one by one). */
-static size_t leading_equal(const uint64_t *v, size_t n, uint64_t x)
+size_t ps_leading_equal(const uint64_t *v, size_t n, uint64_t x)
 {
 	size_t i = 0;
 #ifdef __SSE2__
@@ -844,7 +843,7 @@ static int account_block(struct ps_groups *g, struct ps_window *w, const struct 
 		uint64_t ino = same ? one : w->kcg ? w->kcg[off + k] : 0;
 		struct ps_group *grp;
 
-		m = same || !w->kcg ? end : k + 1 + leading_equal(w->kcg + off + k + 1,
+		m = same || !w->kcg ? end : k + 1 + ps_leading_equal(w->kcg + off + k + 1,
 								 end - k - 1, ino);
 		grp = ps_groups_get(g, ino);
 		if (!grp)

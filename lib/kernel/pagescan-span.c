@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include "kernel/pagescan.h"
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -91,34 +87,11 @@ void ps_mixed_add(struct ps_mixed *m, const uint64_t *kcg, uint64_t base, uint64
 		e = MIN(b, (p | (PS_PMD_PAGES - 1)) + 1);
 		if (i >= PS_MIX_BLOCKS)
 			return;
-		uint64_t f, k, diff = 0;
-
 		if (!m->state[i]) {
 			m->first[i] = v[0];
 			m->state[i] = 1;
 		}
-		if (m->state[i] != 1)
-			continue;
-		f = m->first[i];
-		k = 0;
-#ifdef __SSE2__
-		{	/* no early exit, four at a time */
-			const __m128i f2 = _mm_set1_epi64x((long long)f);
-			__m128i acc = _mm_setzero_si128();
-
-			for (; k + 4 <= e - p; k += 4)
-				acc = _mm_or_si128(acc, _mm_or_si128(
-					_mm_xor_si128(_mm_loadu_si128((const __m128i *)(v + k)), f2),
-					_mm_xor_si128(_mm_loadu_si128((const __m128i *)(v + k + 2)), f2)));
-			diff = _mm_movemask_epi8(_mm_cmpeq_epi32(acc, _mm_setzero_si128())) != 0xffff;
-		}
-#else
-		for (; k + 4 <= e - p; k += 4)	/* no early exit, four at a time */
-			diff |= (v[k] ^ f) | (v[k + 1] ^ f) | (v[k + 2] ^ f) | (v[k + 3] ^ f);
-#endif
-		for (; k < e - p; k++)
-			diff |= v[k] ^ f;
-		if (diff)
+		if (m->state[i] == 1 && ps_leading_equal(v, e - p, m->first[i]) < e - p)
 			m->state[i] = 2;
 	}
 }

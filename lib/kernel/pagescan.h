@@ -190,6 +190,9 @@ struct ps_mixed {
 	uint64_t first[PS_MIX_BLOCKS];	/* the first entry read in each block */
 	uint8_t state[PS_MIX_BLOCKS];	/* 0: none read, 1: all equal, 2: mixed */
 };
+/* How many of the @n entries from @v on equal @x (four at a time, SSE2 where the
+ * compiler targets it, then one by one). */
+size_t ps_leading_equal(const uint64_t *v, size_t n, uint64_t x);
 /* Start over for a window whose first PFN is @base. */
 void ps_mixed_reset(struct ps_mixed *m, uint64_t base);
 /* Note kpagecgroup entries [a, b), @kcg indexed by pfn - @base. */

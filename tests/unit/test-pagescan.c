@@ -599,6 +599,28 @@ START_TEST(mthp_size_off)
 }
 END_TEST
 
+/* The count of leading entries equal to a value, for every length and mismatch place
+ * around the four-at-a-time steps. */
+START_TEST(leading_equal)
+{
+	uint64_t v[11];
+
+	for (size_t n = 0; n <= 11; n++) {
+		for (size_t k = 0; k < 11; k++)
+			v[k] = 7;
+		ck_assert_uint_eq(ps_leading_equal(v, n, 7), n);
+		ck_assert_uint_eq(ps_leading_equal(v, n, 8), 0);
+		for (size_t bad = 0; bad < n; bad++) {
+			v[bad] = 7 | (UINT64_C(1) << 40);	/* differs in the upper half only */
+			ck_assert_uint_eq(ps_leading_equal(v, n, 7), bad);
+			v[bad] = 6;
+			ck_assert_uint_eq(ps_leading_equal(v, n, 7), bad);
+			v[bad] = 7;
+		}
+	}
+}
+END_TEST
+
 /* Blocks handed back are handed out again (the smallest that fits), grown with their
  * contents, and the cache keeps at most BLKCACHE_SLOTS of them. */
 START_TEST(blkcache_reuse)
@@ -777,6 +799,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, mthp_size_off);
 	tcase_add_test(tc, sort_many);
 	tcase_add_test(tc, blkcache_reuse);
+	tcase_add_test(tc, leading_equal);
 	tcase_add_test(tc, account_sampled);
 	tcase_add_test(tc, pmd_thp);
 	suite_add_tcase(s, tc);
