@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The printer: records a small tree, renders it as human text, JSON or TSV.  Nodes, keys
- * and strings live in an arena freed at once after each render, and a table's cells in
- * one text buffer: `cgctl move` of 10,000 PIDs prints 90,000 cells, and one malloc and
+ * The printer: records a small tree, renders it as human text or TSV (JSON is written as
+ * it is recorded, by output-json.c: it needs no tree).  Nodes, keys and strings live in
+ * an arena freed at once after each render, and a table's cells in one text buffer: `cgctl move` of 10,000 PIDs prints 90,000 cells, and one malloc and
  * free each made the printer cost more than the moves.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "hugemap.h"
+#include "output-json.h"
 #include "libcgctl.h"
 #include "output.h"
-#include "util/json.h"
 #include "util/strbuf.h"
 
 #ifndef MIN
@@ -39,7 +39,7 @@ struct node {
 struct chunk {
 	struct chunk *next;
 	size_t used, size;
-	bool huge;	/* a HUGE_CHUNK mapping of its own */
+	bool huge;	/* a hugemap_new() mapping of its own */
 	uint64_t data[];
 };
 
@@ -62,6 +62,7 @@ struct key_slot {
 
 struct out {
 	enum out_format fmt;
+	struct jout *jo;	/* JSON: written as recorded (output-json.c), no tree */
 	struct node *root;
 	struct open *open;	/* [0] is the root */
 	size_t depth, cap;
@@ -71,34 +72,19 @@ struct out {
 
 #define CHUNK_MIN	(16 * 1024)
 #define CHUNK_MAX	(256 * 1024)
-#define HUGE_CHUNK	(2u << 20)
 
 /*
  * Past CHUNK_MAX (~500 KiB in all) the output is big (a 10,000-row table is ~4 MiB of
- * nodes): further
- * chunks are 2 MiB mappings of their own, aligned and marked MADV_HUGEPAGE, so that one
- * page fault makes the chunk instead of 512 (each a trap of several microseconds on a
- * paravirtualised machine).  Where THP is off they are ordinary memory.  NULL: no
- * mapping (the caller mallocs instead).
+ * nodes): further chunks are 2 MiB huge pages of their own (hugemap.h), so that one page
+ * fault makes the chunk instead of 512.  NULL: no mapping (the caller mallocs instead).
  */
 static struct chunk *huge_chunk(void)
 {
-	size_t len = 2 * (size_t)HUGE_CHUNK;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *a, *end;
-	struct chunk *c;
+	struct chunk *c = hugemap_new();
 
-	if (p == MAP_FAILED)
+	if (!c)
 		return NULL;
-	a = (char *)(((uintptr_t)p + HUGE_CHUNK - 1) & ~(uintptr_t)(HUGE_CHUNK - 1));
-	end = a + HUGE_CHUNK;
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	if (p + len > end)
-		munmap(end, (size_t)(p + len - end));
-	(void)madvise(a, HUGE_CHUNK, MADV_HUGEPAGE);
-	c = (struct chunk *)a;
-	c->size = HUGE_CHUNK - sizeof(*c);
+	c->size = HUGEMAP_SIZE - sizeof(*c);
 	c->huge = true;
 	return c;
 }
@@ -117,7 +103,7 @@ static void *arena_alloc(struct arena *ar, size_t size)
 
 		if (sz < need)
 			sz = need;
-		c = c && c->size >= CHUNK_MAX && need <= HUGE_CHUNK - sizeof(*c) ? huge_chunk()
+		c = c && c->size >= CHUNK_MAX && need <= HUGEMAP_SIZE - sizeof(*c) ? huge_chunk()
 									  : NULL;
 		if (!c) {
 			c = malloc(sizeof(*c) + sz);
@@ -155,7 +141,7 @@ static void arena_free(struct arena *ar)
 		struct chunk *next = ar->head->next;
 
 		if (ar->head->huge)
-			munmap(ar->head, HUGE_CHUNK);
+			hugemap_free(ar->head);
 		else
 			free(ar->head);
 		ar->head = next;
@@ -233,7 +219,10 @@ struct out *out_new(enum out_format fmt)
 	o->root = calloc(1, sizeof(*o->root));
 	o->cap = 8;
 	o->open = calloc(o->cap, sizeof(*o->open));
-	if (!o->root || !o->open) {
+	if (fmt == OUT_JSON)
+		o->jo = jout_new();
+	if (!o->root || !o->open || (fmt == OUT_JSON && !o->jo)) {
+		jout_free(o->jo);
 		free(o->root);
 		free(o->open);
 		free(o);
@@ -250,6 +239,7 @@ void out_free(struct out *o)
 	if (!o)
 		return;
 	arena_release(o);
+	jout_free(o->jo);
 	free(o->root);
 	free(o->open);
 	free(o);
@@ -262,21 +252,35 @@ enum out_format out_format(const struct out *o)
 
 bool out_empty(const struct out *o)
 {
+	if (o->jo)
+		return jout_empty(o->jo);
 	return o->root->child == NULL;
 }
 
 void out_obj_begin(struct out *o, const char *key)
 {
+	if (o->jo) {
+		jout_begin(o->jo, false, key);
+		return;
+	}
 	open_push(o, node_new(o, N_OBJ, key));
 }
 
 void out_list_begin(struct out *o, const char *key)
 {
+	if (o->jo) {
+		jout_begin(o->jo, true, key);
+		return;
+	}
 	open_push(o, node_new(o, N_LIST, key));
 }
 
 void out_obj_end(struct out *o)
 {
+	if (o->jo) {
+		jout_end(o->jo);
+		return;
+	}
 	if (o->depth > 1)
 		o->depth--;
 }
@@ -289,7 +293,13 @@ void out_list_end(struct out *o)
 void out_str(struct out *o, const char *key, const char *v)
 {
 	struct key_slot *k;
-	struct node *n = node_new_slot(o, v ? N_STR : N_NULL, key, &k);
+	struct node *n;
+
+	if (o->jo) {
+		jout_str(o->jo, key, v);
+		return;
+	}
+	n = node_new_slot(o, v ? N_STR : N_NULL, key, &k);
 
 	if (!v)
 		return;
@@ -304,17 +314,31 @@ void out_str(struct out *o, const char *key, const char *v)
 
 void out_u64(struct out *o, const char *key, uint64_t v)
 {
+	if (o->jo) {
+		jout_u64(o->jo, key, v);
+		return;
+	}
 	node_new(o, N_U64, key)->u = v;
 }
 
 void out_i64(struct out *o, const char *key, int64_t v)
 {
+	if (o->jo) {
+		jout_i64(o->jo, key, v);
+		return;
+	}
 	node_new(o, N_I64, key)->i = v;
 }
 
 void out_double(struct out *o, const char *key, double v, int human_decimals)
 {
-	struct node *n = node_new(o, N_DBL, key);
+	struct node *n;
+
+	if (o->jo) {
+		jout_double(o->jo, key, v);
+		return;
+	}
+	n = node_new(o, N_DBL, key);
 
 	n->d = v;
 	n->decimals = human_decimals;
@@ -322,75 +346,45 @@ void out_double(struct out *o, const char *key, double v, int human_decimals)
 
 void out_bool(struct out *o, const char *key, bool v)
 {
+	if (o->jo) {
+		jout_bool(o->jo, key, v);
+		return;
+	}
 	node_new(o, N_BOOL, key)->u = v;
 }
 
 void out_null(struct out *o, const char *key)
 {
+	if (o->jo) {
+		jout_null(o->jo, key);
+		return;
+	}
 	node_new(o, N_NULL, key);
 }
 
+/* (JSON: bytes as a number, "max" as null; microseconds from nanoseconds) */
 void out_bytes(struct out *o, const char *key, uint64_t bytes)
 {
+	if (o->jo) {
+		if (bytes == UINT64_MAX)
+			jout_null(o->jo, key);
+		else
+			jout_u64(o->jo, key, bytes);
+		return;
+	}
 	node_new(o, N_BYTES, key)->u = bytes;
 }
 
 void out_usec(struct out *o, const char *key, uint64_t ns)
 {
-	node_new(o, N_USEC, key)->u = ns;
-}
-
-/* ---- JSON ---- */
-
-static void render_json_node(struct json *j, const struct node *n)
-{
-	const struct node *c;
-
-	switch (n->type) {
-	case N_OBJ:
-	case N_LIST:
-		if (n->type == N_OBJ)
-			json_obj_begin(j, n->key);
+	if (o->jo) {
+		if (ns == UINT64_MAX)
+			jout_null(o->jo, key);
 		else
-			json_arr_begin(j, n->key);
-		for (c = n->child; c; c = c->next)
-			render_json_node(j, c);
-		if (n->type == N_OBJ)
-			json_obj_end(j);
-		else
-			json_arr_end(j);
-		break;
-	case N_STR:
-		json_str(j, n->key, n->s);
-		break;
-	case N_U64:
-		json_u64(j, n->key, n->u);
-		break;
-	case N_I64:
-		json_i64(j, n->key, n->i);
-		break;
-	case N_DBL:
-		json_double(j, n->key, n->d);
-		break;
-	case N_BOOL:
-		json_bool(j, n->key, n->u);
-		break;
-	case N_NULL:
-		json_null(j, n->key);
-		break;
-	case N_BYTES:
-		if (n->u == UINT64_MAX)
-			json_null(j, n->key);
-		else
-			json_u64(j, n->key, n->u);
-		break;
-	case N_USEC:
-		if (n->u == UINT64_MAX)
-			json_null(j, n->key);
-		else
-			json_u64(j, n->key, n->u / 1000);
-		break;
+			jout_u64(o->jo, key, ns / 1000);
+		return;
 	}
+	node_new(o, N_USEC, key)->u = ns;
 }
 
 /* ---- scalar text ---- */
@@ -834,15 +828,8 @@ static void render_tsv(const struct node *root, FILE *fp)
 
 int out_render(struct out *o, FILE *fp)
 {
-	if (o->fmt == OUT_JSON) {
-		struct strbuf sb = STRBUF_INIT;
-		struct json j;
-
-		json_init(&j, &sb, false);
-		render_json_node(&j, o->root);
-		strbuf_putc(&sb, '\n');
-		fputs(strbuf_str(&sb), fp);
-		strbuf_release(&sb);
+	if (o->jo) {
+		jout_render(o->jo, fp);
 	} else if (o->fmt == OUT_TSV) {
 		if (o->root->child)
 			render_tsv(o->root, fp);

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Tests of the CLI printer's JSON form (src/output.c, src/output-json.c): every value
+ * kind and nesting against hand-written documents, the text that crosses the 32 KiB
+ * spill and the 2 MiB block boundaries against a copy built with snprintf, one document
+ * after another, and the tree forms (TSV, human) still fed by the same calls.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+/* @o rendered, as a string (free()). */
+static char *render(struct out *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(out_render(o, fp), 0);
+	fclose(fp);
+	return text;
+}
+
+START_TEST(json_kinds)
+{
+	struct out *o = out_new(OUT_JSON);
+	char *s;
+
+	ck_assert(out_empty(o));
+	out_str(o, "name", "a\"b\\c\n\x01 é");
+	ck_assert(!out_empty(o));
+	out_str(o, "none", NULL);
+	out_u64(o, "u", UINT64_MAX);
+	out_i64(o, "i", -42);
+	out_double(o, "d", 0.25, 2);
+	out_double(o, "whole", 3.0, 1);
+	out_bool(o, "yes", true);
+	out_null(o, "nil");
+	out_bytes(o, "bytes", 4096);
+	out_bytes(o, "max", UINT64_MAX);
+	out_usec(o, "usec", 1500999);
+	out_usec(o, "forever", UINT64_MAX);
+	out_obj_begin(o, "empty");
+	out_obj_end(o);
+	out_list_begin(o, "nums");
+	out_u64(o, NULL, 1);
+	out_u64(o, NULL, 2);
+	out_list_end(o);
+	out_list_begin(o, "rows");
+	out_obj_begin(o, NULL);
+	out_str(o, "k", "v");
+	out_list_begin(o, "inner");
+	out_list_end(o);
+	out_obj_end(o);
+	out_list_end(o);
+	out_obj_end(o);	/* one too many: the top level stays open */
+	out_u64(o, "after", 7);
+	s = render(o);
+	ck_assert_str_eq(s, "{\"name\":\"a\\\"b\\\\c\\n\\u0001 é\",\"none\":null,"
+			 "\"u\":18446744073709551615,\"i\":-42,\"d\":0.25,\"whole\":3,"
+			 "\"yes\":true,\"nil\":null,\"bytes\":4096,\"max\":null,\"usec\":1500,"
+			 "\"forever\":null,\"empty\":{},\"nums\":[1,2],"
+			 "\"rows\":[{\"k\":\"v\",\"inner\":[]}],\"after\":7}\n");
+	free(s);
+	ck_assert(out_empty(o));
+	out_free(o);
+}
+END_TEST
+
+/* What is still open at the render is closed, innermost first, each with its bracket. */
+START_TEST(json_closes_open)
+{
+	struct out *o = out_new(OUT_JSON);
+	char *s;
+
+	out_list_begin(o, "a");
+	out_obj_begin(o, NULL);
+	out_list_begin(o, "b");
+	out_u64(o, NULL, 1);
+	s = render(o);
+	ck_assert_str_eq(s, "{\"a\":[{\"b\":[1]}]}\n");
+	free(s);
+	/* and the next document starts afresh */
+	out_str(o, "x", "y");
+	s = render(o);
+	ck_assert_str_eq(s, "{\"x\":\"y\"}\n");
+	free(s);
+	/* an empty one is an empty object */
+	s = render(o);
+	ck_assert_str_eq(s, "{}\n");
+	free(s);
+	out_free(o);
+}
+END_TEST
+
+/* Rows enough for ~5 MiB of text: spills every 32 KiB and three 2 MiB blocks. */
+START_TEST(json_big)
+{
+	const int rows = 110000;
+	struct out *o = out_new(OUT_JSON);
+	size_t cap = 64u << 20, len = 0;
+	char *want = malloc(cap), *s;
+
+	ck_assert_ptr_nonnull(want);
+	len += (size_t)snprintf(want + len, cap - len, "{\"rows\":[");
+	out_list_begin(o, "rows");
+	for (int i = 0; i < rows; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "/cg/%d", i);
+		out_obj_begin(o, NULL);
+		out_str(o, "path", name);
+		out_u64(o, "n", (uint64_t)i * 4099);
+		out_bool(o, "odd", i & 1);
+		out_obj_end(o);
+		len += (size_t)snprintf(want + len, cap - len, "%s{\"path\":\"%s\",\"n\":%llu,"
+					"\"odd\":%s}", i ? "," : "", name,
+					(unsigned long long)i * 4099, i & 1 ? "true" : "false");
+	}
+	out_list_end(o);
+	len += (size_t)snprintf(want + len, cap - len, "]}\n");
+	ck_assert_uint_gt(len, 2 * (2u << 20));
+	s = render(o);
+	ck_assert_uint_eq(strlen(s), len);
+	ck_assert(memcmp(s, want, len) == 0);
+	free(s);
+	free(want);
+	out_free(o);
+}
+END_TEST
+
+/* The same calls through the tree forms. */
+START_TEST(tree_forms)
+{
+	struct out *o = out_new(OUT_TSV);
+	char *s;
+
+	out_list_begin(o, "rows");
+	for (int i = 0; i < 2; i++) {
+		out_obj_begin(o, NULL);
+		out_str(o, "path", i ? "/b" : "/a");
+		out_bytes(o, "limit", i ? UINT64_MAX : 4096);
+		out_obj_end(o);
+	}
+	out_list_end(o);
+	s = render(o);
+	ck_assert_str_eq(s, "path\tlimit\n/a\t4096\n/b\tmax\n");
+	free(s);
+	out_free(o);
+
+	o = out_new(OUT_HUMAN);
+	out_str(o, "path", "/a");
+	out_bytes(o, "limit", 4096);
+	s = render(o);
+	ck_assert_str_eq(s, "path:  /a\nlimit: 4KiB\n");
+	free(s);
+	out_free(o);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("output");
+	TCase *tc = tcase_create("json");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, json_kinds);
+	tcase_add_test(tc, json_closes_open);
+	tcase_add_test(tc, json_big);
+	tcase_add_test(tc, tree_forms);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(su, tc);
+	sr = srunner_create(su);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
