@@ -43,18 +43,46 @@
  */
 extern char cg_mount_table[] __attribute__((weak));
 
-static void prefault_mount_table(void)
+/* The pages of libcgroup's mount table, [*start, *end).  Returns: false if unknown. */
+static bool mount_table_pages(uintptr_t *start, uintptr_t *end)
 {
 	const ElfW(Sym) *sym = NULL;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	Dl_info info;
 
 	if (!cg_mount_table || !dladdr1(cg_mount_table, &info, (void **)&sym, RTLD_DL_SYMENT) ||
 	    !sym || sym->st_size < page || sym->st_size > (64u << 20))
+		return false;
+	*start = (uintptr_t)cg_mount_table & ~(page - 1);
+	*end = ((uintptr_t)cg_mount_table + sym->st_size + page - 1) & ~(page - 1);
+	return true;
+}
+
+static void prefault_mount_table(void)
+{
+	uintptr_t start, end;
+
+	if (mount_table_pages(&start, &end))
+		(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+}
+
+/*
+ * Even populated, the first access to each of those pages still costs a trap of ~10
+ * microseconds on a paravirtualised machine (the hypervisor maps it then), from
+ * whichever CPU comes first.  cgctl_hier_warm() takes them, from the table's end down
+ * (cgroup_init() clears it upwards), on a thread of its own started with the program:
+ * the other CPU does the work while the arguments are parsed.  It only reads (atomic
+ * loads: cgroup_init() may be writing the same pages by then) and changes nothing.
+ */
+void cgctl_hier_warm(void)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end, p;
+
+	if (!mount_table_pages(&start, &end))
 		return;
-	start = (uintptr_t)cg_mount_table & ~(page - 1);
-	end = ((uintptr_t)cg_mount_table + sym->st_size + page - 1) & ~(page - 1);
 	(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+	for (p = end - page; p >= start && p < end; p -= page)
+		(void)__atomic_load_n((const char *)p, __ATOMIC_RELAXED);
 }
 
 int cgctl_hier_ecg_to_errno(int ecg)
