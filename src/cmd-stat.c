@@ -234,12 +234,19 @@ struct stat_row {
 #define N_HIER 3
 
 /* A row's path in each hierarchy: m[h] (NULL: not mounted, or a cpuacct path that
- * failed: cpu's is used) in buf[h]; m[2] == m[1] when cpuacct is cpu's hierarchy or
- * our cgroup is the same in both. */
+ * failed: cpu's is used), in @buf one after the other (the few bytes written are then
+ * in one page, not one each: a first touch costs ~10 us on a paravirtualised machine);
+ * m[2] == m[1] when cpuacct is cpu's hierarchy or our cgroup is the same in both. */
 struct row_paths {
 	const char *m[N_HIER];
-	char buf[N_HIER][PATH_MAX];
+	char buf[N_HIER * PATH_MAX];
 };
+
+/* Where the next path of @p goes after @m (the last one written, NULL: none). */
+static char *paths_next(struct row_paths *p, const char *m)
+{
+	return m ? (char *)m + strlen(m) + 1 : p->buf;
+}
 
 struct stat_run {
 	struct cli *cli;
@@ -266,7 +273,7 @@ struct stat_run {
 /* Chunks read but not printed yet, at most: the rows live in a ring of that many chunks
  * (a few pages, reused) instead of one row each for thousands of PATHs (fresh pages, a
  * fault of tens of microseconds each on a paravirtualised machine). */
-#define STAT_RING 16
+#define STAT_RING 4
 
 /* The paths of @path in each hierarchy (memory's first, then cpu's: the order of the
  * errors).  A cpuacct path error is printed and ignored (cpu's path is used).
@@ -274,9 +281,12 @@ struct stat_run {
 static int row_prepare(struct stat_run *sr, const char *path, struct row_paths *p)
 {
 	const struct cgctl_mount *ms[N_HIER] = { sr->mm, sr->cm, sr->am };
+	const char *last = NULL;
 	int rc;
 
 	for (size_t h = 0; h < N_HIER; h++) {
+		char *buf = paths_next(p, last);
+
 		p->m[h] = NULL;
 		if (!ms[h] || (h == 2 && !sr->cm))
 			continue;
@@ -284,10 +294,12 @@ static int row_prepare(struct stat_run *sr, const char *path, struct row_paths *
 			p->m[h] = p->m[1];
 			continue;
 		}
-		rc = cli_path(sr->cli, ms[h], path, p->buf[h], sizeof(p->buf[h]));
+		rc = cli_path(sr->cli, ms[h], path, buf, PATH_MAX);
 		if (rc && h < 2)
 			return rc;
-		p->m[h] = rc ? NULL : p->buf[h];
+		p->m[h] = rc ? NULL : buf;
+		if (p->m[h])
+			last = buf;
 	}
 	return EXIT_OK;
 }
@@ -297,7 +309,8 @@ static int row_prepare(struct stat_run *sr, const char *path, struct row_paths *
 static int row_paths(const struct stat_run *sr, const char *path, struct row_paths *p)
 {
 	const struct cgctl_mount *ms[N_HIER] = { sr->mm, sr->cm, sr->am };
-	char joined[PATH_MAX];
+	char joined[PATH_MAX], *buf;
+	const char *last = NULL;
 	int r;
 
 	for (size_t h = 0; h < N_HIER; h++) {
@@ -317,10 +330,11 @@ static int row_paths(const struct stat_run *sr, const char *path, struct row_pat
 				return -ENAMETOOLONG;
 			in = joined;
 		}
-		r = cgctl_path_normalize(in, p->buf[h], sizeof(p->buf[h]));
+		buf = paths_next(p, last);
+		r = cgctl_path_normalize(in, buf, PATH_MAX);
 		if (r < 0)
 			return r;
-		p->m[h] = p->buf[h];
+		p->m[h] = last = buf;
 	}
 	return 0;
 }
@@ -345,7 +359,8 @@ struct parent_fd {
 	bool open;
 	int fd;			/* cgctl_cg_open_parent()'s fd, or CGCTL_CG_GONE */
 	size_t len;
-	char parent[PATH_MAX];	/* @len bytes, not NUL-terminated */
+	char parent[512];	/* @len bytes, not NUL-terminated; a longer one is not kept
+				 * (its rows go by their whole paths) */
 };
 
 static void parent_close(struct parent_fd *pf)
@@ -375,7 +390,7 @@ static void row_at(struct stat_run *sr, const struct cgctl_mount *m, struct pare
 	int fd;
 
 	*cg = (struct cgctl_cg_at){ .path = path, .pfd = CGCTL_CG_NO_PARENT };
-	if (len < 0 || !pf)
+	if (len < 0 || !pf || (size_t)len >= sizeof(pf->parent))
 		return;
 	if (!pf->open || pf->len != (size_t)len || memcmp(pf->parent, path, len) != 0) {
 		if (!next || parent_len(next) != len || memcmp(next, path, len) != 0)
