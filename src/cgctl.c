@@ -2,7 +2,6 @@
 /* cgctl: global options, the command table, per-command option parsing, dispatch. */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "cgctl.h"
+#include "util/cputhread.h"
 #include "kernel/hier.h"
 
 #define WEAK __attribute__((weak))
@@ -228,29 +228,17 @@ static void *warm(void *arg)
  * Every command discovers the hierarchies with libcgroup, whose cgroup_init() clears an
  * 800 KiB table: 200 pages, the first touch of each a trap of ~10 microseconds on a
  * paravirtualised machine.  A thread started first thing takes them on the other CPU
- * while the arguments are parsed (~2 ms of `cgctl stat` over 2,000 cgroups).  Not in
- * validate's workloads: a second thread would spend CPU time their cgroup measures.
+ * (util/cputhread.h) while the arguments are parsed.  Not in validate's workloads: a
+ * second thread would spend CPU time their cgroup measures.
  */
 static void start_warm(int argc, const char **argv)
 {
-	pthread_attr_t attr;
-	cpu_set_t cpus;
 	pthread_t t;
-	int cpu = sched_getcpu();
 
 	if (argc > 1 && strcmp(argv[1], "__workload") == 0)
 		return;
-	/* on another CPU than this one, and at once: left to the scheduler, the new thread
-	 * waits on this CPU's queue for the next balancing, 1 to 5 ms here */
-	if (cpu < 0 || sched_getaffinity(0, sizeof(cpus), &cpus) < 0)
-		return;
-	CPU_CLR(cpu, &cpus);
-	if (CPU_COUNT(&cpus) == 0 || pthread_attr_init(&attr) != 0)
-		return;
-	pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-	if (pthread_create(&t, &attr, warm, NULL) == 0)
+	if (cputhread_create(&t, warm, NULL) == 0)
 		pthread_detach(t);
-	pthread_attr_destroy(&attr);
 }
 
 int main(int argc, const char **argv)

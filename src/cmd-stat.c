@@ -17,6 +17,7 @@
 
 #include "cgctl.h"
 #include "cmd-stat.h"
+#include "util/cputhread.h"
 #include "kernel/cgfs.h"
 #include "kernel/proctree.h"
 
@@ -694,7 +695,7 @@ static int gather_parallel(struct stat_run *sr)
 	pthread_mutex_init(&sr->lock, NULL);
 	pthread_cond_init(&sr->moved, NULL);
 	sr->own_fds = own_fds(sr);
-	two = pthread_create(&t, NULL, gather_thread, sr) == 0;
+	two = cputhread_create(&t, gather_thread, sr) == 0;
 	pthread_mutex_lock(&sr->lock);
 	while (two && sr->own_fds)	/* until the other thread has its table */
 		pthread_cond_wait(&sr->moved, &sr->lock);

@@ -3,6 +3,7 @@
  * escape refusal in cgroupfs access (on a temporary fixture), the JSON writer. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "libcgctl.h"
 #include "testutil.h"
+#include "util/cputhread.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -272,6 +274,38 @@ START_TEST(json_writer)
 }
 END_TEST
 
+/* cputhread_create(): @fn runs with @arg and returns through pthread_join(), with the
+ * creator's affinity again (it only starts elsewhere). */
+struct ct {
+	cpu_set_t cpus;
+	int cpu;
+};
+
+static void *ct_fn(void *arg)
+{
+	struct ct *c = arg;
+
+	c->cpu = sched_getcpu();
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(c->cpus), &c->cpus), 0);
+	return c;
+}
+
+START_TEST(cputhread)
+{
+	struct ct c = { .cpu = -2 };
+	cpu_set_t mine;
+	pthread_t t;
+	void *ret = NULL;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	ck_assert_int_eq(cputhread_create(&t, ct_fn, &c), 0);
+	ck_assert_int_eq(pthread_join(t, &ret), 0);
+	ck_assert_ptr_eq(ret, &c);
+	ck_assert_int_ge(c.cpu, 0);
+	ck_assert(CPU_EQUAL(&c.cpus, &mine));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("core");
@@ -284,6 +318,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, cgfs_tree_ops);
 	tcase_add_test(tc, ctx_errors);
 	tcase_add_test(tc, json_writer);
+	tcase_add_test(tc, cputhread);
 	suite_add_tcase(s, tc);
 	return s;
 }
