@@ -26,6 +26,7 @@
 #include "ctx.h"
 #include "util/blkcache.h"
 #include "kernel/pagescan.h"
+#include "util/crew.h"
 #include "kernel/pagescan-result.h"
 
 #define PM_CHUNK	(8 * 1024)	/* pagemap entries per pread (64 KiB) */
@@ -73,6 +74,7 @@ struct scan {
 	uint64_t cut[CHUNKS + 1];
 	size_t n_chunks;
 	size_t next_chunk;	/* the next one to claim (atomic) */
+	struct crew crew;	/* the workers' threads, kept for both phases */
 };
 
 struct worker {
@@ -338,22 +340,26 @@ static void *phase_kpage(void *arg)
 	return NULL;
 }
 
-/* Run @fn on workers [0, n): worker 0 in this thread, the others in new threads. */
-static int run_workers(struct worker *w, int n, void *(*fn)(void *))
-{
-	pthread_t t[MAX_THREADS];
-	int started = 0, r = 0;
+struct phase {
+	struct worker *w;
+	void *(*fn)(void *);
+};
 
-	for (int i = 1; i < n; i++) {
-		if (pthread_create(&t[i], NULL, fn, &w[i]) != 0) {
-			w[i].err = -EAGAIN;
-			break;
-		}
-		started = i;
-	}
-	fn(&w[0]);
-	for (int i = 1; i <= started; i++)
-		pthread_join(t[i], NULL);
+static void phase_run(void *arg, int id)
+{
+	const struct phase *p = arg;
+
+	p->fn(&p->w[id]);
+}
+
+/* Run @fn on workers [0, n) of @s's crew: worker 0 in this thread.  Returns: the
+ * first worker's error, 0. */
+static int run_workers(struct scan *s, struct worker *w, int n, void *(*fn)(void *))
+{
+	struct phase p = { w, fn };
+	int r = 0;
+
+	crew_run(&s->crew, n, phase_run, &p);
 	for (int i = 0; i < n; i++)
 		if (w[i].err && !r)
 			r = w[i].err;
@@ -404,7 +410,7 @@ static int scan_pagemap(struct scan *s, struct worker *w, int n, struct ps_runs 
 		s->cut[k] = MAX(s->cut[k - 1],
 				pmd_aligned_cut(s, s->virt_pages * k / s->n_chunks));
 	s->cut[s->n_chunks] = s->virt_pages;
-	r = run_workers(w, n, phase_pagemap);
+	r = run_workers(s, w, n, phase_pagemap);
 	if (r == 0 && n == 1) {	/* else MAX_THREADS (2) halves */
 		*runs = w[0].runs;
 		w[0].runs = (struct ps_runs){ .bc = runs->bc };
@@ -461,7 +467,7 @@ static int scan_kpage(struct scan *s, struct worker *w, int n, const struct ps_r
 	}
 	for (int k = 0; k < n; k++)
 		w[k].rv = runs->v;
-	r = run_workers(w, n, phase_kpage);
+	r = run_workers(s, w, n, phase_kpage);
 	for (int k = 0; k < n && r == 0; k++) {
 		r = ps_groups_merge(groups, &w[k].groups);
 		*zero += w[k].zero;
@@ -761,8 +767,9 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 		      struct ps_scan_out *out, size_t *gone, struct cgctl_error *e)
 {
 	struct worker w[MAX_THREADS];
-	int n = nthreads(s), r;
+	int n, r;
 
+	n = crew_start(&s->crew, nthreads(s));
 	read_thp_pmd(s);
 	s->mthp_pending = true;
 	r = alloc_workers(w, n, s);
@@ -797,6 +804,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 		if (r < 0)
 			cgctl_error_set(e, -r, "reading kpage files: %s", strerror(-r));
 	}
+	crew_stop(&s->crew);
 	free_workers(w, n);
 	if (r == -ENOMEM && e && !e->err)
 		cgctl_error_set(e, ENOMEM, "out of memory");

@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libcgctl.h"
 #include "testutil.h"
+#include "util/crew.h"
 #include "util/cputhread.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -306,6 +308,39 @@ START_TEST(cputhread)
 }
 END_TEST
 
+/* crew: each job runs once on each of its workers, whether they spin or sleep between
+ * jobs; a worker past the job's count sits it out. */
+static void crew_job(void *arg, int id)
+{
+	int *ran = arg;
+
+	__atomic_add_fetch(&ran[id], 1, __ATOMIC_RELAXED);
+}
+
+START_TEST(crew)
+{
+	struct crew c;
+	int n = crew_start(&c, 3);
+
+	ck_assert_int_ge(n, 1);
+	ck_assert_int_le(n, 3);
+	for (int job = 0; job < 300; job++) {
+		int ran[CREW_MAX] = { 0 }, m = 1 + job % 3;
+
+		if (job % 100 == 99) {	/* longer than the spin: the workers sleep */
+			struct timespec ts = { 0, 3 * CREW_SPIN_NS };
+
+			nanosleep(&ts, NULL);
+		}
+		crew_run(&c, m, crew_job, ran);
+		for (int i = 0; i < CREW_MAX; i++)
+			ck_assert_int_eq(ran[i], i < (m < n ? m : n) ? 1 : 0);
+	}
+	crew_stop(&c);
+	ck_assert_int_eq(c.n, 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("core");
@@ -319,6 +354,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, ctx_errors);
 	tcase_add_test(tc, json_writer);
 	tcase_add_test(tc, cputhread);
+	tcase_add_test(tc, crew);
 	suite_add_tcase(s, tc);
 	return s;
 }

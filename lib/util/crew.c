@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <time.h>
+
+#include "util/crew.h"
+#include "util/cputhread.h"
+
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* Spin until @done(c, v) for CREW_SPIN_NS, then sleep on c->cv until it is. */
+static void await(struct crew *c, bool (*done)(const struct crew *, unsigned int),
+		  unsigned int v)
+{
+	long long end = now_ns() + CREW_SPIN_NS;
+
+	for (unsigned int i = 0; !done(c, v); i++) {
+		relax();
+		if ((i & 255) == 255 && now_ns() > end) {
+			pthread_mutex_lock(&c->lock);
+			while (!done(c, v))
+				pthread_cond_wait(&c->cv, &c->lock);
+			pthread_mutex_unlock(&c->lock);
+			return;
+		}
+	}
+}
+
+static bool new_gen(const struct crew *c, unsigned int seen)
+{
+	return __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) != seen;
+}
+
+static bool all_done(const struct crew *c, unsigned int unused)
+{
+	(void)unused;
+	return __atomic_load_n(&c->pending, __ATOMIC_ACQUIRE) == 0;
+}
+
+/* Wake whoever sleeps on c->cv (the changes are made before, atomically). */
+static void wake(struct crew *c)
+{
+	pthread_mutex_lock(&c->lock);
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void *member_main(void *arg)
+{
+	struct crew_member m = *(struct crew_member *)arg;
+	struct crew *c = m.c;
+	unsigned int seen = 0;
+
+	for (;;) {
+		await(c, new_gen, seen);
+		seen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
+		if (c->quit)
+			return NULL;
+		if (m.id >= c->active)
+			continue;
+		c->fn(c->arg, m.id);
+		if (__atomic_sub_fetch(&c->pending, 1, __ATOMIC_ACQ_REL) == 0)
+			wake(c);
+	}
+}
+
+int crew_start(struct crew *c, int want)
+{
+	*c = (struct crew){ .n = 1 };
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->cv, NULL);
+	if (want > CREW_MAX)
+		want = CREW_MAX;
+	for (int i = 1; i < want; i++) {
+		c->member[i] = (struct crew_member){ c, i };
+		if (cputhread_create(&c->t[i], member_main, &c->member[i]) != 0)
+			break;
+		c->n = i + 1;
+	}
+	return c->n;
+}
+
+void crew_run(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg)
+{
+	c->active = m < 1 ? 1 : m > c->n ? c->n : m;
+	c->fn = fn;
+	c->arg = arg;
+	__atomic_store_n(&c->pending, c->active - 1, __ATOMIC_RELEASE);
+	if (c->active > 1) {
+		__atomic_add_fetch(&c->gen, 1, __ATOMIC_ACQ_REL);
+		wake(c);
+	}
+	fn(arg, 0);
+	if (c->active > 1)
+		await(c, all_done, 0);
+}
+
+void crew_stop(struct crew *c)
+{
+	c->quit = true;
+	if (c->n > 1) {
+		__atomic_add_fetch(&c->gen, 1, __ATOMIC_ACQ_REL);
+		wake(c);
+	}
+	for (int i = 1; i < c->n; i++)
+		pthread_join(c->t[i], NULL);
+	pthread_cond_destroy(&c->cv);
+	pthread_mutex_destroy(&c->lock);
+	c->n = 1;
+}
