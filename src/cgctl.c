@@ -227,15 +227,20 @@ static void *warm(void *arg)
 /*
  * Every command discovers the hierarchies with libcgroup, whose cgroup_init() clears an
  * 800 KiB table: 200 pages, the first touch of each a trap of ~10 microseconds on a
- * paravirtualised machine.  A thread started first thing takes them on the other CPU
- * (util/cputhread.h) while the arguments are parsed.  Not in validate's workloads: a
+ * paravirtualised machine.  With many arguments to parse first (`cgctl stat` of 2,000
+ * cgroups: ~2 ms of it), a thread started first thing takes them on the other CPU
+ * (util/cputhread.h) meanwhile: ~1 ms less.  Not for a few arguments: a thread costs
+ * ~0.7 ms to start and end, more than it gains when discovery comes at once (bench/move,
+ * one PID: 0.89-0.95x cgclassify without, 1.04x with).  Not in validate's workloads: a
  * second thread would spend CPU time their cgroup measures.
  */
+#define WARM_MIN_ARGS 64
+
 static void start_warm(int argc, const char **argv)
 {
 	pthread_t t;
 
-	if (argc > 1 && strcmp(argv[1], "__workload") == 0)
+	if (argc < WARM_MIN_ARGS || strcmp(argv[1], "__workload") == 0)
 		return;
 	if (cputhread_create(&t, warm, NULL) == 0)
 		pthread_detach(t);
