@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "testutil.h"
 
 /* @o rendered, as a string (free()). */
 static char *render(struct out *o)
@@ -167,8 +168,6 @@ int main(void)
 {
 	Suite *su = suite_create("output");
 	TCase *tc = tcase_create("json");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, json_kinds);
 	tcase_add_test(tc, json_closes_open);
@@ -176,9 +175,5 @@ int main(void)
 	tcase_add_test(tc, tree_forms);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(su, tc);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(su);
 }
