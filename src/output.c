@@ -2,8 +2,9 @@
 /*
  * The printer: records a small tree, renders it as human text or TSV (JSON is written as
  * it is recorded, by output-json.c: it needs no tree).  Nodes, keys and strings live in
- * an arena freed at once after each render, and a table's cells in one text buffer: `cgctl move` of 10,000 PIDs prints 90,000 cells, and one malloc and
- * free each made the printer cost more than the moves.
+ * an arena freed at once after each render, and a table's cells in one text buffer:
+ * `cgctl move` of 10,000 PIDs prints 90,000 cells, and one malloc and free each made the
+ * printer cost more than the moves.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -67,9 +67,10 @@ static void *member_main(void *arg)
 		seen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
 		if (c->quit)
 			return NULL;
-		if (m.id >= c->active)
-			continue;
-		c->fn(c->arg, m.id);
+		/* every thread answers every job, run or not: until all have, the job's
+		 * fields are not written again */
+		if (m.id < c->active)
+			c->fn(c->arg, m.id);
 		if (__atomic_sub_fetch(&c->pending, 1, __ATOMIC_ACQ_REL) == 0)
 			wake(c);
 	}
@@ -96,8 +97,8 @@ void crew_run(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg)
 	c->active = m < 1 ? 1 : m > c->n ? c->n : m;
 	c->fn = fn;
 	c->arg = arg;
-	__atomic_store_n(&c->pending, c->active - 1, __ATOMIC_RELEASE);
-	if (c->active > 1) {
+	if (c->active > 1) {	/* (a job of this thread alone wakes nobody) */
+		__atomic_store_n(&c->pending, c->n - 1, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&c->gen, 1, __ATOMIC_ACQ_REL);
 		wake(c);
 	}

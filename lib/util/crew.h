@@ -31,7 +31,7 @@ struct crew {
 	void (*fn)(void *arg, int id);
 	void *arg;
 	unsigned int gen;	/* a new job (or the end): atomic */
-	int pending;		/* threads still in the job: atomic */
+	int pending;		/* threads yet to answer the job: atomic */
 	bool quit;
 	pthread_mutex_t lock;	/* with @cv: to sleep on either */
 	pthread_cond_t cv;
