@@ -45,7 +45,8 @@ int ps_runs_merge(struct ps_runs *a, const struct ps_runs *b)
 /* @y follows @x in PFNs with the same flags, and may join it. */
 static bool pfn_joins(const struct ps_run *x, const struct ps_run *y, uint32_t max)
 {
-	return x->pfn + x->len == y->pfn && x->flags == y->flags && !(x->flags & RUN_PMD) &&
+	return x->pfn + x->len == y->pfn && !((x->flags ^ y->flags) & ~RUN_DESC) &&
+	       !(x->flags & RUN_PMD) &&
 	       (y->pfn & (max - 1)) && (uint64_t)x->len + y->len <= UINT32_MAX;
 }
 

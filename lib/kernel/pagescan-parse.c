@@ -176,16 +176,19 @@ static struct ps_run *run_open(struct ps_runs *r, uint64_t vpn, uint64_t e)
 
 /*
  * How many of the @n entries from @pm on continue a run whose next entry, masked by
- * @keep, would be @next: counted four at a time (the caller looks at the rest one by
- * one).  The fast path of a 4 KiB task's pagemap: most pages continue a run.
+ * @keep, would be @next, the one after it @next + @step (1, or -1 for RUN_DESC): counted
+ * four at a time (the caller looks at the rest one by one).  The fast path of a 4 KiB
+ * task's pagemap: most pages continue a run.
  */
-static inline size_t run_continues(const uint64_t *pm, size_t n, uint64_t next, uint64_t keep)
+static inline size_t run_continues(const uint64_t *pm, size_t n, uint64_t next, uint64_t step,
+				   uint64_t keep)
 {
 	size_t i = 0;
 #ifdef __SSE2__
-	const __m128i k = _mm_set1_epi64x((long long)keep), four = _mm_set1_epi64x(4);
-	__m128i n0 = _mm_set_epi64x((long long)(next + 1), (long long)next);
-	__m128i n1 = _mm_add_epi64(n0, _mm_set1_epi64x(2));
+	const __m128i k = _mm_set1_epi64x((long long)keep);
+	const __m128i four = _mm_set1_epi64x((long long)(4 * step));
+	__m128i n0 = _mm_set_epi64x((long long)(next + step), (long long)next);
+	__m128i n1 = _mm_add_epi64(n0, _mm_set1_epi64x((long long)(2 * step)));
 
 	for (; i + 4 <= n; i += 4) {
 		__m128i a = _mm_and_si128(_mm_loadu_si128((const __m128i *)(pm + i)), k);
@@ -199,10 +202,10 @@ static inline size_t run_continues(const uint64_t *pm, size_t n, uint64_t next, 
 		n1 = _mm_add_epi64(n1, four);
 	}
 #else
-	for (; i + 4 <= n && !(((pm[i] & keep) ^ next) | ((pm[i + 1] & keep) ^ (next + 1)) |
-			       ((pm[i + 2] & keep) ^ (next + 2)) |
-			       ((pm[i + 3] & keep) ^ (next + 3))); i += 4)
-		next += 4;
+	for (; i + 4 <= n && !(((pm[i] & keep) ^ next) | ((pm[i + 1] & keep) ^ (next + step)) |
+			       ((pm[i + 2] & keep) ^ (next + 2 * step)) |
+			       ((pm[i + 3] & keep) ^ (next + 3 * step))); i += 4)
+		next += 4 * step;
 #endif
 	return i;
 }
@@ -218,6 +221,33 @@ static inline size_t zeros(const uint64_t *pm, size_t n)
 	return i;
 }
 
+/* The entry masked as ps_runs_feed() masks that would extend @cur next (at virtual
+ * page @vpn, right after it), in the direction of @step; none (all ones) when it cannot
+ * be extended. */
+static uint64_t next_entry(const struct ps_run *cur, uint64_t vpn, size_t n, uint64_t *step)
+{
+	uint64_t bits = PM_PRESENT | (cur->flags & RUN_EXCLUSIVE ? PM_EXCLUSIVE : 0) |
+			(cur->flags & RUN_FILE ? PM_FILE : 0);
+
+	*step = 1;
+	if (cur->len >= UINT32_MAX - n || cur->vpn + cur->len != vpn)
+		return UINT64_MAX;
+	if (!(cur->flags & RUN_DESC))
+		return bits | (cur->pfn + cur->len);
+	*step = UINT64_MAX;	/* -1 */
+	return cur->pfn > 1 ? bits | (cur->pfn - 1) : UINT64_MAX;
+}
+
+/* Add what the fast path counted (@len pages) to @cur. */
+static void run_flush(struct ps_runs *r, struct ps_pmstat *st, struct ps_run *cur, uint64_t len)
+{
+	if (cur->flags & RUN_DESC)
+		cur->pfn -= len;
+	cur->len += (uint32_t)len;
+	r->pages += len;
+	st->present += len;
+}
+
 int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 		 const uint64_t *pm, size_t n)
 {
@@ -225,34 +255,42 @@ int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 	/* the entry that would extend the current run: compared whole, in a register */
 	const uint64_t keep = PM_PRESENT | PM_EXCLUSIVE | PM_FILE | PM_PFN_MASK;
 	const uint64_t none = UINT64_MAX;	/* no entry masked by @keep equals it */
-	uint64_t next = none, len = 0;
+	uint64_t next = none, len = 0, step = 1;
 
-	if (cur && cur->len < UINT32_MAX - n && cur->vpn + cur->len == vpn)
-		next = PM_PRESENT | (cur->pfn + cur->len) |
-		       (cur->flags & RUN_EXCLUSIVE ? PM_EXCLUSIVE : 0) |
-		       (cur->flags & RUN_FILE ? PM_FILE : 0);
+	if (cur)
+		next = next_entry(cur, vpn, n, &step);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t e;
-		size_t k = run_continues(pm + i, n - i, next, keep);
+		/* a falling run stops at PFN 1: PFN 0 means "hidden" */
+		size_t lim = step == 1 ? n - i : MIN(n - i, next & PM_PFN_MASK);
+		size_t k = run_continues(pm + i, lim, next, step, keep);
 
 		i += k;
 		len += k;
-		next += k;
+		next += k * step;
 		if (i == n)
 			break;
 		e = pm[i];
-		if ((e & keep) == next) {
+		if ((e & keep) == next && (step == 1 || (next & PM_PFN_MASK))) {
 			len++;
-			next++;
+			next += step;
+			continue;
+		}
+		/* a one-page run whose next page is the PFN below: it falls */
+		if (step == 1 && next != none && cur->len + len == 1 && (e & keep) == next - 2 &&
+		    (e & PM_PFN_MASK)) {
+			cur->flags |= RUN_DESC;
+			step = UINT64_MAX;
+			len = 1;
+			next = (e & keep) - 1;
 			continue;
 		}
 		if (cur) {	/* flush what the fast path counted */
-			cur->len += (uint32_t)len;
-			r->pages += len;
-			st->present += len;
+			run_flush(r, st, cur, len);
 			len = 0;
 		}
 		next = none;
+		step = 1;
 		if (!(e & PM_PRESENT)) {
 			st->swap += !!(e & PM_SWAP);
 			if (!e)	/* the loop's i++ skips the last one */
@@ -271,11 +309,8 @@ int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 		r->pages++;
 		next = (e & keep) + 1;
 	}
-	if (cur) {
-		cur->len += (uint32_t)len;
-		r->pages += len;
-		st->present += len;
-	}
+	if (cur)
+		run_flush(r, st, cur, len);
 	return 0;
 }
 
@@ -283,7 +318,7 @@ int ps_runs_feed(struct ps_runs *r, struct ps_pmstat *st, uint64_t vpn,
 static bool runs_join(const struct ps_run *a, const struct ps_run *b)
 {
 	return a->vpn + a->len == b->vpn && a->pfn + a->len == b->pfn && a->flags == b->flags &&
-	       (uint64_t)a->len + b->len <= UINT32_MAX;
+	       !(a->flags & RUN_DESC) && (uint64_t)a->len + b->len <= UINT32_MAX;
 }
 
 int ps_runs_append(struct ps_runs *dst, const struct ps_runs *src)
@@ -426,7 +461,8 @@ uint64_t ps_runs_sort_dedupe_in(struct ps_runs *r, void *scratch, size_t bytes)
 
 			dropped += cut;
 			x->pfn += cut;
-			x->vpn += cut;
+			if (!(x->flags & RUN_DESC))	/* falling: the top virtual pages go */
+				x->vpn += cut;
 			x->len -= (uint32_t)cut;
 			x->flags &= ~(RUN_PMD | RUN_PMD_THP);	/* no longer a whole folio */
 		}
@@ -469,10 +505,13 @@ int ps_runs_split(struct ps_runs *r, uint32_t max)
 		o -= k;
 		for (size_t j = 0; j < k; j++) {
 			uint32_t l = (uint32_t)MIN((uint64_t)x.len, max - (x.pfn & (max - 1)));
+			/* falling: the lowest PFNs are the top virtual pages */
+			uint64_t vpn = x.flags & RUN_DESC ? x.vpn + x.len - l : x.vpn;
 
-			r->v[o + j] = (struct ps_run){ x.pfn, x.vpn, l, x.flags };
+			r->v[o + j] = (struct ps_run){ x.pfn, vpn, l, x.flags };
 			x.pfn += l;
-			x.vpn += l;
+			if (!(x.flags & RUN_DESC))
+				x.vpn += l;
 			x.len -= l;
 		}
 	}
@@ -516,8 +555,9 @@ bool ps_is_pmd_folio(const uint64_t *kf)
 
 uint64_t ps_pmd_first(const struct ps_run *run)
 {
-	/* both spaces must be aligned alike, or no block can be PMD-mapped */
-	if ((run->vpn ^ run->pfn) & (PS_PMD_PAGES - 1))
+	/* both spaces must be aligned alike and rise together, or no block can be
+	 * PMD-mapped */
+	if (((run->vpn ^ run->pfn) & (PS_PMD_PAGES - 1)) || (run->flags & RUN_DESC))
 		return UINT64_MAX;
 	return (PS_PMD_PAGES - (run->pfn & (PS_PMD_PAGES - 1))) & (PS_PMD_PAGES - 1);
 }
@@ -853,7 +893,8 @@ static int account_block(struct ps_groups *g, struct ps_window *w, const struct 
 			grp->thp += m - k;
 	}
 	/* a whole block mapped 2 MiB-aligned: the PMD folio test of ps_count_thp_pmd() */
-	if (thp && !w->pmd_known && end - i == PS_PMD_PAGES && !((run->vpn + i) % PS_PMD_PAGES)) {
+	if (thp && !w->pmd_known && end - i == PS_PMD_PAGES && !((run->vpn + i) % PS_PMD_PAGES) &&
+	    !(run->flags & RUN_DESC)) {
 		struct ps_group *grp = ps_groups_get(g, w->kcg ? w->kcg[off + i] : 0);
 
 		if (!grp)

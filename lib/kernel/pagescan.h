@@ -49,10 +49,16 @@ struct ps_vma {
 					 * an anon THP for sure (hugetlb VMAs have an inode),
 					 * so kpageflags is not read */
 
-/* Pages consecutive both virtually and physically, with equal pagemap flags. */
+#define RUN_DESC	(1u << 4)	/* PFNs fall as virtual pages rise (the page allocator
+					 * often hands out a block's pages top down): vpn maps
+					 * pfn + len - 1.  Never PMD-mapped.  A layout, not a
+					 * kind of page: joins and classification ignore it */
+
+/* Pages consecutive both virtually and physically (PFNs rising, or falling with
+ * RUN_DESC), with equal pagemap flags. */
 struct ps_run {
-	uint64_t pfn;
-	uint64_t vpn;
+	uint64_t pfn;		/* the lowest PFN: the run holds [pfn, pfn + len) */
+	uint64_t vpn;		/* the lowest virtual page */
 	uint32_t len;
 	uint32_t flags;		/* RUN_* */
 };

@@ -2,6 +2,7 @@
 /* Page inventory, pure part: maps parsing, runs, dedupe, split, classification. */
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -160,6 +161,166 @@ static void push(struct ps_runs *r, uint64_t pfn, uint64_t vpn, uint32_t len)
 	one.pages = len;
 	ck_assert_int_eq(ps_runs_append(r, &one), 0);
 }
+
+/* PFNs falling as virtual pages rise (the page allocator's usual order for a fresh
+ * task) make one RUN_DESC run, also across feeds; PFN 0 ("hidden") never joins one. */
+START_TEST(runs_falling)
+{
+	uint64_t pm[16];
+	struct ps_runs r = { 0 };
+	struct ps_pmstat st = { 0 };
+	size_t n = 0;
+
+	for (uint64_t p = 60; p > 49; p--)	/* 60..50: 11 pages, the SIMD path */
+		pm[n++] = P(p) | PM_EXCLUSIVE;
+	pm[n++] = P(49);			/* flag change: a new run */
+	pm[n++] = P(48);			/* ... which falls too */
+	pm[n++] = P(2);
+	pm[n++] = P(1);
+	pm[n++] = PM_PRESENT;			/* PFN hidden: not PFN 0 of the run */
+	ck_assert_int_eq(ps_runs_feed(&r, &st, 100, pm, n), 0);
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_uint_eq(r.v[0].pfn, 50);
+	ck_assert_uint_eq(r.v[0].len, 11);
+	ck_assert_uint_eq(r.v[0].vpn, 100);
+	ck_assert_uint_eq(r.v[0].flags, RUN_EXCLUSIVE | RUN_DESC);
+	ck_assert_uint_eq(r.v[1].pfn, 48);
+	ck_assert_uint_eq(r.v[1].len, 2);
+	ck_assert_uint_eq(r.v[1].vpn, 111);
+	ck_assert_uint_eq(r.v[1].flags, RUN_DESC);
+	ck_assert_uint_eq(r.v[2].pfn, 1);
+	ck_assert_uint_eq(r.v[2].len, 2);
+	ck_assert_uint_eq(r.pages, 15);
+	ck_assert_uint_eq(st.present, 16);
+	ck_assert_uint_eq(st.hidden_anon_shared, 1);
+	ps_runs_free(&r);
+
+	/* a one-page run at the end of one feed falls in the next; then it goes on */
+	pm[0] = P(70);
+	ck_assert_int_eq(ps_runs_feed(&r, &st, 0, pm, 1), 0);
+	pm[0] = P(69);
+	pm[1] = P(68);
+	ck_assert_int_eq(ps_runs_feed(&r, &st, 1, pm, 2), 0);
+	for (n = 0; n < 9; n++)
+		pm[n] = P(67 - n);
+	ck_assert_int_eq(ps_runs_feed(&r, &st, 3, pm, 9), 0);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_uint_eq(r.v[0].pfn, 59);
+	ck_assert_uint_eq(r.v[0].len, 12);
+	ck_assert_uint_eq(r.v[0].vpn, 0);
+	ck_assert_uint_eq(r.pages, 12);
+	/* a rising page after a falling run starts a new run */
+	pm[0] = P(60);
+	ck_assert_int_eq(ps_runs_feed(&r, &st, 12, pm, 1), 0);
+	ck_assert_uint_eq(r.n, 2);
+	ps_runs_free(&r);
+}
+END_TEST
+
+/* Random pagemaps fed in random pieces: every run, expanded page by page in its
+ * direction, gives back exactly the present entries with a PFN, in virtual order. */
+START_TEST(runs_random_roundtrip)
+{
+	enum { N = 4000 };
+	static uint64_t pm[N];
+	unsigned int seed = 12345;
+
+	for (int round = 0; round < 200; round++) {
+		struct ps_runs r = { 0 };
+		struct ps_pmstat st = { 0 };
+		uint64_t pfn = 1 + (uint64_t)(rand_r(&seed) % 8), want = 0, k = 0;
+
+		for (size_t i = 0; i < N; i++) {
+			int c = rand_r(&seed) % 100;
+			uint64_t fl = rand_r(&seed) % 50 ? 0 : PM_EXCLUSIVE;
+
+			if (c < 40)
+				pfn++;
+			else if (c < 80)
+				pfn = pfn > 1 ? pfn - 1 : 3;
+			else if (c < 90)
+				pfn = 1 + (uint64_t)(rand_r(&seed) % 64);
+			pm[i] = c < 94 ? P(pfn) | fl : c < 96 ? PM_PRESENT : c < 98 ? PM_SWAP : 0;
+			want += c < 94;
+		}
+		for (size_t i = 0, len; i < N; i += len) {
+			len = 1 + (size_t)(rand_r(&seed) % 300);
+			if (len > N - i)
+				len = N - i;
+			ck_assert_int_eq(ps_runs_feed(&r, &st, 1000 + i, pm + i, len), 0);
+		}
+		ck_assert_uint_eq(r.pages, want);
+		/* checked without ck_assert() per page: Check records every passed one */
+		for (size_t i = 0; i < r.n; i++) {
+			const struct ps_run *x = &r.v[i];
+
+			if ((x->flags & RUN_DESC) && x->len < 2)
+				ck_abort_msg("round %d: falling run %zu of one page", round, i);
+			for (uint32_t j = 0; j < x->len; j++) {
+				uint64_t v = x->vpn + j - 1000;
+				uint64_t f = x->flags & RUN_DESC ? x->pfn + x->len - 1 - j : x->pfn + j;
+
+				for (; k < v && k < N; k++)	/* entries before it: none with a PFN */
+					if ((pm[k] & PM_PRESENT) && (pm[k] & PM_PFN_MASK))
+						ck_abort_msg("round %d: entry %" PRIu64 " lost", round, k);
+				if (k != v || (pm[k] & PM_PFN_MASK) != f ||
+				    !(pm[k] & PM_EXCLUSIVE) != !(x->flags & RUN_EXCLUSIVE))
+					ck_abort_msg("round %d: run %zu page %u: entry %" PRIu64
+						     " is not PFN %" PRIu64, round, i, j, v, f);
+				k++;
+			}
+		}
+		ps_runs_free(&r);
+	}
+}
+END_TEST
+
+/* A falling run trimmed at its low PFNs keeps its virtual start (those PFNs are its top
+ * pages); split pieces name their own lowest virtual page; it is never PMD-mapped but
+ * joins PFN neighbours like any run. */
+START_TEST(runs_falling_trim_split)
+{
+	struct ps_runs r = { 0 };
+	struct ps_run d = { .pfn = 100, .vpn = 0, .len = 10, .flags = RUN_DESC };
+	struct ps_runs one = { .v = &d, .n = 1, .pages = 10 };
+	struct ps_run big = { .pfn = 1000, .vpn = 512, .len = 1536, .flags = RUN_DESC };
+	struct ps_run jv[] = {
+		{ .pfn = 10, .vpn = 50, .len = 4, .flags = RUN_EXCLUSIVE },
+		{ .pfn = 14, .vpn = 9, .len = 3, .flags = RUN_EXCLUSIVE | RUN_DESC },
+	};
+	struct ps_runs j = { .v = jv, .n = 2, .cap = 2, .pages = 7 };
+
+	push(&r, 95, 40, 8);	/* 95..102 */
+	ck_assert_int_eq(ps_runs_append(&r, &one), 0);
+	ck_assert_uint_eq(ps_runs_sort_dedupe(&r), 3);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_uint_eq(r.v[1].pfn, 103);
+	ck_assert_uint_eq(r.v[1].len, 7);
+	ck_assert_uint_eq(r.v[1].vpn, 0);	/* vpn 0..6 map 109..103 */
+	ps_runs_free(&r);
+
+	/* vpn 512 + k maps PFN 2535 - k: [1000, 1024) is vpn 2024..2047 */
+	ck_assert_uint_eq(ps_pmd_first(&big), UINT64_MAX);
+	one.v = &big;
+	one.pages = big.len;
+	ck_assert_int_eq(ps_runs_append(&r, &one), 0);
+	ck_assert_int_eq(ps_runs_split(&r, 1024), 0);
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_uint_eq(r.v[0].pfn, 1000);
+	ck_assert_uint_eq(r.v[0].len, 24);
+	ck_assert_uint_eq(r.v[0].vpn, 2024);
+	ck_assert_uint_eq(r.v[1].pfn, 1024);
+	ck_assert_uint_eq(r.v[1].len, 1024);
+	ck_assert_uint_eq(r.v[1].vpn, 1000);
+	ck_assert_uint_eq(r.v[2].pfn, 2048);
+	ck_assert_uint_eq(r.v[2].len, 488);
+	ck_assert_uint_eq(r.v[2].vpn, 512);
+	ps_runs_free(&r);
+
+	ck_assert_uint_eq(ps_runs_join_pfn(&j, 1024), 1);
+	ck_assert_uint_eq(jv[0].len, 7);
+}
+END_TEST
 
 START_TEST(runs_sort_dedupe)
 {
@@ -783,6 +944,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, maps_malformed);
 	tcase_add_test(tc, runs_coalesce);
 	tcase_add_test(tc, runs_hidden);
+	tcase_add_test(tc, runs_falling);
+	tcase_add_test(tc, runs_falling_trim_split);
+	tcase_add_test(tc, runs_random_roundtrip);
 	tcase_add_test(tc, runs_sort_dedupe);
 	tcase_add_test(tc, runs_split);
 	tcase_add_test(tc, runs_merge_halves);
