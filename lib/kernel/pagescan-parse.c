@@ -844,7 +844,7 @@ static uint64_t block_sample(struct ps_window *w, uint64_t pfn)
 
 	if (w->sblock != blk) {
 		w->sblock = blk;
-		w->sval = ps_mixed_is(w->mixed, pfn) ? 0 : w->kf[pfn - w->base];
+		w->sval = w->anon_small || ps_mixed_is(w->mixed, pfn) ? 0 : w->kf[pfn - w->base];
 	}
 	return w->sval;
 }
@@ -904,7 +904,8 @@ static int account_block(struct ps_groups *g, struct ps_window *w, const struct 
 	return 0;
 }
 
-/* An anon exclusive run with sampled kpageflags (ps_run_sampled()), block by block. */
+/* An anon exclusive run with sampled kpageflags (ps_run_sampled()) or none
+ * (ps_run_flagless()), block by block. */
 static int account_sampled(struct ps_groups *g, struct ps_window *w, const struct ps_run *run)
 {
 	for (uint64_t i = 0, end; i < run->len; i = end) {
@@ -924,7 +925,7 @@ int ps_account_run(struct ps_groups *g, struct ps_window *w, const struct ps_run
 
 	if (run->flags & RUN_PMD)
 		return account_pmd(g, w, run);
-	if (w->kf && ps_run_sampled(w->mthp_off, run))
+	if (w->kf && (ps_run_sampled(w->mthp_off, run) || ps_run_flagless(w->anon_small, run)))
 		return account_sampled(g, w, run);
 
 	for (uint32_t i = 0; i < run->len; i++) {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Page inventory, pure part: which PFN spans of the sorted runs each kpage* file must
- * be read for (kpagecount for anon shared runs only, kpageflags sampled once per 2 MiB
- * block for anon exclusive runs when anon mTHP cannot exist), and that condition from
- * the THP sysfs files.  No I/O here.
+ * be read for (kpagecount for anon shared runs only; kpageflags for anon exclusive runs
+ * sampled once per 2 MiB block when anon mTHP cannot exist, not at all when no anon THP
+ * exists), and those conditions from the THP sysfs files.  No I/O here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,7 +20,8 @@ static bool span_raw(struct ps_span_iter *it, uint64_t *a, uint64_t *b)
 		const struct ps_run *run = &it->rv[it->k];
 
 		if ((it->file == PS_KC && !ps_run_counts(run)) ||
-		    (it->file == PS_KF && (run->flags & RUN_PMD_THP))) {
+		    (it->file == PS_KF && ((run->flags & RUN_PMD_THP) ||
+					   ps_run_flagless(it->anon_small, run)))) {
 			it->k++;
 			continue;
 		}
@@ -105,17 +106,26 @@ static bool selected_is(const char *s, const char *want)
 	return sel && strncmp(sel + 1, want, n) == 0 && sel[1 + n] == ']';
 }
 
-bool ps_mthp_size_off(const char *enabled, const char *top, const char *nr_anon)
+void ps_thp_size_state(const char *enabled, const char *top, const char *nr_anon,
+		       bool *none_now, bool *may_grow)
 {
 	char *end;
 	unsigned long long v;
 
-	if (!selected_is(enabled, "never") &&
-	    !(selected_is(enabled, "inherit") && selected_is(top, "never")))
-		return false;
+	*may_grow = !selected_is(enabled, "never") &&
+		    !(selected_is(enabled, "inherit") && selected_is(top, "never"));
+	*none_now = false;
 	if (!nr_anon)
-		return false;
+		return;
 	errno = 0;
 	v = strtoull(nr_anon, &end, 10);
-	return !errno && end != nr_anon && (*end == '\n' || !*end) && v == 0;
+	*none_now = !errno && end != nr_anon && (*end == '\n' || !*end) && v == 0;
+}
+
+bool ps_mthp_size_off(const char *enabled, const char *top, const char *nr_anon)
+{
+	bool none_now, may_grow;
+
+	ps_thp_size_state(enabled, top, nr_anon, &none_now, &may_grow);
+	return none_now && !may_grow;
 }

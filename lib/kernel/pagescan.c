@@ -53,6 +53,7 @@ struct pm_scan_arg {
 #define PAGEMAP_SCAN	_IOWR('f', 16, struct pm_scan_arg)
 #endif
 #define SCAN_VEC	256	/* regions per PAGEMAP_SCAN call */
+#define THP_SIZES	16	/* hugepages-<size>kB directories tracked (6.18: 10) */
 /* Pieces of work each phase is cut into, claimed by whichever worker is free: two
  * fixed halves finish apart when the other CPU is busy with something else. */
 #define CHUNKS		16
@@ -65,6 +66,10 @@ struct scan {
 	bool mthp_off;		/* no anon mTHP below PMD order: sampled kpageflags */
 	bool pmd_busy;		/* PMD-sized anon THPs may exist: one pagemap reader */
 	bool pmd_ok;		/* THP sysfs is there and its PMD size is 2 MiB */
+	bool anon_small;	/* no anon THP of any size exists: anon exclusive runs
+				 * need no kpageflags (ps_run_flagless()) */
+	unsigned int n_grow;	/* THP sizes that may get new anon folios meanwhile */
+	unsigned long grow_kb[THP_SIZES];	/* ... their sizes, re-read after */
 	bool mthp_pending;	/* read_mthp() is still to be done (by worker 0) */
 	struct ps_vma *vmas;
 	size_t n_vmas;
@@ -268,14 +273,15 @@ static int read_spans(const struct scan *s, struct worker *w, enum ps_kfile file
 {
 	int fd = file == PS_KCG ? s->kcg_fd : file == PS_KF ? s->kf_fd : s->kc_fd;
 	struct ps_span_iter it = { .rv = w->rv, .k = i, .end = j, .file = file,
-				   .mthp_off = s->mthp_off, .gap = WIN_GAP,
+				   .mthp_off = s->mthp_off, .anon_small = s->anon_small,
+				   .gap = WIN_GAP,
 				   .sblock = win->sblock, .mixed = win->mixed };
 	uint64_t a, b, base = win->base;
 	int r = 0;
 
 	while (r == 0 && ps_span_next(&it, &a, &b)) {
 		r = read_kpage(fd, arr + (a - base), a, (size_t)(b - a));
-		if (r == 0 && file == PS_KCG && s->mthp_off)
+		if (r == 0 && file == PS_KCG && (s->mthp_off || s->anon_small))
 			ps_mixed_add(&w->mixed, arr, base, a, b);
 	}
 	return r;
@@ -302,7 +308,8 @@ static int do_window(struct worker *w, size_t i, size_t j, bool need_kc)
 {
 	const struct scan *s = w->s;
 	struct ps_window win = { .base = w->rv[i].pfn, .pmd_known = s->pmd_known,
-				 .mthp_off = s->mthp_off, .sblock = w->sblock, .sval = w->sval };
+				 .mthp_off = s->mthp_off, .anon_small = s->anon_small,
+				 .sblock = w->sblock, .sval = w->sval };
 	uint64_t *kcg = w->buf, *kf = w->buf + WIN_PFNS, *kc = w->buf + 2 * WIN_PFNS;
 	int r = 0;
 
@@ -556,27 +563,56 @@ static int find_pmd(struct scan *s, struct ps_runs *runs)
 
 #define THP_SYS "/sys/kernel/mm/transparent_hugepage"
 
-/* One hugepages-<size>kB directory: can it hold anon folios below PMD order? */
-static bool mthp_size_off(struct scan *s, const char *name, unsigned long pmd_kb,
-			  const char *top)
+/* "hugepages-<kb>kB/<file>" under THP_SYS, read whole; NULL when it cannot be. */
+static char *thp_size_file(struct scan *s, unsigned long kb, const char *file)
 {
-	char path[320], *en = NULL, *nr = NULL;
-	unsigned long kb;
+	char path[160], *buf = NULL;
 	size_t len;
-	bool off;
 
-	if (sscanf(name, "hugepages-%lukB", &kb) != 1 || kb >= pmd_kb)
-		return true;	/* not a size below PMD order */
-	snprintf(path, sizeof(path), THP_SYS "/%s/enabled", name);
-	if (cgctl_read_sys(s->ctx, path, &en, &len) < 0)
+	snprintf(path, sizeof(path), THP_SYS "/hugepages-%lukB/%s", kb, file);
+	return cgctl_read_sys(s->ctx, path, &buf, &len) < 0 ? NULL : buf;
+}
+
+/*
+ * One THP size (hugepages-<kb>kB): can anon folios of it exist now (clears *@none), may
+ * new ones appear (then it is listed in s->grow_kb), and is it an mTHP size below the
+ * PMD's that cannot hold anon folios (the return).
+ */
+static bool thp_size(struct scan *s, unsigned long kb, const char *top, bool *none)
+{
+	unsigned long pmd_kb = PS_PMD_PAGES * 4UL;
+	char *en = thp_size_file(s, kb, "enabled"), *nr;
+	bool none_now, may_grow;
+
+	if (!en && kb != pmd_kb)
 		return true;	/* no anon control (hugepages-8kB: shmem only) */
-	snprintf(path, sizeof(path), THP_SYS "/%s/stats/nr_anon", name);
-	if (cgctl_read_sys(s->ctx, path, &nr, &len) < 0)
-		nr = NULL;
-	off = ps_mthp_size_off(en, top, nr);
+	nr = thp_size_file(s, kb, "stats/nr_anon");
+	/* the PMD size's enabled is 6.8+: before, the top one rules */
+	ps_thp_size_state(en ? en : "[inherit]", top, nr, &none_now, &may_grow);
 	free(en);
 	free(nr);
-	return off;
+	*none &= none_now;
+	if (may_grow && s->n_grow < THP_SIZES)
+		s->grow_kb[s->n_grow++] = kb;
+	else if (may_grow)
+		*none = false;	/* more sizes than tracked: not told */
+	return kb >= pmd_kb || (none_now && !may_grow);
+}
+
+/* Do the THP sizes that may grow (s->grow_kb) still hold no anon folio? */
+static bool thp_still_none(struct scan *s)
+{
+	bool none = true;
+
+	for (unsigned int i = 0; i < s->n_grow && none; i++) {
+		char *nr = thp_size_file(s, s->grow_kb[i], "stats/nr_anon");
+		bool none_now, may_grow;
+
+		ps_thp_size_state("[never]", "", nr, &none_now, &may_grow);
+		free(nr);
+		none = none_now;
+	}
+	return none;
 }
 
 /*
@@ -608,8 +644,9 @@ static void read_thp_pmd(struct scan *s)
  * Can anon folios between order 0 and PMD order exist (mTHP, 6.8+)?  Not when every
  * smaller size is disabled and holds none now (mm/huge_memory.c:thpsize_create() makes
  * one directory per size; stats/nr_anon is 6.12+).  Anything unreadable or unknown
- * answers "they can", which keeps kpageflags read for every page.  Needed only once
- * the pagemap is read: the first worker asks while the other starts reading.
+ * answers "they can", which keeps kpageflags read for every page.  And does no anon THP
+ * exist now, of any size (s->anon_small)?  Needed only once the pagemap is read: the
+ * first worker asks while the other starts reading.
  */
 static void read_mthp(struct scan *s)
 {
@@ -618,9 +655,12 @@ static void read_mthp(struct scan *s)
 	int fd;
 	DIR *d;
 	struct dirent *de;
-	bool off = true;
+	bool off = true, none = true;
+	unsigned long kb;
 
 	s->mthp_off = false;
+	s->anon_small = false;
+	s->n_grow = 0;
 	if (!s->pmd_ok || cgctl_read_sys(s->ctx, THP_SYS "/enabled", &top, &len) < 0)
 		return;
 	fd = cgctl_open_sys(s->ctx, THP_SYS, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -632,10 +672,12 @@ static void read_mthp(struct scan *s)
 		return;
 	}
 	while ((de = readdir(d)))
-		if (strncmp(de->d_name, "hugepages-", 10) == 0)
-			off &= mthp_size_off(s, de->d_name, PS_PMD_PAGES * 4UL, top);
+		if (sscanf(de->d_name, "hugepages-%lukB", &kb) == 1)
+			off &= thp_size(s, kb, top, &none);
 	closedir(d);
 	s->mthp_off = off;
+	/* the PMD size's nr_anon read 0 before the pagemap (read_thp_pmd()) */
+	s->anon_small = none && !s->pmd_busy;
 	free(top);
 }
 
@@ -716,6 +758,19 @@ static void free_workers(struct worker *w, int n)
 		ps_runs_free(&w[i].runs);
 		ps_groups_free(&w[i].groups);
 	}
+}
+
+/* Forget what a kpage pass counted, to run it again. */
+static void kpage_reset(struct worker *w, int n, struct ps_scan_out *out)
+{
+	for (int i = 0; i < n; i++) {
+		ps_groups_free(&w[i].groups);
+		w[i].zero = 0;
+		w[i].sblock = w[i].sval = 0;
+		w[i].err = 0;
+	}
+	ps_groups_free(&out->groups);
+	out->zero = 0;
 }
 
 /* Phase 1 for one task: its runs (sorted, deduplicated, split, PMD blocks marked). */
@@ -801,6 +856,12 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 		out->unknown |= open_kpage(s);
 		s->mthp_off &= s->kf_fd >= 0;
 		r = scan_kpage(s, w, n, &out->runs, &out->groups, &out->zero);
+		if (r == 0 && s->anon_small && !thp_still_none(s)) {
+			/* an anon THP appeared meanwhile: read the flags after all */
+			s->anon_small = false;
+			kpage_reset(w, n, out);
+			r = scan_kpage(s, w, n, &out->runs, &out->groups, &out->zero);
+		}
 		if (r < 0)
 			cgctl_error_set(e, -r, "reading kpage files: %s", strerror(-r));
 	}

@@ -232,6 +232,8 @@ struct ps_window {
 	bool mthp_off;		/* no anon folio of an order between 0 and PMD exists:
 				 * @kf holds one entry per 2 MiB PFN block of anon
 				 * exclusive runs (see ps_run_sampled()) */
+	bool anon_small;	/* no anon folio above order 0 exists: @kf holds nothing
+				 * for anon exclusive runs (see ps_run_flagless()) */
 	const struct ps_mixed *mixed;	/* blocks known not one folio (NULL: none) */
 	uint64_t zero;		/* out: zero-page mappings */
 	uint64_t sblock, sval;	/* in/out: the last sampled block + 1 and its kpageflags
@@ -255,6 +257,16 @@ static inline bool ps_run_sampled(bool mthp_off, const struct ps_run *run)
 	return mthp_off && (run->flags & (RUN_EXCLUSIVE | RUN_FILE | RUN_PMD)) == RUN_EXCLUSIVE;
 }
 
+/*
+ * Whether @run needs no kpageflags at all: anon exclusive (as for ps_run_sampled())
+ * while no anon folio above order 0 exists (@anon_small: every THP size's stats/nr_anon
+ * reads 0), so none of its pages is THP and the pagemap bits say all else.
+ */
+static inline bool ps_run_flagless(bool anon_small, const struct ps_run *run)
+{
+	return anon_small && (run->flags & (RUN_EXCLUSIVE | RUN_FILE | RUN_PMD)) == RUN_EXCLUSIVE;
+}
+
 /* The kpage* files a window reads, and which part of each run each needs. */
 enum ps_kfile {
 	PS_KCG,		/* kpagecgroup: every page (RUN_PMD: the head) */
@@ -269,6 +281,7 @@ struct ps_span_iter {
 	size_t k, end;
 	enum ps_kfile file;
 	bool mthp_off;
+	bool anon_small;	/* as struct ps_window's */
 	uint32_t gap;
 	uint64_t pos;		/* next sample PFN of run k (0: at its start) */
 	uint64_t sblock;	/* the last sampled block + 1 (as struct ps_window's) */
@@ -287,5 +300,9 @@ bool ps_span_next(struct ps_span_iter *it, uint64_t *a, uint64_t *b);
  * Returns: true when this size cannot hold anon folios.
  */
 bool ps_mthp_size_off(const char *enabled, const char *top, const char *nr_anon);
+/* The same size's state apart: *@none_now when @nr_anon reads 0 (no anon folio of this
+ * size exists now), *@may_grow unless @enabled (or @top, for inherit) selects never. */
+void ps_thp_size_state(const char *enabled, const char *top, const char *nr_anon,
+		       bool *none_now, bool *may_grow);
 
 #endif

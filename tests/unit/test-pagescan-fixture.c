@@ -7,10 +7,12 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kernel/pagescan.h"
@@ -230,8 +232,10 @@ END_TEST
 #define THP_SYS "sys/kernel/mm/transparent_hugepage"
 
 /* A THP sysfs under the fixture root: @small_enabled is hugepages-64kB's setting,
- * @small_nr its stats/nr_anon (NULL: no such file, before 6.12). */
-static void make_thp_sysfs(const char *small_enabled, const char *small_nr)
+ * @small_nr its stats/nr_anon (NULL: no such file, before 6.12); @pmd_nr the PMD
+ * size's. */
+static void make_thp_sysfs_pmd(const char *small_enabled, const char *small_nr,
+			       const char *pmd_nr)
 {
 	ck_assert_int_eq(tu_write(root, THP_SYS "/hpage_pmd_size", "2097152\n"), 0);
 	ck_assert_int_eq(tu_write(root, THP_SYS "/enabled", "always [madvise] never\n"), 0);
@@ -241,9 +245,14 @@ static void make_thp_sysfs(const char *small_enabled, const char *small_nr)
 					  small_nr), 0);
 	ck_assert_int_eq(tu_write(root, THP_SYS "/hugepages-2048kB/enabled",
 				  "always [inherit] madvise never\n"), 0);
-	ck_assert_int_eq(tu_write(root, THP_SYS "/hugepages-2048kB/stats/nr_anon", "7\n"), 0);
+	ck_assert_int_eq(tu_write(root, THP_SYS "/hugepages-2048kB/stats/nr_anon", pmd_nr), 0);
 	ck_assert_int_eq(tu_write(root, THP_SYS "/hugepages-8kB/shmem_enabled",
 				  "always inherit within_size advise [never]\n"), 0);
+}
+
+static void make_thp_sysfs(const char *small_enabled, const char *small_nr)
+{
+	make_thp_sysfs_pmd(small_enabled, small_nr, "7\n");
 }
 
 static void remove_thp_sysfs(void)
@@ -295,6 +304,111 @@ START_TEST(sampled_reads_less)
 	remove_thp_sysfs();
 	put("proc/kpageflags", 100500, KF(KPF_ANON));
 	close_fixture_fds();
+}
+END_TEST
+
+/*
+ * No anon THP of any size exists (every nr_anon reads 0): anon exclusive pages need no
+ * kpageflags at all, so neither the planted flag nor the PMD folio's (which nr_anon
+ * says cannot be one) count as THP.  Shared anon, file and shmem pages still have
+ * theirs read: the zero page, file and shmem are told apart as before.
+ */
+START_TEST(no_anon_thp_no_flags)
+{
+	struct cgctl_inventory *inv;
+
+	put("proc/kpageflags", 100500, KF(KPF_ANON) | KF(KPF_THP));
+	close_fixture_fds();
+	make_thp_sysfs_pmd("always inherit [madvise] never\n", "0\n", "0\n");
+	for (int t = 0; t < 2; t++) {
+		inv = scan(PID, t ? CGCTL_INV_SINGLE_THREAD : 0, 0);
+		ck_assert_uint_eq(cgctl_inventory_group(inv, ino_a)->thp, 0);
+		ck_assert_uint_eq(cgctl_inventory_group(inv, ino_a)->anon_exclusive, BIG);
+		ck_assert_uint_eq(cgctl_inventory_group(inv, ino_a)->anon_shared, 20);
+		ck_assert_uint_eq(cgctl_inventory_group(inv, ino_ab)->anon_exclusive, 612);
+		ck_assert_uint_eq(cgctl_inventory_group(inv, ino_ab)->thp, 0);
+		ck_assert_uint_eq(cgctl_inventory_group(inv, ino_c)->file, 4);
+		ck_assert_uint_eq(cgctl_inventory_group(inv, ino_c)->shmem, 2);
+		ck_assert_uint_eq(inv->zero_pages, 1);
+		cgctl_inventory_free(inv);
+	}
+	remove_thp_sysfs();
+	/* a PMD THP exists somewhere: all is read as before */
+	make_thp_sysfs_pmd("always inherit [madvise] never\n", "0\n", "1\n");
+	ck_assert_uint_eq(planted_thp(), 1);
+	remove_thp_sysfs();
+	/* an mTHP exists: the same */
+	make_thp_sysfs_pmd("always inherit [madvise] never\n", "1\n", "0\n");
+	ck_assert_uint_eq(planted_thp(), 1);
+	remove_thp_sysfs();
+	put("proc/kpageflags", 100500, KF(KPF_ANON));
+	close_fixture_fds();
+}
+END_TEST
+
+/* A FIFO standing for an nr_anon file: its first reader gets "0", every later one
+ * nothing (not a count), until @stop. */
+struct fifo_feed {
+	char path[4096];
+	int served;
+	bool stop;
+};
+
+static void *fifo_writer(void *arg)
+{
+	struct fifo_feed *f = arg;
+	struct timespec pause = { 0, 100000 };
+
+	for (int tries = 0; tries < 100000 && !__atomic_load_n(&f->stop, __ATOMIC_ACQUIRE);
+	     tries++) {
+		int fd = open(f->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+
+		if (fd < 0) {	/* ENXIO: no reader yet */
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		if (f->served++ == 0 && write(fd, "0\n", 2) != 2)
+			f->served = -1000;
+		close(fd);
+	}
+	return NULL;
+}
+
+/*
+ * An mTHP size that may grow reads 0 when the scan starts and no longer after the
+ * kpage pass (a FIFO serves its nr_anon file): the pass runs again with every
+ * kpageflags entry read, and counts each page once.
+ */
+START_TEST(anon_thp_appears_meanwhile)
+{
+	struct fifo_feed f = { .served = 0 };
+	struct cgctl_inventory *inv;
+	pthread_t t;
+
+	put("proc/kpageflags", 100500, KF(KPF_ANON) | KF(KPF_THP));
+	close_fixture_fds();
+	make_thp_sysfs_pmd("always inherit [madvise] never\n", NULL, "0\n");
+	snprintf(f.path, sizeof(f.path), "%s/" THP_SYS "/hugepages-64kB/stats", root);
+	ck_assert_int_eq(mkdir(f.path, 0700), 0);
+	strcat(f.path, "/nr_anon");
+	ck_assert_int_eq(mkfifo(f.path, 0600), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, fifo_writer, &f), 0);
+	inv = scan(PID, 0, 0);
+	__atomic_store_n(&f.stop, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	/* the fixture is shared: put it back before anything can fail */
+	remove_thp_sysfs();
+	put("proc/kpageflags", 100500, KF(KPF_ANON));
+	close_fixture_fds();
+	ck_assert_int_ge(f.served, 2);	/* read at the start, and again after */
+	ck_assert_uint_eq(cgctl_inventory_group(inv, ino_a)->thp, 1);
+	ck_assert_uint_eq(cgctl_inventory_group(inv, ino_a)->anon_exclusive, BIG);
+	ck_assert_uint_eq(cgctl_inventory_group(inv, ino_a)->anon_shared, 20);
+	ck_assert_uint_eq(cgctl_inventory_group(inv, ino_ab)->anon_exclusive, 612);
+	ck_assert_uint_eq(cgctl_inventory_group(inv, ino_ab)->thp, 512);
+	ck_assert_uint_eq(cgctl_inventory_group(inv, ino_c)->pages, 6);
+	ck_assert_uint_eq(inv->zero_pages, 1);
+	cgctl_inventory_free(inv);
 }
 END_TEST
 
@@ -438,6 +552,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, full_one_thread);
 	tcase_add_test(tc, sampled_same_figures);
 	tcase_add_test(tc, sampled_reads_less);
+	tcase_add_test(tc, no_anon_thp_no_flags);
+	tcase_add_test(tc, anon_thp_appears_meanwhile);
 	tcase_add_test(tc, no_paths_no_mapcount);
 	tcase_add_test(tc, no_kpageflags);
 	tcase_add_test(tc, hidden_pfns);

@@ -760,6 +760,26 @@ START_TEST(mthp_size_off)
 }
 END_TEST
 
+/* A size's state apart: none now from nr_anon alone, may grow unless never rules. */
+START_TEST(thp_size_state)
+{
+	bool none, grow;
+
+	ps_thp_size_state("always inherit [madvise] never\n", NULL, "0\n", &none, &grow);
+	ck_assert(none && grow);
+	ps_thp_size_state("always [inherit] madvise never\n", "always madvise [never]\n", "3\n",
+			  &none, &grow);
+	ck_assert(!none && !grow);
+	ps_thp_size_state("always [inherit] madvise never\n", "[always] madvise never\n", NULL,
+			  &none, &grow);
+	ck_assert(!none && grow);
+	ps_thp_size_state("[never]", "", "0", &none, &grow);
+	ck_assert(none && !grow);
+	ps_thp_size_state("[never]", "", "0 \n", &none, &grow);	/* not a number alone */
+	ck_assert(!none);
+}
+END_TEST
+
 /* The count of leading entries equal to a value, for every length and mismatch place
  * around the four-at-a-time steps. */
 START_TEST(leading_equal)
@@ -961,6 +981,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, account_pmd_run);
 	tcase_add_test(tc, spans);
 	tcase_add_test(tc, mthp_size_off);
+	tcase_add_test(tc, thp_size_state);
 	tcase_add_test(tc, sort_many);
 	tcase_add_test(tc, blkcache_reuse);
 	tcase_add_test(tc, leading_equal);
