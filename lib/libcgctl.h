@@ -635,8 +635,10 @@ struct cgctl_inventory {
  * cgctl_inventory_scan: inventory the resident pages of @pid (CGCTL_INV_* flags).  Needs
  * ptrace-read access to @pid; without CAP_SYS_ADMIN the owner is unknown (see unknown).
  * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.  @ctx keeps the
- * scan's scratch arrays (at most 64 MiB, freed by the last cgctl_unref()) for its next
- * scans: fresh memory costs a page fault per page.
+ * scan's scratch arrays (at most 64 MiB) and its second worker thread (asleep between
+ * scans, every signal blocked) for its next scans, until the last cgctl_unref(): fresh
+ * memory costs a page fault per page, a new thread 0.1-0.5 ms.  A fork()ed child's
+ * scans start a thread of their own; two scans at once on one context each have one.
  * Returns: 0 and a result to free with cgctl_inventory_free(), or -ESRCH (no such
  * process), -EACCES/-EPERM, -ENOMEM, -EIO (malformed /proc file), -errno.
  */

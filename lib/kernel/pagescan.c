@@ -54,9 +54,10 @@ struct pm_scan_arg {
 #endif
 #define SCAN_VEC	256	/* regions per PAGEMAP_SCAN call */
 #define THP_SIZES	16	/* hugepages-<size>kB directories tracked (6.18: 10) */
-/* Pieces of work each phase is cut into, claimed by whichever worker is free: two
- * fixed halves finish apart when the other CPU is busy with something else. */
-#define CHUNKS		16
+/* Pieces of work each phase is cut into at most, claimed by whichever worker is free:
+ * two fixed halves finish apart when the other CPU is busy with something else, or
+ * wakes late.  Their sizes shrink (guided_ends()). */
+#define CHUNKS		32
 
 struct scan {
 	struct cgctl_ctx *ctx;
@@ -79,7 +80,7 @@ struct scan {
 	uint64_t cut[CHUNKS + 1];
 	size_t n_chunks;
 	size_t next_chunk;	/* the next one to claim (atomic) */
-	struct crew crew;	/* the workers' threads, kept for both phases */
+	struct crew *crew;	/* the workers (cgctl_ctx_crew_get()), for both phases */
 };
 
 struct worker {
@@ -366,7 +367,7 @@ static int run_workers(struct scan *s, struct worker *w, int n, void *(*fn)(void
 	struct phase p = { w, fn };
 	int r = 0;
 
-	crew_run(&s->crew, n, phase_run, &p);
+	crew_run(s->crew, n, phase_run, &p);
 	for (int i = 0; i < n; i++)
 		if (w[i].err && !r)
 			r = w[i].err;
@@ -404,18 +405,38 @@ static uint64_t pmd_aligned_cut(const struct scan *s, uint64_t cut)
 	return cut;
 }
 
+/*
+ * Where the chunks of a phase of @total units end (@end, ascending, the last @total), for
+ * @n workers: each chunk takes 1/(2n) of what is left, but no less than 1/64 of the
+ * whole, so the last ones are small and the workers finish close together (guided
+ * self-scheduling).  Returns: the number of chunks, at most CHUNKS.
+ */
+static size_t guided_ends(uint64_t total, int n, uint64_t *end)
+{
+	uint64_t acc = 0, least = MAX(total / 64, 1);
+	size_t k = 0;
+
+	while (acc < total && k < CHUNKS - 1) {
+		acc = MIN(total, acc + MAX((total - acc) / (2 * (uint64_t)n), least));
+		end[k++] = acc;
+	}
+	if (!k || acc < total)
+		end[k++] = total;
+	return k;
+}
+
 /* Phase 1: pagemap of all VMAs into @runs (sorted) and @st, in chunks of virtual pages. */
 static int scan_pagemap(struct scan *s, struct worker *w, int n, struct ps_runs *runs,
 			struct ps_pmstat *st)
 {
+	uint64_t end[CHUNKS];
 	int r;
 
-	s->n_chunks = n == 1 ? 1 : CHUNKS;
+	s->n_chunks = n == 1 ? 1 : guided_ends(s->virt_pages, n, end);
 	s->next_chunk = 0;
 	s->cut[0] = 0;
 	for (size_t k = 1; k < s->n_chunks; k++)
-		s->cut[k] = MAX(s->cut[k - 1],
-				pmd_aligned_cut(s, s->virt_pages * k / s->n_chunks));
+		s->cut[k] = MAX(s->cut[k - 1], pmd_aligned_cut(s, end[k - 1]));
 	s->cut[s->n_chunks] = s->virt_pages;
 	r = run_workers(s, w, n, phase_pagemap);
 	if (r == 0 && n == 1) {	/* else MAX_THREADS (2) halves */
@@ -455,6 +476,7 @@ static int scan_kpage(struct scan *s, struct worker *w, int n, const struct ps_r
 		      struct ps_groups *groups, uint64_t *zero)
 {
 	uint64_t total = 0, acc = 0;	/* in PFNs to read and preads (run_cost()) */
+	uint64_t end[CHUNKS];
 	size_t i = 0;
 	int r;
 
@@ -462,11 +484,11 @@ static int scan_kpage(struct scan *s, struct worker *w, int n, const struct ps_r
 		total += run_cost(runs->v, k);
 	if (total < MIN_PAGES_PER_THREAD * 2)
 		n = 1;
-	s->n_chunks = n == 1 ? 1 : CHUNKS;
+	s->n_chunks = n == 1 ? 1 : guided_ends(total, n, end);
 	s->next_chunk = 0;
 	s->cut[0] = 0;
 	for (size_t k = 1; k <= s->n_chunks; k++) {
-		while (i < runs->n && (k == s->n_chunks || acc < total * k / s->n_chunks)) {
+		while (i < runs->n && (k == s->n_chunks || acc < end[k - 1])) {
 			acc += run_cost(runs->v, i);
 			i++;
 		}
@@ -822,9 +844,11 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 		      struct ps_scan_out *out, size_t *gone, struct cgctl_error *e)
 {
 	struct worker w[MAX_THREADS];
+	struct crew local;
 	int n, r;
 
-	n = crew_start(&s->crew, nthreads(s));
+	s->crew = cgctl_ctx_crew_get(s->ctx, nthreads(s), &local);
+	n = MIN(s->crew->n, nthreads(s));
 	read_thp_pmd(s);
 	s->mthp_pending = true;
 	r = alloc_workers(w, n, s);
@@ -865,7 +889,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 		if (r < 0)
 			cgctl_error_set(e, -r, "reading kpage files: %s", strerror(-r));
 	}
-	crew_stop(&s->crew);
+	cgctl_ctx_crew_put(s->ctx, s->crew, &local);
 	free_workers(w, n);
 	if (r == -ENOMEM && e && !e->err)
 		cgctl_error_set(e, ENOMEM, "out of memory");

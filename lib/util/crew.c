@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <signal.h>
 #include <time.h>
 
 #include "util/crew.h"
@@ -37,6 +38,11 @@ static void await(struct crew *c, bool (*done)(const struct crew *, unsigned int
 	}
 }
 
+static bool parked(const struct crew *c)
+{
+	return __atomic_load_n(&c->parked, __ATOMIC_ACQUIRE);
+}
+
 static bool new_gen(const struct crew *c, unsigned int seen)
 {
 	return __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) != seen;
@@ -56,14 +62,44 @@ static void wake(struct crew *c)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/*
+ * A member between jobs: spin for the next one for CREW_SPIN_NS, unless the crew is
+ * parked; then sleep until a job comes, or crew_unpark() sends it spinning again.
+ */
+static void await_job(struct crew *c, unsigned int seen)
+{
+	for (;;) {
+		unsigned int ep = __atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE);
+		long long end = now_ns() + CREW_SPIN_NS;
+
+		for (unsigned int i = 0; !new_gen(c, seen) && !parked(c); i++) {
+			relax();
+			if ((i & 255) == 255 && now_ns() > end)
+				break;
+		}
+		if (new_gen(c, seen))
+			return;
+		pthread_mutex_lock(&c->lock);
+		while (!new_gen(c, seen) && __atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE) == ep)
+			pthread_cond_wait(&c->cv, &c->lock);
+		pthread_mutex_unlock(&c->lock);
+		if (new_gen(c, seen))
+			return;
+	}
+}
+
 static void *member_main(void *arg)
 {
 	struct crew_member m = *(struct crew_member *)arg;
 	struct crew *c = m.c;
 	unsigned int seen = 0;
+	sigset_t all;
 
+	/* the process's signals are for its own threads, not for a library's helper */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	for (;;) {
-		await(c, new_gen, seen);
+		await_job(c, seen);
 		seen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
 		if (c->quit)
 			return NULL;
@@ -105,6 +141,22 @@ void crew_run(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg)
 	fn(arg, 0);
 	if (c->active > 1)
 		await(c, all_done, 0);
+}
+
+void crew_park(struct crew *c)
+{
+	__atomic_store_n(&c->parked, true, __ATOMIC_RELEASE);
+}
+
+void crew_unpark(struct crew *c)
+{
+	__atomic_store_n(&c->parked, false, __ATOMIC_RELEASE);
+	if (c->n > 1) {
+		pthread_mutex_lock(&c->lock);
+		__atomic_add_fetch(&c->epoch, 1, __ATOMIC_ACQ_REL);
+		pthread_cond_broadcast(&c->cv);
+		pthread_mutex_unlock(&c->lock);
+	}
 }
 
 void crew_stop(struct crew *c)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A crew: the calling thread and up to CREW_MAX - 1 threads kept for several jobs in a
- * row (the page inventory's two phases, per task), instead of a thread created and
- * joined for each.  On these paravirtualised 2-CPU machines a thread costs ~0.15 ms to
- * create and more to wake on an idle CPU, so between jobs the threads spin for a short
- * while (CREW_SPIN_NS) before they sleep.
+ * row (the page inventory's two phases, per task, and the inventories of one context),
+ * instead of a thread created and joined for each.  The threads block every signal.
+ * On these paravirtualised 2-CPU machines a thread costs ~0.15 ms to create and more to
+ * wake on an idle CPU, so between jobs the threads spin for a short while
+ * (CREW_SPIN_NS) before they sleep, or sleep at once while the crew is parked.
  */
 #ifndef CGCTL_UTIL_CREW_H
 #define CGCTL_UTIL_CREW_H
@@ -33,6 +34,8 @@ struct crew {
 	unsigned int gen;	/* a new job (or the end): atomic */
 	int pending;		/* threads yet to answer the job: atomic */
 	bool quit;
+	bool parked;		/* between jobs, sleep at once (atomic) */
+	unsigned int epoch;	/* bumped by crew_unpark(): sleepers spin again (atomic) */
 	pthread_mutex_t lock;	/* with @cv: to sleep on either */
 	pthread_cond_t cv;
 };
@@ -43,6 +46,12 @@ int crew_start(struct crew *c, int want);
 /* Run @fn(@arg, id) on workers [0, @m) (at most c->n), id 0 in this thread; returns
  * when all are done. */
 void crew_run(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg);
+/* Between jobs from now on, the threads sleep at once instead of spinning (a crew kept
+ * for later, idle meanwhile). */
+void crew_park(struct crew *c);
+/* Wake the threads of a parked crew, to spin for the next job for up to CREW_SPIN_NS:
+ * called some time before crew_run(), it hides the time an idle CPU takes to wake. */
+void crew_unpark(struct crew *c);
 /* End the threads. */
 void crew_stop(struct crew *c);
 

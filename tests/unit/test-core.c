@@ -308,8 +308,8 @@ START_TEST(cputhread)
 }
 END_TEST
 
-/* crew: each job runs once on each of its workers, whether they spin or sleep between
- * jobs; a worker past the job's count sits it out. */
+/* crew: each job runs once on each of its workers, whether they spin, sleep or are
+ * parked between jobs; a worker past the job's count sits it out. */
 static void crew_job(void *arg, int id)
 {
 	int *ran = arg;
@@ -331,6 +331,17 @@ START_TEST(crew)
 			struct timespec ts = { 0, 3 * CREW_SPIN_NS };
 
 			nanosleep(&ts, NULL);
+		}
+		if (job % 50 == 20)	/* parked: they sleep at once ... */
+			crew_park(&c);
+		if (job % 50 == 30)	/* ... until sent spinning again */
+			crew_unpark(&c);
+		if (job % 50 == 25) {	/* parked and woken: spinning for the next */
+			struct timespec ts = { 0, CREW_SPIN_NS / 4 };
+
+			crew_unpark(&c);
+			nanosleep(&ts, NULL);
+			crew_park(&c);
 		}
 		crew_run(&c, m, crew_job, ran);
 		for (int i = 0; i < CREW_MAX; i++)

@@ -5,6 +5,7 @@
  * used, and cgroup directories whose st_ino the kpagecgroup entries name.
  */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -159,23 +161,31 @@ static void teardown(void)
 	free(root);
 }
 
+static struct cgctl_inventory *scan_in(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
+				       int want)
+{
+	struct cgctl_inventory *inv = NULL;
+	struct cgctl_error e = { 0 };
+	int r = cgctl_inventory_scan(ctx, pid, flags, &inv, &e);
+
+	ck_assert_msg(r == want, "scan: %d (%s)", r, e.msg);
+	return inv;
+}
+
 static struct cgctl_inventory *scan(pid_t pid, unsigned int flags, int want)
 {
 	struct cgctl_ctx *ctx = NULL;
-	struct cgctl_inventory *inv = NULL;
-	struct cgctl_error e = { 0 };
-	int r;
+	struct cgctl_inventory *inv;
 
 	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
-	r = cgctl_inventory_scan(ctx, pid, flags, &inv, &e);
-	ck_assert_msg(r == want, "scan: %d (%s)", r, e.msg);
+	inv = scan_in(ctx, pid, flags, want);
 	cgctl_unref(ctx);
 	return inv;
 }
 
-static void check_full(unsigned int flags)
+/* The fixture task's figures, whole (then freed). */
+static void check_full_inv(struct cgctl_inventory *inv)
 {
-	struct cgctl_inventory *inv = scan(PID, flags, 0);
 	const struct cgctl_inv_group *g;
 
 	ck_assert(inv->pfn_visible);
@@ -216,6 +226,96 @@ static void check_full(unsigned int flags)
 	ck_assert_ptr_null(cgctl_inventory_group(inv, 0));	/* zero page: no group */
 	cgctl_inventory_free(inv);
 }
+
+static void check_full(unsigned int flags)
+{
+	check_full_inv(scan(PID, flags, 0));
+}
+
+/* The fixture task's figures in a few numbers, for where ck_assert() cannot be used
+ * (another thread, a fork()ed child). */
+static bool full_ok(struct cgctl_ctx *ctx)
+{
+	struct cgctl_inventory *inv = NULL;
+	struct cgctl_error e = { 0 };
+	bool ok = cgctl_inventory_scan(ctx, PID, 0, &inv, &e) == 0 && inv->n_groups == 4 &&
+		  cgctl_inventory_group(inv, ino_a)->anon_exclusive == BIG &&
+		  cgctl_inventory_group(inv, ino_ab)->pages == 612 &&
+		  cgctl_inventory_group(inv, ino_c)->shmem == 2;
+
+	cgctl_inventory_free(inv);
+	return ok;
+}
+
+/* Threads of this process now. */
+static int threads_now(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+struct scanner {
+	struct cgctl_ctx *ctx;
+	bool ok;
+};
+
+static void *scan_thread(void *arg)
+{
+	struct scanner *sc = arg;
+
+	for (int i = 0; i < 20; i++)
+		sc->ok &= full_ok(sc->ctx);
+	return NULL;
+}
+
+/*
+ * A context keeps its inventory worker between scans (one thread more than before the
+ * first, while two CPUs are online) and ends it with the last cgctl_unref().  A fork()ed
+ * child has none of the parent's threads: its scans start their own.  Two scans at
+ * once on one context both count right (one of them with workers of its own).
+ */
+START_TEST(kept_workers)
+{
+	struct cgctl_ctx *ctx = NULL;
+	int before = threads_now(), kept = sysconf(_SC_NPROCESSORS_ONLN) > 1, st;
+	struct scanner sc;
+	pthread_t t;
+	pid_t pid;
+
+	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+	for (int i = 0; i < 3; i++) {
+		check_full_inv(scan_in(ctx, PID, 0, 0));
+		ck_assert_int_eq(threads_now(), before + kept);
+	}
+	check_full_inv(scan_in(ctx, PID, CGCTL_INV_SINGLE_THREAD, 0));
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		bool ok = full_ok(ctx) && full_ok(ctx) && threads_now() == 1 + kept;
+
+		cgctl_unref(ctx);
+		_exit(ok && threads_now() == 1 ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	sc = (struct scanner){ ctx, true };
+	ck_assert_int_eq(pthread_create(&t, NULL, scan_thread, &sc), 0);
+	for (int i = 0; i < 20; i++)
+		ck_assert(full_ok(ctx));
+	pthread_join(t, NULL);
+	ck_assert(sc.ok);
+	ck_assert_int_le(threads_now(), before + kept);
+	cgctl_unref(ctx);
+	ck_assert_int_eq(threads_now(), before);
+}
+END_TEST
 
 START_TEST(full_two_threads)
 {
@@ -554,6 +654,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, sampled_reads_less);
 	tcase_add_test(tc, no_anon_thp_no_flags);
 	tcase_add_test(tc, anon_thp_appears_meanwhile);
+	tcase_add_test(tc, kept_workers);
 	tcase_add_test(tc, no_paths_no_mapcount);
 	tcase_add_test(tc, no_kpageflags);
 	tcase_add_test(tc, hidden_pfns);
