@@ -133,21 +133,36 @@ static int walk(struct resolver *rs)
 	return r;
 }
 
-/* The task's memory cgroup (set in @inv) and the paths of all groups. */
+/* The task's memory cgroup (set in @inv, unless @out knows it already) and the paths of
+ * all groups. */
 static int resolve(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
-		   struct cgctl_inventory *inv)
+		   struct ps_scan_out *out, struct cgctl_inventory *inv)
 {
 	struct resolver rs = { .ctx = ctx, .inv = inv };
 	int r;
 
 	if (cgctl_mount_find(ctx, "memory", &rs.m) < 0)
 		return 0;	/* no memory hierarchy: no paths, not an error */
-	if (cgctl_pid_cgroup(ctx, pid, rs.m, &inv->task_cgroup) == 0)
+	if (out->task_known) {
+		inv->task_cgroup = out->task_cgroup;
+		inv->task_ino = out->task_ino;
+		out->task_cgroup = NULL;
+	} else if (cgctl_pid_cgroup(ctx, pid, rs.m, &inv->task_cgroup) == 0) {
 		cgctl_cg_ino(ctx, rs.m, inv->task_cgroup, &inv->task_ino);
+	}
 	if (flags & CGCTL_INV_NO_PATHS || inv->unknown & CGCTL_INV_UNKNOWN_OWNER)
 		return 0;
-	for (size_t i = 0; i < inv->n_groups; i++)
-		rs.remaining += inv->groups[i].ino != 0;
+	for (size_t i = 0; i < inv->n_groups; i++) {
+		struct cgctl_inv_group *g = &inv->groups[i];
+
+		/* most pages are the task's own cgroup's: known without a stat */
+		if (g->ino && g->ino == inv->task_ino && inv->task_cgroup && !g->path) {
+			g->path = strdup(inv->task_cgroup);
+			if (!g->path)
+				return -ENOMEM;
+		}
+		rs.remaining += g->ino != 0 && !g->path;
+	}
 	r = 0;
 	if (rs.remaining && inv->task_cgroup)
 		r = try_chain(&rs, inv->task_cgroup);
@@ -226,7 +241,7 @@ static int build_groups(struct cgctl_inventory *inv, const struct ps_scan_out *o
 }
 
 int ps_result_build(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
-		    const struct ps_scan_out *out, struct cgctl_inventory **ret,
+		    struct ps_scan_out *out, struct cgctl_inventory **ret,
 		    struct cgctl_error *e)
 {
 	struct cgctl_inventory *inv = calloc(1, sizeof(*inv));
@@ -245,7 +260,7 @@ int ps_result_build(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
 	inv->n_vmas = out->n_vmas;
 	r = build_groups(inv, out);
 	if (r == 0)
-		r = resolve(ctx, pid, flags, inv);
+		r = resolve(ctx, pid, flags, out, inv);
 	if (r < 0) {
 		cgctl_inventory_free(inv);
 		return cgctl_error_set(e, -r, "%d: %s", (int)pid, strerror(-r));

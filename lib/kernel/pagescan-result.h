@@ -14,12 +14,15 @@ struct ps_scan_out {
 	unsigned int unknown;		/* CGCTL_INV_UNKNOWN_* found while scanning */
 	size_t n_vmas;
 	uint64_t virt_pages;
+	bool task_known;		/* the first task's cgroup was looked up: */
+	char *task_cgroup;		/* it (NULL: unknown), for the result to take */
+	uint64_t task_ino;
 };
 
-/* Build the public result (groups sorted, paths resolved unless CGCTL_INV_NO_PATHS).
- * Returns: 0 or -ENOMEM. */
+/* Build the public result (groups sorted, paths resolved unless CGCTL_INV_NO_PATHS);
+ * it takes out->task_cgroup.  Returns: 0 or -ENOMEM. */
 int ps_result_build(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
-		    const struct ps_scan_out *out, struct cgctl_inventory **ret,
+		    struct ps_scan_out *out, struct cgctl_inventory **ret,
 		    struct cgctl_error *e);
 
 #endif

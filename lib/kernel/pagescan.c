@@ -71,7 +71,14 @@ struct scan {
 				 * need no kpageflags (ps_run_flagless()) */
 	unsigned int n_grow;	/* THP sizes that may get new anon folios meanwhile */
 	unsigned long grow_kb[THP_SIZES];	/* ... their sizes, re-read after */
-	bool mthp_pending;	/* read_mthp() is still to be done (by worker 0) */
+	bool mthp_pending;	/* prepare() is still to be done (by mthp_worker) */
+	pid_t pid0;		/* the task whose cgroup the result names */
+	unsigned int kpage_unknown;	/* open_kpage()'s */
+	char *task_cgroup;	/* pid0's memory cgroup (prepare()), NULL if unknown */
+	uint64_t task_ino;
+	int readers;		/* workers reading the pagemap (phase 1) */
+	int mthp_worker;	/* the one to call read_mthp(): not a reader if one is
+				 * free, else the first (the other starts reading) */
 	struct ps_vma *vmas;
 	size_t n_vmas;
 	uint64_t virt_pages;
@@ -201,7 +208,7 @@ static int worker_buf(struct worker *w)
 	return w->buf ? 0 : -ENOMEM;
 }
 
-static void read_mthp(struct scan *s);
+static void prepare(struct scan *s);
 
 /* The next unclaimed chunk of the phase in [*lo, *hi).  Returns: false when none. */
 static bool claim(struct scan *s, const struct worker *w, uint64_t *lo, uint64_t *hi)
@@ -239,10 +246,12 @@ static void *phase_pagemap(void *arg)
 	struct worker *w = arg;
 	uint64_t lo, hi;
 
-	if (w->id == 0 && w->s->mthp_pending) {	/* (the other worker is reading) */
-		read_mthp(w->s);
+	if (w->id == w->s->mthp_worker && w->s->mthp_pending) {
+		prepare(w->s);
 		w->s->mthp_pending = false;
 	}
+	if (w->id >= w->s->readers)
+		return NULL;
 	while (claim(w->s, w, &lo, &hi))
 		w->err = read_virt(w, lo, hi);
 	/* sorted here, in parallel: the main thread only merges the halves (through the
@@ -367,7 +376,7 @@ static int run_workers(struct scan *s, struct worker *w, int n, void *(*fn)(void
 	struct phase p = { w, fn };
 	int r = 0;
 
-	crew_run(s->crew, n, phase_run, &p);
+	crew_run_shared(s->crew, n, phase_run, &p);
 	for (int i = 0; i < n; i++)
 		if (w[i].err && !r)
 			r = w[i].err;
@@ -425,21 +434,28 @@ static size_t guided_ends(uint64_t total, int n, uint64_t *end)
 	return k;
 }
 
-/* Phase 1: pagemap of all VMAs into @runs (sorted) and @st, in chunks of virtual pages. */
-static int scan_pagemap(struct scan *s, struct worker *w, int n, struct ps_runs *runs,
-			struct ps_pmstat *st)
+/* Phase 1: pagemap of all VMAs into @runs (sorted) and @st, in chunks of virtual pages,
+ * read by @readers of the @n workers. */
+static int scan_pagemap(struct scan *s, struct worker *w, int n, int readers,
+			struct ps_runs *runs, struct ps_pmstat *st)
 {
 	uint64_t end[CHUNKS];
 	int r;
 
-	s->n_chunks = n == 1 ? 1 : guided_ends(s->virt_pages, n, end);
+	s->readers = readers;
+	s->mthp_worker = readers < n ? n - 1 : 0;
+	s->n_chunks = readers == 1 ? 1 : guided_ends(s->virt_pages, readers, end);
 	s->next_chunk = 0;
 	s->cut[0] = 0;
 	for (size_t k = 1; k < s->n_chunks; k++)
 		s->cut[k] = MAX(s->cut[k - 1], pmd_aligned_cut(s, end[k - 1]));
 	s->cut[s->n_chunks] = s->virt_pages;
 	r = run_workers(s, w, n, phase_pagemap);
-	if (r == 0 && n == 1) {	/* else MAX_THREADS (2) halves */
+	if (s->mthp_pending) {	/* its worker was left out: it woke too late */
+		prepare(s);
+		s->mthp_pending = false;
+	}
+	if (r == 0 && readers == 1) {	/* else MAX_THREADS (2) halves */
 		*runs = w[0].runs;
 		w[0].runs = (struct ps_runs){ .bc = runs->bc };
 	} else if (r == 0) {	/* the halves may share pages (mapped twice) */
@@ -760,6 +776,30 @@ static unsigned int open_kpage(struct scan *s)
 	return unknown;
 }
 
+/* The first task's memory cgroup and its inode, for the result. */
+static void task_cgroup(struct scan *s)
+{
+	const struct cgctl_mount *m;
+
+	if (cgctl_mount_find(s->ctx, "memory", &m) < 0 ||
+	    cgctl_pid_cgroup(s->ctx, s->pid0, m, &s->task_cgroup) < 0)
+		return;
+	if (cgctl_cg_ino(s->ctx, m, s->task_cgroup, &s->task_ino) < 0)
+		s->task_ino = 0;
+}
+
+/*
+ * What the kpage pass and the result need that the pagemap does not tell: which THPs
+ * can exist, the kpage* files, the task's cgroup.  Done by a worker while the pagemap
+ * is read (by another), so that none of it waits in line.
+ */
+static void prepare(struct scan *s)
+{
+	read_mthp(s);
+	s->kpage_unknown = open_kpage(s);
+	task_cgroup(s);
+}
+
 /* Workers with their buffers, made here in the calling thread. */
 static int alloc_workers(struct worker *w, int n, struct scan *s)
 {
@@ -815,7 +855,7 @@ static int scan_task_pagemap(struct scan *s, struct worker *w, int n, pid_t pid,
 	/* readers of PMD-mapped ranges in one PMD table take one lock in turn
 	 * (mm/huge_memory.c:__pmd_trans_huge_lock()): bench/scan --thp measures two
 	 * threads 3x slower than one */
-	r = scan_pagemap(s, w, s->pmd_busy ? 1 : n, runs, st);
+	r = scan_pagemap(s, w, n, s->pmd_busy ? 1 : n, runs, st);
 	for (int i = 0; i < n; i++) {
 		ps_runs_free(&w[i].runs);
 		memset(&w[i].st, 0, sizeof(w[i].st));
@@ -851,6 +891,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 	n = MIN(s->crew->n, nthreads(s));
 	read_thp_pmd(s);
 	s->mthp_pending = true;
+	s->pid0 = pids[0];
 	r = alloc_workers(w, n, s);
 	for (size_t k = 0; k < n_pids && r == 0; k++) {
 		struct ps_runs one = { .bc = s->ctx->blkcache };
@@ -877,7 +918,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 	if (r == 0 && n_pids > 1 && out->runs.n)
 		ps_runs_sort_dedupe(&out->runs);
 	if (r == 0 && out->runs.n) {
-		out->unknown |= open_kpage(s);
+		out->unknown |= s->kpage_unknown;
 		s->mthp_off &= s->kf_fd >= 0;
 		r = scan_kpage(s, w, n, &out->runs, &out->groups, &out->zero);
 		if (r == 0 && s->anon_small && !thp_still_none(s)) {
@@ -906,6 +947,9 @@ static int inventory(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
 	int r;
 
 	r = scan_tasks(&s, pids, n_pids, &out, &gone, e);
+	out.task_cgroup = s.task_cgroup;	/* (prepare()'s, now the result's) */
+	out.task_ino = s.task_ino;
+	out.task_known = true;
 	close_fd(&s.pm_fd);
 	close_fd(&s.kf_fd);
 	close_fd(&s.kcg_fd);
@@ -919,6 +963,7 @@ static int inventory(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
 	}
 	ps_runs_free(&out.runs);
 	ps_groups_free(&out.groups);
+	free(out.task_cgroup);	/* (not taken: no result) */
 	return r;
 }
 

@@ -88,6 +88,16 @@ static void await_job(struct crew *c, unsigned int seen)
 	}
 }
 
+/* Mark job @gen taken in @slot, by the member or (leaving it out) by the caller; false
+ * when the other side was first. */
+static bool claim(unsigned int *slot, unsigned int gen)
+{
+	unsigned int cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	return cur != gen && __atomic_compare_exchange_n(slot, &cur, gen, false,
+							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
 static void *member_main(void *arg)
 {
 	struct crew_member m = *(struct crew_member *)arg;
@@ -103,8 +113,12 @@ static void *member_main(void *arg)
 		seen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
 		if (c->quit)
 			return NULL;
-		/* every thread answers every job, run or not: until all have, the job's
-		 * fields are not written again */
+		/* take the job, unless the caller has left this thread out of it
+		 * (crew_run_shared()): then it answered for it and the job is not ours */
+		if (!claim(&c->claimed[m.id], seen))
+			continue;
+		/* every thread that took the job answers it, run or not: until all have, the
+		 * job's fields are not written again */
 		if (m.id < c->active)
 			c->fn(c->arg, m.id);
 		if (__atomic_sub_fetch(&c->pending, 1, __ATOMIC_ACQ_REL) == 0)
@@ -128,19 +142,36 @@ int crew_start(struct crew *c, int want)
 	return c->n;
 }
 
-void crew_run(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg)
+static void run(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg, bool shared)
 {
+	unsigned int gen = 0;
+
 	c->active = m < 1 ? 1 : m > c->n ? c->n : m;
 	c->fn = fn;
 	c->arg = arg;
 	if (c->active > 1) {	/* (a job of this thread alone wakes nobody) */
 		__atomic_store_n(&c->pending, c->n - 1, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&c->gen, 1, __ATOMIC_ACQ_REL);
+		gen = __atomic_add_fetch(&c->gen, 1, __ATOMIC_ACQ_REL);
 		wake(c);
 	}
 	fn(arg, 0);
-	if (c->active > 1)
-		await(c, all_done, 0);
+	if (c->active < 2)
+		return;
+	/* the pool is empty: who has not taken the job yet would find nothing in it */
+	for (int i = 1; shared && i < c->n; i++)
+		if (claim(&c->claimed[i], gen))
+			__atomic_sub_fetch(&c->pending, 1, __ATOMIC_ACQ_REL);
+	await(c, all_done, 0);
+}
+
+void crew_run(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg)
+{
+	run(c, m, fn, arg, false);
+}
+
+void crew_run_shared(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg)
+{
+	run(c, m, fn, arg, true);
 }
 
 void crew_park(struct crew *c)

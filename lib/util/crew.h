@@ -33,6 +33,8 @@ struct crew {
 	void *arg;
 	unsigned int gen;	/* a new job (or the end): atomic */
 	int pending;		/* threads yet to answer the job: atomic */
+	unsigned int claimed[CREW_MAX];	/* the last job each thread took, or was left
+					 * out of (crew_run_shared()): atomic */
 	bool quit;
 	bool parked;		/* between jobs, sleep at once (atomic) */
 	unsigned int epoch;	/* bumped by crew_unpark(): sleepers spin again (atomic) */
@@ -46,6 +48,10 @@ int crew_start(struct crew *c, int want);
 /* Run @fn(@arg, id) on workers [0, @m) (at most c->n), id 0 in this thread; returns
  * when all are done. */
 void crew_run(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg);
+/* The same for a job whose work the workers claim from a shared pool: once the caller's
+ * @fn returns (the pool is empty), workers that have not taken the job yet are left out
+ * of it, and the call returns without waiting for them to wake. */
+void crew_run_shared(struct crew *c, int m, void (*fn)(void *arg, int id), void *arg);
 /* Between jobs from now on, the threads sleep at once instead of spinning (a crew kept
  * for later, idle meanwhile). */
 void crew_park(struct crew *c);
