@@ -254,10 +254,12 @@ static void *phase_pagemap(void *arg)
 		return NULL;
 	while (claim(w->s, w, &lo, &hi))
 		w->err = read_virt(w, lo, hi);
-	/* sorted here, in parallel: the main thread only merges the halves (through the
-	 * pagemap buffer, free now and mapped already) */
-	if (!w->err)
+	/* sorted and split here, in parallel: the main thread only merges the halves
+	 * (sorting through the pagemap buffer, free now and mapped already) */
+	if (!w->err) {
 		ps_runs_sort_dedupe_in(&w->runs, w->buf, w->buf_cap);
+		w->err = ps_runs_split(&w->runs, WIN_PFNS);
+	}
 	return NULL;
 }
 
@@ -861,10 +863,8 @@ static int scan_task_pagemap(struct scan *s, struct worker *w, int n, pid_t pid,
 		memset(&w[i].st, 0, sizeof(w[i].st));
 		w[i].err = 0;
 	}
-	if (r == 0 && runs->n) {	/* sorted and deduplicated by scan_pagemap() */
-		r = ps_runs_split(runs, WIN_PFNS);
-		if (r == 0)
-			r = find_pmd(s, runs);
+	if (r == 0 && runs->n) {	/* sorted, deduplicated, split by scan_pagemap() */
+		r = find_pmd(s, runs);
 		if (r == 0 && s->pmd_known)
 			ps_runs_join_pfn(runs, WIN_PFNS);
 	}
