@@ -7,7 +7,6 @@
  * opened in one openat2() (cgctl_cg_open_file()) is the file cgctl_cg_open() + openat()
  * open, or their errno, and the lean memstat reads the same figures through it.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -141,14 +140,9 @@ END_TEST
 
 static int count_fds(void)
 {
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
+	int n = tu_count_entries("/proc/self/fd");
 
-	ck_assert_ptr_nonnull(d);
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.';
-	closedir(d);
+	ck_assert_int_ge(n, 0);
 	return n;
 }
 

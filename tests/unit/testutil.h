@@ -16,5 +16,8 @@ int tu_write(const char *dir, const char *rel, const char *content);
 int tu_rmtree(const char *dir);
 /* Read a whole file (malloc'ed, NUL-terminated) or NULL. */
 char *tu_read(const char *dir, const char *rel);
+/* Entries of directory @dir other than "." and ".." (open fds, threads under /proc/self).
+ * Returns: the count, -1 when @dir cannot be opened. */
+int tu_count_entries(const char *dir);
 
 #endif
