@@ -109,17 +109,21 @@ static bool selected_is(const char *s, const char *want)
 void ps_thp_size_state(const char *enabled, const char *top, const char *nr_anon,
 		       bool *none_now, bool *may_grow)
 {
+	*may_grow = !selected_is(enabled, "never") &&
+		    !(selected_is(enabled, "inherit") && selected_is(top, "never"));
+	*none_now = ps_nr_anon_zero(nr_anon);
+}
+
+bool ps_nr_anon_zero(const char *nr_anon)
+{
 	char *end;
 	unsigned long long v;
 
-	*may_grow = !selected_is(enabled, "never") &&
-		    !(selected_is(enabled, "inherit") && selected_is(top, "never"));
-	*none_now = false;
 	if (!nr_anon)
-		return;
+		return false;
 	errno = 0;
 	v = strtoull(nr_anon, &end, 10);
-	*none_now = !errno && end != nr_anon && (*end == '\n' || !*end) && v == 0;
+	return !errno && end != nr_anon && (*end == '\n' || !*end) && v == 0;
 }
 
 bool ps_mthp_size_off(const char *enabled, const char *top, const char *nr_anon)

@@ -71,13 +71,13 @@ struct scan {
 				 * need no kpageflags (ps_run_flagless()) */
 	unsigned int n_grow;	/* THP sizes that may get new anon folios meanwhile */
 	unsigned long grow_kb[THP_SIZES];	/* ... their sizes, re-read after */
-	bool mthp_pending;	/* prepare() is still to be done (by mthp_worker) */
+	bool prep_pending;	/* prepare() is still to be done (by prep_worker) */
 	pid_t pid0;		/* the task whose cgroup the result names */
 	unsigned int kpage_unknown;	/* open_kpage()'s */
 	char *task_cgroup;	/* pid0's memory cgroup (prepare()), NULL if unknown */
 	uint64_t task_ino;
 	int readers;		/* workers reading the pagemap (phase 1) */
-	int mthp_worker;	/* the one to call read_mthp(): not a reader if one is
+	int prep_worker;	/* the one to call prepare(): not a reader if one is
 				 * free, else the first (the other starts reading) */
 	struct ps_vma *vmas;
 	size_t n_vmas;
@@ -246,9 +246,9 @@ static void *phase_pagemap(void *arg)
 	struct worker *w = arg;
 	uint64_t lo, hi;
 
-	if (w->id == w->s->mthp_worker && w->s->mthp_pending) {
+	if (w->id == w->s->prep_worker && w->s->prep_pending) {
 		prepare(w->s);
-		w->s->mthp_pending = false;
+		w->s->prep_pending = false;
 	}
 	if (w->id >= w->s->readers)
 		return NULL;
@@ -445,7 +445,7 @@ static int scan_pagemap(struct scan *s, struct worker *w, int n, int readers,
 	int r;
 
 	s->readers = readers;
-	s->mthp_worker = readers < n ? n - 1 : 0;
+	s->prep_worker = readers < n ? n - 1 : 0;
 	s->n_chunks = readers == 1 ? 1 : guided_ends(s->virt_pages, readers, end);
 	s->next_chunk = 0;
 	s->cut[0] = 0;
@@ -453,9 +453,9 @@ static int scan_pagemap(struct scan *s, struct worker *w, int n, int readers,
 		s->cut[k] = MAX(s->cut[k - 1], pmd_aligned_cut(s, end[k - 1]));
 	s->cut[s->n_chunks] = s->virt_pages;
 	r = run_workers(s, w, n, phase_pagemap);
-	if (s->mthp_pending) {	/* its worker was left out: it woke too late */
+	if (s->prep_pending) {	/* its worker was left out: it woke too late */
 		prepare(s);
-		s->mthp_pending = false;
+		s->prep_pending = false;
 	}
 	if (r == 0 && readers == 1) {	/* else MAX_THREADS (2) halves */
 		*runs = w[0].runs;
@@ -626,9 +626,12 @@ static bool thp_size(struct scan *s, unsigned long kb, const char *top, bool *no
 
 	if (!en && kb != pmd_kb)
 		return true;	/* no anon control (hugepages-8kB: shmem only) */
-	nr = thp_size_file(s, kb, "stats/nr_anon");
+	/* the PMD size's count was read before the pagemap (read_thp_pmd()) */
+	nr = kb == pmd_kb ? NULL : thp_size_file(s, kb, "stats/nr_anon");
 	/* the PMD size's enabled is 6.8+: before, the top one rules */
 	ps_thp_size_state(en ? en : "[inherit]", top, nr, &none_now, &may_grow);
+	if (kb == pmd_kb)
+		none_now = !s->pmd_busy;
 	free(en);
 	free(nr);
 	*none &= none_now;
@@ -646,11 +649,9 @@ static bool thp_still_none(struct scan *s)
 
 	for (unsigned int i = 0; i < s->n_grow && none; i++) {
 		char *nr = thp_size_file(s, s->grow_kb[i], "stats/nr_anon");
-		bool none_now, may_grow;
 
-		ps_thp_size_state("[never]", "", nr, &none_now, &may_grow);
+		none = ps_nr_anon_zero(nr);
 		free(nr);
-		none = none_now;
 	}
 	return none;
 }
@@ -675,7 +676,7 @@ static void read_thp_pmd(struct scan *s)
 	free(pmd);
 	snprintf(path, sizeof(path), THP_SYS "/hugepages-%lukB/stats/nr_anon",
 		 PS_PMD_PAGES * 4UL);
-	if (s->pmd_ok && cgctl_read_sys(s->ctx, path, &nr, &len) == 0 && strcmp(nr, "0\n") == 0)
+	if (s->pmd_ok && cgctl_read_sys(s->ctx, path, &nr, &len) == 0 && ps_nr_anon_zero(nr))
 		s->pmd_busy = false;
 	free(nr);
 }
@@ -716,7 +717,7 @@ static void read_mthp(struct scan *s)
 			off &= thp_size(s, kb, top, &none);
 	closedir(d);
 	s->mthp_off = off;
-	/* the PMD size's nr_anon read 0 before the pagemap (read_thp_pmd()) */
+	/* (a kernel without per-size directories keeps pmd_busy: not told) */
 	s->anon_small = none && !s->pmd_busy;
 	free(top);
 }
@@ -890,7 +891,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 	s->crew = cgctl_ctx_crew_get(s->ctx, nthreads(s), &local);
 	n = MIN(s->crew->n, nthreads(s));
 	read_thp_pmd(s);
-	s->mthp_pending = true;
+	s->prep_pending = true;
 	s->pid0 = pids[0];
 	r = alloc_workers(w, n, s);
 	for (size_t k = 0; k < n_pids && r == 0; k++) {

@@ -304,5 +304,7 @@ bool ps_mthp_size_off(const char *enabled, const char *top, const char *nr_anon)
  * size exists now), *@may_grow unless @enabled (or @top, for inherit) selects never. */
 void ps_thp_size_state(const char *enabled, const char *top, const char *nr_anon,
 		       bool *none_now, bool *may_grow);
+/* Does @nr_anon (a stats/nr_anon file's text, NULL: unreadable) read 0? */
+bool ps_nr_anon_zero(const char *nr_anon);
 
 #endif

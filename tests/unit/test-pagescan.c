@@ -777,6 +777,12 @@ START_TEST(thp_size_state)
 	ck_assert(none && !grow);
 	ps_thp_size_state("[never]", "", "0 \n", &none, &grow);	/* not a number alone */
 	ck_assert(!none);
+	ck_assert(ps_nr_anon_zero("0\n"));
+	ck_assert(ps_nr_anon_zero("0"));
+	ck_assert(!ps_nr_anon_zero("7\n"));
+	ck_assert(!ps_nr_anon_zero(""));
+	ck_assert(!ps_nr_anon_zero("x"));
+	ck_assert(!ps_nr_anon_zero(NULL));
 }
 END_TEST
 
