@@ -1169,6 +1169,26 @@ ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_root
 
 /* ===== end: netlink ===== */
 
+/* ===== section: predict-move: the prediction layer (lib/predict): memcg model seeding, move plan, move execution ===== */
+
+/* ===== end: predict-move ===== */
+
+/* ===== section: predict-settings: the prediction layer (lib/predict): settings read/apply with rollback, throttling prediction ===== */
+
+/* ===== end: predict-settings ===== */
+
+/* ===== section: record: the prediction layer (lib/predict) and kernel (lib/kernel/perf*): bw record, trace, recommend ===== */
+
+/* ===== end: record ===== */
+
+/* ===== section: memhigh: engine: cgroup v2 memory.high throttling and low/min protection (lib/engine) ===== */
+
+/* ===== end: memhigh ===== */
+
+/* ===== section: stat: kernel: cgroup statistics readers used by stat/watch/tree (lib/kernel) ===== */
+
+/* ===== end: stat ===== */
+
 /* ===== section: validate (owner: validate) ===== */
 
 /* Verdict of one predicted quantity against repeated kernel observations. */
