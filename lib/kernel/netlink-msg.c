@@ -55,9 +55,16 @@ static bool chain_ok(const void *buf, size_t len)
 	return true;
 }
 
-static bool room(size_t len, size_t payload)
+/* Is there room for a message of @payload bytes?  If so, zero it: libmnl leaves the
+ * padding after an attribute (and any byte it does not set) as it found it, and a
+ * request must not send uninitialised bytes to the kernel (valgrind: "Syscall param
+ * sendto(msg) points to uninitialised byte(s)"). */
+static bool room(void *buf, size_t len, size_t payload)
 {
-	return len >= mnl_nlmsg_size(payload) && len <= UINT32_MAX;
+	if (len < mnl_nlmsg_size(payload) || len > UINT32_MAX)
+		return false;
+	memset(buf, 0, mnl_nlmsg_size(payload));
+	return true;
 }
 
 ssize_t cgctl_nl_build_proc_mcast(void *buf, size_t len, uint32_t portid, uint32_t seq,
@@ -71,7 +78,7 @@ ssize_t cgctl_nl_build_proc_mcast(void *buf, size_t len, uint32_t portid, uint32
 	struct nlmsghdr *nlh;
 	struct cn_msg *cn;
 
-	if (!room(len, MNL_ALIGN(sizeof(*cn)) + MNL_ALIGN(dlen)))
+	if (!room(buf, len, MNL_ALIGN(sizeof(*cn)) + MNL_ALIGN(dlen)))
 		return -ENOBUFS;
 	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = NLMSG_DONE;	/* what cn_netlink_send() uses too */
@@ -199,7 +206,7 @@ ssize_t cgctl_nl_build_getfamily(void *buf, size_t len, uint32_t seq, const char
 
 	if (strlen(name) >= GENL_NAMSIZ)
 		return -EINVAL;
-	if (!room(len, GENL_HDRLEN + MNL_ATTR_HDRLEN + MNL_ALIGN(GENL_NAMSIZ)))
+	if (!room(buf, len, GENL_HDRLEN + MNL_ATTR_HDRLEN + MNL_ALIGN(GENL_NAMSIZ)))
 		return -ENOBUFS;
 	nlh = genl_put(buf, GENL_ID_CTRL, seq, CTRL_CMD_GETFAMILY, 1);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
@@ -211,7 +218,7 @@ static ssize_t genl_u32_request(void *buf, size_t len, uint16_t family, uint32_t
 {
 	struct nlmsghdr *nlh;
 
-	if (!room(len, GENL_HDRLEN + MNL_ATTR_HDRLEN + sizeof(uint32_t)))
+	if (!room(buf, len, GENL_HDRLEN + MNL_ATTR_HDRLEN + sizeof(uint32_t)))
 		return -ENOBUFS;
 	nlh = genl_put(buf, family, seq, cmd, TASKSTATS_GENL_VERSION);
 	mnl_attr_put_u32(nlh, attr, value);

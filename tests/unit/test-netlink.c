@@ -273,7 +273,12 @@ START_TEST(genl_getfamily)
 	uint16_t id = 0, alen;
 	size_t len;
 
+	memset(buf, 0xaa, sizeof(buf));
 	ck_assert_int_eq(cgctl_nl_build_getfamily(buf, sizeof(buf), 9, "TASKSTATS"), 36);
+	/* every byte sent is set: the name's padding and the genl header's reserved field */
+	ck_assert_int_eq(p[34], 0);
+	ck_assert_int_eq(p[35], 0);
+	ck_assert_int_eq(p[18] | p[19], 0);
 	ck_assert_int_eq(nlh->nlmsg_type, GENL_ID_CTRL);
 	ck_assert_int_eq(nlh->nlmsg_flags, NLM_F_REQUEST);
 	ck_assert_int_eq(p[16], CTRL_CMD_GETFAMILY);
