@@ -627,7 +627,7 @@ struct cgctl_inventory {
 	size_t gone_tasks;	/* tasks of cgctl_inventory_scan_tasks() that exited first */
 };
 
-#define CGCTL_INV_SINGLE_THREAD	(1u << 0)	/* one thread (default: one per CPU, max 2) */
+#define CGCTL_INV_SINGLE_THREAD	(1u << 0)	/* accepted, no effect: always one thread */
 #define CGCTL_INV_NO_PATHS	(1u << 1)	/* do not resolve inodes to paths */
 #define CGCTL_INV_NO_MAPCOUNT	(1u << 2)	/* skip kpagecount (anon_shared_mc2 unknown) */
 
