@@ -1227,6 +1227,11 @@ struct cgctl_proc_info {
 /* Read /proc/@pid/stat (below the context's root).  Returns: 0, -ESRCH (gone),
  * -EINVAL, -EBADMSG, -errno. */
 int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_info *info);
+
+/* The kernel version of the context: ROOT/proc/sys/kernel/osrelease below a root prefix
+ * (a fixture names its kernel), else the running kernel's.  Returns: CGCTL_KVER(...),
+ * 0 when unknown (a fixture without the file, or an unparsable one). */
+uint32_t cgctl_kver_of(struct cgctl_ctx *ctx);
 /* ===== end: stat ===== */
 
 /* ===== section: validate (owner: validate) ===== */

@@ -76,3 +76,24 @@ CGCTL_EXPORT int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid,
 	info->majflt = st.majflt;
 	return 0;
 }
+
+CGCTL_EXPORT uint32_t cgctl_kver_of(struct cgctl_ctx *ctx)
+{
+	char *buf = NULL;
+	size_t len;
+	uint32_t v = 0;
+
+	if (!ctx)
+		return 0;
+	/* below a root prefix the fixture's proc/sys/kernel/osrelease names the kernel */
+	if (cgctl_read_sys(ctx, "/proc/sys/kernel/osrelease", &buf, &len) == 0) {
+		while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+			buf[--len] = '\0';
+		if (cgctl_kver_parse(buf, &v) < 0)
+			v = 0;
+	}
+	free(buf);
+	if (!v && !cgctl_get_root(ctx)[0])
+		v = cgctl_kver_running();
+	return v;
+}
