@@ -11,8 +11,6 @@
 
 #include "internal.h"
 #include "ctx.h"
-#include "util/blkcache.h"
-#include "util/crew.h"
 
 static void log_stderr(void *data, int priority, const char *file, int line, const char *fn,
 		       const char *format, va_list args)
@@ -65,10 +63,7 @@ CGCTL_EXPORT int cgctl_new(struct cgctl_ctx **ret, const char *root)
 	if (env)
 		ctx->log_priority = log_priority(env);
 	ctx->root = strdup(root && *root ? root : "");
-	ctx->blkcache = blkcache_new();
-	if (!ctx->root || !ctx->blkcache) {
-		blkcache_free(ctx->blkcache);
-		free(ctx->root);
+	if (!ctx->root) {
 		pthread_mutex_destroy(&ctx->nl_lock);
 		free(ctx);
 		return -ENOMEM;
@@ -87,57 +82,13 @@ CGCTL_EXPORT struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx)
 	return ctx;
 }
 
-struct crew *cgctl_ctx_crew_get(struct cgctl_ctx *ctx, int want, struct crew *local)
-{
-	bool idle = false;
-
-	if (want > 1 && ctx->crew && ctx->crew_pid != getpid()) {
-		/* a fork()ed child: the threads stayed with the parent */
-		free(ctx->crew);
-		ctx->crew = NULL;
-		__atomic_store_n(&ctx->crew_busy, false, __ATOMIC_RELEASE);
-	}
-	if (want < 2 || !__atomic_compare_exchange_n(&ctx->crew_busy, &idle, true, false,
-						     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		crew_start(local, want);
-		return local;
-	}
-	if (ctx->crew) {
-		crew_unpark(ctx->crew);
-		return ctx->crew;
-	}
-	ctx->crew = malloc(sizeof(*ctx->crew));
-	if (!ctx->crew) {
-		__atomic_store_n(&ctx->crew_busy, false, __ATOMIC_RELEASE);
-		crew_start(local, want);
-		return local;
-	}
-	crew_start(ctx->crew, want);
-	ctx->crew_pid = getpid();
-	return ctx->crew;
-}
-
-void cgctl_ctx_crew_put(struct cgctl_ctx *ctx, struct crew *c, struct crew *local)
-{
-	if (c == local) {
-		crew_stop(local);
-		return;
-	}
-	crew_park(c);
-	__atomic_store_n(&ctx->crew_busy, false, __ATOMIC_RELEASE);
-}
-
 CGCTL_EXPORT struct cgctl_ctx *cgctl_unref(struct cgctl_ctx *ctx)
 {
 	if (!ctx || --ctx->refcount > 0)
 		return ctx;
-	if (ctx->crew && ctx->crew_pid == getpid())
-		crew_stop(ctx->crew);
-	free(ctx->crew);
 	cgctl_ctx_release_mounts(ctx);
 	cgctl_ctx_release_netlink(ctx);
 	pthread_mutex_destroy(&ctx->nl_lock);
-	blkcache_free(ctx->blkcache);
 	free(ctx->root);
 	free(ctx);
 	return NULL;

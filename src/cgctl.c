@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgctl: global options, the command table, per-command option parsing, dispatch. */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +8,6 @@
 #include <unistd.h>
 
 #include "cgctl.h"
-#include "util/cputhread.h"
-#include "kernel/hier.h"
 
 #define WEAK __attribute__((weak))
 
@@ -217,35 +214,6 @@ static int setup(struct cli *cli)
 	return EXIT_OK;
 }
 
-static void *warm(void *arg)
-{
-	(void)arg;
-	cgctl_hier_warm();
-	return NULL;
-}
-
-/*
- * Every command discovers the hierarchies with libcgroup, whose cgroup_init() clears an
- * 800 KiB table: 200 pages, the first touch of each a trap of ~10 microseconds on a
- * paravirtualised machine.  With many arguments to parse first (`cgctl stat` of 2,000
- * cgroups: ~2 ms of it), a thread started first thing takes them on the other CPU
- * (util/cputhread.h) meanwhile: ~1 ms less.  Not for a few arguments: a thread costs
- * ~0.7 ms to start and end, more than it gains when discovery comes at once (bench/move,
- * one PID: 0.89-0.95x cgclassify without, 1.04x with).  Not in validate's workloads: a
- * second thread would spend CPU time their cgroup measures.
- */
-#define WARM_MIN_ARGS 64
-
-static void start_warm(int argc, const char **argv)
-{
-	pthread_t t;
-
-	if (argc < WARM_MIN_ARGS || strcmp(argv[1], "__workload") == 0)
-		return;
-	if (cputhread_create(&t, warm, NULL) == 0)
-		pthread_detach(t);
-}
-
 int main(int argc, const char **argv)
 {
 	struct cli cli = { .fmt = OUT_HUMAN };
@@ -254,7 +222,6 @@ int main(int argc, const char **argv)
 	poptContext pc;
 	int rc, nrest = 0;
 
-	start_warm(argc, argv);
 	snprintf(cli.cmdname, sizeof(cli.cmdname), "%s", "cgctl");
 	pc = poptGetContext("cgctl", argc, argv, global_options, POPT_CONTEXT_POSIXMEHARDER);
 	while ((rc = poptGetNextOpt(pc)) > 0)

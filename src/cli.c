@@ -328,58 +328,16 @@ int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, cha
 
 uint32_t cli_kver(struct cli *cli)
 {
-	char *buf = NULL;
-	size_t len;
-	uint32_t v = 0;
-
-	/* below --root the fixture's proc/sys/kernel/osrelease names the kernel */
-	if (cgctl_read_sys(cli->ctx, "/proc/sys/kernel/osrelease", &buf, &len) == 0) {
-		while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-			buf[--len] = '\0';
-		if (cgctl_kver_parse(buf, &v) < 0)
-			v = 0;
-	}
-	free(buf);
-	if (!v && !cgctl_get_root(cli->ctx)[0])
-		v = cgctl_kver_running();
-	return v;
-}
-
-/* "0-1,4,6-7" -> 5 */
-static unsigned int count_cpu_list(const char *s)
-{
-	unsigned int n = 0;
-
-	while (*s && *s != '\n') {
-		char *end;
-		unsigned long a = strtoul(s, &end, 10), b = a;
-
-		if (end == s)
-			return 0;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtoul(s, &end, 10);
-			if (end == s || b < a)
-				return 0;
-		}
-		n += (unsigned int)(b - a + 1);
-		s = *end == ',' ? end + 1 : end;
-	}
-	return n;
+	return cgctl_kver_of(cli->ctx);
 }
 
 unsigned int cli_ncpu(struct cli *cli)
 {
-	char *buf = NULL;
-	size_t len;
-	unsigned int n = 0;
+	int n = cgctl_online_ncpu(cli->ctx);
 	long s;
 
-	if (cgctl_read_sys(cli->ctx, "/sys/devices/system/cpu/online", &buf, &len) == 0)
-		n = count_cpu_list(buf);
-	free(buf);
-	if (n)
-		return n;
+	if (n > 0)
+		return (unsigned int)n;
 	s = sysconf(_SC_NPROCESSORS_ONLN);
 	return s > 0 ? (unsigned int)s : 1;
 }

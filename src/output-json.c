@@ -3,23 +3,22 @@
  * The JSON printer, streaming into memory: each call appends its text at once (the tree
  * of output.c cost a node of 40 bytes per value, ~1 MiB for `cgctl stat` of 2,000
  * cgroups, then a second pass and a second copy of the text).  The text collects in a
- * small buffer that is moved, every SPILL_AT bytes, into 2 MiB blocks (huge pages where
- * THP is there), and is written out by jout_render().
+ * small buffer that is moved, every SPILL_AT bytes, into blocks of BLOCK_SIZE, and is
+ * written out by jout_render().
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "hugemap.h"
 #include "output-json.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
 #define SPILL_AT (32 * 1024)
+#define BLOCK_SIZE (2 * 1024 * 1024)
 
 struct block {
 	char *p;
 	size_t len;
-	bool huge;	/* hugemap_new()'s, else malloc()'s */
 };
 
 struct jout {
@@ -52,12 +51,8 @@ struct jout *jout_new(void)
 
 static void blocks_free(struct jout *jo)
 {
-	for (size_t i = 0; i < jo->nblocks; i++) {
-		if (jo->blocks[i].huge)
-			hugemap_free(jo->blocks[i].p);
-		else
-			free(jo->blocks[i].p);
-	}
+	for (size_t i = 0; i < jo->nblocks; i++)
+		free(jo->blocks[i].p);
 	jo->nblocks = 0;
 }
 
@@ -82,20 +77,17 @@ static void spill(struct jout *jo)
 		struct block *b = jo->nblocks ? &jo->blocks[jo->nblocks - 1] : NULL;
 		size_t n;
 
-		if (!b || b->len == HUGEMAP_SIZE) {
+		if (!b || b->len == BLOCK_SIZE) {
 			if (jo->nblocks == jo->capblocks) {
 				jo->capblocks = jo->capblocks ? 2 * jo->capblocks : 4;
 				jo->blocks = xrealloc(jo->blocks,
 						      jo->capblocks * sizeof(*jo->blocks));
 			}
 			b = &jo->blocks[jo->nblocks++];
-			b->p = hugemap_new();
-			b->huge = b->p != NULL;
-			if (!b->huge)
-				b->p = xrealloc(NULL, HUGEMAP_SIZE);
+			b->p = xrealloc(NULL, BLOCK_SIZE);
 			b->len = 0;
 		}
-		n = HUGEMAP_SIZE - b->len < left ? HUGEMAP_SIZE - b->len : left;
+		n = BLOCK_SIZE - b->len < left ? BLOCK_SIZE - b->len : left;
 		memcpy(b->p + b->len, s, n);
 		b->len += n;
 		s += n;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hugemap.h"
 #include "output-json.h"
 #include "libcgctl.h"
 #include "output.h"
@@ -40,7 +39,6 @@ struct node {
 struct chunk {
 	struct chunk *next;
 	size_t used, size;
-	bool huge;	/* a hugemap_new() mapping of its own */
 	uint64_t data[];
 };
 
@@ -74,22 +72,6 @@ struct out {
 #define CHUNK_MIN	(16 * 1024)
 #define CHUNK_MAX	(256 * 1024)
 
-/*
- * Past CHUNK_MAX (~500 KiB in all) the output is big (a 10,000-row table is ~4 MiB of
- * nodes): further chunks are 2 MiB huge pages of their own (hugemap.h), so that one page
- * fault makes the chunk instead of 512.  NULL: no mapping (the caller mallocs instead).
- */
-static struct chunk *huge_chunk(void)
-{
-	struct chunk *c = hugemap_new();
-
-	if (!c)
-		return NULL;
-	c->size = HUGEMAP_SIZE - sizeof(*c);
-	c->huge = true;
-	return c;
-}
-
 /* @size bytes (not zeroed), aligned for pointers and 64-bit numbers, valid until
  * arena_release(). */
 static void *arena_alloc(struct arena *ar, size_t size)
@@ -104,15 +86,10 @@ static void *arena_alloc(struct arena *ar, size_t size)
 
 		if (sz < need)
 			sz = need;
-		c = c && c->size >= CHUNK_MAX && need <= HUGEMAP_SIZE - sizeof(*c) ? huge_chunk()
-									  : NULL;
-		if (!c) {
-			c = malloc(sizeof(*c) + sz);
-			if (!c)
-				abort();	/* nothing sensible to print without memory */
-			c->size = sz;
-			c->huge = false;
-		}
+		c = malloc(sizeof(*c) + sz);
+		if (!c)
+			abort();	/* nothing sensible to print without memory */
+		c->size = sz;
 		c->used = 0;
 		c->next = ar->head;
 		ar->head = c;
@@ -141,10 +118,7 @@ static void arena_free(struct arena *ar)
 	while (ar->head) {
 		struct chunk *next = ar->head->next;
 
-		if (ar->head->huge)
-			hugemap_free(ar->head);
-		else
-			free(ar->head);
+		free(ar->head);
 		ar->head = next;
 	}
 }

@@ -123,49 +123,6 @@ ssize_t cgctl_read_small(int fd, char *buf, size_t size)
 	return n;
 }
 
-#ifndef SYS_close_range
-#define SYS_close_range 436	/* the same number on every architecture */
-#endif
-
-/* 0 unknown, 1 close_range() works, -1 it does not (before 5.9, or seccomp) */
-static int have_close_range;
-
-void cgctl_fd_batch_close(struct cgctl_fd_batch *b)
-{
-	unsigned int i, j;
-
-	/* insertion sort: the numbers come mostly in order, a few dozen of them */
-	for (i = 1; i < b->n; i++) {
-		int fd = b->fd[i];
-
-		for (j = i; j > 0 && b->fd[j - 1] > fd; j--)
-			b->fd[j] = b->fd[j - 1];
-		b->fd[j] = fd;
-	}
-	for (i = 0; i < b->n; i = j) {
-		for (j = i + 1; j < b->n && b->fd[j] == b->fd[j - 1] + 1; j++)
-			;
-		/* every number of the run is ours: nothing else can hold one of them */
-		if (j - i > 1 && __atomic_load_n(&have_close_range, __ATOMIC_RELAXED) >= 0) {
-			if (syscall(SYS_close_range, (unsigned int)b->fd[i],
-				    (unsigned int)b->fd[j - 1], 0u) == 0)
-				continue;
-			if (errno == ENOSYS || errno == EPERM)
-				__atomic_store_n(&have_close_range, -1, __ATOMIC_RELAXED);
-		}
-		for (unsigned int k = i; k < j; k++)
-			close(b->fd[k]);
-	}
-	b->n = 0;
-}
-
-void cgctl_fd_batch_add(struct cgctl_fd_batch *b, int fd)
-{
-	if (b->n == CGCTL_FD_BATCH)
-		cgctl_fd_batch_close(b);
-	b->fd[b->n++] = fd;
-}
-
 int cgctl_read_fd(int fd, char **buf, size_t *len)
 {
 	size_t size = 4096, n = 0;
@@ -237,13 +194,6 @@ static int mount_fd(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
 		return cur;
 	}
 	return fd;
-}
-
-int cgctl_mount_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
-{
-	int fd = mount_fd(ctx, m);
-
-	return fd < 0 ? fd : 0;
 }
 
 CGCTL_EXPORT int cgctl_path_normalize(const char *in, char *out, size_t len)
@@ -434,62 +384,6 @@ int cgctl_cg_open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const
 			return fd;
 	}
 	return open_file(ctx, m, norm, file, O_RDONLY);
-}
-
-/*
- * The parent directory of the cgroup @path below @m, for cgctl_cg_open_file_at(): with
- * openat2() an O_PATH descriptor resolved as cgctl_cg_open() resolves (beneath the
- * mount, no symlink, no ".."), else cgctl_cg_open()'s directory fd.  @path's parent,
- * not @path itself: "/a/b" opens "/a" ("/" for "/a").  Returns: the fd, -EINVAL for the
- * root (it has no parent), -ENOENT (no such parent: none of its children exists),
- * -errno.
- */
-int cgctl_cg_open_parent(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path)
-{
-	char norm[PATH_MAX], *slash;
-	int fd, mfd, r;
-
-	r = cgctl_path_normalize(path, norm, sizeof(norm));
-	if (r < 0)
-		return r;
-	slash = strrchr(norm, '/');
-	if (!slash[1])
-		return -EINVAL;
-	if (slash == norm)
-		slash[1] = '\0';	/* "/a": the mount itself */
-	else
-		*slash = '\0';
-	mfd = mount_fd(ctx, m);
-	if (mfd < 0)
-		return mfd;
-	fd = openat2_beneath(mfd, norm[1] ? norm + 1 : ".",
-			     O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd != -EAGAIN)
-		return fd;
-	return cg_walk(mfd, norm);
-}
-
-/*
- * @file of the cgroup @leaf, one component, below @pfd from cgctl_cg_open_parent(): the
- * two components in one openat2() beneath @pfd with cgctl_cg_open_file()'s rules.
- * Returns: the fd, -ENOENT (no such cgroup or file), or -EAGAIN for any other failure
- * and without openat2(): cgctl_cg_open_file() of the whole path then tells the error.
- */
-int cgctl_cg_open_file_at(int pfd, const char *leaf, const char *file)
-{
-	char rel[2 * NAME_MAX + 2];
-	size_t l, f;
-
-	if (!cgctl_valid_filename(leaf) || !cgctl_valid_filename(file))
-		return -EAGAIN;
-	l = strlen(leaf);
-	f = strlen(file);
-	if (l > NAME_MAX || f > NAME_MAX)
-		return -EAGAIN;
-	memcpy(rel, leaf, l);	/* (no snprintf: called for every file of stat) */
-	rel[l] = '/';
-	memcpy(rel + l + 1, file, f + 1);
-	return cg_openat2_file(pfd, rel);
 }
 
 CGCTL_EXPORT int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount *m,

@@ -6,15 +6,12 @@
  * below discovery runs unchanged against a fixture tree.  This is the only file that
  * includes <libcgroup.h>.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libcgroup.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -28,63 +25,6 @@
 #ifndef CGROUP_SUPER_MAGIC
 #define CGROUP_SUPER_MAGIC 0x27e0eb
 #endif
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
-#endif
-
-/*
- * cgroup_init() starts by clearing libcgroup's mount table (api.c: memset(&cg_mount_table,
- * 0, sizeof(cg_mount_table))), about 800 KiB of untouched zero pages: some 200 page
- * faults, two thirds of all a cgctl start takes, and on this paravirtualised machine
- * each fault is a trap of several microseconds.  One MADV_POPULATE_WRITE (5.14+) makes
- * the same pages in one system call: a `cgctl move` of one PID 1.3 ms (20%) faster.
- * The table's size is its ELF symbol's (libcgroup exports it; a static cgctl exports
- * it too, see configure.ac); without the symbol or the madvise nothing changes.
- */
-extern char cg_mount_table[] __attribute__((weak));
-
-/* The pages of libcgroup's mount table, [*start, *end).  Returns: false if unknown. */
-static bool mount_table_pages(uintptr_t *start, uintptr_t *end)
-{
-	const ElfW(Sym) *sym = NULL;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	Dl_info info;
-
-	if (!cg_mount_table || !dladdr1(cg_mount_table, &info, (void **)&sym, RTLD_DL_SYMENT) ||
-	    !sym || sym->st_size < page || sym->st_size > (64u << 20))
-		return false;
-	*start = (uintptr_t)cg_mount_table & ~(page - 1);
-	*end = ((uintptr_t)cg_mount_table + sym->st_size + page - 1) & ~(page - 1);
-	return true;
-}
-
-static void prefault_mount_table(void)
-{
-	uintptr_t start, end;
-
-	if (mount_table_pages(&start, &end))
-		(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
-}
-
-/*
- * Even populated, the first access to each of those pages still costs a trap of ~10
- * microseconds on a paravirtualised machine (the hypervisor maps it then), from
- * whichever CPU comes first.  cgctl_hier_warm() takes them, from the table's end down
- * (cgroup_init() clears it upwards), on a thread of its own started with the program:
- * the other CPU does the work while the arguments are parsed.  It only reads (atomic
- * loads: cgroup_init() may be writing the same pages by then) and changes nothing.
- */
-void cgctl_hier_warm(void)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end, p;
-
-	if (!mount_table_pages(&start, &end))
-		return;
-	(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
-	for (p = end - page; p >= start && p < end; p -= page)
-		(void)__atomic_load_n((const char *)p, __ATOMIC_RELAXED);
-}
-
 int cgctl_hier_ecg_to_errno(int ecg)
 {
 	switch (ecg) {
@@ -240,7 +180,6 @@ static int load_libcgroup(struct cgctl_ctx *ctx)
 	void *handle = NULL;
 	int r, ecg;
 
-	prefault_mount_table();
 	ecg = cgroup_init();
 	if (ecg != 0) {
 		r = cgctl_hier_ecg_to_errno(ecg);

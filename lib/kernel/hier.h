@@ -8,8 +8,6 @@
 int cgctl_hier_load(struct cgctl_ctx *ctx);
 /* Map a libcgroup ECG* code (or 0) to -errno; the only place that knows ECG* codes. */
 int cgctl_hier_ecg_to_errno(int ecg);
-/* Touch the pages cgroup_init() is to clear, for a thread started early (hier.c). */
-void cgctl_hier_warm(void);
 /* Parse the fixture mount map: "<version> <path> <controllers|->" per line. */
 int cgctl_hier_parse_map(struct cgctl_ctx *ctx, const char *buf);
 /* Append one mount (strings copied). */

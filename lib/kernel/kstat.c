@@ -31,64 +31,33 @@ static int read_limit_at(int dfd, const char *file, uint64_t *v)
 	return cgctl_parse_mem_limit(buf, (size_t)n, v);
 }
 
-/* Did an open fail only because the files kept in @cg->closes took the last descriptors
- * (EMFILE)?  Then they are closed now, for the caller to try again. */
-static bool batch_full(const struct cgctl_cg_at *cg, int r)
+/* The lean reads: each file in one openat2() below the mount (cgctl_cg_open_file()), no
+ * directory fd of the cgroup's own. */
+static ssize_t read_cg(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		       const char *file, char *buf, size_t size)
 {
-	if (r != -EMFILE || !cg->closes || !cg->closes->n)
-		return false;
-	cgctl_fd_batch_close(cg->closes);
-	return true;
-}
+	int fd = cgctl_cg_open_file(ctx, m, path, file);
 
-/* The lean reads: each file in one openat2() below the mount or, for a cgroup with its
- * parent's directory fd, below that; no directory fd of the cgroup's own. */
-static ssize_t read_cg(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-		       const struct cgctl_cg_at *cg, const char *file, char *buf, size_t size)
-{
-	int fd = -EAGAIN;
-	ssize_t n;
-
-	if (cg->pfd == CGCTL_CG_GONE)
-		return -ENOENT;
-	if (cg->pfd >= 0)
-		fd = cgctl_cg_open_file_at(cg->pfd, cg->leaf, file);
-	if (fd == -EAGAIN)
-		fd = cgctl_cg_open_file(ctx, m, cg->path, file);
-	if (batch_full(cg, fd))
-		return read_cg(ctx, m, cg, file, buf, size);
-	if (fd < 0)
-		return fd;
-	if (!cg->closes)
-		return cgctl_read_small(fd, buf, size);
-	n = cgctl_read_small_open(fd, buf, size);
-	cgctl_fd_batch_add(cg->closes, fd);
-	return n;
+	return fd < 0 ? fd : cgctl_read_small(fd, buf, size);
 }
 
 static int read_limit_cg(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			 const struct cgctl_cg_at *cg, const char *file, uint64_t *v)
+			 const char *path, const char *file, uint64_t *v)
 {
 	char buf[64];
-	ssize_t n = read_cg(ctx, m, cg, file, buf, sizeof(buf));
+	ssize_t n = read_cg(ctx, m, path, file, buf, sizeof(buf));
 
 	if (n < 0)
 		return (int)n;
 	return cgctl_parse_mem_limit(buf, (size_t)n, v);
 }
 
-/* A first file of @cg is missing: the cgroup's own error (no such cgroup, a symlink,
+/* A first file of @path is missing: the cgroup's own error (no such cgroup, a symlink,
  * ...), else 0 (it exists). */
-static int cg_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-		    const struct cgctl_cg_at *cg)
+static int cg_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path)
 {
-	int dfd;
+	int dfd = cgctl_cg_open(ctx, m, path);
 
-	if (cg->pfd == CGCTL_CG_GONE)
-		return -ENOENT;
-	dfd = cgctl_cg_open(ctx, m, cg->path);
-	if (batch_full(cg, dfd))
-		dfd = cgctl_cg_open(ctx, m, cg->path);
 	if (dfd < 0)
 		return dfd;
 	close(dfd);
@@ -97,22 +66,22 @@ static int cg_error(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 
 /* usage, limit and (v1) failcnt: what `cgctl stat` prints by default. */
 static int memstat_lean(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			const struct cgctl_cg_at *cg, struct cgctl_memstat *st)
+			const char *path, struct cgctl_memstat *st)
 {
 	bool v2 = m->version == 2;
 	int r;
 
 	st->version = m->version;
-	r = read_limit_cg(ctx, m, cg, v2 ? "memory.current" : "memory.usage_in_bytes",
+	r = read_limit_cg(ctx, m, path, v2 ? "memory.current" : "memory.usage_in_bytes",
 			  &st->usage);
 	if (r == 0)
-		r = read_limit_cg(ctx, m, cg, v2 ? "memory.max" : "memory.limit_in_bytes",
+		r = read_limit_cg(ctx, m, path, v2 ? "memory.max" : "memory.limit_in_bytes",
 				  &st->limit);
 	if (r == -ENOENT) {
-		r = cg_error(ctx, m, cg);
+		r = cg_error(ctx, m, path);
 		if (r < 0)
 			return r;
-		if (!(v2 && strcmp(cg->path, "/") == 0))
+		if (!(v2 && strcmp(path, "/") == 0))
 			return -EOPNOTSUPP;	/* not with this controller */
 		/* the v2 root has neither file: report it unlimited, usage unknown */
 		st->limit = UINT64_MAX;
@@ -121,7 +90,7 @@ static int memstat_lean(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 		return 0;
 	}
 	if (r == 0 && !v2 &&
-	    read_limit_cg(ctx, m, cg, "memory.failcnt", &st->failcnt) == 0)
+	    read_limit_cg(ctx, m, path, "memory.failcnt", &st->failcnt) == 0)
 		st->present |= CGCTL_MEMSTAT_FAILCNT;
 	return r;
 }
@@ -159,29 +128,16 @@ static void memstat_v2(int dfd, struct cgctl_memstat *st)
 	}
 }
 
-int cgctl_memstat_read_at(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			  const struct cgctl_cg_at *cg, unsigned int flags,
-			  struct cgctl_memstat *st)
-{
-	if (!(flags & CGCTL_MEMSTAT_LEAN))
-		return cgctl_memstat_read_flags(ctx, m, cg->path, flags, st);
-	memset(st, 0, sizeof(*st));
-	return memstat_lean(ctx, m, cg, st);
-}
-
-int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			     const char *path, unsigned int flags,
-			     struct cgctl_memstat *st)
+CGCTL_EXPORT int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+					  const char *path, unsigned int flags,
+					  struct cgctl_memstat *st)
 {
 	int dfd, r;
 	bool v2 = m->version == 2;
 
-	if (flags & CGCTL_MEMSTAT_LEAN) {
-		const struct cgctl_cg_at cg = { .path = path, .pfd = CGCTL_CG_NO_PARENT };
-
-		return cgctl_memstat_read_at(ctx, m, &cg, flags, st);
-	}
 	memset(st, 0, sizeof(*st));
+	if (flags & CGCTL_MEMSTAT_LEAN)
+		return memstat_lean(ctx, m, path, st);
 	dfd = cgctl_cg_open(ctx, m, path);
 	if (dfd < 0)
 		return dfd;
@@ -258,9 +214,9 @@ static void cpu_usage_acct(struct cgctl_ctx *ctx, const struct cgctl_mount *acct
 }
 
 /* cpu.stat and (v1) cpuacct.usage (@acg in @acct): what `cgctl stat` prints by default. */
-static int cpubw_lean(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-		      const struct cgctl_cg_at *cg, const struct cgctl_mount *acct,
-		      const struct cgctl_cg_at *acg, struct cgctl_cpubw *bw)
+static int cpubw_lean(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      const struct cgctl_mount *acct, const char *acct_path,
+		      struct cgctl_cpubw *bw)
 {
 	char buf[1024];
 	ssize_t n;
@@ -268,34 +224,23 @@ static int cpubw_lean(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 
 	bw->version = m->version;
 	bw->quota_us = UINT64_MAX;	/* not read */
-	n = read_cg(ctx, m, cg, "cpu.stat", buf, sizeof(buf));
+	n = read_cg(ctx, m, path, "cpu.stat", buf, sizeof(buf));
 	if (n == -ENOENT) {
-		r = cg_error(ctx, m, cg);
+		r = cg_error(ctx, m, path);
 		if (r < 0)
 			return r;
 		/* as cgctl_cpubw_read(): the root reads no limit, anything else needs one */
-		return strcmp(cg->path, "/") == 0 ? 0 : -EOPNOTSUPP;
+		return strcmp(path, "/") == 0 ? 0 : -EOPNOTSUPP;
 	}
 	if (n < 0)
 		return (int)n;
 	r = cgctl_parse_cpu_stat(buf, (size_t)n, m->version, &bw->stat);
 	if (r == 0 && acct && m->version == 1) {
-		n = read_cg(ctx, acct, acg, "cpuacct.usage", buf, sizeof(buf));
+		n = read_cg(ctx, acct, acct_path, "cpuacct.usage", buf, sizeof(buf));
 		if (n >= 0)
 			cgctl_parse_cpuacct_usage(buf, (size_t)n, &bw->stat);
 	}
 	return r;
-}
-
-int cgctl_cpubw_read_at(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			const struct cgctl_cg_at *cg, const struct cgctl_mount *acct,
-			const struct cgctl_cg_at *acg, unsigned int flags,
-			struct cgctl_cpubw *bw)
-{
-	if (!(flags & CGCTL_CPUBW_LEAN))
-		return cgctl_cpubw_read_flags(ctx, m, cg->path, acct, acg->path, flags, bw);
-	memset(bw, 0, sizeof(*bw));
-	return cpubw_lean(ctx, m, cg, acct, acg, bw);
 }
 
 CGCTL_EXPORT int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -305,23 +250,18 @@ CGCTL_EXPORT int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_moun
 	return cgctl_cpubw_read_flags(ctx, m, path, acct, acct_path, 0, bw);
 }
 
-int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			   const char *path, const struct cgctl_mount *acct,
-			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw)
+CGCTL_EXPORT int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+					const char *path, const struct cgctl_mount *acct,
+					const char *acct_path, unsigned int flags,
+					struct cgctl_cpubw *bw)
 {
 	int dfd, r;
 	char buf[1024];
 	ssize_t n;
 
-	if (flags & CGCTL_CPUBW_LEAN) {
-		const struct cgctl_cg_at cg = { .path = path, .pfd = CGCTL_CG_NO_PARENT };
-		const struct cgctl_cg_at acg = {
-			.path = acct_path ? acct_path : path, .pfd = CGCTL_CG_NO_PARENT,
-		};
-
-		return cgctl_cpubw_read_at(ctx, m, &cg, acct, &acg, flags, bw);
-	}
 	memset(bw, 0, sizeof(*bw));
+	if (flags & CGCTL_CPUBW_LEAN)
+		return cpubw_lean(ctx, m, path, acct, acct_path ? acct_path : path, bw);
 	dfd = cgctl_cg_open(ctx, m, path);
 	if (dfd < 0)
 		return dfd;

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "kernel/pagescan.h"
-#include "util/blkcache.h"
 
 /* The order of ps_runs_sort_dedupe(): by PFN, the longest first at equal PFNs. */
 static bool run_before(const struct ps_run *x, const struct ps_run *y)

@@ -18,7 +18,6 @@
 #endif
 
 #include "kernel/pagescan.h"
-#include "util/blkcache.h"
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
@@ -125,8 +124,8 @@ ssize_t ps_parse_maps(const char *buf, size_t len, struct ps_vma **ret)
 
 static int runs_grow(struct ps_runs *r, size_t want)
 {
-	size_t c, bytes = r->cap * sizeof(*r->v);
 	struct ps_run *nv;
+	size_t c;
 
 	if (want <= r->cap)
 		return 0;
@@ -135,11 +134,11 @@ static int runs_grow(struct ps_runs *r, size_t want)
 	c = r->cap ? r->cap : 8192;
 	while (c < want)
 		c *= 2;
-	nv = blk_grow(r->bc, r->v, r->n * sizeof(*nv), &bytes, c * sizeof(*nv));
+	nv = reallocarray(r->v, c, sizeof(*nv));
 	if (!nv)
 		return -ENOMEM;
 	r->v = nv;
-	r->cap = bytes / sizeof(*nv);
+	r->cap = c;
 	return 0;
 }
 
@@ -377,26 +376,24 @@ static void radix_pass(const struct ps_run *src, struct ps_run *dst, size_t n,
  * a run every few pages: qsort's compare calls and element copies cost more than its
  * pagemap read), then each group of equal PFNs longest first.  Returns: 0 or -ENOMEM.
  */
-static int radix_sort_runs(struct ps_run *v, size_t n, struct blkcache *bc, void *scratch,
-			   size_t bytes)
+static int radix_sort_runs(struct ps_run *v, size_t n, void *scratch, size_t bytes)
 {
 	struct ps_run *tmp, *src = v, *dst;
 	uint64_t max = 0;
-	size_t *cnt, tmp_cap = 0;
+	size_t *cnt;
 
 	for (size_t i = 0; i < n; i++)
 		max |= v[i].pfn;
 	if (scratch && bytes >= n * sizeof(*tmp)) {
 		tmp = scratch;
-		bc = NULL;	/* not ours to hand back */
 	} else {
-		tmp = blk_get(bc, n * sizeof(*tmp), &tmp_cap);
+		tmp = malloc(n * sizeof(*tmp));
 		scratch = NULL;
 	}
 	cnt = malloc(RADIX_SIZE * sizeof(*cnt));
 	if (!tmp || !cnt) {
 		if (!scratch)
-			blk_put(bc, tmp, tmp_cap);
+			free(tmp);
 		free(cnt);
 		return -ENOMEM;
 	}
@@ -411,7 +408,7 @@ static int radix_sort_runs(struct ps_run *v, size_t n, struct blkcache *bc, void
 	if (src != v)
 		memcpy(v, src, n * sizeof(*v));
 	if (!scratch)
-		blk_put(bc, tmp, tmp_cap);
+		free(tmp);
 	free(cnt);
 	for (size_t i = 1; i < n; i++) {	/* equal PFNs (rare): insertion by length */
 		struct ps_run x;
@@ -446,7 +443,7 @@ uint64_t ps_runs_sort_dedupe_in(struct ps_runs *r, void *scratch, size_t bytes)
 	size_t out = 0;
 
 	if (r->n > 1 && !runs_sorted(r->v, r->n) &&
-	    (r->n < 64 || radix_sort_runs(r->v, r->n, r->bc, scratch, bytes) < 0))
+	    (r->n < 64 || radix_sort_runs(r->v, r->n, scratch, bytes) < 0))
 		qsort(r->v, r->n, sizeof(*r->v), run_cmp);
 	for (size_t i = 0; i < r->n; i++) {
 		struct ps_run *x = &r->v[i];
@@ -521,8 +518,8 @@ int ps_runs_split(struct ps_runs *r, uint32_t max)
 
 void ps_runs_free(struct ps_runs *r)
 {
-	blk_put(r->bc, r->v, r->cap * sizeof(*r->v));
-	*r = (struct ps_runs){ .bc = r->bc };
+	free(r->v);
+	*r = (struct ps_runs){ 0 };
 }
 
 enum ps_cat ps_classify(uint32_t run_flags, bool have_kflags, uint64_t kflags)
@@ -690,7 +687,7 @@ static int mark_run(struct ps_runs *o, const struct ps_run *run, const uint64_t 
 
 int ps_runs_mark_pmd(struct ps_runs *r, const uint64_t *pmd_vpns, size_t n)
 {
-	struct ps_runs o = { .bc = r->bc };
+	struct ps_runs o = { 0 };
 
 	if (!n)
 		return 0;

@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +23,7 @@
 
 #include "internal.h"
 #include "ctx.h"
-#include "util/blkcache.h"
 #include "kernel/pagescan.h"
-#include "util/crew.h"
 #include "kernel/pagescan-result.h"
 
 #define PM_CHUNK	(8 * 1024)	/* pagemap entries per pread (64 KiB) */
@@ -34,7 +31,6 @@
 #define BUF_BYTES	(MAX(PM_CHUNK, 3 * WIN_PFNS) * sizeof(uint64_t))
 #define WIN_GAP		32		/* unused PFNs a window may bridge: each costs less
 					 * than a tenth of a pread */
-#define MAX_THREADS	2
 _Static_assert(WIN_PFNS / PS_PMD_PAGES + 1 <= PS_MIX_BLOCKS, "a window's blocks");
 #define MIN_PAGES_PER_THREAD 8192	/* below this a thread costs more than it saves */
 #define SPAN_PFNS	128		/* a pread costs about what reading this many more
@@ -87,7 +83,6 @@ struct scan {
 	uint64_t cut[CHUNKS + 1];
 	size_t n_chunks;
 	size_t next_chunk;	/* the next one to claim (atomic) */
-	struct crew *crew;	/* the workers (cgctl_ctx_crew_get()), for both phases */
 };
 
 struct worker {
@@ -198,13 +193,13 @@ static int read_range(struct worker *w, uint64_t vpn, uint64_t n)
 	return read_pagemap(w, vpn, n);
 }
 
-/* The worker's buffer, from the context's block cache: a fresh one costs a page fault
- * per page touched, more than the reading it serves (bench/scan). */
+/* The worker's buffer. */
 static int worker_buf(struct worker *w)
 {
 	if (w->buf)
 		return 0;
-	w->buf = blk_get(w->s->ctx->blkcache, BUF_BYTES, &w->buf_cap);
+	w->buf = malloc(BUF_BYTES);
+	w->buf_cap = BUF_BYTES;
 	return w->buf ? 0 : -ENOMEM;
 }
 
@@ -359,39 +354,20 @@ static void *phase_kpage(void *arg)
 	return NULL;
 }
 
-struct phase {
-	struct worker *w;
-	void *(*fn)(void *);
-};
-
-static void phase_run(void *arg, int id)
+/* Run @fn on workers [0, n) in turn, in the calling thread: the inventory starts no
+ * thread (bench/scan measured two threads 13% faster than one, under the 15% a thread
+ * must gain to be kept: HACKING.md, Performance notes).  Returns: the first worker's
+ * error, 0. */
+static int run_workers(struct worker *w, int n, void *(*fn)(void *))
 {
-	const struct phase *p = arg;
-
-	p->fn(&p->w[id]);
-}
-
-/* Run @fn on workers [0, n) of @s's crew: worker 0 in this thread.  Returns: the
- * first worker's error, 0. */
-static int run_workers(struct scan *s, struct worker *w, int n, void *(*fn)(void *))
-{
-	struct phase p = { w, fn };
 	int r = 0;
 
-	crew_run_shared(s->crew, n, phase_run, &p);
+	for (int i = 0; i < n; i++)
+		fn(&w[i]);
 	for (int i = 0; i < n; i++)
 		if (w[i].err && !r)
 			r = w[i].err;
 	return r;
-}
-
-static int nthreads(const struct scan *s)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (s->flags & CGCTL_INV_SINGLE_THREAD || cpus < 2)
-		return 1;
-	return MAX_THREADS;
 }
 
 /*
@@ -452,21 +428,14 @@ static int scan_pagemap(struct scan *s, struct worker *w, int n, int readers,
 	for (size_t k = 1; k < s->n_chunks; k++)
 		s->cut[k] = MAX(s->cut[k - 1], pmd_aligned_cut(s, end[k - 1]));
 	s->cut[s->n_chunks] = s->virt_pages;
-	r = run_workers(s, w, n, phase_pagemap);
+	r = run_workers(w, n, phase_pagemap);
 	if (s->prep_pending) {	/* its worker was left out: it woke too late */
 		prepare(s);
 		s->prep_pending = false;
 	}
-	if (r == 0 && readers == 1) {	/* else MAX_THREADS (2) halves */
+	if (r == 0) {
 		*runs = w[0].runs;
-		w[0].runs = (struct ps_runs){ .bc = runs->bc };
-	} else if (r == 0) {	/* the halves may share pages (mapped twice) */
-		r = ps_runs_merge(&w[0].runs, &w[1].runs);
-		if (r == 0) {
-			*runs = w[0].runs;
-			w[0].runs = (struct ps_runs){ .bc = runs->bc };
-			ps_runs_sort_dedupe(runs);
-		}
+		w[0].runs = (struct ps_runs){ 0 };
 	}
 	for (int i = 0; i < n && r == 0; i++) {
 		st->swap += w[i].st.swap;
@@ -514,7 +483,7 @@ static int scan_kpage(struct scan *s, struct worker *w, int n, const struct ps_r
 	}
 	for (int k = 0; k < n; k++)
 		w[k].rv = runs->v;
-	r = run_workers(s, w, n, phase_kpage);
+	r = run_workers(w, n, phase_kpage);
 	for (int k = 0; k < n && r == 0; k++) {
 		r = ps_groups_merge(groups, &w[k].groups);
 		*zero += w[k].zero;
@@ -808,7 +777,6 @@ static int alloc_workers(struct worker *w, int n, struct scan *s)
 {
 	for (int i = 0; i < n; i++) {
 		w[i] = (struct worker){ .s = s, .id = i };
-		w[i].runs.bc = s->ctx->blkcache;
 	}
 	for (int i = 0; i < n; i++)
 		if (worker_buf(&w[i]) < 0)
@@ -819,7 +787,7 @@ static int alloc_workers(struct worker *w, int n, struct scan *s)
 static void free_workers(struct worker *w, int n)
 {
 	for (int i = 0; i < n; i++) {
-		blk_put(w[i].s->ctx->blkcache, w[i].buf, w[i].buf_cap);
+		free(w[i].buf);
 		ps_runs_free(&w[i].runs);
 		ps_groups_free(&w[i].groups);
 	}
@@ -884,18 +852,15 @@ static int scan_task_pagemap(struct scan *s, struct worker *w, int n, pid_t pid,
 static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 		      struct ps_scan_out *out, size_t *gone, struct cgctl_error *e)
 {
-	struct worker w[MAX_THREADS];
-	struct crew local;
-	int n, r;
+	struct worker w[1];
+	int n = 1, r;
 
-	s->crew = cgctl_ctx_crew_get(s->ctx, nthreads(s), &local);
-	n = MIN(s->crew->n, nthreads(s));
 	read_thp_pmd(s);
 	s->prep_pending = true;
 	s->pid0 = pids[0];
 	r = alloc_workers(w, n, s);
 	for (size_t k = 0; k < n_pids && r == 0; k++) {
-		struct ps_runs one = { .bc = s->ctx->blkcache };
+		struct ps_runs one = { 0 };
 		struct cgctl_error e1 = { 0 };
 
 		s->n_vmas = 0;
@@ -931,7 +896,6 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 		if (r < 0)
 			cgctl_error_set(e, -r, "reading kpage files: %s", strerror(-r));
 	}
-	cgctl_ctx_crew_put(s->ctx, s->crew, &local);
 	free_workers(w, n);
 	if (r == -ENOMEM && e && !e->err)
 		cgctl_error_set(e, ENOMEM, "out of memory");
@@ -943,7 +907,7 @@ static int inventory(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
 {
 	struct scan s = { .ctx = ctx, .flags = flags, .pm_fd = -1, .kf_fd = -1,
 			  .kcg_fd = -1, .kc_fd = -1 };
-	struct ps_scan_out out = { .runs.bc = ctx->blkcache };
+	struct ps_scan_out out = { 0 };
 	size_t gone = 0;
 	int r;
 

@@ -67,7 +67,6 @@ struct ps_runs {
 	struct ps_run *v;
 	size_t n, cap;
 	uint64_t pages;
-	struct blkcache *bc;	/* where the array comes from and goes back (NULL: malloc) */
 };
 
 /* Counters before attribution: what the pagemap alone tells. */
@@ -108,7 +107,7 @@ size_t ps_runs_join_pfn(struct ps_runs *r, uint32_t max);
 /* Split runs so none crosses a multiple of @max PFNs (@max a power of two >= 512; keeps
  * PFN order).  Returns: 0 or -ENOMEM. */
 int ps_runs_split(struct ps_runs *r, uint32_t max);
-/* Hand the array back (to r->bc, which stays set). */
+/* Free the array; @r is empty afterwards. */
 void ps_runs_free(struct ps_runs *r);
 
 /* Page categories in struct cgctl_inv_group order. */

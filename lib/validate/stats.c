@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "util/num.h"
 #include "validate/validate.h"
 
 static const char *const verdict_names[] = {
@@ -56,7 +55,7 @@ CGCTL_EXPORT int cgctl_vstats_compute(const double *x, size_t n, struct cgctl_vs
 	}
 	ret->n = n;
 	ret->mean = mean;
-	ret->sd = n > 1 ? num_sqrt(m2 / (double)(n - 1)) : 0;
+	ret->sd = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0;
 	ret->rsd = mean != 0 ? ret->sd / fabs(mean) : 0;
 	return 0;
 }

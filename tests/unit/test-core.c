@@ -14,8 +14,6 @@
 
 #include "libcgctl.h"
 #include "testutil.h"
-#include "util/crew.h"
-#include "util/cputhread.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -276,129 +274,6 @@ START_TEST(json_writer)
 }
 END_TEST
 
-/* cputhread_create(): @fn runs with @arg and returns through pthread_join(), with the
- * creator's affinity again (it only starts elsewhere). */
-struct ct {
-	cpu_set_t cpus;
-	int cpu;
-};
-
-static void *ct_fn(void *arg)
-{
-	struct ct *c = arg;
-
-	c->cpu = sched_getcpu();
-	ck_assert_int_eq(sched_getaffinity(0, sizeof(c->cpus), &c->cpus), 0);
-	return c;
-}
-
-START_TEST(cputhread)
-{
-	struct ct c = { .cpu = -2 };
-	cpu_set_t mine;
-	pthread_t t;
-	void *ret = NULL;
-
-	ck_assert_int_eq(sched_getaffinity(0, sizeof(mine), &mine), 0);
-	ck_assert_int_eq(cputhread_create(&t, ct_fn, &c), 0);
-	ck_assert_int_eq(pthread_join(t, &ret), 0);
-	ck_assert_ptr_eq(ret, &c);
-	ck_assert_int_ge(c.cpu, 0);
-	ck_assert(CPU_EQUAL(&c.cpus, &mine));
-}
-END_TEST
-
-/* crew: each job runs once on each of its workers, whether they spin, sleep or are
- * parked between jobs; a worker past the job's count sits it out. */
-static void crew_job(void *arg, int id)
-{
-	int *ran = arg;
-
-	__atomic_add_fetch(&ran[id], 1, __ATOMIC_RELAXED);
-}
-
-START_TEST(crew)
-{
-	struct crew c;
-	int n = crew_start(&c, 3);
-
-	ck_assert_int_ge(n, 1);
-	ck_assert_int_le(n, 3);
-	for (int job = 0; job < 300; job++) {
-		int ran[CREW_MAX] = { 0 }, m = 1 + job % 3;
-
-		if (job % 100 == 99) {	/* longer than the spin: the workers sleep */
-			struct timespec ts = { 0, 3 * CREW_SPIN_NS };
-
-			nanosleep(&ts, NULL);
-		}
-		if (job % 50 == 20)	/* parked: they sleep at once ... */
-			crew_park(&c);
-		if (job % 50 == 30)	/* ... until sent spinning again */
-			crew_unpark(&c);
-		if (job % 50 == 25) {	/* parked and woken: spinning for the next */
-			struct timespec ts = { 0, CREW_SPIN_NS / 4 };
-
-			crew_unpark(&c);
-			nanosleep(&ts, NULL);
-			crew_park(&c);
-		}
-		crew_run(&c, m, crew_job, ran);
-		for (int i = 0; i < CREW_MAX; i++)
-			ck_assert_int_eq(ran[i], i < (m < n ? m : n) ? 1 : 0);
-	}
-	crew_stop(&c);
-	ck_assert_int_eq(c.n, 1);
-}
-END_TEST
-
-/* crew_run_shared(): the caller always runs its part; a worker runs a job at most once,
- * and none that was left out runs it late (its counter is checked after the next job,
- * which each worker that wakes in time takes as usual). */
-static void shared_job(void *arg, int id)
-{
-	int *ran = arg;
-
-	if (id == 0 && ran[CREW_MAX] % 3 == 0) {	/* sometimes the caller is quick */
-		__atomic_add_fetch(&ran[0], 1, __ATOMIC_RELAXED);
-		return;
-	}
-	if (id == 0) {	/* sometimes not: the others take part */
-		struct timespec ts = { 0, 200000 };
-
-		nanosleep(&ts, NULL);
-	}
-	__atomic_add_fetch(&ran[id], 1, __ATOMIC_RELAXED);
-}
-
-START_TEST(crew_shared)
-{
-	struct crew c;
-	int n = crew_start(&c, 3), total = 0;
-
-	for (int job = 0; job < 300; job++) {
-		int ran[CREW_MAX + 1] = { 0 };
-
-		ran[CREW_MAX] = job;
-		if (job % 40 == 39)
-			crew_park(&c);
-		if (job % 40 == 10)
-			crew_unpark(&c);
-		crew_run_shared(&c, 3, shared_job, ran);
-		ck_assert_int_eq(ran[0], 1);
-		for (int i = 1; i < CREW_MAX; i++) {
-			ck_assert_int_le(ran[i], i < n ? 1 : 0);
-			total += ran[i];
-		}
-		/* a left-out worker that wakes now finds job + 1's fields, not these */
-	}
-	/* with a 0.2 ms caller, the others take most slow jobs */
-	if (n > 1)
-		ck_assert_int_gt(total, 0);
-	crew_stop(&c);
-}
-END_TEST
-
 static Suite *suite(void)
 {
 	Suite *s = suite_create("core");
@@ -411,9 +286,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, cgfs_tree_ops);
 	tcase_add_test(tc, ctx_errors);
 	tcase_add_test(tc, json_writer);
-	tcase_add_test(tc, cputhread);
-	tcase_add_test(tc, crew);
-	tcase_add_test(tc, crew_shared);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -270,15 +270,14 @@ static void *scan_thread(void *arg)
 }
 
 /*
- * A context keeps its inventory worker between scans (one thread more than before the
- * first, while two CPUs are online) and ends it with the last cgctl_unref().  A fork()ed
- * child has none of the parent's threads: its scans start their own.  Two scans at
- * once on one context both count right (one of them with workers of its own).
+ * An inventory starts no thread, and none is left running between scans or after the
+ * last cgctl_unref() (libcgctl(3)); a fork()ed child scans on the parent's context; two
+ * scans at once on one context (from two threads of the caller's) both count right.
  */
-START_TEST(kept_workers)
+START_TEST(no_threads_left)
 {
 	struct cgctl_ctx *ctx = NULL;
-	int before = threads_now(), kept = sysconf(_SC_NPROCESSORS_ONLN) > 1, st;
+	int before = threads_now(), st;
 	struct scanner sc;
 	pthread_t t;
 	pid_t pid;
@@ -286,13 +285,13 @@ START_TEST(kept_workers)
 	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
 	for (int i = 0; i < 3; i++) {
 		check_full_inv(scan_in(ctx, PID, 0, 0));
-		ck_assert_int_eq(threads_now(), before + kept);
+		ck_assert_int_eq(threads_now(), before);
 	}
 	check_full_inv(scan_in(ctx, PID, CGCTL_INV_SINGLE_THREAD, 0));
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		bool ok = full_ok(ctx) && full_ok(ctx) && threads_now() == 1 + kept;
+		bool ok = full_ok(ctx) && full_ok(ctx) && threads_now() == 1;
 
 		cgctl_unref(ctx);
 		_exit(ok && threads_now() == 1 ? 0 : 1);
@@ -305,13 +304,13 @@ START_TEST(kept_workers)
 		ck_assert(full_ok(ctx));
 	pthread_join(t, NULL);
 	ck_assert(sc.ok);
-	ck_assert_int_le(threads_now(), before + kept);
+	ck_assert_int_eq(threads_now(), before);
 	cgctl_unref(ctx);
 	ck_assert_int_eq(threads_now(), before);
 }
 END_TEST
 
-START_TEST(full_two_threads)
+START_TEST(full_default)
 {
 	check_full(0);
 }
@@ -642,13 +641,13 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("fixture");
 
 	tcase_add_unchecked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, full_two_threads);
+	tcase_add_test(tc, full_default);
 	tcase_add_test(tc, full_one_thread);
 	tcase_add_test(tc, sampled_same_figures);
 	tcase_add_test(tc, sampled_reads_less);
 	tcase_add_test(tc, no_anon_thp_no_flags);
 	tcase_add_test(tc, anon_thp_appears_meanwhile);
-	tcase_add_test(tc, kept_workers);
+	tcase_add_test(tc, no_threads_left);
 	tcase_add_test(tc, no_paths_no_mapcount);
 	tcase_add_test(tc, no_kpageflags);
 	tcase_add_test(tc, hidden_pfns);

@@ -8,7 +8,6 @@
 #include <sys/types.h>
 
 #include "kernel/pagescan.h"
-#include "util/blkcache.h"
 
 #define P(pfn) (PM_PRESENT | (uint64_t)(pfn))
 #define KF(b) KPF_BIT(b)
@@ -808,56 +807,11 @@ START_TEST(leading_equal)
 }
 END_TEST
 
-/* Blocks handed back are handed out again (the smallest that fits), grown with their
- * contents, and the cache keeps at most BLKCACHE_SLOTS of them. */
-START_TEST(blkcache_reuse)
-{
-	struct blkcache *c = blkcache_new();
-	void *p[BLKCACHE_SLOTS + 2], *a, *b;
-	size_t cap[BLKCACHE_SLOTS + 2], ca, cb;
-
-	ck_assert_ptr_nonnull(c);
-	a = blk_get(c, 100000, &ca);
-	ck_assert_ptr_nonnull(a);
-	ck_assert_uint_eq(ca, 131072);	/* a power of two from 4 KiB */
-	b = blk_get(c, 5000, &cb);
-	ck_assert_uint_eq(cb, 8192);
-	blk_put(c, a, ca);
-	blk_put(c, b, cb);
-	ck_assert_ptr_eq(blk_get(c, 6000, &cb), b);	/* the smallest that fits */
-	ck_assert_ptr_eq(blk_get(c, 6000, &ca), a);	/* then the next */
-	memset(b, 7, cb);
-	b = blk_grow(c, b, 100, &cb, 20000);	/* nothing kept fits: realloc() */
-	ck_assert_uint_eq(cb, 32768);
-	ck_assert_uint_eq(((unsigned char *)b)[99], 7);
-	blk_put(c, a, ca);
-	a = blk_grow(c, b, 100, &cb, 40000);	/* the kept block, contents copied */
-	ck_assert_uint_eq(cb, 131072);
-	ck_assert_uint_eq(((unsigned char *)a)[99], 7);
-	ck_assert_ptr_eq(blk_grow(c, a, 100, &cb, 1000), a);	/* fits already */
-	blk_put(c, a, cb);
-	for (size_t i = 0; i < BLKCACHE_SLOTS + 2; i++)
-		p[i] = blk_get(c, 4096 << (i % 4), &cap[i]);
-	for (size_t i = 0; i < BLKCACHE_SLOTS + 2; i++)
-		blk_put(c, p[i], cap[i]);	/* the smallest are dropped */
-	ck_assert_ptr_null(blk_get(c, 0, &ca));
-	blk_put(c, NULL, 0);
-	blkcache_free(c);
-	/* no cache: malloc(), realloc(), free() */
-	a = blk_get(NULL, 10, &ca);
-	ck_assert_uint_eq(ca, 10);
-	a = blk_grow(NULL, a, 10, &ca, 20);
-	ck_assert_uint_eq(ca, 20);
-	blk_put(NULL, a, ca);
-	blkcache_free(NULL);
-}
-END_TEST
-
 /* Many unsorted runs (the radix path): PFN order, equal PFNs longest first, and the
  * same dedupe as a plain sort would give. */
 START_TEST(sort_many)
 {
-	struct ps_runs r = { 0 }, c1 = { 0 }, c2 = { .bc = blkcache_new() };
+	struct ps_runs r = { 0 }, c1 = { 0 }, c2 = { 0 };
 	uint64_t seed = 42, covered = 0, pages = 0, dup[50];
 	const size_t n = 5000;
 	void *scratch = malloc(n * sizeof(*r.v));
@@ -878,10 +832,10 @@ START_TEST(sort_many)
 	}
 	for (size_t i = 0; i < n; i++)
 		r.pages += r.v[i].len;
-	/* the same through a scratch buffer, and through a block cache's arrays */
+	/* the same through a scratch buffer, and with one too small for it */
 	c1.v = malloc(n * sizeof(*c1.v));
 	c2.v = malloc(n * sizeof(*c2.v));
-	ck_assert(c1.v && c2.v && c2.bc && scratch);
+	ck_assert(c1.v && c2.v && scratch);
 	memcpy(c1.v, r.v, n * sizeof(*r.v));
 	memcpy(c2.v, r.v, n * sizeof(*r.v));
 	c1.n = c1.cap = c2.n = c2.cap = n;
@@ -895,9 +849,7 @@ START_TEST(sort_many)
 	ck_assert_mem_eq(c1.v, r.v, r.n * sizeof(*r.v));
 	ck_assert_mem_eq(c2.v, r.v, r.n * sizeof(*r.v));
 	free(c1.v);
-	free(c2.v);	/* (not from the cache: malloc()ed above) */
-	c2.v = NULL;
-	blkcache_free(c2.bc);
+	free(c2.v);
 	free(scratch);
 	for (size_t i = 0; i < r.n; i++) {
 		ck_assert_uint_ge(r.v[i].pfn, covered);
@@ -989,7 +941,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, mthp_size_off);
 	tcase_add_test(tc, thp_size_state);
 	tcase_add_test(tc, sort_many);
-	tcase_add_test(tc, blkcache_reuse);
 	tcase_add_test(tc, leading_equal);
 	tcase_add_test(tc, account_sampled);
 	tcase_add_test(tc, pmd_thp);
