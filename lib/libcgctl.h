@@ -1272,8 +1272,9 @@ size_t cgctl_validate_scenarios(const struct cgctl_vscenario_info **ret);
 
 struct cgctl_validate_opts {
 	unsigned int runs;			/* repetitions per scenario (>= 1) */
-	/* argv[0] to exec for built-in workloads ("EXE __workload KIND ..."); NULL: the
-	 * running executable (/proc/self/exe) */
+	/* the workload helper to exec ("cgctl-workload KIND ..."); NULL: $CGCTL_WORKLOAD_EXE,
+	 * else cgctl-workload beside the running program, else the installed
+	 * $(pkglibexecdir)/cgctl-workload (cgctl-validate(1), ENVIRONMENT) */
 	const char *workload_exe;
 	/* deliberately wrong model parameters "name=value,..." (slice=4ms, batch=32,
 	 * quota=30ms, ...): proves that verdicts can fail; NULL for none */
@@ -1291,8 +1292,8 @@ struct cgctl_validate_opts {
  * built-in workloads, engine predictions, kernel observations, @opts->runs times.
  * Everything created is removed before returning (unless @opts->keep), also on failure
  * and cancellation.  Returns: 0 and *ret (verdicts inside; n/a for missing features),
- * -ENOENT for an unknown scenario name, -EINTR when cancelled, -EINVAL for a bad
- * @opts->perturb, -errno.
+ * -ENOENT for an unknown scenario name or no workload helper (@e says which), -EINTR
+ * when cancelled, -EINVAL for a bad @opts->perturb, -errno.
  */
 int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *opts,
 		       const char *const *names, size_t n_names, struct cgctl_vreport **ret,

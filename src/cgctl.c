@@ -16,12 +16,12 @@
 
 extern const struct cgctl_cmd cmd_help WEAK, cmd_create WEAK, cmd_delete WEAK, cmd_tree WEAK,
 	cmd_get WEAK, cmd_set WEAK, cmd_stat WEAK, cmd_mem WEAK, cmd_bw WEAK, cmd_move WEAK,
-	cmd_watch WEAK, cmd_validate WEAK, cmd_workload WEAK;
+	cmd_watch WEAK, cmd_validate WEAK;
 
 /* Entries of commands whose file is not linked are NULL and skipped. */
 const struct cgctl_cmd *const cgctl_commands[] = {
 	&cmd_create, &cmd_delete, &cmd_tree, &cmd_get, &cmd_set, &cmd_stat, &cmd_mem,
-	&cmd_bw, &cmd_move, &cmd_watch, &cmd_validate, &cmd_help, &cmd_workload, NULL,
+	&cmd_bw, &cmd_move, &cmd_watch, &cmd_validate, &cmd_help, NULL,
 };
 #define N_COMMANDS (sizeof(cgctl_commands) / sizeof(cgctl_commands[0]) - 1)
 const size_t cgctl_n_commands = N_COMMANDS;
@@ -231,8 +231,7 @@ static void *warm(void *arg)
  * cgroups: ~2 ms of it), a thread started first thing takes them on the other CPU
  * (util/cputhread.h) meanwhile: ~1 ms less.  Not for a few arguments: a thread costs
  * ~0.7 ms to start and end, more than it gains when discovery comes at once (bench/move,
- * one PID: 0.89-0.95x cgclassify without, 1.04x with).  Not in validate's workloads: a
- * second thread would spend CPU time their cgroup measures.
+ * one PID: 0.89-0.95x cgclassify without, 1.04x with).
  */
 #define WARM_MIN_ARGS 64
 
@@ -240,7 +239,7 @@ static void start_warm(int argc, const char **argv)
 {
 	pthread_t t;
 
-	if (argc < WARM_MIN_ARGS || strcmp(argv[1], "__workload") == 0)
+	if (argc < WARM_MIN_ARGS)
 		return;
 	if (cputhread_create(&t, warm, NULL) == 0)
 		pthread_detach(t);
