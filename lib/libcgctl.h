@@ -808,7 +808,7 @@ struct cgctl_bw_write {
 };
 
 /*
- * cgctl_bw_write_plan: the writes that take a group from @old to @new, skipping
+ * cgctl_bw_write_plan: the writes that take a group from @old to @want, skipping
  * unchanged values, in an order whose every intermediate state the kernel accepts
  * (burst down first / up last; period first when both grow, quota first when both
  * shrink; via quota -1 when no two-write path exists).  With @nodes (n > 0) every
@@ -816,7 +816,7 @@ struct cgctl_bw_write {
  * Returns: the number of writes in @out (0..CGCTL_BW_PLAN_MAX), -EINVAL with @e.
  */
 int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
-			const struct cgctl_bw_settings *new, int version,
+			const struct cgctl_bw_settings *want, int version,
 			const struct cgctl_bw_node *nodes, size_t n, size_t target,
 			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
 
