@@ -1274,7 +1274,7 @@ struct cgctl_validate_opts {
 	unsigned int runs;			/* repetitions per scenario (>= 1) */
 	/* the workload helper to exec ("cgctl-workload KIND ..."); NULL: $CGCTL_WORKLOAD_EXE,
 	 * else cgctl-workload beside the running program, else the installed
-	 * $(pkglibexecdir)/cgctl-workload (cgctl-validate(1), ENVIRONMENT) */
+	 * $(pkglibexecdir)/cgctl-workload (cgctl-validate(1), FILES) */
 	const char *workload_exe;
 	/* deliberately wrong model parameters "name=value,..." (slice=4ms, batch=32,
 	 * quota=30ms, ...): proves that verdicts can fail; NULL for none */
