@@ -808,7 +808,7 @@ struct cgctl_bw_write {
 };
 
 /*
- * cgctl_bw_write_plan: the writes that take a group from @old to @new, skipping
+ * cgctl_bw_write_plan: the writes that take a group from @old to @want, skipping
  * unchanged values, in an order whose every intermediate state the kernel accepts
  * (burst down first / up last; period first when both grow, quota first when both
  * shrink; via quota -1 when no two-write path exists).  With @nodes (n > 0) every
@@ -816,7 +816,7 @@ struct cgctl_bw_write {
  * Returns: the number of writes in @out (0..CGCTL_BW_PLAN_MAX), -EINVAL with @e.
  */
 int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
-			const struct cgctl_bw_settings *new, int version,
+			const struct cgctl_bw_settings *want, int version,
 			const struct cgctl_bw_node *nodes, size_t n, size_t target,
 			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
 
@@ -1317,8 +1317,9 @@ size_t cgctl_validate_scenarios(const struct cgctl_vscenario_info **ret);
 
 struct cgctl_validate_opts {
 	unsigned int runs;			/* repetitions per scenario (>= 1) */
-	/* argv[0] to exec for built-in workloads ("EXE __workload KIND ..."); NULL: the
-	 * running executable (/proc/self/exe) */
+	/* the workload helper to exec ("cgctl-workload KIND ..."); NULL: $CGCTL_WORKLOAD_EXE,
+	 * else cgctl-workload beside the running program, else the installed
+	 * $(pkglibexecdir)/cgctl-workload (cgctl-validate(1), FILES) */
 	const char *workload_exe;
 	/* deliberately wrong model parameters "name=value,..." (slice=4ms, batch=32,
 	 * quota=30ms, ...): proves that verdicts can fail; NULL for none */
@@ -1336,8 +1337,8 @@ struct cgctl_validate_opts {
  * built-in workloads, engine predictions, kernel observations, @opts->runs times.
  * Everything created is removed before returning (unless @opts->keep), also on failure
  * and cancellation.  Returns: 0 and *ret (verdicts inside; n/a for missing features),
- * -ENOENT for an unknown scenario name, -EINTR when cancelled, -EINVAL for a bad
- * @opts->perturb, -errno.
+ * -ENOENT for an unknown scenario name or no workload helper (@e says which), -EINTR
+ * when cancelled, -EINVAL for a bad @opts->perturb, -errno.
  */
 int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *opts,
 		       const char *const *names, size_t n_names, struct cgctl_vreport **ret,

@@ -75,7 +75,6 @@ int validate_host(struct cli *cli, const char *const *names, size_t n,
 		.runs = (unsigned int)opt_runs, .keep = opt_keep, .cancel = &cancelled,
 		.progress = progress, .progress_data = cli,
 		.perturb = opt_model ? opt_model : getenv("CGCTL_VALIDATE_PERTURB"),
-		.workload_exe = getenv("CGCTL_WORKLOAD_EXE"),
 	};
 	struct cgctl_error e = { 0 };
 	int r;

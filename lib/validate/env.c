@@ -102,7 +102,9 @@ int vrun_init(struct vrun *run, struct cgctl_ctx *ctx, const struct cgctl_valida
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	run->ncpu = n > 0 ? (unsigned int)n : 1;
 	run->slice_ns = read_slice_ns(ctx);
-	run->exe = o->workload_exe ? o->workload_exe : "/proc/self/exe";
+	err = vwork_find_exe(o->workload_exe, run->exe, sizeof(run->exe), e);
+	if (err < 0)
+		return err;
 	run->keep = o->keep;
 	run->cancel = o->cancel;
 	return 0;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Built-in workloads: fork, join the scratch cgroups by writing our own PID to
- * cgroup.procs (through the library), pin if asked, then exec "EXE __workload KIND ...".
+ * cgroup.procs (through the library), pin if asked, then exec "cgctl-workload KIND ...".
  * The workload talks over two pipes: it prints "ready", waits for "go", works, prints
  * "done key=value ...", and exits when its stdin closes.  That lets the parent take a
  * baseline before and an observation after the work while the memory is still mapped.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -14,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -22,6 +25,70 @@
 
 #include "internal.h"
 #include "validate/validate.h"
+
+#define WORKLOAD_NAME "cgctl-workload"
+
+static bool executable(const char *path)
+{
+	return access(path, X_OK) == 0;
+}
+
+/*
+ * @dir/cgctl-workload, or (@dir is libtool's .libs/ of an uninstalled program) the one in
+ * its parent.  Returns: true with the path in @out when one is executable.
+ */
+static bool beside(const char *dir, char *out, size_t len)
+{
+	const char *base = strrchr(dir, '/');
+
+	if ((size_t)snprintf(out, len, "%s/" WORKLOAD_NAME, dir) < len && executable(out))
+		return true;
+	base = base ? base + 1 : dir;
+	return strcmp(base, ".libs") == 0 &&
+	       (size_t)snprintf(out, len, "%s/../" WORKLOAD_NAME, dir) < len && executable(out);
+}
+
+/*
+ * Which helper to exec, in this order: what the caller passes (@given); the environment
+ * ($CGCTL_WORKLOAD_EXE: make check, the VM guest); cgctl-workload in the directory of the
+ * running program (the file it was started as, AT_EXECFN: a build tree builds the helper
+ * into src/ beside src/cgctl, so `src/cgctl validate` works uninstalled; a program and
+ * the helper built with it belong together); the configured
+ * $(pkglibexecdir)/cgctl-workload.  No /proc/self/exe: the library never runs its caller.
+ */
+int vwork_find_exe(const char *given, char *out, size_t len, struct cgctl_error *e)
+{
+	const char *env = secure_getenv("CGCTL_WORKLOAD_EXE");
+	const char *fn = (const char *)getauxval(AT_EXECFN);
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (!given && env && *env)
+		given = env;
+	if (given) {
+		if ((size_t)snprintf(out, len, "%s", given) >= len)
+			return cgctl_error_set(e, ENAMETOOLONG, "workload helper %s: %s", given,
+					       strerror(ENAMETOOLONG));
+		if (!executable(out))
+			return cgctl_error_set(e, ENOENT, "workload helper %s: %s", given,
+					       strerror(errno));
+		return 0;
+	}
+	if (fn && snprintf(dir, sizeof(dir), "%s", fn) < (int)sizeof(dir)) {
+		slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			if (beside(*dir ? dir : "/", out, len))
+				return 0;
+		}
+	}
+	if ((size_t)snprintf(out, len, "%s/cgctl/" WORKLOAD_NAME, CGCTL_LIBEXECDIR) < len &&
+	    executable(out))
+		return 0;
+	return cgctl_error_set(e, ENOENT,
+			       "workload helper %s not found beside the program or in %s/cgctl "
+			       "(set CGCTL_WORKLOAD_EXE)", WORKLOAD_NAME, CGCTL_LIBEXECDIR);
+}
 
 static void track(struct vrun *run, pid_t pid, bool add)
 {
@@ -42,8 +109,8 @@ static void track(struct vrun *run, pid_t pid, bool add)
 /* In the child: never returns. */
 static void child(struct vrun *run, const struct vwork_spec *s, int in, int out)
 {
-	const char *argv[16] = { "cgctl", "__workload" };
-	size_t i, n = 2;
+	const char *argv[16] = { WORKLOAD_NAME };
+	size_t i, n = 1;
 	cpu_set_t set;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);

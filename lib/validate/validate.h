@@ -8,6 +8,7 @@
 #ifndef CGCTL_VALIDATE_H
 #define CGCTL_VALIDATE_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -83,7 +84,7 @@ struct vrun {
 	uint64_t slice_ns;		/* sched_cfs_bandwidth_slice_us, in ns */
 	double clock_ratio;		/* scheduler clock / CLOCK_MONOTONIC; 0 unmeasured */
 	void *state;			/* the current scenario's driver state */
-	const char *exe;
+	char exe[PATH_MAX];		/* the workload helper (spawn.c) */
 	bool keep;
 	volatile int *cancel;
 	struct vperturb perturb;
@@ -123,7 +124,10 @@ int vcg_write(struct vrun *run, const struct cgctl_mount *m, const char *path,
 int vcg_read_key(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		 const char *file, const char *key, uint64_t *v, char *reason, size_t len);
 
-/* ---- spawn.c: built-in workloads ("EXE __workload KIND ARGS...") ---- */
+/* ---- spawn.c: built-in workloads ("cgctl-workload KIND ARGS...") ---- */
+/* The workload helper's path into @out (see spawn.c for where it is looked for).
+ * Returns: 0, -ENOENT with @e (not found, or @given not executable). */
+int vwork_find_exe(const char *given, char *out, size_t len, struct cgctl_error *e);
 struct vwork_spec {
 	const char *argv[12];		/* KIND ARGS..., NULL-terminated */
 	const struct cgctl_mount *m[3];	/* cgroups to join before exec */

@@ -18,7 +18,7 @@ leftovers() {
 	for m in $mem $cpu; do
 		find "$m" -maxdepth 6 -type d -name 'cgctl-validate-*' 2>/dev/null
 	done
-	pgrep -f 'cgctl __workload|lt-cgctl __workload' 2>/dev/null
+	pgrep -f '^[^ ]*cgctl-workload( |$)' 2>/dev/null
 }
 before=$(leftovers)
 expect_clean() {

@@ -75,7 +75,7 @@ v2) mount_v2 ;;
 esac
 
 hostname "vm-$VM_CONFIG"
-export VM_KERNEL VM_MODE VM_CONFIG VM_CGROOT VMLIB CGCTL
+export VM_KERNEL VM_MODE VM_CONFIG VM_CGROOT VMLIB CGCTL CGCTL_WORKLOAD_EXE
 VM_KRELEASE=$(uname -r)
 export VM_KRELEASE
 [ -f /vm/passenv ] && . /vm/passenv

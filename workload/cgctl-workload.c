@@ -1,5 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Built-in workloads of `cgctl validate`; see workload.h for the kinds and protocol. */
+/*
+ * cgctl-workload: the built-in workloads of cgctl_validate_run() (`cgctl validate`).
+ * A program of its own, installed in $(pkglibexecdir), so that the library never execs
+ * its caller (lib/validate/spawn.c says how the library finds it):
+ *
+ *   cgctl-workload spin THREADS MS                  THREADS busy threads for MS ms of wall time
+ *   cgctl-workload duty THREADS BUSY_MS IDLE_MS MS  each thread: BUSY_MS of CPU time, sleep IDLE_MS
+ *   cgctl-workload touch PAGES [THREADS]            fault in PAGES anonymous 4 KiB pages (no THP)
+ *   cgctl-workload fork-touch PAGES                 touch, then fork a child sharing them (COW)
+ *   cgctl-workload file-touch PATH PAGES            write a PAGES-page file, map it shared, touch it
+ *
+ * Protocol on stdin/stdout: "ready pid=P" -> waits for a line "go" -> works ->
+ * "done key=value..." -> exits 0 when stdin reaches EOF.  Exit status 2: bad arguments,
+ * 1: a system call failed.  It links nothing but libc (and libpthread): the workloads'
+ * cgroups measure its start-up too, so it stays small.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -15,8 +30,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#include "workload.h"
 
 #define PAGE 4096UL
 #define MAX_THREADS 64
@@ -380,7 +393,15 @@ static int wl_file_touch(int argc, const char **argv)
 	return 0;
 }
 
-int workload_main(int argc, const char **argv)
+static const char usage[] =
+	"usage: cgctl-workload spin THREADS MS\n"
+	"       cgctl-workload duty THREADS BUSY_MS IDLE_MS MS\n"
+	"       cgctl-workload touch PAGES [THREADS]\n"
+	"       cgctl-workload fork-touch PAGES\n"
+	"       cgctl-workload file-touch PATH PAGES\n"
+	"(started by cgctl validate; see cgctl-validate(1))\n";
+
+int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
@@ -390,12 +411,21 @@ int workload_main(int argc, const char **argv)
 		{ "touch", wl_touch },	     { "fork-touch", wl_fork_touch },
 		{ "file-touch", wl_file_touch },
 	};
+	const char **args = (const char **)argv + 1;
 	size_t i;
+	int rc;
 
 	signal(SIGPIPE, SIG_DFL);
-	for (i = 0; argc > 0 && i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (strcmp(argv[0], kinds[i].name) == 0)
-			return kinds[i].fn(argc, argv);
-	fprintf(stderr, "cgctl: __workload: unknown workload '%s'\n", argc > 0 ? argv[0] : "");
+	for (i = 0; argc > 1 && i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strcmp(args[0], kinds[i].name) != 0)
+			continue;
+		rc = kinds[i].fn(argc - 1, args);
+		if (rc == 2)
+			fprintf(stderr, "cgctl-workload: %s: bad arguments\n%s", args[0], usage);
+		return rc;
+	}
+	if (argc > 1)
+		fprintf(stderr, "cgctl-workload: unknown workload '%s'\n", args[0]);
+	fputs(usage, stderr);
 	return 2;
 }
