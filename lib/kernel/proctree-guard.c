@@ -239,9 +239,16 @@ static bool is_exiting(struct mover *mv, pid_t pid)
 	return cgctl_proc_stat_read(mv->ctx, pid, &st) == 0 && cgctl_proc_stat_exiting(&st);
 }
 
+/* How many targets must hold a member: with the caller's attach() its in_target()
+ * answers for all of them at once. */
+static int targets_wanted(const struct mover *mv)
+{
+	return mv->opts && mv->opts->attach ? 1 : (int)mv->n_targets;
+}
+
 /*
- * In how many targets is @pid?  Returns: that count (n_targets: all), -ESRCH (gone or
- * exiting: migration skips it), -errno.
+ * In how many targets is @pid?  Returns: that count (targets_wanted(): all), -ESRCH
+ * (gone or exiting: migration skips it), -errno.
  */
 static int count_in(struct mover *mv, pid_t pid)
 {
@@ -253,7 +260,7 @@ static int count_in(struct mover *mv, pid_t pid)
 		r = o->in_target(o->data, pid);
 		if (r < 0)
 			return r;
-		return r ? (int)mv->n_targets : 0;
+		return r ? 1 : is_exiting(mv, pid) ? -ESRCH : 0;
 	}
 	for (i = 0; i < mv->n_targets; i++) {
 		char *p = NULL;
@@ -298,9 +305,16 @@ static ssize_t verify_round(struct mover *mv, const pid_t *tg, size_t n, bool la
 		pid_t pid = v[i].pid;
 
 		r = count_in(mv, pid);
+		if (r >= 0 && r < targets_wanted(mv) && last) {
+			/* a child being forked reads the root cgroup until cgroup_post_fork()
+			 * (kernel/fork.c: copy_process() makes it visible in /proc before):
+			 * look again once such a fork had time to finish */
+			nanosleep(&(struct timespec){ 0, 5 * 1000 * 1000 }, NULL);
+			r = count_in(mv, pid);
+		}
 		if (r == -ESRCH)
 			continue;
-		if (r == (int)mv->n_targets) {
+		if (r == targets_wanted(mv)) {
 			ok++;
 			continue;
 		}
@@ -313,6 +327,8 @@ static ssize_t verify_round(struct mover *mv, const pid_t *tg, size_t n, bool la
 				continue;
 			if (r == 0)
 				mv->res->repaired++;
+			else if (!mv->verify_err)
+				mv->verify_err = r;	/* why a straggler stays: named */
 		}
 		straggler_add(mv, pid);
 	}
@@ -337,9 +353,11 @@ static void name_stragglers(struct mover *mv)
 		o += (size_t)w;
 	}
 	cgctl_error_set(mv->e, EBUSY, "move: %zu live member%s of the tree still outside the "
-			"destination after %d checks: %s%s", res->n_stragglers,
+			"destination after %d checks: %s%s%s%s", res->n_stragglers,
 			res->n_stragglers == 1 ? "" : "s", VERIFY_ROUNDS, list,
-			res->n_stragglers > ARRAY_SIZE(res->stragglers) ? " ..." : "");
+			res->n_stragglers > ARRAY_SIZE(res->stragglers) ? " ..." : "",
+			mv->verify_err ? "; moving again failed: " : "",
+			mv->verify_err ? strerror(-mv->verify_err) : "");
 }
 
 int cgctl_mover_verify(struct mover *mv, const pid_t *tg, size_t n)

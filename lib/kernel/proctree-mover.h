@@ -48,6 +48,7 @@ struct mover {
 	bool probe_seen;
 	struct stopped *stopped;	/* CGCTL_MOVE_TREE_FREEZE */
 	size_t n_stopped, cap_stopped;
+	int verify_err;			/* first failed re-move of the final pass */
 };
 
 /* proctree.c */
