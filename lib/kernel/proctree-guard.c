@@ -247,28 +247,36 @@ static int targets_wanted(const struct mover *mv)
 }
 
 /*
- * In how many targets is @pid?  Returns: that count (targets_wanted(): all), -ESRCH
- * (gone or exiting: migration skips it), -errno.
+ * In how many targets is @pid?  *@at_root: every target it is not in reads the
+ * hierarchy's root cgroup (what a child being forked reads until cgroup_post_fork()).
+ * Returns: that count (targets_wanted(): all), -ESRCH (gone or exiting: migration skips
+ * it), -errno.
  */
-static int count_in(struct mover *mv, pid_t pid)
+static int count_in(struct mover *mv, pid_t pid, bool *at_root)
 {
 	const struct cgctl_move_tree_opts *o = mv->opts;
 	size_t i;
 	int r, in = 0;
 
+	*at_root = false;
 	if (o && o->attach) {
 		r = o->in_target(o->data, pid);
 		if (r < 0)
 			return r;
 		return r ? 1 : is_exiting(mv, pid) ? -ESRCH : 0;
 	}
+	*at_root = true;
 	for (i = 0; i < mv->n_targets; i++) {
 		char *p = NULL;
+		bool here;
 
 		r = cgctl_pid_cgroup(mv->ctx, pid, mv->targets[i].m, &p);
 		if (r < 0)
 			return r == -ENOENT ? -ESRCH : r;
-		in += strcmp(p, mv->tpaths[i]) == 0;
+		here = strcmp(p, mv->tpaths[i]) == 0;
+		in += here;
+		if (!here && strcmp(p, "/") != 0)
+			*at_root = false;
 		free(p);
 	}
 	if ((size_t)in < mv->n_targets && is_exiting(mv, pid))
@@ -291,6 +299,7 @@ static ssize_t verify_round(struct mover *mv, const pid_t *tg, size_t n, bool la
 {
 	struct cgctl_proc_pair *v = NULL;
 	size_t outside = 0, ok = 0;
+	bool at_root;
 	ssize_t k, i;
 	int r;
 
@@ -304,13 +313,15 @@ static ssize_t verify_round(struct mover *mv, const pid_t *tg, size_t n, bool la
 	for (i = 0; i < k; i++) {
 		pid_t pid = v[i].pid;
 
-		r = count_in(mv, pid);
-		if (r >= 0 && r < targets_wanted(mv) && last) {
-			/* a child being forked reads the root cgroup until cgroup_post_fork()
-			 * (kernel/fork.c: copy_process() makes it visible in /proc before):
-			 * look again once such a fork had time to finish */
-			nanosleep(&(struct timespec){ 0, 5 * 1000 * 1000 }, NULL);
-			r = count_in(mv, pid);
+		r = count_in(mv, pid, &at_root);
+		if (r >= 0 && r < targets_wanted(mv) && last && at_root) {
+			/* A child being forked reads the root cgroup from attach_pid() to
+			 * cgroup_post_fork() (6.12 kernel/fork.c: copy_process()), which a
+			 * preempted parent can make last.  Writing it to cgroup.procs takes
+			 * cgroup_threadgroup_rwsem for write, so the fork is done when the write
+			 * returns (and the child is in, either way): then look again. */
+			if (cgctl_mover_attach(mv, pid) == 0)
+				r = count_in(mv, pid, &at_root);
 		}
 		if (r == -ESRCH)
 			continue;
