@@ -48,7 +48,9 @@ CGCTL_EXPORT int cgctl_new(struct cgctl_ctx **ret, const char *root)
 	const char *env;
 	struct stat st;
 
-	if (!ret)
+	/* "" is no root: a caller's empty variable must not silently mean the live
+	 * system (NULL does) */
+	if (!ret || (root && !*root))
 		return -EINVAL;
 	if (root && *root && (stat(root, &st) < 0 || !S_ISDIR(st.st_mode)))
 		return -ENOENT;

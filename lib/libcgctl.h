@@ -37,9 +37,14 @@ struct cgctl_ctx;
 
 /*
  * cgctl_new: create a context.  @root is a prefix prepended to every absolute path the
- * kernel layer opens (/proc, /sys/fs/cgroup); NULL or "" means the live system.  With a
- * root, hierarchy discovery reads the fixture's mount map ROOT/cgctl-mounts instead of
- * asking libcgroup.  Returns: 0, or -errno (-ENOMEM, -ENOENT if @root does not exist).
+ * kernel layer opens (/proc, /sys/fs/cgroup); NULL means the live system, "" is refused
+ * (an empty variable must not silently mean the live system).  With a root, hierarchy
+ * discovery reads the fixture's mount map ROOT/cgctl-mounts instead of asking libcgroup;
+ * each hierarchy directory it names is opened beneath the root (no "..", no symlink, no
+ * mount crossed).  On the live system a hierarchy directory must be a cgroup
+ * filesystem, and no cgroup directory or file on another mount (a bind mount over it)
+ * is followed: -EXDEV.  Returns: 0, or -errno (-ENOMEM, -EINVAL for "", -ENOENT if
+ * @root does not exist).
  */
 int cgctl_new(struct cgctl_ctx **ret, const char *root);
 struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx);
@@ -1120,6 +1125,13 @@ struct cgctl_move_target {
 
 #define CGCTL_MOVE_TREE_NO_CONNECTOR	(1u << 0)	/* use repeated walks only */
 #define CGCTL_MOVE_TREE_ONE_SHOT	(1u << 1)	/* one walk, no re-walk (comparison) */
+/* Stop the trees with SIGSTOP while they move (a stopped process cannot fork:
+ * kernel/fork.c:copy_process() restarts a fork once a signal is pending), and SIGCONT
+ * every process stopped this way when done, on every path (by pidfd, so a reused PID is
+ * never signalled).  Processes already stopped (state T) are left stopped.  Their
+ * parents may see the stop and the continue in waitpid(WUNTRACED|WCONTINUED).  Opt-in:
+ * a stopped service misses its deadlines while the tree moves. */
+#define CGCTL_MOVE_TREE_FREEZE		(1u << 2)
 
 struct cgctl_move_tree_opts {
 	unsigned int flags;		/* CGCTL_MOVE_TREE_* */
@@ -1148,6 +1160,18 @@ struct cgctl_move_tree_result {
 	pid_t first_error_pid;
 	uint64_t elapsed_ns;
 	char note[128];		/* why the connector was not used, "" otherwise */
+	/* appended (safety): */
+	bool connector_deaf;	/* subscribed, but our probe thread's fork event never came:
+				 * not used, re-walks did the job */
+	size_t rewalk_moved;	/* moved by a re-walk (pass 2+) though no event announced
+				 * them: forks the connector missed, or raced a move */
+	size_t stopped;		/* CGCTL_MOVE_TREE_FREEZE: processes stopped and continued */
+	size_t verified;	/* live members found in every target by the final pass */
+	size_t repaired;	/* found outside the destination (or split) by the final pass
+				 * and moved again */
+	size_t splits;		/* of those, in some targets but not all */
+	size_t n_stragglers;	/* live members still outside a target at the end */
+	pid_t stragglers[16];	/* the first 16 of them */
 };
 /*
  * cgctl_move_tree: move the process trees rooted at @roots (thread groups; a TID is
@@ -1157,10 +1181,18 @@ struct cgctl_move_tree_result {
  * process outside the destination.  Without the connector (not root, no
  * CONFIG_PROC_EVENTS) it falls back to repeated walks and says so in @res.  @opts may be
  * NULL.  A process that exits meanwhile is not an error.
+ * Before it trusts the connector it creates and joins a thread of its own and waits
+ * for that fork event (500 ms); a socket that stays silent is a failure of the
+ * connector, not a quiet tree: it is closed and re-walks do the job (connector_deaf).
+ * It finishes only after a final pass found every live member (not exiting) of the
+ * trees in every target (by /proc/PID/cgroup; with a caller's attach(), by in_target(),
+ * and not at all without one): a member outside the destination, or split across
+ * hierarchies, is moved again and checked again, up to 4 rounds.
  * Returns: the number of processes moved; -ESRCH when no root exists; -EAGAIN when the
  * tree kept growing faster than it could be moved (max_passes or timeout reached);
- * -EINVAL; or the first attach error when some processes could not be moved (the rest
- * were; counts in @res, reason in @e).
+ * -EBUSY when live members are still outside a target after the final pass (the first
+ * 16 in @res->stragglers, named in @e); -EINVAL; or the first attach error when some
+ * processes could not be moved (the rest were; counts in @res, reason in @e).
  */
 ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_roots,
 			const struct cgctl_move_target *targets, size_t n_targets,

@@ -205,7 +205,10 @@ static int setup(struct cli *cli)
 	cli->stderr_tty = isatty(STDERR_FILENO);
 	r = cgctl_new(&cli->ctx, root);
 	if (r < 0)
-		return cli_error(cli, root, r, r == -ENOENT ? "no such directory" : NULL);
+		return cli_error(cli, root && *root ? root : "--root", r,
+				 r == -ENOENT ? "no such directory" :
+				 r == -EINVAL ? "empty (unset --root and CGCTL_ROOT for the live "
+						"system)" : NULL);
 	if (opt_verbose)
 		cgctl_set_log_priority(cli->ctx, opt_verbose > 1 ? LOG_DEBUG : LOG_INFO);
 	cli->out = out_new(cli->fmt);

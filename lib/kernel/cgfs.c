@@ -1,10 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cgroupfs access.  Every cgroup path is resolved below the hierarchy's directory fd
- * after ".." has been refused: in one openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) where
- * the kernel has it, else one component at a time with O_NOFOLLOW|O_DIRECTORY (the
- * util-linux ul_path approach), so no path can leave the mount.  Kernel errnos are
- * returned unchanged.
+ * after ".." has been refused: in one openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|
+ * RESOLVE_NO_XDEV) where the kernel has it, else one component at a time with
+ * O_NOFOLLOW|O_DIRECTORY (the util-linux ul_path approach) and a mount check per
+ * component, so no path can leave the mount.  Kernel errnos are returned unchanged.
+ *
+ * Confinement (issue 15):
+ * - The hierarchy's directory itself is opened beneath the root prefix by the same
+ *   rules (no symlink, no "..", no mount crossed), so a --root map cannot name a
+ *   directory outside the tree.  On the live system it must be a cgroup filesystem
+ *   (fstatfs(): CGROUP_SUPER_MAGIC or CGROUP2_SUPER_MAGIC), else -ENODEV.  Fixture
+ *   trees under a root prefix are plain directories: there the magic is not checked;
+ *   what holds them below the root is the resolution rules alone.
+ * - Nothing below the hierarchy's fd may be on another mount: a bind mount over a
+ *   cgroup directory or file is refused with -EXDEV, read or written.  As every
+ *   directory is then on the very mount whose magic was checked, each open directory
+ *   is on cgroupfs without a statfs per open.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -173,6 +187,8 @@ CGCTL_EXPORT int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char
 	return r;
 }
 
+static int open_hier_dir(struct cgctl_ctx *ctx, const struct cgctl_mount *m);
+
 /* The hierarchy's directory fd, opened on first use; two threads may race to open it
  * (stat): one fd wins, the other is closed. */
 static int mount_fd(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
@@ -185,7 +201,7 @@ static int mount_fd(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
 	cur = __atomic_load_n(&ctx->mount_fds[i], __ATOMIC_ACQUIRE);
 	if (cur >= 0)
 		return cur;
-	fd = cgctl_open_sys(ctx, m->path, O_RDONLY | O_DIRECTORY);
+	fd = open_hier_dir(ctx, m);
 	if (fd < 0)
 		return fd == -ENOENT ? -ENODEV : fd;
 	if (!__atomic_compare_exchange_n(&ctx->mount_fds[i], &cur, fd, false,
@@ -239,8 +255,35 @@ bool cgctl_valid_filename(const char *name)
 	       strcmp(name, "..") != 0;
 }
 
-/* The component walk: every component with O_NOFOLLOW|O_DIRECTORY below @mfd.  Returns:
- * the directory fd, -ELOOP for a symlinked component, -errno. */
+/* The mount of @fd: its mount id (statx, 5.8+), else its device, in *@id.
+ * Returns: 0, -errno. */
+static int mount_id_of(int fd, uint64_t *id)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_MNT_ID, &stx) < 0)
+		return -errno;
+	if (stx.stx_mask & STATX_MNT_ID)
+		*id = stx.stx_mnt_id;
+	else	/* a bind mount of the same filesystem goes unseen: openat2() sees it */
+		*id = ((uint64_t)stx.stx_dev_major << 32) | stx.stx_dev_minor;
+	return 0;
+}
+
+/* Is @fd on @dfd's mount?  Returns: 0 yes, -EXDEV no, -errno. */
+static int same_mount(int dfd, int fd)
+{
+	uint64_t a, b;
+	int r = mount_id_of(dfd, &a);
+
+	if (r == 0)
+		r = mount_id_of(fd, &b);
+	return r < 0 ? r : a == b ? 0 : -EXDEV;
+}
+
+/* The component walk: every component with O_NOFOLLOW|O_DIRECTORY below @mfd, on
+ * @mfd's mount.  Returns: the directory fd, -ELOOP for a symlinked component, -EXDEV for
+ * a mount crossed, -errno. */
 static int cg_walk(int mfd, char *norm)
 {
 	char *p, *save = NULL;
@@ -258,6 +301,13 @@ static int cg_walk(int mfd, char *norm)
 		if (nfd < 0 && r == -ENOTDIR && fstatat(fd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISLNK(st.st_mode))
 			r = -ELOOP;
+		if (nfd >= 0) {
+			r = same_mount(fd, nfd);
+			if (r < 0) {
+				close(nfd);
+				nfd = -1;
+			}
+		}
 		close(fd);
 		if (nfd < 0)
 			return r;
@@ -272,7 +322,7 @@ static int have_openat2;
 
 /*
  * The whole walk in one openat2() (5.6+): beneath @mfd, no symlink anywhere, no magic
- * link, "." and ".." already gone from @rel.  Returns: the fd, -ENOENT, or -EAGAIN when
+ * link, no mount crossed, "." and ".." already gone from @rel.  Returns: the fd, -ENOENT, or -EAGAIN when
  * the caller must walk: any other failure is re-done by cg_walk() (and openat()) so that
  * every error (ELOOP, ENOTDIR, EACCES, ...) is exactly the walk's.
  */
@@ -280,7 +330,8 @@ static int openat2_beneath(int mfd, const char *rel, uint64_t flags)
 {
 	struct open_how how = {
 		.flags = flags,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+			   RESOLVE_NO_XDEV,
 	};
 	int fd, e;
 
@@ -318,6 +369,43 @@ void cgctl_cgfs_use_openat2(bool on)
 	__atomic_store_n(&have_openat2, on ? 0 : -1, __ATOMIC_RELAXED);
 }
 
+/*
+ * The hierarchy's directory: beneath the root prefix by the rules of a cgroup path (a
+ * --root map naming "/../x" or a symlinked directory does not escape), and on the live
+ * system a cgroup filesystem.  Returns: the fd, -EINVAL (a path with ".."), -ELOOP,
+ * -EXDEV, -ENODEV (not cgroupfs), -errno.
+ */
+static int open_hier_dir(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
+{
+	char norm[PATH_MAX];
+	struct statfs sf;
+	int rfd, fd, r;
+
+	if (!*ctx->root) {
+		fd = cgctl_open_sys(ctx, m->path, O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			return fd;
+		if (fstatfs(fd, &sf) < 0 || ((unsigned long)sf.f_type != CGROUP_SUPER_MAGIC &&
+					     (unsigned long)sf.f_type != CGROUP2_SUPER_MAGIC)) {
+			close(fd);
+			return -ENODEV;
+		}
+		return fd;
+	}
+	r = cgctl_path_normalize(m->path, norm, sizeof(norm));
+	if (r < 0)
+		return r;
+	rfd = open(ctx->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0)
+		return -errno;
+	fd = norm[1] ? openat2_beneath(rfd, norm + 1, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+		     : -EAGAIN;
+	if (fd == -EAGAIN)
+		fd = cg_walk(rfd, norm);
+	close(rfd);
+	return fd;
+}
+
 CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			       const char *path)
 {
@@ -338,6 +426,8 @@ CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *
 	return cg_walk(mfd, norm);
 }
 
+/* @file in cgroup @path, on the hierarchy's mount (a file bind-mounted over it is
+ * refused with -EXDEV, before anything is read or written). */
 static int open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		     const char *file, int flags)
 {
@@ -348,11 +438,19 @@ static int open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const c
 	dfd = cgctl_cg_open(ctx, m, path);
 	if (dfd < 0)
 		return dfd;
-	fd = openat(dfd, file, flags | O_NOFOLLOW | O_CLOEXEC);
-	e = errno;
+	/* O_TRUNC of a bind-mounted file would act at open: decide before it */
+	fd = openat2_beneath(dfd, file, (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC));
+	if (fd == -EAGAIN) {	/* no openat2(), or an error the walk tells exactly */
+		fd = openat(dfd, file, (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC);
+		e = fd < 0 ? -errno : same_mount(dfd, fd);
+		if (fd >= 0 && e < 0)
+			close(fd);
+		if (e < 0)
+			fd = e;
+		else if (flags & O_TRUNC)	/* fixtures; cgroupfs ignores it (kernfs) */
+			(void)!ftruncate(fd, 0);
+	}
 	close(dfd);
-	if (fd < 0)
-		return -e;
 	return fd;
 }
 

@@ -124,6 +124,12 @@ int cgctl_hier_parse_map(struct cgctl_ctx *ctx, const char *buf)
 			err(ctx, "cgctl-mounts:%d: expected '<1|2> /path controllers'", lineno);
 			return -EINVAL;
 		}
+		/* safety: a hierarchy below the root only ("/../x" would leave it) */
+		if (cgctl_path_normalize(path, tmp, sizeof(tmp)) < 0) {
+			err(ctx, "cgctl-mounts:%d: %s: a path with \"..\" leaves the root",
+			    lineno, path);
+			return -EINVAL;
+		}
 		r = cgctl_hier_add(ctx, version, path, strcmp(ctrls, "-") ? ctrls : "");
 		if (r < 0)
 			return r;

@@ -151,6 +151,44 @@ static bool all_digits(const char *s)
 	return true;
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A readdir of /proc is no atomic snapshot: a parent that exits after its child's stat
+ * was read but before its own entry is reached leaves the child hanging from a PID the
+ * snapshot lacks, and a walk from the roots never reaches it, though it was re-parented
+ * (to a subreaper of the tree, or init).  Re-read the ppid of each such entry.
+ * Returns: 0, -ENOMEM.
+ */
+static int fix_orphans(int procfd, struct cgctl_proc_snap *s)
+{
+	pid_t *pids = malloc((s->n + 1) * sizeof(*pids));
+	size_t i;
+
+	if (!pids)
+		return -ENOMEM;
+	for (i = 0; i < s->n; i++)
+		pids[i] = s->v[i].pid;
+	qsort(pids, s->n, sizeof(*pids), cmp_pid);
+	for (i = 0; i < s->n; i++) {
+		pid_t pp = s->v[i].ppid, now;
+		char name[16];
+
+		if (pp <= 2 || bsearch(&pp, pids, s->n, sizeof(*pids), cmp_pid))
+			continue;
+		snprintf(name, sizeof(name), "%d", (int)s->v[i].pid);
+		if (read_ppid(procfd, name, &now) == 0)
+			s->v[i].ppid = now;
+	}
+	free(pids);
+	return 0;
+}
+
 ssize_t cgctl_proc_snap_take(struct cgctl_ctx *ctx, struct cgctl_proc_snap *s)
 {
 	struct dirent *de;
@@ -175,6 +213,8 @@ ssize_t cgctl_proc_snap_take(struct cgctl_ctx *ctx, struct cgctl_proc_snap *s)
 		pid = (pid_t)atoi(de->d_name);
 		r = cgctl_proc_snap_add(s, pid, ppid);
 	}
+	if (r >= 0)
+		r = fix_orphans(dirfd(d), s);
 	closedir(d);
 	if (r < 0)
 		return r;

@@ -22,41 +22,17 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "kernel/netlink-msg.h"
 #include "kernel/proctree.h"
+#include "kernel/proctree-mover.h"
 
 #define DEFAULT_PASSES 64
 #define DEFAULT_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
 #define DRAIN_EVERY 16		/* moves between event drains */
 #define EV_BATCH 256
-
-enum { MODE_ATTACH, MODE_CHECK, MODE_WALK };
-
-struct qitem {
-	pid_t pid;
-	uint8_t mode;
-};
-
-struct mover {
-	struct cgctl_ctx *ctx;
-	const struct cgctl_move_target *targets;
-	size_t n_targets;
-	char **tpaths;			/* normalized target paths */
-	const struct cgctl_move_tree_opts *opts;
-	struct cgctl_move_tree_result *res;
-	struct cgctl_error *e;
-	struct cgctl_procev_sock *ev;
-	struct cgctl_pidset set;
-	struct cgctl_proc_snap snap;
-	struct qitem *q;
-	size_t q_head, q_len, q_cap;
-	uint32_t drains;		/* complete drains so far */
-	uint32_t pass;
-	size_t pass_moved;		/* processes that needed a move in this pass */
-	bool pass_overrun;
-};
 
 static uint64_t now_ns(void)
 {
@@ -134,7 +110,7 @@ static int targets_contain(struct mover *mv, pid_t pid)
 	return 1;
 }
 
-static int do_attach(struct mover *mv, pid_t pid)
+int cgctl_mover_attach(struct mover *mv, pid_t pid)
 {
 	if (mv->opts && mv->opts->attach)
 		return mv->opts->attach(mv->opts->data, pid);
@@ -166,7 +142,7 @@ static int move_one(struct mover *mv, struct cgctl_pident *pe, uint8_t mode)
 	if (mode == MODE_CHECK)
 		r = do_in_target(mv, pe->pid);
 	if (r == 0)
-		r = do_attach(mv, pe->pid);
+		r = cgctl_mover_attach(mv, pe->pid);
 	else if (r == 1)
 		r = 2;	/* found there, no write */
 	if (r == -ESRCH) {
@@ -182,6 +158,9 @@ static int move_one(struct mover *mv, struct cgctl_pident *pe, uint8_t mode)
 	if (r == 0) {
 		mv->res->moved++;
 		mv->pass_moved++;
+		/* outside the destination, and found by a re-walk, not by an event */
+		if (mode == MODE_CHECK && mv->pass > 1)
+			mv->res->rewalk_moved++;
 	} else {
 		mv->res->already++;
 	}
@@ -198,8 +177,11 @@ static int on_fork(struct mover *mv, const struct cgctl_procev *ev)
 	struct cgctl_pident *parent, *child;
 	bool created;
 
-	if (ev->pid != ev->tgid || ev->tgid == ev->parent_tgid)
+	if (ev->pid != ev->tgid || ev->tgid == ev->parent_tgid) {
+		if (ev->tgid == mv->self)
+			mv->probe_seen = true;	/* our probe thread (or another of ours) */
 		return 0;	/* a new thread: cgroup.procs moved its whole group */
+	}
 	parent = cgctl_pidset_get(&mv->set, ev->parent_tgid);
 	if (!parent || (parent->state & PT_GONE))
 		return 0;	/* not (yet) known to be in the tree: a walk decides */
@@ -240,8 +222,7 @@ static int on_event(struct mover *mv, const struct cgctl_procev *ev)
 	return 0;
 }
 
-/* Read everything queued on the connector.  Returns: 0, -errno. */
-static int drain(struct mover *mv)
+int cgctl_mover_drain(struct mover *mv)
 {
 	struct cgctl_procev ev[EV_BATCH];
 	ssize_t n, i;
@@ -325,7 +306,7 @@ static int run_queue(struct mover *mv)
 			return r;
 		if (since_drain >= DRAIN_EVERY || mv->q_head == mv->q_len) {
 			since_drain = 0;
-			r = drain(mv);
+			r = cgctl_mover_drain(mv);
 			if (r < 0)
 				return r;
 		}
@@ -451,6 +432,21 @@ static void open_connector(struct mover *mv, unsigned int flags)
 		info(mv->ctx, "move tree: %s\n", mv->res->note);
 		return;
 	}
+	/* A subscription is not proof of delivery (a listener count another program's
+	 * IGNORE dropped to 0 before 6.6, a full socket): a quiet socket would read as a
+	 * quiet tree.  So our own thread's fork event must come through first. */
+	r = cgctl_mover_probe(mv);
+	if (r <= 0) {
+		cgctl_procev_close(mv->ev);
+		mv->ev = NULL;
+		mv->res->connector_deaf = true;
+		snprintf(mv->res->note, sizeof(mv->res->note),
+			 "proc connector subscribed but %s; fell back to re-walks",
+			 r == 0 ? "delivered no event of our probe thread"
+				: "its probe failed");
+		info(mv->ctx, "move tree: %s\n", mv->res->note);
+		return;
+	}
 	mv->res->used_connector = true;
 }
 
@@ -498,7 +494,7 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 {
 	struct cgctl_move_tree_result dummy;
 	struct mover mv = { .ctx = ctx, .targets = targets, .n_targets = n_targets,
-			    .opts = opts, .e = e };
+			    .opts = opts, .e = e, .self = getpid() };
 	uint64_t t0 = now_ns();
 	pid_t *tg = NULL;
 	int r;
@@ -518,11 +514,16 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 	/* subscribe before the first walk, so no fork falls between the two */
 	open_connector(&mv, opts ? opts->flags : 0);
 	r = add_roots(&mv, roots, n_roots, tg);
+	if (r == 0 && opts && (opts->flags & CGCTL_MOVE_TREE_FREEZE))
+		r = cgctl_mover_stop_tree(&mv, tg, n_roots);
 	if (r == 0)
 		r = run_passes(&mv, tg, n_roots, t0);
+	if (r == 0 && !(opts && (opts->flags & CGCTL_MOVE_TREE_ONE_SHOT)))
+		r = cgctl_mover_verify(&mv, tg, n_roots);
 	if (r == 0 && mv.res->failed)
 		r = mv.res->first_error;
 out:
+	cgctl_mover_cont_tree(&mv);
 	mv.res->elapsed_ns = now_ns() - t0;
 	free(tg);
 	mover_free(&mv);

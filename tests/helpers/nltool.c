@@ -5,7 +5,8 @@
  *   nltool move MODE CTRL:PATH[,CTRL:PATH...] PID...
  *	MODE: tree (cgctl_move_tree), walk (same without the connector), oneshot (one walk,
  *	like a tool given a PID list), tids (one walk, each TID written to v1 "tasks", like
- *	cgclassify on v1).  Prints the result as key=value.
+ *	cgclassify on v1), freeze (tree with CGCTL_MOVE_TREE_FREEZE).  Prints the result
+ *	as key=value.
  *   nltool taskstats PID|-t TGID     key=value of cgctl_taskstats_get()
  *   nltool cgroupstats CTRL:PATH      key=value of cgctl_cgroupstats_get()
  *   nltool spin-check SPINNER MS      run SPINNER -s MS; its rusage against its taskstats
@@ -160,6 +161,8 @@ static int cmd_move(int argc, char **argv)
 		o.flags = CGCTL_MOVE_TREE_NO_CONNECTOR;
 	else if (!strcmp(argv[0], "oneshot"))
 		o.flags = CGCTL_MOVE_TREE_ONE_SHOT;
+	else if (!strcmp(argv[0], "freeze"))
+		o.flags = CGCTL_MOVE_TREE_FREEZE;
 	else if (strcmp(argv[0], "tree"))
 		return 2;
 	r = cgctl_move_tree(ctx, roots, nr, t, nt, &o, &res, &e);
@@ -167,6 +170,9 @@ static int cmd_move(int argc, char **argv)
 	       "connector=%d overrun=%d elapsed_us=%" PRIu64 "\n", r, res.moved, res.already,
 	       res.vanished, res.failed, res.passes, res.fork_events, res.used_connector,
 	       res.overrun, res.elapsed_ns / 1000);
+	printf("deaf=%d rewalk_moved=%zu stopped=%zu verified=%zu repaired=%zu splits=%zu "
+	       "stragglers=%zu\n", res.connector_deaf, res.rewalk_moved, res.stopped,
+	       res.verified, res.repaired, res.splits, res.n_stragglers);
 	if (res.note[0])
 		fprintf(stderr, "nltool: note: %s\n", res.note);
 	return r < 0 ? die("move", r, &e) : 0;
