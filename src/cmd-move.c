@@ -18,7 +18,7 @@
 #include "kernel/proctree.h"
 #include "move-ahead.h"
 #include "util/strbuf.h"
-#include "move-plan.h"
+#include "mem-util.h"
 #include "move-throttle.h"
 
 static int opt_dry, opt_force, opt_noplan, opt_tree;
@@ -53,7 +53,7 @@ struct target {
 struct task {
 	pid_t pid;
 	char *from;
-	struct move_expect *e;	/* &no_expect until planned */
+	struct cgctl_move_expect *e;	/* &no_expect until planned */
 	bool moved, observed;
 	int64_t from_delta, to_delta;
 	const char *verdict;
@@ -68,7 +68,7 @@ struct task {
 
 /* what a task without a plan points to (kept small: 10,000 PIDs, one plan each; the
  * task itself too: tree results live apart) */
-static struct move_expect no_expect;
+static struct cgctl_move_expect no_expect;
 
 /* --no-plan of many PIDs: their "from" read ahead by another thread (move-ahead.c) */
 #define AHEAD_MIN 64
@@ -251,8 +251,7 @@ static void warn_headroom(struct cli *cli, const struct task *t, const struct ta
 {
 	char a[32], b[32];
 
-	if (!t->e->have || t->e->plan.moves || !t->e->headroom_known ||
-	    t->e->resident_pages <= t->e->headroom_pages)
+	if (!t->e->have || !t->e->oom_risk)
 		return;
 	cgctl_format_size(a, sizeof(a), t->e->resident_pages * CGCTL_PAGE_SIZE);
 	cgctl_format_size(b, sizeof(b), t->e->headroom_pages * CGCTL_PAGE_SIZE);
@@ -262,9 +261,10 @@ static void warn_headroom(struct cli *cli, const struct task *t, const struct ta
 }
 
 static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
-		     struct move_model *mm, const pid_t *pids, size_t n)
+		     struct cgctl_mem_model *mm, const pid_t *pids, size_t n)
 {
 	const struct cgctl_mount *m = tg->ms[tg->mem];
+	struct cgctl_error err = { 0 };
 	int r = ahead ? move_ahead_get(ahead, (size_t)(t - ahead_base), &t->from)
 		      : cgctl_pid_cgroup(cli->ctx, t->pid, m, &t->from);
 
@@ -278,8 +278,13 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 		t->e = &no_expect;
 		return cli_error(cli, NULL, -ENOMEM, NULL);
 	}
-	r = n > 1 ? move_expect_tasks(cli, m, mm, pids, n, t->from, tg->paths[tg->mem], t->e)
-		  : move_expect(cli, m, mm, t->pid, t->from, tg->paths[tg->mem], t->e);
+	if (n == 1)
+		pids = &t->pid;
+	r = cgctl_move_expect_tasks(cli->ctx, mm, pids, n, t->from, tg->paths[tg->mem], t->e,
+				    &err);
+	if (!t->e->have && err.err)
+		cli_warn(cli, "%d: no plan: %s", (int)t->pid,
+			 err.msg[0] ? err.msg : cli_strerror(-err.err));
 	if (r == -ESRCH)
 		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
 	if (t->e->have && t->e->plan.err == -ENOMEM && !opt_force)
@@ -293,9 +298,9 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 
 static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char *path)
 {
-	struct mem_counters c;
+	struct cgctl_mem_counters c;
 
-	return mem_read_counters(cli, m, path, &c) < 0 ? -1 : (int64_t)c.usage;
+	return cgctl_mem_counters_read(cli->ctx, m, path, &c) < 0 ? -1 : (int64_t)c.usage;
 }
 
 /* Predicted memory-counter deltas (bytes) of from and to. */
@@ -315,9 +320,9 @@ static bool within(int64_t obs, int64_t pred, uint64_t tol)
 }
 
 static void judge(struct cli *cli, struct task *t, const struct target *tg,
-		  const struct move_model *mm)
+		  const struct cgctl_mem_model *mm)
 {
-	const struct cgctl_mount *m = tg->ms[tg->mem];
+	uint64_t tol_from, tol_to;
 	int64_t pf, pt;
 
 	if (!t->e->have) {
@@ -339,8 +344,9 @@ static void judge(struct cli *cli, struct task *t, const struct target *tg,
 		return;
 	}
 	predicted(t, &pf, &pt);
-	if (within(t->from_delta, pf, move_tolerance(cli, m, mm, t->from)) &&
-	    within(t->to_delta, pt, move_tolerance(cli, m, mm, tg->paths[tg->mem])))
+	tol_from = cgctl_move_tolerance_bytes(cli->ctx, mm, t->from);
+	tol_to = cgctl_move_tolerance_bytes(cli->ctx, mm, tg->paths[tg->mem]);
+	if (within(t->from_delta, pf, tol_from) && within(t->to_delta, pt, tol_to))
 		t->verdict = "match";
 	else
 		t->verdict = "differs";
@@ -372,7 +378,7 @@ static int observe_move(struct cli *cli, struct task *t, struct target *tg,
 }
 
 static int do_task(struct cli *cli, struct task *t, struct target *tg,
-		   struct move_model *mm)
+		   struct cgctl_mem_model *mm)
 {
 	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
 	/* --no-plan: the kernel's answer to the write tells kthreads and zombies apart */
@@ -502,7 +508,7 @@ static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 }
 
 static int do_tree(struct cli *cli, struct task *t, struct target *tg,
-		   struct move_model *mm)
+		   struct cgctl_mem_model *mm)
 {
 	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
 	int rc = check_task(cli, t);
@@ -664,7 +670,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 {
 	/* not zeroed: paths[] alone is 64 KiB of stack, and only the first n are read */
 	struct target tg;
-	struct move_model mm = { 0 };
+	struct cgctl_mem_model mm = { 0 };
 	struct move_throttle mt;
 	bool have_mt = false;
 	struct task *tasks = NULL;
@@ -687,7 +693,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 		tg.dir_fd[i] = tg.procs_fd[i] = -1;
 	rc = resolve_targets(cli, &tg);
 	if (!rc && tg.mem >= 0 && !opt_noplan) {
-		int r = move_model_init(cli, tg.ms[tg.mem], &mm);
+		int r = cgctl_mem_model_init(cli->ctx, tg.ms[tg.mem], mem_kver(cli),
+					     mem_ncpu(cli), &mm);
 
 		if (r < 0)
 			rc = cli_error(cli, tg.arg, r, "cannot model the memory cgroups: %s",
@@ -758,7 +765,7 @@ out:
 	ahead = NULL;
 	free(pids);
 	if (model)
-		move_model_free(&mm);
+		cgctl_mem_model_free(&mm);
 	return rc;
 }
 
