@@ -1315,6 +1315,42 @@ uint64_t cgctl_move_tolerance_bytes(struct cgctl_ctx *ctx, const struct cgctl_me
  */
 bool cgctl_memcg_moves_charges(uint32_t kver);
 
+/* ---- executing a move ---- */
+enum cgctl_task_kind {
+	CGCTL_TASK_MOVABLE,	/* a user task that can be attached */
+	CGCTL_TASK_GONE,	/* no such process */
+	CGCTL_TASK_KTHREAD,	/* a kernel thread: cgroup.procs refuses it */
+	CGCTL_TASK_ZOMBIE,	/* a zombie or dead task: nothing left to move */
+};
+/* cgctl_move_task_kind: what /proc/@pid/stat says of @pid for a move.
+ * Returns: a CGCTL_TASK_* (>= 0), or -EINVAL, -errno (unreadable stat). */
+int cgctl_move_task_kind(struct cgctl_ctx *ctx, pid_t pid);
+/*
+ * cgctl_move_tree_members: the process tree of @pid now: its thread group leader first,
+ * then every descendant process (from one snapshot of /proc's ppids, as
+ * cgctl_move_tree() walks it).  Returns: 0 and *@ret (free()) of *@n PIDs, -ESRCH (no
+ * such process), -EINVAL, -ENOMEM, -errno.
+ */
+int cgctl_move_tree_members(struct cgctl_ctx *ctx, pid_t pid, pid_t **ret, size_t *n);
+/* cgctl_move_tree_elsewhere: how many of @pids[1..@n) are in another cgroup of @m than
+ * @from (exiting tasks, which may read as the root, are not counted).
+ * Returns: the count. */
+size_t cgctl_move_tree_elsewhere(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				 const pid_t *pids, size_t n, const char *from);
+/* A destination cgroup of many attaches: opened once, its cgroup.procs kept open on the
+ * live system (one write(2) per PID); below a root prefix each attach is
+ * cgctl_cg_attach(). */
+struct cgctl_move_dest;
+/* Returns: 0, -ENOENT (no such cgroup), -EINVAL, -ENOMEM, -errno. */
+int cgctl_move_dest_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			 const char *path, struct cgctl_move_dest **ret);
+/* Attach the thread group of @pid (cgroup.procs).  Returns: 0, -ESRCH, -EINVAL (a
+ * kernel thread, or a task still being forked after the retries), -ENOMEM (the
+ * precharge of move_charge_at_immigrate failed), -EACCES/-EPERM, -errno. */
+int cgctl_move_dest_attach(struct cgctl_move_dest *d, pid_t pid);
+/* Close @d (NULL is fine). */
+void cgctl_move_dest_close(struct cgctl_move_dest *d);
+
 /* ===== end: predict-move ===== */
 
 /* ===== section: predict-settings: the prediction layer (lib/predict): settings read/apply with rollback, throttling prediction ===== */
