@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "move-ahead.h"
-#include "util/strbuf.h"
 #include "mem-util.h"
 #include "move-throttle.h"
 
