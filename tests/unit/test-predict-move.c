@@ -6,10 +6,12 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libcgctl.h"
+#include "testutil.h"
 #include "validate/scenarios.h"
 
 #define K CGCTL_KVER
@@ -300,6 +302,110 @@ START_TEST(driver_equals_cli)
 }
 END_TEST
 
+/* one reader of the counters, v1 and v2: unlimited and absent both UINT64_MAX, the
+ * present mask tells them apart; a model seeded from them with the ancestors */
+static char *counters_root(void)
+{
+	char *root = tu_mkdtemp();
+	const char *m = "sys/fs/cgroup/memory/", *u = "sys/fs/cgroup/unified/";
+	static const char *const v1[][2] = {
+		{ "memory.usage_in_bytes", "8388608\n" },
+		{ "memory.limit_in_bytes", "9223372036854771712\n" },
+		{ "memory.use_hierarchy", "1\n" },
+		{ "memory.memsw.usage_in_bytes", "8388608\n" },
+		{ "a/memory.usage_in_bytes", "4194304\n" },
+		{ "a/memory.limit_in_bytes", "1073741824\n" },
+		{ "a/memory.failcnt", "3\n" },
+		{ "a/memory.max_usage_in_bytes", "5242880\n" },
+		{ "a/memory.soft_limit_in_bytes", "9223372036854771712\n" },
+		{ "a/memory.move_charge_at_immigrate", "3\n" },
+		{ "a/memory.use_hierarchy", "1\n" },
+		{ "a/memory.memsw.usage_in_bytes", "4308992\n" },
+		{ "a/memory.memsw.limit_in_bytes", "9223372036854771712\n" },
+		{ "a/b/memory.usage_in_bytes", "4096\n" },
+		{ "a/b/memory.limit_in_bytes", "2097152\n" },
+	};
+	char rel[256];
+
+	ck_assert_ptr_nonnull(root);
+	tu_write(root, "cgctl-mounts", "1 /sys/fs/cgroup/memory memory\n"
+					"2 /sys/fs/cgroup/unified memory\n");
+	for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]); i++) {
+		snprintf(rel, sizeof(rel), "%s%s", m, v1[i][0]);
+		ck_assert_int_eq(tu_write(root, rel, v1[i][1]), 0);
+	}
+	snprintf(rel, sizeof(rel), "%sc/memory.current", u);
+	tu_write(root, rel, "12288\n");
+	snprintf(rel, sizeof(rel), "%sc/memory.max", u);
+	tu_write(root, rel, "max\n");
+	return root;
+}
+
+START_TEST(counters_and_model)
+{
+	char *root = counters_root();
+	const struct cgctl_mount *mounts, *v1 = NULL, *v2 = NULL;
+	struct cgctl_mem_counters c;
+	struct cgctl_mem_model mm;
+	struct cgctl_memcg_state s;
+	struct cgctl_ctx *ctx;
+	int n, id;
+
+	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+	n = cgctl_mounts(ctx, &mounts);
+	for (int i = 0; i < n; i++)
+		*(mounts[i].version == 2 ? &v2 : &v1) = &mounts[i];
+	ck_assert(v1 && v2);
+
+	ck_assert_int_eq(cgctl_mem_counters_read(ctx, v1, "/a", &c), 0);
+	ck_assert_uint_eq(c.usage, 4194304);
+	ck_assert_uint_eq(c.limit, 1073741824);
+	ck_assert_uint_eq(c.failcnt, 3);
+	ck_assert_uint_eq(c.max_usage, 5242880);
+	ck_assert_uint_eq(c.soft_limit, UINT64_MAX);	/* unlimited */
+	ck_assert_uint_eq(c.move_charge, 3);
+	ck_assert(c.present_memsw);
+	ck_assert_uint_eq(c.memsw_limit, UINT64_MAX);
+	ck_assert_uint_eq(c.memsw_failcnt, UINT64_MAX);	/* absent */
+	ck_assert_uint_eq(c.present, CGCTL_MEMC_LIMIT | CGCTL_MEMC_FAILCNT |
+			  CGCTL_MEMC_MAX_USAGE | CGCTL_MEMC_SOFT_LIMIT | CGCTL_MEMC_MOVE_CHARGE);
+	ck_assert_int_eq(cgctl_mem_counters_read(ctx, v1, "/a/b", &c), 0);
+	ck_assert(!c.present_memsw);
+	ck_assert(!(c.present & CGCTL_MEMC_FAILCNT));
+	ck_assert_uint_eq(c.failcnt, UINT64_MAX);
+	ck_assert_int_eq(cgctl_mem_counters_read(ctx, v1, "/nope", &c), -ENOENT);
+
+	ck_assert_int_eq(cgctl_mem_counters_read(ctx, v2, "/c", &c), 0);
+	ck_assert_uint_eq(c.usage, 12288);
+	ck_assert_uint_eq(c.limit, UINT64_MAX);
+	ck_assert_uint_eq(c.present, CGCTL_MEMC_LIMIT);
+	ck_assert(!c.present_memsw);
+
+	ck_assert_int_eq(cgctl_mem_model_init(ctx, v1, K(6, 1, 0), 2, &mm), 0);
+	id = cgctl_mem_model_node(ctx, &mm, "/a/b");
+	ck_assert_int_eq(id, 2);
+	ck_assert_uint_eq(mm.n, 3);
+	ck_assert_str_eq(mm.paths[1], "/a");
+	ck_assert_int_eq(cgctl_mem_model_node(ctx, &mm, "/a"), 1);
+	ck_assert_int_eq(cgctl_memcg_get(mm.tree, 1, &s), 0);
+	ck_assert_uint_eq(s.memory.usage, 1024);
+	ck_assert_uint_eq(s.memory.max, 262144);
+	ck_assert_uint_eq(s.memory.watermark, 1280);
+	ck_assert_uint_eq(s.memory.failcnt, 3);
+	ck_assert_uint_eq(s.memsw.usage, 1052);
+	ck_assert_uint_eq(s.move_charge, 3);
+	ck_assert_int_eq(cgctl_memcg_get(mm.tree, 2, &s), 0);
+	ck_assert_uint_eq(s.memory.max, 512);
+	ck_assert_int_eq(cgctl_memcg_parent(mm.tree, 2), 1);
+	ck_assert_int_eq(cgctl_mem_model_node(ctx, &mm, "a"), -EINVAL);
+	ck_assert_uint_eq(cgctl_mem_subtree_size(ctx, v1, "/a"), 2);
+	cgctl_mem_model_free(&mm);
+	cgctl_unref(ctx);
+	tu_rmtree(root);
+	free(root);
+}
+END_TEST
+
 START_TEST(eras)
 {
 	ck_assert(cgctl_memcg_moves_charges(K(6, 1, 0)));
@@ -326,6 +432,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, owners);
 	tcase_add_test(tc, driver_equals_cli);
 	tcase_add_test(tc, eras);
+	tcase_add_test(tc, counters_and_model);
 	suite_add_tcase(s, tc);
 	return s;
 }
