@@ -224,8 +224,6 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 		t->e = &no_expect;
 		return cli_error(cli, NULL, -ENOMEM, NULL);
 	}
-	if (n == 1)
-		pids = &t->pid;
 	r = cgctl_move_expect_tasks(cli->ctx, mm, pids, n, t->from, tg->paths[tg->mem], t->e,
 				    &err);
 	if (!t->e->have && err.err)
