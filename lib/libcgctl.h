@@ -368,6 +368,8 @@ struct cgctl_memcg_era {
 	bool always_hierarchical;	/* 5.11+: use_hierarchy is always 1 */
 	bool limit_round_up;		/* < 3.19 limits round up to pages; later: down */
 	unsigned int move_bits;		/* move_charge_at_immigrate bits honoured: 0, 1, 3 */
+	bool move_shmem_swap;		/* 2.6.35-5.9: bit 1 moves swapped shmem's swap charge */
+	const char *move_none;		/* move_bits 0: why no charge moves (static) */
 	uint64_t unlimited_v1;		/* "unlimited" as v1 *limit_in_bytes prints it */
 };
 /* Fill @ret for @kver.  Returns: 0, or -EINVAL for kernels before 2.6.32. */
@@ -528,7 +530,13 @@ struct cgctl_move_counts {
 	uint64_t file;			/* mapped regular-file page cache */
 	uint64_t shmem;			/* shmem / tmpfs */
 	uint64_t thp;			/* anon in whole PMD-mapped THPs (not in anon_*) */
-	uint64_t swap;			/* swap entries (anon; shmem swap counts as shmem) */
+	uint64_t swap;			/* anon swap entries */
+	uint64_t thp_pte;		/* anon in PTE-mapped large folios (not in anon_*):
+					 * precharged with bit 0, never moved */
+	uint64_t file_large;		/* file/shmem pages in large folios (not in file,
+					 * shmem): precharged with bit 1, never moved */
+	uint64_t shmem_swap;		/* swapped-out pages of mapped shmem: their swap
+					 * charge moves with bit 1 before 5.10 only */
 };
 /* Planner input: what the moving task holds, split by whom it is charged to. */
 struct cgctl_move_input {
@@ -1202,6 +1210,178 @@ ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_root
 /* ===== end: netlink ===== */
 
 /* ===== section: predict-move: the prediction layer (lib/predict): memcg model seeding, move plan, move execution ===== */
+
+/*
+ * The memory half of the prediction layer: one reader of the memory page counters,
+ * a memcg model seeded from them, and the move plan of a page inventory (one rule
+ * turning an inventory into move-charge classes), used alike by `cgctl mem`, `cgctl
+ * move` and validate's move driver.
+ */
+
+/* Counters of one memory cgroup, v1 or v2 names, in bytes (failcnt: a count).  A value
+ * the kernel prints as unlimited ("max", PAGE_COUNTER_MAX, "-1") and a file that does
+ * not exist both read UINT64_MAX; `present` tells which files existed. */
+struct cgctl_mem_counters {
+	unsigned int present;		/* CGCTL_MEMC_* of the files that were read */
+	bool present_memsw;		/* v1 memory.memsw.* or v2 memory.swap.* exist */
+	uint64_t usage;			/* usage_in_bytes / memory.current */
+	uint64_t limit;			/* limit_in_bytes / memory.max */
+	uint64_t failcnt;		/* v1 failcnt (v2: absent) */
+	uint64_t max_usage;		/* max_usage_in_bytes / memory.peak (5.19+) */
+	uint64_t soft_limit;		/* v1 soft_limit_in_bytes */
+	uint64_t memsw_usage;		/* memsw.usage_in_bytes / memory.swap.current */
+	uint64_t memsw_limit;		/* memsw.limit_in_bytes / memory.swap.max */
+	uint64_t memsw_failcnt;		/* v1 memsw.failcnt */
+	uint64_t memsw_max_usage;	/* memsw.max_usage_in_bytes / memory.swap.peak */
+	uint64_t move_charge;		/* v1 move_charge_at_immigrate */
+};
+#define CGCTL_MEMC_LIMIT	(1u << 0)
+#define CGCTL_MEMC_FAILCNT	(1u << 1)
+#define CGCTL_MEMC_MAX_USAGE	(1u << 2)
+#define CGCTL_MEMC_SOFT_LIMIT	(1u << 3)
+#define CGCTL_MEMC_MOVE_CHARGE	(1u << 4)
+/*
+ * cgctl_mem_counters_read: the counters of @path in the memory hierarchy @m.
+ * Returns: 0, or -errno when the usage file cannot be read (-ENOENT: no such cgroup,
+ * or the v2 root, which has no memory.current); the other files are optional.
+ */
+int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			    const char *path, struct cgctl_mem_counters *c);
+/* Returns: the number of cgroups in the subtree of @path, itself included (>= 1; an
+ * unreadable directory counts as a leaf). */
+unsigned int cgctl_mem_subtree_size(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				    const char *path);
+
+/* A memcg model of the cgroups a move touches, seeded from the kernel's counters:
+ * node i of `tree` is the cgroup `paths[i]`; ancestors are added with their children. */
+struct cgctl_mem_model {
+	struct cgctl_memcg_tree *tree;
+	const struct cgctl_mount *m;
+	uint32_t kver;			/* the observed kernel (0: unknown, modelled as 6.18) */
+	unsigned int ncpu;
+	size_t n;
+	char **paths;
+};
+/*
+ * cgctl_mem_model_init: a model of @m's root on kernel @kver (0: unknown) with @ncpu
+ * CPUs; v1 memsw accounting when the root has memory.memsw.*.
+ * Returns: 0, -EINVAL (ncpu 0), -ENOMEM.  Free with cgctl_mem_model_free().
+ */
+int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uint32_t kver,
+			 unsigned int ncpu, struct cgctl_mem_model *mm);
+/*
+ * cgctl_mem_model_node: the model id of @path, adding it and its missing ancestors, each
+ * seeded from cgctl_mem_counters_read() (usage, limit, peak, failcnt of memory and
+ * memsw; v1 use_hierarchy and move_charge_at_immigrate).  A cgroup whose counters cannot
+ * be read keeps the model's empty state.  Returns: the id (>= 0), -EINVAL, -ENOMEM.
+ */
+int cgctl_mem_model_node(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
+			 const char *path);
+/* Free what cgctl_mem_model_init() allocated (a zeroed model is fine). */
+void cgctl_mem_model_free(struct cgctl_mem_model *mm);
+
+/*
+ * cgctl_move_counts_add: add inventory group @g to move-charge classes @c, each page in
+ * exactly one class: anon pages of PMD-mapped THPs -> thp (whatever their mapcount:
+ * mm/memcontrol.c:get_mctgt_type_thp() v6.1 tests no mapcount), the rest of the large-
+ * folio pages -> thp_pte (anon first) and file_large (they are precharged but not
+ * moved), the others by mapping and mapcount.  Returns: nothing.
+ */
+void cgctl_move_counts_add(struct cgctl_move_counts *c, const struct cgctl_inv_group *g);
+/*
+ * cgctl_move_input_from_inventory: the planner's input for a task whose memcg has inode
+ * @from_ino (0: the inventory's task_ino): groups charged to it -> in->from, to other
+ * memcgs -> in->elsewhere, uncharged pages (ino 0) nowhere; swap entries go to from.
+ * When the owners are unknown (CGCTL_INV_UNKNOWN_OWNER) every page is taken as charged
+ * to from.  Returns: 1 when each page's owner was known, 0 when assumed, -EINVAL.
+ */
+int cgctl_move_input_from_inventory(const struct cgctl_inventory *inv, uint64_t from_ino,
+				    struct cgctl_move_input *in);
+
+/* What moving a task (or a process tree) is expected to do. */
+struct cgctl_move_expect {
+	bool have;			/* a plan was made */
+	const char *why_none;		/* when !have: the reason (static) */
+	struct cgctl_move_plan plan;
+	uint64_t resident_pages;	/* resident pages of the tasks (zero page excluded) */
+	uint64_t headroom_pages;	/* room below the limits of `to` and its ancestors */
+	bool headroom_known;		/* some limit bounds the room */
+	bool oom_risk;			/* the charges stay, but the resident pages exceed
+					 * the headroom: re-faults in `to` reclaim or OOM */
+};
+/*
+ * cgctl_move_expect_input: plan moving a task holding @in from model id @from to @to of
+ * @t (applied to @t: clone it first for a dry run) with cgctl_move_plan(), plus the
+ * destination's headroom and the OOM risk (@resident_pages, the task's resident pages,
+ * against the headroom).  Returns: 0 (see e->have), -EINVAL.
+ */
+int cgctl_move_expect_input(struct cgctl_memcg_tree *t, int from, int to,
+			    const struct cgctl_move_input *in, uint64_t resident_pages,
+			    struct cgctl_move_expect *e);
+/*
+ * cgctl_move_expect_inventory: cgctl_move_input_from_inventory(@inv, @from_ino) then
+ * cgctl_move_expect_input().  Returns: 0 (see e->have), -EINVAL.
+ */
+int cgctl_move_expect_inventory(struct cgctl_memcg_tree *t, int from, int to,
+				const struct cgctl_inventory *inv, uint64_t from_ino,
+				struct cgctl_move_expect *e);
+/*
+ * cgctl_move_expect_tasks: inventory the @n tasks @pids (a process tree, @pids[0] its
+ * root, in @from) and plan their move from @from to @to on @mm (the model keeps the
+ * result, so successive moves accumulate).  A failed inventory is no plan (e->why_none,
+ * @err says why).  Returns: 0 (see e->have), -ESRCH (@pids[0] is gone), -EINVAL.
+ */
+int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
+			    const pid_t *pids, size_t n, const char *from, const char *to,
+			    struct cgctl_move_expect *e, struct cgctl_error *err);
+/*
+ * cgctl_move_tolerance_bytes: how far an observed usage change of @path may be from the
+ * plan: the most the per-cpu stock of its subtree can hold on the model's kernel.
+ * Returns: the bound in bytes.
+ */
+uint64_t cgctl_move_tolerance_bytes(struct cgctl_ctx *ctx, const struct cgctl_mem_model *mm,
+				    const char *path);
+/*
+ * cgctl_memcg_moves_charges: does kernel @kver move charges on a v1 attach at all
+ * (the era table's move bits)?  Returns: true or false (false for @kver 0).
+ */
+bool cgctl_memcg_moves_charges(uint32_t kver);
+
+/* ---- executing a move ---- */
+enum cgctl_task_kind {
+	CGCTL_TASK_MOVABLE,	/* a user task that can be attached */
+	CGCTL_TASK_GONE,	/* no such process */
+	CGCTL_TASK_KTHREAD,	/* a kernel thread: cgroup.procs refuses it */
+	CGCTL_TASK_ZOMBIE,	/* a zombie or dead task: nothing left to move */
+};
+/* cgctl_move_task_kind: what /proc/@pid/stat says of @pid for a move.
+ * Returns: a CGCTL_TASK_* (>= 0), or -EINVAL, -errno (unreadable stat). */
+int cgctl_move_task_kind(struct cgctl_ctx *ctx, pid_t pid);
+/*
+ * cgctl_move_tree_members: the process tree of @pid now: its thread group leader first,
+ * then every descendant process (from one snapshot of /proc's ppids, as
+ * cgctl_move_tree() walks it).  Returns: 0 and *@ret (free()) of *@n PIDs, -ESRCH (no
+ * such process), -EINVAL, -ENOMEM, -errno.
+ */
+int cgctl_move_tree_members(struct cgctl_ctx *ctx, pid_t pid, pid_t **ret, size_t *n);
+/* cgctl_move_tree_elsewhere: how many of @pids[1..@n) are in another cgroup of @m than
+ * @from (exiting tasks, which may read as the root, are not counted).
+ * Returns: the count. */
+size_t cgctl_move_tree_elsewhere(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				 const pid_t *pids, size_t n, const char *from);
+/* A destination cgroup of many attaches: opened once, its cgroup.procs kept open on the
+ * live system (one write(2) per PID); below a root prefix each attach is
+ * cgctl_cg_attach(). */
+struct cgctl_move_dest;
+/* Returns: 0, -ENOENT (no such cgroup), -EINVAL, -ENOMEM, -errno. */
+int cgctl_move_dest_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			 const char *path, struct cgctl_move_dest **ret);
+/* Attach the thread group of @pid (cgroup.procs).  Returns: 0, -ESRCH, -EINVAL (a
+ * kernel thread, or a task still being forked after the retries), -ENOMEM (the
+ * precharge of move_charge_at_immigrate failed), -EACCES/-EPERM, -errno. */
+int cgctl_move_dest_attach(struct cgctl_move_dest *d, pid_t pid);
+/* Close @d (NULL is fine). */
+void cgctl_move_dest_close(struct cgctl_move_dest *d);
 
 /* ===== end: predict-move ===== */
 

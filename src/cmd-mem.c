@@ -45,7 +45,7 @@ static void emit_keyed(struct cli *cli, const struct cgctl_mount *m, const char 
 static void emit_interval(struct cli *cli, uint32_t kver, const char *path,
 			  const struct cgctl_mount *m, uint64_t usage)
 {
-	unsigned int ncpu = mem_ncpu(cli), nsub = mem_subtree_size(cli, m, path);
+	unsigned int ncpu = mem_ncpu(cli), nsub = cgctl_mem_subtree_size(cli->ctx, m, path);
 	uint64_t lo, hi;
 
 	out_obj_begin(cli->out, "charged");
@@ -66,10 +66,13 @@ static void emit_interval(struct cli *cli, uint32_t kver, const char *path,
 	out_obj_end(cli->out);
 }
 
+/* What the era table says of move_charge_at_immigrate on this kernel. */
 static void emit_move(struct cli *cli, uint32_t kver, const struct cgctl_mount *m,
 		      uint64_t val)
 {
-	bool honoured = m->version == 1 && mem_kernel_moves(kver) && val && val != UINT64_MAX;
+	struct cgctl_memcg_era era = { .move_bits = 0 };
+	bool known = kver && cgctl_memcg_era_get(kver, &era) == 0;
+	bool honoured = m->version == 1 && val != UINT64_MAX && (val & era.move_bits);
 
 	out_obj_begin(cli->out, "move_charge");
 	if (val == UINT64_MAX)
@@ -79,15 +82,14 @@ static void emit_move(struct cli *cli, uint32_t kver, const struct cgctl_mount *
 	out_bool(cli->out, "honoured", honoured);
 	if (m->version == 2)
 		out_str(cli->out, "note", "cgroup v2 never moves charges");
-	else if (kver >= CGCTL_KVER(6, 13, 0))
-		out_str(cli->out, "note", kver ? "removed in 6.13: charges stay with the old "
-				  "cgroup" : "unknown kernel");
-	else if (kver && kver < CGCTL_KVER(2, 6, 34))
-		out_str(cli->out, "note", "added in 2.6.34");
+	else if (!known)
+		out_str(cli->out, "note", "unknown kernel");
+	else if (era.move_none)
+		out_str(cli->out, "note", era.move_none);
 	out_obj_end(cli->out);
 }
 
-static void emit_counters(struct cli *cli, const struct mem_counters *c, int version)
+static void emit_counters(struct cli *cli, const struct cgctl_mem_counters *c, int version)
 {
 	struct out *o = cli->out;
 
@@ -114,7 +116,7 @@ static void emit_counters(struct cli *cli, const struct mem_counters *c, int ver
 static int show(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *m;
-	struct mem_counters c;
+	struct cgctl_mem_counters c;
 	char norm[PATH_MAX], kvs[32];
 	uint32_t kver;
 	int rc, r;
@@ -125,7 +127,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 	r = cgctl_cg_exists(cli->ctx, m, norm);
 	if (r <= 0)
 		return cli_error(cli, argv[0], r ? r : -ENOENT, r ? NULL : "no such cgroup");
-	r = mem_read_counters(cli, m, norm, &c);
+	r = cgctl_mem_counters_read(cli->ctx, m, norm, &c);
 	if (r < 0)
 		return cli_error(cli, argv[0], r, "cannot read the memory counters: %s",
 				 cli_strerror(r));

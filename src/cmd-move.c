@@ -9,16 +9,13 @@
  * of /proc), and plans the union of the tree's pages.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/proctree.h"
 #include "move-ahead.h"
-#include "util/strbuf.h"
-#include "move-plan.h"
+#include "mem-util.h"
 #include "move-throttle.h"
 
 static int opt_dry, opt_force, opt_noplan, opt_tree;
@@ -45,15 +42,14 @@ struct target {
 	char paths[CLI_MAX_MOUNTS][PATH_MAX];
 	int mem;		/* index of the memory hierarchy, -1 if none */
 	const char *arg;
-	int dir_fd[CLI_MAX_MOUNTS];	/* the cgroup, opened when it was looked up */
-	int procs_fd[CLI_MAX_MOUNTS];	/* cgroup.procs kept open (live system only) */
+	struct cgctl_move_dest *dest[CLI_MAX_MOUNTS];	/* opened when looked up */
 };
 
 /* One task's record. */
 struct task {
 	pid_t pid;
 	char *from;
-	struct move_expect *e;	/* &no_expect until planned */
+	struct cgctl_move_expect *e;	/* &no_expect until planned */
 	bool moved, observed;
 	int64_t from_delta, to_delta;
 	const char *verdict;
@@ -68,7 +64,7 @@ struct task {
 
 /* what a task without a plan points to (kept small: 10,000 PIDs, one plan each; the
  * task itself too: tree results live apart) */
-static struct move_expect no_expect;
+static struct cgctl_move_expect no_expect;
 
 /* --no-plan of many PIDs: their "from" read ahead by another thread (move-ahead.c) */
 #define AHEAD_MIN 64
@@ -87,13 +83,12 @@ static int add_mount(struct cli *cli, struct target *tg, const struct cgctl_moun
 	if (rc)
 		return rc;
 	/* kept open: the attach opens cgroup.procs below it without a second walk */
-	r = cgctl_cg_open(cli->ctx, m, tg->paths[tg->n]);
+	r = cgctl_move_dest_open(cli->ctx, m, tg->paths[tg->n], &tg->dest[tg->n]);
 	if (r == -ENOENT)
 		return opt_ctrls ? cli_error(cli, tg->arg, -ENOENT, "no such cgroup in %s",
 					     m->path) : EXIT_OK;
 	if (r < 0)
 		return cli_error(cli, tg->arg, r, NULL);
-	tg->dir_fd[tg->n] = r;
 	if (cgctl_mount_has(m, "memory"))
 		tg->mem = (int)tg->n;
 	tg->ms[tg->n++] = m;
@@ -127,32 +122,20 @@ static int resolve_targets(struct cli *cli, struct target *tg)
 
 /* ---- tasks that cannot move ---- */
 
-/* State and PF_KTHREAD from /proc/PID/stat.  Returns: 0, -ESRCH, -errno. */
-static int task_kind(struct cli *cli, pid_t pid, char *state, bool *kthread)
-{
-	struct cgctl_proc_stat st;
-	int r = cgctl_proc_stat_read(cli->ctx, pid, &st);
-
-	*state = r ? '?' : st.state;
-	*kthread = !r && (st.flags & CGCTL_PF_KTHREAD);
-	return r;
-}
-
 /* One clear line for a task that is not moved; returns its exit status. */
 static int check_task(struct cli *cli, struct task *t)
 {
-	char state;
-	bool kthread;
-	int r = task_kind(cli, t->pid, &state, &kthread);
+	int r = cgctl_move_task_kind(cli->ctx, t->pid);
 
-	if (r == -ESRCH)
-		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
+	if (r == CGCTL_TASK_GONE)
+		return cli_error(cli, NULL, -ESRCH, "%d: no such process (it exited)",
+				 (int)t->pid);
 	if (r < 0)
 		return cli_error(cli, NULL, r, "%d: %s", (int)t->pid, cli_strerror(r));
-	if (kthread)
+	if (r == CGCTL_TASK_KTHREAD)
 		return cli_error(cli, NULL, -EINVAL, "%d: a kernel thread cannot be moved",
 				 (int)t->pid);
-	if (state == 'Z' || state == 'X')
+	if (r == CGCTL_TASK_ZOMBIE)
 		return cli_error(cli, NULL, -ESRCH, "%d: a zombie: nothing left to move",
 				 (int)t->pid);
 	return EXIT_OK;
@@ -182,41 +165,6 @@ static int attach_error(struct cli *cli, struct task *t, const struct target *tg
 			 tg->paths[i], cli_strerror(r));
 }
 
-/*
- * One write of the PID to cgroup.procs.  On the live system the file stays open for all
- * PIDs (one syscall per PID and hierarchy: what makes 10,000 PIDs fast); EINVAL (a task
- * still being forked) goes through cgctl_cg_attach(), which retries.  Fixtures always
- * use cgctl_cg_attach() (it also checks that the PID exists there).  @line is the PID
- * and a newline, @len its length.
- */
-static int attach_one(struct cli *cli, struct target *tg, size_t i, pid_t pid,
-		      const char *line, size_t len)
-{
-	int r;
-
-	if (cgctl_get_root(cli->ctx)[0])
-		return cgctl_cg_attach(cli->ctx, tg->ms[i], tg->paths[i], pid);
-	if (tg->procs_fd[i] < 0) {
-		tg->procs_fd[i] = openat(tg->dir_fd[i], "cgroup.procs",
-					 O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (tg->procs_fd[i] < 0)
-			return -errno;
-	}
-	r = write(tg->procs_fd[i], line, len) < 0 ? -errno : 0;
-	if (r == -EINVAL)
-		r = cgctl_cg_attach(cli->ctx, tg->ms[i], tg->paths[i], pid);
-	return r;
-}
-
-/* "PID\n" into @buf (at least 21 bytes), without printf.  Returns: its length. */
-static size_t pid_line(pid_t pid, char *buf)
-{
-	size_t len = fmt_u64(buf, (unsigned int)pid);
-
-	buf[len++] = '\n';
-	return len;
-}
-
 /* The hierarchies in write order, memory first: a refused precharge must leave the
  * task where it was.  Returns: their count. */
 static size_t mem_first(const struct target *tg, size_t *order)
@@ -234,11 +182,9 @@ static size_t mem_first(const struct target *tg, size_t *order)
 static int attach_all(struct cli *cli, struct task *t, struct target *tg)
 {
 	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
-	char line[24];
-	size_t len = pid_line(t->pid, line);
 
 	for (size_t j = 0; j < k; j++) {
-		int r = attach_one(cli, tg, order[j], t->pid, line, len);
+		int r = cgctl_move_dest_attach(tg->dest[order[j]], t->pid);
 
 		if (r < 0)
 			return attach_error(cli, t, tg, order[j], r);
@@ -251,8 +197,7 @@ static void warn_headroom(struct cli *cli, const struct task *t, const struct ta
 {
 	char a[32], b[32];
 
-	if (!t->e->have || t->e->plan.moves || !t->e->headroom_known ||
-	    t->e->resident_pages <= t->e->headroom_pages)
+	if (!t->e->have || !t->e->oom_risk)
 		return;
 	cgctl_format_size(a, sizeof(a), t->e->resident_pages * CGCTL_PAGE_SIZE);
 	cgctl_format_size(b, sizeof(b), t->e->headroom_pages * CGCTL_PAGE_SIZE);
@@ -262,9 +207,10 @@ static void warn_headroom(struct cli *cli, const struct task *t, const struct ta
 }
 
 static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
-		     struct move_model *mm, const pid_t *pids, size_t n)
+		     struct cgctl_mem_model *mm, const pid_t *pids, size_t n)
 {
 	const struct cgctl_mount *m = tg->ms[tg->mem];
+	struct cgctl_error err = { 0 };
 	int r = ahead ? move_ahead_get(ahead, (size_t)(t - ahead_base), &t->from)
 		      : cgctl_pid_cgroup(cli->ctx, t->pid, m, &t->from);
 
@@ -278,8 +224,11 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 		t->e = &no_expect;
 		return cli_error(cli, NULL, -ENOMEM, NULL);
 	}
-	r = n > 1 ? move_expect_tasks(cli, m, mm, pids, n, t->from, tg->paths[tg->mem], t->e)
-		  : move_expect(cli, m, mm, t->pid, t->from, tg->paths[tg->mem], t->e);
+	r = cgctl_move_expect_tasks(cli->ctx, mm, pids, n, t->from, tg->paths[tg->mem], t->e,
+				    &err);
+	if (!t->e->have && err.err)
+		cli_warn(cli, "%d: no plan: %s", (int)t->pid,
+			 err.msg[0] ? err.msg : cli_strerror(-err.err));
 	if (r == -ESRCH)
 		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
 	if (t->e->have && t->e->plan.err == -ENOMEM && !opt_force)
@@ -293,9 +242,9 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 
 static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char *path)
 {
-	struct mem_counters c;
+	struct cgctl_mem_counters c;
 
-	return mem_read_counters(cli, m, path, &c) < 0 ? -1 : (int64_t)c.usage;
+	return cgctl_mem_counters_read(cli->ctx, m, path, &c) < 0 ? -1 : (int64_t)c.usage;
 }
 
 /* Predicted memory-counter deltas (bytes) of from and to. */
@@ -315,9 +264,9 @@ static bool within(int64_t obs, int64_t pred, uint64_t tol)
 }
 
 static void judge(struct cli *cli, struct task *t, const struct target *tg,
-		  const struct move_model *mm)
+		  const struct cgctl_mem_model *mm)
 {
-	const struct cgctl_mount *m = tg->ms[tg->mem];
+	uint64_t tol_from, tol_to;
 	int64_t pf, pt;
 
 	if (!t->e->have) {
@@ -339,8 +288,9 @@ static void judge(struct cli *cli, struct task *t, const struct target *tg,
 		return;
 	}
 	predicted(t, &pf, &pt);
-	if (within(t->from_delta, pf, move_tolerance(cli, m, mm, t->from)) &&
-	    within(t->to_delta, pt, move_tolerance(cli, m, mm, tg->paths[tg->mem])))
+	tol_from = cgctl_move_tolerance_bytes(cli->ctx, mm, t->from);
+	tol_to = cgctl_move_tolerance_bytes(cli->ctx, mm, tg->paths[tg->mem]);
+	if (within(t->from_delta, pf, tol_from) && within(t->to_delta, pt, tol_to))
 		t->verdict = "match";
 	else
 		t->verdict = "differs";
@@ -372,7 +322,7 @@ static int observe_move(struct cli *cli, struct task *t, struct target *tg,
 }
 
 static int do_task(struct cli *cli, struct task *t, struct target *tg,
-		   struct move_model *mm)
+		   struct cgctl_mem_model *mm)
 {
 	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
 	/* --no-plan: the kernel's answer to the write tells kthreads and zombies apart */
@@ -387,59 +337,9 @@ static int do_task(struct cli *cli, struct task *t, struct target *tg,
 
 /* ---- --tree ---- */
 
-/* The process tree of @pid now (its thread group first, then every descendant, from a
- * snapshot of /proc's ppids, as cgctl_move_tree() walks it).  Returns: 0, -errno. */
-static int tree_walk(struct cli *cli, pid_t pid, pid_t **ret, size_t *n)
-{
-	struct cgctl_proc_snap snap = { 0 };
-	char path[40], *buf = NULL;
-	size_t len, head = 0, cap = 64;
-	pid_t root = pid, *v;
-	ssize_t r;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	r = cgctl_read_sys(cli->ctx, path, &buf, &len);
-	if (r == 0)
-		r = cgctl_proctree_parse_tgid(buf, len, &root);
-	free(buf);
-	if (r < 0)
-		return r == -ENOENT ? -ESRCH : (int)r;
-	r = cgctl_proc_snap_take(cli->ctx, &snap);
-	if (r < 0)
-		return (int)r;
-	v = malloc(cap * sizeof(*v));
-	if (!v) {
-		cgctl_proc_snap_free(&snap);
-		return -ENOMEM;
-	}
-	*n = 0;
-	v[(*n)++] = root;
-	while (head < *n) {
-		size_t first, k = cgctl_proc_snap_children(&snap, v[head++], &first);
-
-		for (size_t j = 0; j < k; j++) {
-			if (*n == cap) {
-				pid_t *nv = realloc(v, 2 * cap * sizeof(*v));
-
-				if (!nv) {
-					free(v);
-					cgctl_proc_snap_free(&snap);
-					return -ENOMEM;
-				}
-				v = nv;
-				cap *= 2;
-			}
-			v[(*n)++] = snap.v[first + j].pid;
-		}
-	}
-	cgctl_proc_snap_free(&snap);
-	*ret = v;
-	return 0;
-}
-
 static int tree_members(struct cli *cli, struct task *t)
 {
-	int r = tree_walk(cli, t->pid, &t->members, &t->n_members);
+	int r = cgctl_move_tree_members(cli->ctx, t->pid, &t->members, &t->n_members);
 
 	if (r == -ESRCH)
 		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
@@ -447,24 +347,6 @@ static int tree_members(struct cli *cli, struct task *t)
 		return cli_error(cli, NULL, r, "%d: cannot walk its process tree: %s",
 				 (int)t->pid, cli_strerror(r));
 	return EXIT_OK;
-}
-
-/* Members of the tree in another memory cgroup than its root: not in the plan.  Tasks
- * already exiting (PF_EXITING, zombies) read as the root cgroup: not counted. */
-static void count_elsewhere(struct cli *cli, struct task *t, const struct cgctl_mount *m)
-{
-	for (size_t i = 1; i < t->n_members; i++) {
-		struct cgctl_proc_stat st;
-		char *cg = NULL;
-
-		if (cgctl_proc_stat_read(cli->ctx, t->members[i], &st) < 0 ||
-		    cgctl_proc_stat_exiting(&st))
-			continue;
-		if (cgctl_pid_cgroup(cli->ctx, t->members[i], m, &cg) == 0 &&
-		    strcmp(cg, t->from))
-			t->elsewhere++;
-		free(cg);
-	}
 }
 
 static int move_tree(struct cli *cli, struct task *t, struct target *tg)
@@ -502,7 +384,7 @@ static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 }
 
 static int do_tree(struct cli *cli, struct task *t, struct target *tg,
-		   struct move_model *mm)
+		   struct cgctl_mem_model *mm)
 {
 	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
 	int rc = check_task(cli, t);
@@ -511,8 +393,10 @@ static int do_tree(struct cli *cli, struct task *t, struct target *tg,
 		rc = tree_members(cli, t);
 	if (!rc && m) {
 		rc = plan_task(cli, t, tg, mm, t->members, t->n_members);
+		/* members in another memory cgroup than the root are not in the plan */
 		if (!rc)
-			count_elsewhere(cli, t, m);
+			t->elsewhere = cgctl_move_tree_elsewhere(cli->ctx, m, t->members,
+								 t->n_members, t->from);
 	}
 	if (rc || opt_dry)
 		return rc;
@@ -576,7 +460,7 @@ static int throttle_before(struct cli *cli, const struct target *tg, const pid_t
 			pid_t *v = NULL, *nv;
 			size_t k = 0;
 
-			if (tree_walk(cli, pids[i], &v, &k) < 0)
+			if (cgctl_move_tree_members(cli->ctx, pids[i], &v, &k) < 0)
 				continue;	/* reported when it moves */
 			nv = realloc(all, (n_all + k) * sizeof(*all));
 			if (!nv) {
@@ -664,7 +548,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 {
 	/* not zeroed: paths[] alone is 64 KiB of stack, and only the first n are read */
 	struct target tg;
-	struct move_model mm = { 0 };
+	struct cgctl_mem_model mm = { 0 };
 	struct move_throttle mt;
 	bool have_mt = false;
 	struct task *tasks = NULL;
@@ -683,11 +567,11 @@ static int run(struct cli *cli, int argc, const char **argv)
 	tg.n = 0;
 	tg.mem = -1;
 	tg.arg = argv[argc - 1];
-	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++)
-		tg.dir_fd[i] = tg.procs_fd[i] = -1;
+	memset(tg.dest, 0, sizeof(tg.dest));
 	rc = resolve_targets(cli, &tg);
 	if (!rc && tg.mem >= 0 && !opt_noplan) {
-		int r = move_model_init(cli, tg.ms[tg.mem], &mm);
+		int r = cgctl_mem_model_init(cli->ctx, tg.ms[tg.mem], mem_kver(cli),
+					     mem_ncpu(cli), &mm);
 
 		if (r < 0)
 			rc = cli_error(cli, tg.arg, r, "cannot model the memory cgroups: %s",
@@ -739,12 +623,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 out:
 	/* with a reader, every from is lent by it: freed by move_ahead_stop() below */
 	borrowed = ahead != NULL;
-	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++) {
-		if (tg.procs_fd[i] >= 0)
-			close(tg.procs_fd[i]);
-		if (tg.dir_fd[i] >= 0)
-			close(tg.dir_fd[i]);
-	}
+	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++)
+		cgctl_move_dest_close(tg.dest[i]);
 	for (size_t i = 0; tasks && i < n; i++) {
 		if (!borrowed)
 			free(tasks[i].from);
@@ -758,7 +638,7 @@ out:
 	ahead = NULL;
 	free(pids);
 	if (model)
-		move_model_free(&mm);
+		cgctl_mem_model_free(&mm);
 	return rc;
 }
 

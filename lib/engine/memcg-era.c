@@ -47,6 +47,15 @@ CGCTL_EXPORT int cgctl_memcg_era_get(uint32_t kver, struct cgctl_memcg_era *ret)
 	e.always_hierarchical = kver >= K(5, 11, 0);
 	e.limit_round_up = !e.page_counter;
 	e.move_bits = era_move_bits(kver);
+	if (kver < K(2, 6, 34))
+		e.move_none = "move_charge_at_immigrate appeared in 2.6.34";
+	else if (!e.move_bits)
+		e.move_none = "this kernel no longer moves charges; removed in 6.13";
+	/* mirrors mm/memcontrol.c:mc_handle_file_pte(): up to 5.9 it returned the swap
+	 * entry of a swapped-out shmem page (MC_TARGET_SWAP); since v5.10 ("mm: use
+	 * find_get_incore_page in memcontrol") only a page in the swap cache, so neither
+	 * the page nor its swap charge moves (still so in v6.1, v6.12) */
+	e.move_shmem_swap = (e.move_bits & CGCTL_MOVE_CHARGE_FILE) && kver < K(5, 10, 0);
 	e.unlimited_v1 = e.page_counter ? PC_MAX_BYTES : LLONG_MAX_U;
 	*ret = e;
 	return 0;

@@ -15,7 +15,16 @@
 static uint64_t counts_pages(const struct cgctl_move_counts *c)
 {
 	return c->anon_excl + c->anon_shared2 + c->anon_shared_more + c->file + c->shmem +
-	       c->thp;
+	       c->thp + c->thp_pte + c->file_large;
+}
+
+/* Resident pages that are precharged but never moved: tail pages of a large folio met
+ * through a PTE.  mirrors mm/memcontrol.c:mem_cgroup_move_charge_pte_range() (v6.1:
+ * "if (PageTransCompound(page)) goto put"; v6.12: folio_test_large()), while
+ * mem_cgroup_count_precharge_pte_range() counted them through get_mctgt_type() */
+static uint64_t pte_large_pages(const struct cgctl_move_counts *c)
+{
+	return c->thp_pte + c->file_large;
 }
 
 static const char *no_move_reason(const struct cgctl_memcg_tree *t, const struct mg *to,
@@ -23,10 +32,8 @@ static const char *no_move_reason(const struct cgctl_memcg_tree *t, const struct
 {
 	if (mg_is_v2(t))
 		return "cgroup v2 never moves charges";
-	if (t->era.kver < K(2, 6, 34))
-		return "move_charge_at_immigrate appeared in 2.6.34";
-	if (t->era.kver >= K(6, 13, 0))
-		return "this kernel no longer moves charges; removed in 6.13";
+	if (!t->era.move_bits)
+		return t->era.move_none;
 	if (!(to->move_charge & t->era.move_bits))
 		return "move_charge_at_immigrate of the destination is 0";
 	if (in->not_mm_owner)
@@ -53,12 +60,17 @@ static void qualify(const struct cgctl_memcg_tree *t, unsigned int flags,
 		q->anon_excl = c->anon_excl;
 		q->anon_shared2 = v >= K(2, 6, 35) ? c->anon_shared2 : 0;
 		q->anon_shared_more = v >= K(3, 5, 0) ? c->anon_shared_more : 0;
+		/* a PMD-mapped THP qualifies whatever its mapcount
+		 * (get_mctgt_type_thp(), v6.1: only MOVE_ANON and page_memcg are tested) */
 		q->thp = c->thp;
+		q->thp_pte = c->thp_pte;
 		q->swap = mg_memsw(t) ? c->swap : 0;
 	}
 	if (file) {
 		q->file = c->file;
 		q->shmem = c->shmem;
+		q->file_large = c->file_large;
+		q->shmem_swap = mg_memsw(t) && t->era.move_shmem_swap ? c->shmem_swap : 0;
 	}
 }
 
@@ -201,18 +213,20 @@ static void run_move(struct cgctl_memcg_tree *t, struct mg *from, struct mg *to,
 		     unsigned int cpu, const struct cgctl_memcg_charge_opts *o,
 		     struct cgctl_move_plan *p)
 {
-	uint64_t done, pages = counts_pages(&p->qualify);
+	uint64_t done, pages = counts_pages(&p->qualify), swap;
 
-	p->precharge = pages + p->qualify.swap;
+	swap = p->qualify.swap + p->qualify.shmem_swap;
+	p->precharge = pages + swap;
 	p->err = do_precharge(t, to, cpu, p->precharge, o, p, &done);
 	if (p->err < 0) {	/* cancel_attach: the cgroup.procs write fails */
 		clear_mc(t, from, to, done, 0, 0);
 		return;
 	}
-	p->moved = pages;
-	p->moved_swap = p->qualify.swap;
+	/* the precharge of PTE-mapped large-folio pages is left over: clear_mc cancels it */
+	p->moved = pages - pte_large_pages(&p->qualify);
+	p->moved_swap = swap;
 	move_pages(from, to, p->moved, p->moved_swap);
-	clear_mc(t, from, to, 0, p->moved, p->moved_swap);
+	clear_mc(t, from, to, pte_large_pages(&p->qualify), p->moved, p->moved_swap);
 }
 
 CGCTL_EXPORT int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to,
@@ -229,7 +243,8 @@ CGCTL_EXPORT int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to,
 	p->common = common_ancestor(t, from, to);
 	if (collect_levels(t, p, from, to) < 0)
 		return -EINVAL;
-	p->elsewhere = counts_pages(&in->elsewhere) + in->elsewhere.swap;
+	p->elsewhere = counts_pages(&in->elsewhere) + in->elsewhere.swap +
+		       in->elsewhere.shmem_swap;
 	p->reason = no_move_reason(t, mt, in);
 	p->moves = !p->reason;
 	p->flags = mt->move_charge & t->era.move_bits;
@@ -241,7 +256,7 @@ CGCTL_EXPORT int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to,
 			p->reason = "the precharge of the destination failed: the attach fails";
 	}
 	p->stays = counts_pages(&in->from) - p->moved;
-	p->stays_swap = in->from.swap - p->moved_swap;
+	p->stays_swap = in->from.swap + in->from.shmem_swap - p->moved_swap;
 	snapshot_after(t, p);
 	return 0;
 }

@@ -60,34 +60,37 @@ static int num(struct vrun *run, const struct cgctl_mount *m, const char *path,
 }
 
 /* v1: usage_in_bytes, kmem, rss/cache, max_usage, failcnt; v2: current, stat kernel,
- * anon/file, peak (5.19+; else 0), no failcnt. */
+ * anon/file, peak (5.19+; else 0), no failcnt.  The counters come from the reader
+ * `cgctl mem` and `cgctl move` use (cgctl_mem_counters_read()). */
 static int mem_read(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		    struct mem_obs *o, char *reason, size_t len)
 {
+	struct cgctl_mem_counters c;
 	bool v2 = m->version == 2;
 	int err;
 
 	memset(o, 0, sizeof(*o));
-	err = num(run, m, path, v2 ? "memory.current" : "memory.usage_in_bytes", &o->usage,
-		  reason, len);
-	if (err >= 0)
-		err = v2 ? key(run, m, path, "kernel", &o->kernel, reason, len) :
-			   num(run, m, path, "memory.kmem.usage_in_bytes", &o->kernel, reason,
-			       len);
+	err = cgctl_mem_counters_read(run->ctx, m, path, &c);
+	if (err < 0) {
+		snprintf(reason, len, "%s: memory counters: %s", path, strerror(-err));
+		return err;
+	}
+	o->usage = (double)c.usage / PG;
+	if (c.present & CGCTL_MEMC_MAX_USAGE)
+		o->watermark = (double)c.max_usage / PG;
+	if (c.present & CGCTL_MEMC_FAILCNT)
+		o->failcnt = (double)c.failcnt;	/* a count, not bytes */
+	if (!v2 && (!(c.present & CGCTL_MEMC_MAX_USAGE) || !(c.present & CGCTL_MEMC_FAILCNT))) {
+		snprintf(reason, len, "%s: no memory.max_usage_in_bytes or memory.failcnt",
+			 path);
+		return -ENOENT;
+	}
+	err = v2 ? key(run, m, path, "kernel", &o->kernel, reason, len) :
+		   num(run, m, path, "memory.kmem.usage_in_bytes", &o->kernel, reason, len);
 	if (err >= 0)
 		err = key(run, m, path, v2 ? "anon" : "rss", &o->anon, reason, len);
 	if (err >= 0)
 		err = key(run, m, path, v2 ? "file" : "cache", &o->file, reason, len);
-	if (err < 0)
-		return err;
-	if (v2) {
-		num(run, m, path, "memory.peak", &o->watermark, reason, len);
-		return 0;
-	}
-	err = num(run, m, path, "memory.max_usage_in_bytes", &o->watermark, reason, len);
-	if (err >= 0)
-		err = num(run, m, path, "memory.failcnt", &o->failcnt, reason, len);
-	o->failcnt *= PG;	/* a count, not bytes */
 	return err;
 }
 
@@ -106,15 +109,18 @@ static const char *limit_file(const struct cgctl_mount *m)
 static int drain(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		 char *reason, size_t len)
 {
+	struct cgctl_mem_counters c;
 	const char *file;
 	uint64_t u;
 	char v[32];
 	int err;
 
-	err = vcg_read_u64(run, m, path, m->version == 2 ? "memory.current" :
-			   "memory.usage_in_bytes", &u, reason, len);
-	if (err < 0)
+	err = cgctl_mem_counters_read(run->ctx, m, path, &c);
+	if (err < 0) {
+		snprintf(reason, len, "%s: memory usage: %s", path, strerror(-err));
 		return err;
+	}
+	u = c.usage;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)(u > 8192 ? u - 4096 : 4096));
 	file = m->version == 2 ? "memory.high" : "memory.limit_in_bytes";
 	cgctl_cg_write(run->ctx, m, path, file, v);

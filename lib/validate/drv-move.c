@@ -20,15 +20,21 @@
 #define PG 4096.0
 #define TMPFS_MAGIC_ 0x01021994
 
-static bool removed(const struct vrun *run)
+/* The era table's answer: no move charge on this kernel (6.13+), or before it existed */
+static const char *no_move(const struct vrun *run)
 {
-	return run->kver >= CGCTL_KVER(6, 13, 0);
+	struct cgctl_memcg_era era;
+
+	if (cgctl_memcg_era_get(run->kver, &era) < 0)
+		return "kernel before 2.6.32";
+	return era.move_bits ? NULL : era.move_none;
 }
 
 static int move_applies(struct vrun *run, const struct vscenario *s, char *reason, size_t len)
 {
 	const struct vmove_params *p = s->params;
 	const struct cgctl_mount *m;
+	const char *none = no_move(run);
 
 	if (cgctl_mount_find(run->ctx, "memory", &m) < 0) {
 		snprintf(reason, len, "no cgroup hierarchy carries the memory controller");
@@ -38,15 +44,14 @@ static int move_applies(struct vrun *run, const struct vscenario *s, char *reaso
 		snprintf(reason, len, "cgroup v2 never had memory.move_charge_at_immigrate");
 		return 1;
 	}
-	if (p->kind == VMOVE_REMOVED && !removed(run)) {
-		snprintf(reason, len, "kernel %s still moves charges (removed in 6.13)",
-			 run->release);
+	if (p->kind == VMOVE_REMOVED && !none) {
+		snprintf(reason, len, "kernel %s still moves charges", run->release);
 		return 1;
 	}
-	if (p->kind != VMOVE_REMOVED && removed(run)) {
+	if (p->kind != VMOVE_REMOVED && none) {
 		snprintf(reason, len,
-			 "kernel %s refuses move_charge_at_immigrate=%u with EINVAL: charge "
-			 "moving was removed in 6.13", run->release, p->flags);
+			 "kernel %s refuses move_charge_at_immigrate=%u with EINVAL: %s",
+			 run->release, p->flags, none);
 		return 1;
 	}
 	return 0;
@@ -101,47 +106,34 @@ static int start(struct vrun *run, const struct vmove_params *p, const struct cg
 static int usage(struct vrun *run, const struct cgctl_mount *m, const char *path, double *v,
 		 char *reason, size_t len)
 {
-	uint64_t u;
-	int err = vcg_read_u64(run, m, path, "memory.usage_in_bytes", &u, reason, len);
+	struct cgctl_mem_counters c;
+	int err = cgctl_mem_counters_read(run->ctx, m, path, &c);
 
-	*v = (double)u / PG;
-	return err;
-}
-
-/* Sort the inventory's groups into charged-to-A and elsewhere. */
-static void counts_of(const struct cgctl_inv_group *g, struct cgctl_move_counts *c)
-{
-	c->anon_shared2 += g->anon_shared_mc2;
-	c->anon_shared_more += g->anon_shared - g->anon_shared_mc2;
-	c->anon_excl += g->anon_exclusive - MIN(g->thp_pmd, g->anon_exclusive);
-	c->thp += g->thp_pmd;
-	c->file += g->file;
-	c->shmem += g->shmem;
+	if (err < 0) {
+		snprintf(reason, len, "%s: memory usage: %s", path, strerror(-err));
+		return err;
+	}
+	*v = (double)c.usage / PG;
+	return 0;
 }
 
 /*
  * What the workload holds, page by page (pagemap + kpagecgroup): besides the pages it
- * touched, its stack, heap and libraries' data are charged to A and move too.  Without
- * the inventory (no kpagecgroup, no CAP_SYS_ADMIN) the touched pages are used.
+ * touched, its stack, heap and libraries' data are charged to A and move too.  The
+ * classes are the ones `cgctl move` plans with (cgctl_move_input_from_inventory()).
+ * Without the owners (no kpagecgroup, no CAP_SYS_ADMIN) the touched pages are used.
  */
 static void inventory(struct vrun *run, const struct cgctl_mount *m, const char *a, pid_t pid,
 		      struct move_obs *o)
 {
 	struct cgctl_inventory *inv = NULL;
 	uint64_t ino;
-	size_t i;
 
 	memset(&o->held, 0, sizeof(o->held));
 	if (cgctl_cg_ino(run->ctx, m, a, &ino) < 0 ||
 	    cgctl_inventory_scan(run->ctx, pid, CGCTL_INV_NO_PATHS, &inv, NULL) < 0)
 		return;
-	if (inv->pfn_visible && !(inv->unknown & CGCTL_INV_UNKNOWN_OWNER)) {
-		for (i = 0; i < inv->n_groups; i++)
-			counts_of(&inv->groups[i], inv->groups[i].ino == ino ? &o->held.from :
-						   &o->held.elsewhere);
-		o->held.from.swap = inv->swap_pages;
-		o->inventoried = true;
-	}
+	o->inventoried = cgctl_move_input_from_inventory(inv, ino, &o->held) == 1;
 	cgctl_inventory_free(inv);
 }
 
@@ -205,34 +197,54 @@ static void move_input(const struct vmove_params *p, const struct move_obs *o,
 		in->from.anon_excl = p->pages;
 }
 
-static int move_model(struct vrun *run, const struct vmove_params *p, const struct move_obs *o,
-		      struct cgctl_move_plan *plan, int *write_err, char *reason, size_t len)
+/*
+ * The model of the scenario: A charged with what the workload holds (one page at a time,
+ * through the stock), B with the flags and limit written, and the plan `cgctl move` makes
+ * (cgctl_move_expect_input()).  Returns: 0 or -errno.
+ */
+int vmove_predict(uint32_t kver, unsigned int ncpu, uint64_t seed,
+		  const struct vmove_params *p, const struct cgctl_move_input *in,
+		  struct cgctl_move_expect *e, int *write_err)
 {
 	struct cgctl_memcg_tree *t = NULL;
-	struct cgctl_move_input in;
 	int a = -1, b = -1, err;
 	uint64_t i, n;
 
-	err = cgctl_memcg_tree_new(&t, run->model_kver, run->ncpu, 0, run->seq);
+	err = cgctl_memcg_tree_new(&t, kver, ncpu, 0, seed);
 	if (err >= 0)
 		err = a = cgctl_memcg_create(t, CGCTL_MEMCG_ROOT);
 	if (err >= 0)
 		err = b = cgctl_memcg_create(t, CGCTL_MEMCG_ROOT);
 	if (err >= 0 && p->kind == VMOVE_REFUSED)
 		err = cgctl_memcg_set_limit(t, b, CGCTL_MEMCG_MEMORY, p->pages / 2, NULL, NULL);
-	move_input(p, o, &in);
-	n = in.from.anon_excl + in.from.anon_shared2 + in.from.anon_shared_more + in.from.file +
-	    in.from.shmem + in.from.thp + in.from.swap;
+	n = in->from.anon_excl + in->from.anon_shared2 + in->from.anon_shared_more +
+	    in->from.file + in->from.shmem + in->from.thp + in->from.thp_pte +
+	    in->from.file_large + in->from.swap + in->from.shmem_swap;
 	for (i = 0; err >= 0 && i < n; i++)
 		err = cgctl_memcg_charge(t, a, 0, 1, NULL, NULL);
 	if (err >= 0) {
 		*write_err = cgctl_memcg_set_move_charge(t, b, p->flags);
-		err = cgctl_move_plan(t, a, b, 0, &in, NULL, plan);
+		err = cgctl_move_expect_input(t, a, b, in, n, e);
 	}
 	cgctl_memcg_tree_free(t);
-	if (err < 0)
-		snprintf(reason, len, "move-charge model: %s", strerror(-err));
 	return err;
+}
+
+static int move_model(struct vrun *run, const struct vmove_params *p, const struct move_obs *o,
+		      struct cgctl_move_plan *plan, int *write_err, char *reason, size_t len)
+{
+	struct cgctl_move_expect e;
+	struct cgctl_move_input in;
+	int err;
+
+	move_input(p, o, &in);
+	err = vmove_predict(run->model_kver, run->ncpu, run->seq, p, &in, &e, write_err);
+	if (err < 0) {
+		snprintf(reason, len, "move-charge model: %s", strerror(-err));
+		return err;
+	}
+	*plan = e.plan;
+	return 0;
 }
 
 static void set(struct vsample *o, double obs, double pred, double bound)

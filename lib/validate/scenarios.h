@@ -51,6 +51,12 @@ struct vrss_params {
 	unsigned int threads;
 };
 
+/* The move driver's prediction for a workload holding @in (lib/validate/drv-move.c).
+ * Returns: 0 or -errno. */
+int vmove_predict(uint32_t kver, unsigned int ncpu, uint64_t seed,
+		  const struct vmove_params *p, const struct cgctl_move_input *in,
+		  struct cgctl_move_expect *e, int *write_err);
+
 extern const struct vdriver vdriver_bw, vdriver_mem, vdriver_move, vdriver_rss, vdriver_pcp;
 
 #endif
