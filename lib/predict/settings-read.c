@@ -187,7 +187,7 @@ static int read_limit(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const 
 		return r;
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		buf[--len] = '\0';
-	if (!strcmp(buf, "max"))
+	if (!strcmp(buf, "max") || !strcmp(buf, "-1"))	/* "-1": as written (fixtures) */
 		*v = UINT64_MAX;
 	else
 		r = cgctl_parse_u64(buf, len, v);
