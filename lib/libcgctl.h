@@ -246,8 +246,8 @@ int cgctl_parse_u64(const char *buf, size_t len, uint64_t *ret);
 #define CGCTL_CPU_STAT_NR_PERIODS	(1u << 3)
 #define CGCTL_CPU_STAT_NR_THROTTLED	(1u << 4)
 #define CGCTL_CPU_STAT_THROTTLED	(1u << 5)	/* throttled_ns */
-#define CGCTL_CPU_STAT_NR_BURSTS	(1u << 6)	/* kernel >= 5.14 */
-#define CGCTL_CPU_STAT_BURST		(1u << 7)	/* burst_ns, kernel >= 5.14 */
+#define CGCTL_CPU_STAT_NR_BURSTS	(1u << 6)	/* CGCTL_BW_FEAT_BURST_STATS */
+#define CGCTL_CPU_STAT_BURST		(1u << 7)	/* burst_ns (CGCTL_BW_FEAT_BURST_STATS) */
 struct cgctl_cpu_stat {
 	uint64_t usage_ns, user_ns, system_ns;
 	uint64_t nr_periods, nr_throttled, throttled_ns;
@@ -314,7 +314,7 @@ struct cgctl_memstat {
 int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		       struct cgctl_memstat *st);
 
-#define CGCTL_CPUBW_BURST	(1u << 0)	/* the kernel has burst (5.14+) */
+#define CGCTL_CPUBW_BURST	(1u << 0)	/* the kernel has burst (CGCTL_BW_FEAT_BURST) */
 #define CGCTL_CPUBW_LOCAL	(1u << 1)	/* cpu.stat.local present (v2, 6.6+) */
 struct cgctl_cpubw {
 	int version;
