@@ -251,8 +251,8 @@ int cgctl_parse_u64(const char *buf, size_t len, uint64_t *ret);
 #define CGCTL_CPU_STAT_NR_PERIODS	(1u << 3)
 #define CGCTL_CPU_STAT_NR_THROTTLED	(1u << 4)
 #define CGCTL_CPU_STAT_THROTTLED	(1u << 5)	/* throttled_ns */
-#define CGCTL_CPU_STAT_NR_BURSTS	(1u << 6)	/* kernel >= 5.14 */
-#define CGCTL_CPU_STAT_BURST		(1u << 7)	/* burst_ns, kernel >= 5.14 */
+#define CGCTL_CPU_STAT_NR_BURSTS	(1u << 6)	/* CGCTL_BW_FEAT_BURST_STATS */
+#define CGCTL_CPU_STAT_BURST		(1u << 7)	/* burst_ns (CGCTL_BW_FEAT_BURST_STATS) */
 struct cgctl_cpu_stat {
 	uint64_t usage_ns, user_ns, system_ns;
 	uint64_t nr_periods, nr_throttled, throttled_ns;
@@ -319,7 +319,7 @@ struct cgctl_memstat {
 int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		       struct cgctl_memstat *st);
 
-#define CGCTL_CPUBW_BURST	(1u << 0)	/* the kernel has burst (5.14+) */
+#define CGCTL_CPUBW_BURST	(1u << 0)	/* the kernel has burst (CGCTL_BW_FEAT_BURST) */
 #define CGCTL_CPUBW_LOCAL	(1u << 1)	/* cpu.stat.local present (v2, 6.6+) */
 struct cgctl_cpubw {
 	int version;
@@ -1386,6 +1386,143 @@ void cgctl_move_dest_close(struct cgctl_move_dest *d);
 /* ===== end: predict-move ===== */
 
 /* ===== section: predict-settings: the prediction layer (lib/predict): settings read/apply with rollback, throttling prediction ===== */
+
+/*
+ * ---- CFS bandwidth kernel eras (lib/engine/bandwidth-era.c) ----
+ * The one table of which kernel has which bandwidth behaviour or file.
+ */
+enum cgctl_bw_feature {
+	CGCTL_BW_FEAT_EXPIRE,		/* per-CPU runtime expired each period (until 5.4) */
+	CGCTL_BW_FEAT_BURST,		/* cpu.cfs_burst_us / cpu.max.burst (5.14+) */
+	CGCTL_BW_FEAT_BURST_STATS,	/* nr_bursts, burst_time / burst_usec (5.16+) */
+	CGCTL_BW_FEAT_RANDOM_PHASE,	/* period timer phase follows the first wakeup */
+	CGCTL_BW_FEAT_EMPTY_RULE,	/* an empty cfs_rq is not throttled */
+	CGCTL_BW_FEAT_LOCAL_STAT,	/* cpu.stat.local (6.6+) */
+	CGCTL_BW_FEAT_TASK_THROTTLE,	/* task-based throttling at return to user */
+	CGCTL_BW_FEAT_COUNT
+};
+/* Returns: true if kernel @kver (CGCTL_KVER) has @f. */
+bool cgctl_bw_era_has(uint32_t kver, enum cgctl_bw_feature f);
+/* Returns: the first kernel with @f, or for a feature that was removed (EXPIRE) the
+ * first kernel without it; 0 for an unknown @f. */
+uint32_t cgctl_bw_era_since(enum cgctl_bw_feature f);
+/* Returns: a short name of @f for messages ("CFS burst"), never NULL. */
+const char *cgctl_bw_era_what(enum cgctl_bw_feature f);
+
+/*
+ * ---- settings as the interface files hold them (lib/predict/settings-read.c) ----
+ */
+#define CGCTL_CPUSET_BURST	(1u << 0)	/* the burst file exists */
+#define CGCTL_CPUSET_DEFAULT	(1u << 1)	/* no cpu.max (the v2 root): the kernel's
+						 * default, unlimited with a 100 ms period */
+struct cgctl_cpu_settings {
+	int version;
+	struct cgctl_bw_settings bw;	/* quota CGCTL_BW_INF: unlimited; burst 0 if absent */
+	unsigned int present;		/* CGCTL_CPUSET_* */
+};
+/*
+ * cgctl_cpu_settings_read: quota, period and burst of @path in the cpu hierarchy @m
+ * (v1 cpu.cfs_quota_us/cpu.cfs_period_us/cpu.cfs_burst_us, v2 cpu.max/cpu.max.burst).
+ * The v2 root, which has no cpu.max, reads as unlimited with CGCTL_CPUSET_DEFAULT.
+ * Returns: 0, -ENOENT (no such cgroup or file), -EINVAL (malformed), -errno.
+ */
+int cgctl_cpu_settings_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			    const char *path, struct cgctl_cpu_settings *ret);
+
+/* A whole cpu hierarchy for the write rules (node 0 the root, parents first). */
+struct cgctl_bw_tree {
+	struct cgctl_bw_node *nodes;
+	size_t n, target;		/* target: the node of the path asked for */
+	bool has_target;
+};
+/*
+ * cgctl_bw_tree_read: every cgroup of the cpu hierarchy @m with its setting; a group
+ * without cpu.max (v2 controller not enabled) reads as unlimited.  @target names the
+ * node to mark (may be NULL).  Free with cgctl_bw_tree_free().
+ * Returns: 0, -ENOMEM, -errno.
+ */
+int cgctl_bw_tree_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+		       const char *target, struct cgctl_bw_tree *ret);
+void cgctl_bw_tree_free(struct cgctl_bw_tree *t);
+
+#define CGCTL_MEMSET_MAX	(1u << 0)	/* v1 limit_in_bytes, v2 memory.max */
+#define CGCTL_MEMSET_MEMSW	(1u << 1)	/* v1 memsw.limit_in_bytes (swap accounting) */
+#define CGCTL_MEMSET_SOFT	(1u << 2)	/* v1 soft_limit_in_bytes */
+#define CGCTL_MEMSET_MOVE	(1u << 3)	/* v1 move_charge_at_immigrate */
+#define CGCTL_MEMSET_HIER	(1u << 4)	/* v1 use_hierarchy */
+#define CGCTL_MEMSET_HIGH	(1u << 5)	/* v2 memory.high */
+#define CGCTL_MEMSET_LOW	(1u << 6)	/* v2 memory.low */
+#define CGCTL_MEMSET_MIN	(1u << 7)	/* v2 memory.min */
+#define CGCTL_MEMSET_SWAP	(1u << 8)	/* v2 memory.swap.max */
+#define CGCTL_MEMSET_OOMGROUP	(1u << 9)	/* v2 memory.oom.group */
+struct cgctl_mem_settings {
+	int version;
+	uint64_t max, memsw_max, soft, high, low, min, swap_max;	/* bytes; UINT64_MAX:
+						 * unlimited ("max", v1 "-1") */
+	unsigned int move_charge;	/* bits: 1 anon, 2 file */
+	bool use_hierarchy, oom_group;
+	unsigned int present;		/* CGCTL_MEMSET_*: files that exist */
+};
+/*
+ * cgctl_mem_settings_read: the configured memory knobs of @path in the memory hierarchy
+ * @m.  A v1 limit the kernel prints as its largest value (PAGE_COUNTER_MAX pages, or
+ * the res_counter era's U64_MAX) reads as UINT64_MAX.  The root (no limit files) reads
+ * with those bits absent from present.  Returns: 0, -ENOENT, -EINVAL, -errno.
+ */
+int cgctl_mem_settings_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			    const char *path, struct cgctl_mem_settings *ret);
+
+/*
+ * ---- applying settings (lib/predict/settings-apply.c) ----
+ * Both executors write an ordered plan whose every step the kernel accepts, skip
+ * unchanged values, block SIGINT/SIGTERM/SIGHUP/SIGQUIT while a plan of more than one
+ * write runs (they are delivered once it has finished or been rolled back), and on a
+ * failed write restore the old setting with a plan built the same way.  If that fails
+ * too, the message in @e names every file and the value it holds now.
+ */
+#define CGCTL_APPLY_MAX 10
+/* One write of a plan, as done. */
+struct cgctl_setting_write {
+	const char *file;
+	char value[48];
+};
+struct cgctl_bw_applied {
+	struct cgctl_cpu_settings old;
+	int n;				/* writes planned, in @w */
+	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
+	int failed;			/* index of the write that failed, or -1 */
+	bool rolled_back;		/* a write failed and the old setting is back */
+};
+/*
+ * cgctl_bw_apply: take @path of the cpu hierarchy @m to @want, checked against the whole
+ * tree first (cgctl_bw_check) and written by cgctl_bw_write_plan().
+ * Returns: the number of writes (0: nothing changed), -EINVAL (a kernel rule, in @e,
+ * nothing written), -EOPNOTSUPP (burst on a kernel without it), or the failed write's
+ * -errno (@res->rolled_back says whether the old setting is back; @e names the files).
+ */
+int cgctl_bw_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		   const struct cgctl_bw_settings *want, struct cgctl_bw_applied *res,
+		   struct cgctl_error *e);
+
+struct cgctl_mem_applied {
+	struct cgctl_mem_settings old;
+	int n;				/* writes planned, in @w */
+	struct cgctl_setting_write w[CGCTL_APPLY_MAX];
+	int failed;			/* index of the write that failed, or -1 */
+	bool rolled_back;
+};
+/*
+ * cgctl_mem_apply: write the knobs of @want named in @which (CGCTL_MEMSET_*, not HIER)
+ * to @path of the memory hierarchy @m.  Limits going down are written first and limits
+ * going up last (never looser than both the old and the new setting), v1 memory before
+ * memsw when they shrink and after when they grow (memory <= memsw at every step).
+ * Knobs of the other cgroup version or missing files: -EOPNOTSUPP, nothing written.
+ * Returns: the number of writes, -EINVAL, -EOPNOTSUPP, or the failed write's -errno
+ * (see cgctl_bw_apply).
+ */
+int cgctl_mem_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		    const struct cgctl_mem_settings *want, unsigned int which,
+		    struct cgctl_mem_applied *res, struct cgctl_error *e);
 
 /* ===== end: predict-settings ===== */
 

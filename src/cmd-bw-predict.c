@@ -116,17 +116,18 @@ static int parse_settings(struct cli *cli, int argc, const char **argv, struct p
 
 	p->bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
 	if (argc > 0) {
+		struct cgctl_cpu_settings cs;
 		struct bw_target t;
-		bool hb;
 		int r;
 
 		rc = bw_resolve(cli, argv[0], &t);
 		if (rc)
 			return rc;
-		r = bw_read_settings(cli, t.m, t.path, &p->bw, &hb);
+		r = cgctl_cpu_settings_read(cli->ctx, t.m, t.path, &cs);
 		if (r < 0)
 			return cli_error(cli, argv[0], r, "cannot read the bandwidth setting: %s",
 					 cli_strerror(r));
+		p->bw = cs.bw;
 	}
 	if (opt_period && (rc = bw_parse_us(cli, "period", opt_period, &p->bw.period_us)))
 		return rc;

@@ -5,7 +5,8 @@
  * Every kernel rule is checked first against the tree as it is (lib/engine
  * bandwidth-check.c), the files are written in an order whose every step the kernel
  * accepts, unchanged values are not rewritten (a write refills the pool and forgives
- * debt), and a failed write restores the previous setting.
+ * debt), and a failed write restores the previous setting: all of it in the library's
+ * executor (cgctl_bw_apply(), lib/predict/settings-apply.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -28,7 +29,7 @@ static const struct poptOption options[] = {
 	{ "unlimited", '\0', POPT_ARG_NONE, &opt_unlimited, 0,
 	  "no limit (v1 quota -1, v2 max)", NULL },
 	{ "burst", '\0', POPT_ARG_STRING, &opt_burst, 0,
-	  "unused quota that may accumulate (5.14+; plain numbers are µs)", "DUR" },
+	  "unused quota that may accumulate (plain numbers are µs)", "DUR" },
 	POPT_TABLEEND
 };
 
@@ -70,42 +71,6 @@ static int wanted(struct cli *cli, const struct cgctl_bw_settings *old,
 	return EXIT_OK;
 }
 
-/* Undo: take the group back from @cur to @old, best effort.  Returns: 0 or -errno. */
-static int restore(struct cli *cli, const struct bw_target *t,
-		   const struct cgctl_bw_settings *cur, const struct cgctl_bw_settings *old)
-{
-	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
-	int n = cgctl_bw_write_plan(cur, old, t->m->version, NULL, 0, 0, w, NULL);
-
-	for (int i = 0; i < n; i++) {
-		int r = cgctl_cg_write(cli->ctx, t->m, t->path, w[i].name, w[i].value);
-
-		if (r < 0)
-			return r;
-	}
-	return n < 0 ? n : 0;
-}
-
-static int apply(struct cli *cli, const struct bw_target *t, const char *arg,
-		 const struct cgctl_bw_settings *old, const struct cgctl_bw_write *w, int n)
-{
-	for (int i = 0; i < n; i++) {
-		int r = cgctl_cg_write(cli->ctx, t->m, t->path, w[i].name, w[i].value);
-		int rr;
-
-		if (r == 0)
-			continue;
-		rr = i ? restore(cli, t, &w[i - 1].after, old) : 0;
-		if (rr < 0)
-			return cli_error(cli, arg, r, "%s: %s; restoring the previous setting "
-					 "failed too: %s", w[i].name, cli_strerror(r),
-					 cli_strerror(rr));
-		return cli_error(cli, arg, r, "%s: %s%s", w[i].name, cli_strerror(r),
-				 i ? "; the previous setting was restored" : "");
-	}
-	return EXIT_OK;
-}
-
 static void emit(struct cli *cli, const struct bw_target *t,
 		 const struct cgctl_bw_settings *bw, const struct cgctl_bw_write *w, int n)
 {
@@ -127,44 +92,27 @@ static void emit(struct cli *cli, const struct bw_target *t,
 
 static int set(struct cli *cli, int argc, const char **argv)
 {
-	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
-	struct cgctl_bw_settings old, bw;
 	struct cgctl_error e = { 0 };
-	struct bw_tree tree;
+	struct cgctl_cpu_settings old;
+	struct cgctl_bw_applied res;
+	struct cgctl_bw_settings bw;
 	struct bw_target t;
-	bool has_burst;
-	int rc, r, n;
+	int rc, r;
 
 	rc = bw_resolve(cli, argv[0], &t);
 	if (rc)
 		return rc;
-	r = bw_read_settings(cli, t.m, t.path, &old, &has_burst);
+	r = cgctl_cpu_settings_read(cli->ctx, t.m, t.path, &old);
 	if (r < 0)
 		return cli_error(cli, argv[0], r, "cannot read the bandwidth setting: %s",
 				 cli_strerror(r));
-	rc = wanted(cli, &old, &bw);
+	rc = wanted(cli, &old.bw, &bw);
 	if (rc)
 		return rc;
-	if (opt_burst && !has_burst)
-		return cli_error(cli, argv[0], -EOPNOTSUPP,
-				 "this kernel has no burst (%s; 5.14+)",
-				 t.m->version == 2 ? "cpu.max.burst" : "cpu.cfs_burst_us");
-	r = bw_tree_read(cli, &t, &tree);
-	if (r < 0) {
-		bw_tree_free(&tree);
-		return cli_error(cli, argv[0], r, "cannot read the cpu hierarchy: %s",
-				 cli_strerror(r));
-	}
-	tree.nodes[tree.target].bw = old;
-	n = cgctl_bw_write_plan(&old, &bw, t.m->version, tree.nodes, tree.n, tree.target,
-				w, &e);
-	bw_tree_free(&tree);
-	if (n < 0)
-		return cli_error(cli, argv[0], n, "%s", e.msg[0] ? e.msg : cli_strerror(n));
-	rc = apply(cli, &t, argv[0], &old, w, n);
-	if (rc)
-		return rc;
-	emit(cli, &t, &bw, w, n);
+	r = cgctl_bw_apply(cli->ctx, t.m, t.path, &bw, &res, &e);
+	if (r < 0)
+		return cli_error(cli, argv[0], r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
+	emit(cli, &t, &bw, res.w, res.n);
 	(void)argc;
 	return EXIT_OK;
 }

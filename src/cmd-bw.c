@@ -33,102 +33,6 @@ static int read_text(struct cli *cli, const struct cgctl_mount *m, const char *p
 	return cgctl_cg_read(cli->ctx, m, path, file, buf, len);
 }
 
-int bw_read_settings(struct cli *cli, const struct cgctl_mount *m, const char *path,
-		     struct cgctl_bw_settings *bw, bool *has_burst)
-{
-	char *buf;
-	size_t len;
-	int r;
-
-	bw->quota_us = CGCTL_BW_INF;
-	bw->period_us = 100000;
-	bw->burst_us = 0;
-	if (m->version == 2) {
-		r = read_text(cli, m, path, "cpu.max", &buf, &len);
-		if (r == 0)
-			r = cgctl_parse_cpu_max(buf, len, &bw->quota_us, &bw->period_us);
-		free(buf);
-		if (r == -ENOENT && !strcmp(path, "/"))
-			r = 0;	/* the v2 root has no cpu.max */
-	} else {
-		r = read_text(cli, m, path, "cpu.cfs_quota_us", &buf, &len);
-		if (r == 0)
-			r = cgctl_parse_cfs_quota(buf, len, &bw->quota_us);
-		free(buf);
-		if (r == 0)
-			r = cgctl_cg_read_u64(cli->ctx, m, path, "cpu.cfs_period_us",
-					      &bw->period_us);
-	}
-	if (r < 0)
-		return r;
-	*has_burst = cgctl_cg_read_u64(cli->ctx, m, path,
-				       m->version == 2 ? "cpu.max.burst" : "cpu.cfs_burst_us",
-				       &bw->burst_us) == 0;
-	if (!*has_burst)
-		bw->burst_us = 0;
-	return 0;
-}
-
-static int tree_add(struct cli *cli, const struct bw_target *t, struct bw_tree *tree,
-		    int parent, const char *path)
-{
-	struct cgctl_bw_node *nd;
-	bool has_burst;
-	char **kids = NULL;
-	ssize_t nk;
-	int self, r;
-
-	if (tree->n == tree->cap) {
-		size_t cap = tree->cap ? 2 * tree->cap : 16;
-
-		nd = realloc(tree->nodes, cap * sizeof(*nd));
-		if (!nd)
-			return -ENOMEM;
-		tree->nodes = nd;
-		tree->cap = cap;
-	}
-	self = (int)tree->n;
-	nd = &tree->nodes[tree->n++];
-	nd->parent = parent;
-	nd->path = strdup(path);
-	if (!nd->path)
-		return -ENOMEM;
-	if (!strcmp(path, t->path))
-		tree->target = self;
-	r = bw_read_settings(cli, t->m, path, &nd->bw, &has_burst);
-	if (r == -ENOENT) {	/* v2: cpu controller not enabled there */
-		nd->bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
-		r = 0;
-	}
-	if (r < 0)
-		return r;
-	nk = cgctl_cg_children(cli->ctx, t->m, path, &kids);
-	if (nk < 0)
-		return (int)nk;
-	for (ssize_t i = 0; i < nk && r == 0; i++) {
-		char child[PATH_MAX];
-
-		snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "", kids[i]);
-		r = tree_add(cli, t, tree, self, child);
-	}
-	cgctl_strv_free(kids);
-	return r;
-}
-
-int bw_tree_read(struct cli *cli, const struct bw_target *t, struct bw_tree *tree)
-{
-	memset(tree, 0, sizeof(*tree));
-	return tree_add(cli, t, tree, -1, "/");
-}
-
-void bw_tree_free(struct bw_tree *tree)
-{
-	for (size_t i = 0; i < tree->n; i++)
-		free((char *)tree->nodes[i].path);
-	free(tree->nodes);
-	memset(tree, 0, sizeof(*tree));
-}
-
 uint32_t bw_kver(struct cli *cli)
 {
 	return cli_kver(cli);
@@ -155,8 +59,10 @@ int bw_parse_us(struct cli *cli, const char *opt, const char *s, uint64_t *us)
 
 /* ---- bw show ---- */
 
-static void emit_settings(struct out *o, const struct cgctl_bw_settings *bw, bool has_burst)
+static void emit_settings(struct out *o, const struct cgctl_cpu_settings *cs)
 {
+	const struct cgctl_bw_settings *bw = &cs->bw;
+	bool has_burst = cs->present & CGCTL_CPUSET_BURST;
 	bool inf = bw->quota_us == CGCTL_BW_INF;
 
 	out_usec(o, "quota_us", inf ? UINT64_MAX : bw->quota_us * 1000);
@@ -179,13 +85,12 @@ static void emit_effective(struct cli *cli, const struct bw_target *t)
 
 	snprintf(path, sizeof(path), "%s", t->path);
 	for (;;) {
-		struct cgctl_bw_settings bw;
-		bool hb;
+		struct cgctl_cpu_settings cs;
 		char *slash;
 
-		if (bw_read_settings(cli, t->m, path, &bw, &hb) == 0 &&
-		    bw.quota_us != CGCTL_BW_INF) {
-			double c = (double)bw.quota_us / bw.period_us;
+		if (cgctl_cpu_settings_read(cli->ctx, t->m, path, &cs) == 0 &&
+		    cs.bw.quota_us != CGCTL_BW_INF) {
+			double c = (double)cs.bw.quota_us / cs.bw.period_us;
 
 			if (best < 0 || c < best) {
 				best = c;
@@ -303,16 +208,15 @@ static void emit_stats(struct cli *cli, const struct bw_stat_read *s)
 
 static int show(struct cli *cli, int argc, const char **argv)
 {
-	struct cgctl_bw_settings bw;
+	struct cgctl_cpu_settings cs;
 	struct bw_stat_read s;
 	struct bw_target t;
-	bool has_burst;
 	int rc, r;
 
 	rc = bw_resolve(cli, argv[0], &t);
 	if (rc)
 		return rc;
-	r = bw_read_settings(cli, t.m, t.path, &bw, &has_burst);
+	r = cgctl_cpu_settings_read(cli->ctx, t.m, t.path, &cs);
 	if (r < 0)
 		return cli_error(cli, argv[0], r, "cannot read the bandwidth setting: %s",
 				 cli_strerror(r));
@@ -320,7 +224,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 	out_str(cli->out, "path", t.path);
 	out_u64(cli->out, "version", (uint64_t)t.m->version);
 	out_obj_begin(cli->out, "settings");
-	emit_settings(cli->out, &bw, has_burst);
+	emit_settings(cli->out, &cs);
 	out_obj_end(cli->out);
 	emit_effective(cli, &t);
 	emit_stats(cli, &s);

@@ -2,9 +2,13 @@
 /*
  * cgctl mem set PATH [--limit SIZE] [--memsw-limit SIZE] [--soft-limit SIZE]
  *                    [--move-charge none|anon|file|anon,file]
- * Everything is validated before the first write; the two v1 limits are written in the
- * order the kernel accepts (memory.limit <= memsw.limit at every step); a failed write
- * restores what was already written.
+ *                    [--high SIZE] [--low SIZE] [--min SIZE] [--swap-max SIZE]
+ *                    [--oom-group 0|1]
+ * Everything is validated before the first write; the library's executor
+ * (cgctl_mem_apply(), lib/predict/settings-apply.c) writes limits going down before
+ * limits going up (v1: memory <= memsw at every step), skips unchanged values, blocks
+ * SIGINT/SIGTERM/SIGHUP/SIGQUIT during the plan, and restores what was already written
+ * if a write fails.
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +18,7 @@
 #include "mem-util.h"
 
 static const char *opt_limit, *opt_memsw, *opt_soft, *opt_move;
+static const char *opt_high, *opt_low, *opt_min, *opt_swap, *opt_oomg;
 
 static const struct poptOption options[] = {
 	{ "limit", '\0', POPT_ARG_STRING, &opt_limit, 0,
@@ -24,17 +29,17 @@ static const struct poptOption options[] = {
 	  "soft limit (v1 memory.soft_limit_in_bytes)", "SIZE" },
 	{ "move-charge", '\0', POPT_ARG_STRING, &opt_move, 0,
 	  "move_charge_at_immigrate (v1, 2.6.34 - 6.12)", "none|anon|file|anon,file" },
+	{ "high", '\0', POPT_ARG_STRING, &opt_high, 0,
+	  "throttle and reclaim above this (v2 memory.high)", "SIZE" },
+	{ "low", '\0', POPT_ARG_STRING, &opt_low, 0,
+	  "best-effort protection (v2 memory.low)", "SIZE" },
+	{ "min", '\0', POPT_ARG_STRING, &opt_min, 0,
+	  "hard protection (v2 memory.min)", "SIZE" },
+	{ "swap-max", '\0', POPT_ARG_STRING, &opt_swap, 0,
+	  "swap limit (v2 memory.swap.max)", "SIZE" },
+	{ "oom-group", '\0', POPT_ARG_STRING, &opt_oomg, 0,
+	  "kill the whole group on OOM (v2 memory.oom.group)", "0|1" },
 	POPT_TABLEEND
-};
-
-enum { W_SOFT, W_MEM, W_MEMSW, W_MOVE, W_N };
-
-struct wr {
-	bool set;
-	const char *file;
-	char value[32];
-	char *old;
-	uint64_t bytes;	/* limits: new value, UINT64_MAX = max */
 };
 
 struct plan {
@@ -42,8 +47,8 @@ struct plan {
 	char path[PATH_MAX];
 	const char *arg;
 	uint32_t kver;
-	struct wr w[W_N];
-	int order[W_N];
+	struct cgctl_mem_settings old, want;
+	unsigned int which;
 	struct mem_counters before;
 };
 
@@ -59,20 +64,41 @@ static int parse_move(struct cli *cli, const char *s, unsigned int *bits)
 	return cli_usage(cli, "--move-charge: '%s' is not none, anon, file or anon,file", s);
 }
 
-static int parse_limit(struct cli *cli, struct plan *p, int k, const char *opt,
-		       const char *s, const char *file)
+static int parse_limit(struct cli *cli, struct plan *p, unsigned int bit, const char *opt,
+		       const char *s, uint64_t *field)
 {
-	struct wr *w = &p->w[k];
-	int rc = cli_parse_size(cli, opt, s, &w->bytes);
+	uint64_t v;
+	int rc = cli_parse_size(cli, opt, s, &v);
 
 	if (rc)
 		return rc;
-	w->set = true;
-	w->file = file;
-	if (w->bytes == CGCTL_SIZE_MAX)
-		snprintf(w->value, sizeof(w->value), p->m->version == 2 ? "max" : "-1");
-	else
-		snprintf(w->value, sizeof(w->value), "%llu", (unsigned long long)w->bytes);
+	*field = v == CGCTL_SIZE_MAX ? UINT64_MAX : v;
+	p->which |= bit;
+	return EXIT_OK;
+}
+
+/* The v2-only knobs on v1: say so, and name the v1 equivalent where there is one. */
+static int v2_only(struct cli *cli, struct plan *p)
+{
+	static const struct {
+		const char **opt;
+		const char *name, *why;
+	} k[] = {
+		{ &opt_high, "--high", "memory.high is v2 only; v1 has no throttling "
+				       "threshold (--soft-limit only steers global reclaim)" },
+		{ &opt_low, "--low", "memory.low is v2 only; v1 has no protection" },
+		{ &opt_min, "--min", "memory.min is v2 only; v1 has no protection" },
+		{ &opt_swap, "--swap-max", "memory.swap.max is v2 only; the v1 equivalent "
+					   "limits memory+swap: --memsw-limit" },
+		{ &opt_oomg, "--oom-group", "memory.oom.group is v2 only; v1 kills one task" },
+	};
+
+	if (p->m->version == 2)
+		return EXIT_OK;
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (*k[i].opt)
+			return cli_error(cli, p->arg, -EOPNOTSUPP, "%s: not on cgroup v1 (%s)",
+					 k[i].name, k[i].why);
 	return EXIT_OK;
 }
 
@@ -80,7 +106,10 @@ static int parse_limit(struct cli *cli, struct plan *p, int k, const char *opt,
 static int check_support(struct cli *cli, struct plan *p, unsigned int move)
 {
 	char kv[32];
+	int rc = v2_only(cli, p);
 
+	if (rc)
+		return rc;
 	if (p->m->version == 2) {
 		if (opt_memsw)
 			return cli_error(cli, p->arg, -EOPNOTSUPP, "--memsw-limit: cgroup v2 "
@@ -106,82 +135,93 @@ static int check_support(struct cli *cli, struct plan *p, unsigned int move)
 		return cli_error(cli, p->arg, -EOPNOTSUPP, "--move-charge: this kernel (%s) "
 				 "moves anon charges only (file since 2.6.35)",
 				 mem_kver_str(p->kver, kv, sizeof(kv)));
-	if (opt_memsw && !p->before.present_memsw)
+	if (opt_memsw && !(p->old.present & CGCTL_MEMSET_MEMSW))
 		return cli_error(cli, p->arg, -EOPNOTSUPP, "--memsw-limit: swap accounting is "
 				 "off (no memory.memsw.limit_in_bytes)");
 	return EXIT_OK;
 }
 
 /* Limits as the kernel stores them, for the memory <= memsw comparison. */
-static uint64_t eff(const struct plan *p, int k, uint64_t current)
+static uint64_t eff(const struct plan *p, unsigned int bit, uint64_t want, uint64_t current)
 {
-	if (!p->w[k].set)
+	if (!(p->which & bit))
 		return current;
-	if (p->w[k].bytes == CGCTL_SIZE_MAX)
+	if (want == UINT64_MAX)
 		return UINT64_MAX;
-	return cgctl_memcg_limit_pages(p->kver, p->w[k].bytes) * CGCTL_PAGE_SIZE;
+	return cgctl_memcg_limit_pages(p->kver, want) * CGCTL_PAGE_SIZE;
 }
 
-/* memory must never exceed memsw: validate the end state, then pick the order whose
- * intermediate state is valid too (memory first iff new memory <= current memsw). */
-static int plan_order(struct cli *cli, struct plan *p)
+/* memory must never exceed memsw: refused before any write, with the options named. */
+static int check_memsw(struct cli *cli, struct plan *p)
 {
-	uint64_t mem = eff(p, W_MEM, p->before.limit);
-	uint64_t memsw = eff(p, W_MEMSW, p->before.memsw_limit);
-	bool memsw_first = false;
-	int n = 0;
+	uint64_t mem = eff(p, CGCTL_MEMSET_MAX, p->want.max, p->old.max);
+	uint64_t memsw = eff(p, CGCTL_MEMSET_MEMSW, p->want.memsw_max, p->old.memsw_max);
 
-	if (p->m->version == 1 && p->before.present_memsw && mem > memsw) {
-		if (p->w[W_MEM].set && p->w[W_MEMSW].set)
-			return cli_usage(cli, "--limit %s exceeds --memsw-limit %s (memory must "
-					 "not exceed memory+swap)", opt_limit, opt_memsw);
-		return cli_error(cli, p->arg, -EINVAL, "%s would exceed the %s "
-				 "(memory must not exceed memory+swap); set both",
-				 p->w[W_MEM].set ? "--limit" : "the memory limit",
-				 p->w[W_MEM].set ? "memsw limit" : "--memsw-limit");
-	}
-	memsw_first = p->w[W_MEMSW].set && mem > p->before.memsw_limit;
-	p->order[n++] = W_SOFT;
-	p->order[n++] = memsw_first ? W_MEMSW : W_MEM;
-	p->order[n++] = memsw_first ? W_MEM : W_MEMSW;
-	p->order[n++] = W_MOVE;
+	if (p->m->version != 1 || !(p->old.present & CGCTL_MEMSET_MEMSW) || mem <= memsw)
+		return EXIT_OK;
+	if ((p->which & CGCTL_MEMSET_MAX) && (p->which & CGCTL_MEMSET_MEMSW))
+		return cli_usage(cli, "--limit %s exceeds --memsw-limit %s (memory must "
+				 "not exceed memory+swap)", opt_limit, opt_memsw);
+	return cli_error(cli, p->arg, -EINVAL, "%s would exceed the %s "
+			 "(memory must not exceed memory+swap); set both",
+			 p->which & CGCTL_MEMSET_MAX ? "--limit" : "the memory limit",
+			 p->which & CGCTL_MEMSET_MAX ? "memsw limit" : "--memsw-limit");
+}
+
+static int parse_oom_group(struct cli *cli, struct plan *p)
+{
+	if (strcmp(opt_oomg, "0") && strcmp(opt_oomg, "1"))
+		return cli_usage(cli, "--oom-group: '%s' is not 0 or 1", opt_oomg);
+	p->want.oom_group = opt_oomg[0] == '1';
+	p->which |= CGCTL_MEMSET_OOMGROUP;
 	return EXIT_OK;
 }
 
 static int parse_all(struct cli *cli, struct plan *p)
 {
+	const struct {
+		const char *opt, *name;
+		unsigned int bit;
+		uint64_t *field;
+	} lim[] = {
+		{ opt_limit, "limit", CGCTL_MEMSET_MAX, &p->want.max },
+		{ opt_memsw, "memsw-limit", CGCTL_MEMSET_MEMSW, &p->want.memsw_max },
+		{ opt_soft, "soft-limit", CGCTL_MEMSET_SOFT, &p->want.soft },
+		{ opt_high, "high", CGCTL_MEMSET_HIGH, &p->want.high },
+		{ opt_low, "low", CGCTL_MEMSET_LOW, &p->want.low },
+		{ opt_min, "min", CGCTL_MEMSET_MIN, &p->want.min },
+		{ opt_swap, "swap-max", CGCTL_MEMSET_SWAP, &p->want.swap_max },
+	};
 	unsigned int move = 0;
-	const char *limf = p->m->version == 2 ? "memory.max" : "memory.limit_in_bytes";
 	int rc = EXIT_OK;
 
-	if (opt_limit)
-		rc = parse_limit(cli, p, W_MEM, "limit", opt_limit, limf);
-	if (!rc && opt_memsw)
-		rc = parse_limit(cli, p, W_MEMSW, "memsw-limit", opt_memsw,
-				 "memory.memsw.limit_in_bytes");
-	if (!rc && opt_soft)
-		rc = parse_limit(cli, p, W_SOFT, "soft-limit", opt_soft,
-				 "memory.soft_limit_in_bytes");
+	p->want = p->old;
+	for (size_t i = 0; i < sizeof(lim) / sizeof(lim[0]) && !rc; i++)
+		if (lim[i].opt)
+			rc = parse_limit(cli, p, lim[i].bit, lim[i].name, lim[i].opt,
+					 lim[i].field);
 	if (!rc && opt_move)
 		rc = parse_move(cli, opt_move, &move);
+	if (!rc && opt_oomg)
+		rc = parse_oom_group(cli, p);
 	if (rc)
 		return rc;
 	if (opt_move && p->m->version == 1) {
-		p->w[W_MOVE] = (struct wr){ .set = true, .file = "memory.move_charge_at_immigrate" };
-		snprintf(p->w[W_MOVE].value, sizeof(p->w[W_MOVE].value), "%u", move);
+		p->want.move_charge = move;
+		p->which |= CGCTL_MEMSET_MOVE;
 	}
 	rc = check_support(cli, p, move);
-	if (!rc && !strcmp(p->path, "/") && (opt_limit || opt_memsw || opt_soft))
+	if (!rc && !strcmp(p->path, "/") && (p->which & ~CGCTL_MEMSET_MOVE))
 		rc = cli_error(cli, p->arg, -EOPNOTSUPP, "the root memory cgroup has no limits");
-	return rc ? rc : plan_order(cli, p);
+	return rc ? rc : check_memsw(cli, p);
 }
 
 static void say_below_usage(struct cli *cli, const struct plan *p)
 {
-	uint64_t lim = p->w[W_MEM].bytes;
+	uint64_t lim = p->want.max;
 	char u[32], l[32];
 
-	if (!p->w[W_MEM].set || lim == CGCTL_SIZE_MAX || lim >= p->before.usage)
+	if (!(p->which & CGCTL_MEMSET_MAX) || lim == UINT64_MAX || lim >= p->before.usage)
 		return;
 	cgctl_format_size(u, sizeof(u), p->before.usage);
 	cgctl_format_size(l, sizeof(l), lim);
@@ -195,84 +235,30 @@ static void say_below_usage(struct cli *cli, const struct plan *p)
 			 p->path, u, l);
 }
 
-static char *read_old(struct cli *cli, const struct plan *p, const char *file)
+/* The executor's error, with what the kernel's refusal means for memory files. */
+static int apply_fail(struct cli *cli, struct plan *p, const struct cgctl_mem_applied *res,
+		      int r, const struct cgctl_error *e)
 {
-	char *buf = NULL;
-	size_t len;
+	const struct cgctl_setting_write *w = res->failed >= 0 ? &res->w[res->failed] : NULL;
 
-	if (cgctl_cg_read(cli->ctx, p->m, p->path, file, &buf, &len) < 0)
-		return NULL;
-	while (len && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	return buf;
-}
-
-static void restore(struct cli *cli, struct plan *p, int upto)
-{
-	for (int i = upto - 1; i >= 0; i--) {
-		struct wr *w = &p->w[p->order[i]];
-		int r;
-
-		if (!w->set || !w->old)
-			continue;
-		/* the kernel prints unlimited as a number it does not accept back on v1 */
-		r = cgctl_cg_write(cli->ctx, p->m, p->path, w->file,
-				   strlen(w->old) >= 19 && p->m->version == 1 ? "-1" : w->old);
-		if (r < 0)
-			cli_error(cli, p->arg, r, "%s: could not restore '%s': %s", w->file,
-				  w->old, cli_strerror(r));
-	}
-}
-
-static int write_fail(struct cli *cli, struct plan *p, const struct wr *w, int r)
-{
-	if (r == -EBUSY)
+	if (w && res->rolled_back && r == -EBUSY)
 		return cli_error(cli, p->arg, r, "%s=%s: reclaim could not get usage below the "
-				 "limit (EBUSY); nothing changed", w->file, w->value);
-	if (r == -EINVAL && !strcmp(w->file, "memory.move_charge_at_immigrate"))
+				 "limit (EBUSY); %s", w->file, w->value, res->failed ?
+				 "the previous setting was restored" : "nothing changed");
+	if (w && res->rolled_back && r == -EINVAL &&
+	    !strcmp(w->file, "memory.move_charge_at_immigrate"))
 		return cli_error(cli, p->arg, -EOPNOTSUPP, "%s=%s: the kernel refused it "
 				 "(EINVAL): it does not move charges", w->file, w->value);
-	return cli_error(cli, p->arg, r, "%s=%s: %s", w->file, w->value,
-			 r == -EINVAL ? "the kernel refused the value (invalid argument)"
-				      : cli_strerror(r));
+	return cli_error(cli, p->arg, r, "%s", e->msg[0] ? e->msg : cli_strerror(r));
 }
 
-static int apply(struct cli *cli, struct plan *p)
-{
-	for (int i = 0; i < W_N; i++) {
-		struct wr *w = &p->w[p->order[i]];
-
-		if (w->set)
-			w->old = read_old(cli, p, w->file);
-	}
-	for (int i = 0; i < W_N; i++) {
-		struct wr *w = &p->w[p->order[i]];
-		int r;
-
-		if (!w->set)
-			continue;
-		r = cgctl_cg_write(cli->ctx, p->m, p->path, w->file, w->value);
-		if (r < 0) {
-			int rc = write_fail(cli, p, w, r);
-
-			restore(cli, p, i);
-			return rc;
-		}
-	}
-	return EXIT_OK;
-}
-
-static void report(struct cli *cli, struct plan *p)
+static void report(struct cli *cli, struct plan *p, const struct cgctl_mem_applied *res)
 {
 	struct mem_counters after;
 
 	out_str(cli->out, "path", p->path);
-	for (int i = 0; i < W_N; i++) {
-		struct wr *w = &p->w[p->order[i]];
-
-		if (w->set)
-			out_str(cli->out, w->file, w->value);
-	}
+	for (int i = 0; i < res->n; i++)
+		out_str(cli->out, res->w[i].file, res->w[i].value);
 	if (mem_read_counters(cli, p->m, p->path, &after) == 0) {
 		out_bytes(cli->out, "usage_before_bytes", p->before.usage);
 		out_bytes(cli->out, "usage_after_bytes", after.usage);
@@ -300,9 +286,11 @@ static int parse_args(struct cli *cli, int argc, const char **argv, const char *
 		rc = cli_usage(cli, "expected one PATH (usage: cgctl mem set PATH [--limit "
 				 "SIZE] [--memsw-limit SIZE] [--soft-limit SIZE] [--move-charge "
 				 "MODE])");
-	if (!rc && !opt_limit && !opt_memsw && !opt_soft && !opt_move)
-		rc = cli_usage(cli, "nothing to set: give --limit, --memsw-limit, --soft-limit "
-				 "or --move-charge");
+	if (!rc && !opt_limit && !opt_memsw && !opt_soft && !opt_move && !opt_high &&
+	    !opt_low && !opt_min && !opt_swap && !opt_oomg)
+		rc = cli_usage(cli, "nothing to set: give --limit, --memsw-limit, --soft-limit, "
+				 "--move-charge, --high, --low, --min, --swap-max or "
+				 "--oom-group");
 	if (!rc)
 		*path = strdup(rest[0]);
 	poptFreeContext(pc);
@@ -313,6 +301,8 @@ static int parse_args(struct cli *cli, int argc, const char **argv, const char *
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	struct plan p = { .arg = NULL };
+	struct cgctl_mem_applied res;
+	struct cgctl_error e = { 0 };
 	const char *path = NULL;
 	int rc, r;
 
@@ -334,17 +324,23 @@ static int run(struct cli *cli, int argc, const char **argv)
 			       cli_strerror(r));
 		goto out;
 	}
+	r = cgctl_mem_settings_read(cli->ctx, p.m, p.path, &p.old);
+	if (r < 0) {
+		rc = cli_error(cli, path, r, "cannot read the memory settings: %s",
+			       cli_strerror(r));
+		goto out;
+	}
 	p.kver = mem_kver(cli);
 	rc = parse_all(cli, &p);
 	if (rc)
 		goto out;
 	say_below_usage(cli, &p);
-	rc = apply(cli, &p);
-	if (!rc)
-		report(cli, &p);
+	r = cgctl_mem_apply(cli->ctx, p.m, p.path, &p.want, p.which, &res, &e);
+	if (r < 0)
+		rc = apply_fail(cli, &p, &res, r, &e);
+	else
+		report(cli, &p, &res);
 out:
-	for (int i = 0; i < W_N; i++)
-		free(p.w[i].old);
 	free((char *)path);
 	return rc;
 }
@@ -352,8 +348,9 @@ out:
 const struct cgctl_cmd cmd_mem_set = {
 	.name = "set",
 	.args = "PATH [--limit SIZE] [--memsw-limit SIZE] [--soft-limit SIZE] "
-		"[--move-charge MODE]",
-	.summary = "set memory limits and move-charge, all or nothing",
+		"[--move-charge MODE] [--high SIZE] [--low SIZE] [--min SIZE] "
+		"[--swap-max SIZE] [--oom-group 0|1]",
+	.summary = "set memory limits, protections and move-charge, all or nothing",
 	.options = options,
 	.run = run,
 	.min_args = 1,

@@ -249,7 +249,6 @@ static int read_levels(struct cli *cli, const struct cgctl_mount *m, const char 
 {
 	char pfx[PATH_MAX];
 	const char *p = dest;
-	bool has_burst;
 	int r;
 
 	*n = 0;
@@ -257,15 +256,17 @@ static int read_levels(struct cli *cli, const struct cgctl_mount *m, const char 
 	for (;;) {
 		const char *slash = strchr(p + 1, '/');
 		size_t len = slash ? (size_t)(slash - dest) : strlen(dest);
+		struct cgctl_cpu_settings cs;
 		struct cgctl_bw_settings bw;
 		bool last = !slash;
 
 		if (len == 0)
 			len = 1;	/* "/" */
 		snprintf(pfx, sizeof(pfx), "%.*s", (int)len, dest);
-		r = bw_read_settings(cli, m, pfx, &bw, &has_burst);
+		r = cgctl_cpu_settings_read(cli->ctx, m, pfx, &cs);
 		if (r < 0)
 			return r;
+		bw = cs.bw;
 		if (bw.quota_us != CGCTL_BW_INF && bw.period_us) {
 			double cpus = (double)bw.quota_us / (double)bw.period_us;
 

@@ -39,12 +39,13 @@
 #define BW_NO_TIME UINT64_MAX
 #define BW_CAP_ONE 1000000u		/* full CPU capacity, in ppm */
 
-#define BW_ERA_EXPIRE(k) ((k) < CGCTL_KVER(5, 4, 0))
-#define BW_ERA_BURST_STATS(k) ((k) >= CGCTL_KVER(5, 16, 0))
-#define BW_ERA_RANDOM_PHASE(k) ((k) >= CGCTL_KVER(6, 3, 0))
-#define BW_ERA_EMPTY_RULE(k) ((k) >= CGCTL_KVER(6, 6, 0))
-#define BW_ERA_LOCAL_STAT(k) ((k) >= CGCTL_KVER(6, 6, 0))
-#define BW_ERA_TASK_THROTTLE(k) ((k) >= CGCTL_KVER(6, 18, 0))
+/* Kernel eras: the table in bandwidth-era.c answers, these name its questions. */
+#define BW_ERA_EXPIRE(k) cgctl_bw_era_has(k, CGCTL_BW_FEAT_EXPIRE)
+#define BW_ERA_BURST_STATS(k) cgctl_bw_era_has(k, CGCTL_BW_FEAT_BURST_STATS)
+#define BW_ERA_RANDOM_PHASE(k) cgctl_bw_era_has(k, CGCTL_BW_FEAT_RANDOM_PHASE)
+#define BW_ERA_EMPTY_RULE(k) cgctl_bw_era_has(k, CGCTL_BW_FEAT_EMPTY_RULE)
+#define BW_ERA_LOCAL_STAT(k) cgctl_bw_era_has(k, CGCTL_BW_FEAT_LOCAL_STAT)
+#define BW_ERA_TASK_THROTTLE(k) cgctl_bw_era_has(k, CGCTL_BW_FEAT_TASK_THROTTLE)
 
 /* Per (group, CPU): struct cfs_rq's bandwidth part. */
 struct bw_rq {

@@ -110,40 +110,31 @@ static int bw_applies(struct vrun *run, const struct vscenario *s, char *reason,
 		snprintf(reason, len, "no cgroup hierarchy carries the cpu controller");
 		return 1;
 	}
-	if (p->burst_us && run->kver < CGCTL_KVER(5, 14, 0)) {
-		snprintf(reason, len, "kernel %s has no CFS burst (added in 5.14)", run->release);
+	if (p->burst_us && !cgctl_bw_era_has(run->kver, CGCTL_BW_FEAT_BURST)) {
+		uint32_t v = cgctl_bw_era_since(CGCTL_BW_FEAT_BURST);
+
+		snprintf(reason, len, "kernel %s has no CFS burst (added in %u.%u)", run->release,
+			 CGCTL_KVER_MAJOR(v), CGCTL_KVER_MINOR(v));
 		return 1;
 	}
 	return 0;
 }
 
-/* Write the settings of a fresh group (quota -1): period, quota, burst in a valid order. */
+/* Configure a fresh group (quota -1) through the same executor as `bw set`: the tree is
+ * checked, the files are written in the engine's order, a failure is rolled back. */
 static int bw_configure(struct vrun *run, const struct cgctl_mount *m, const char *path,
 			uint64_t quota_us, uint64_t period_us, uint64_t burst_us, char *reason,
 			size_t len)
 {
-	char v[64];
-	int err;
+	struct cgctl_bw_settings want = { quota_us, period_us, burst_us };
+	struct cgctl_error e = { 0 };
+	struct cgctl_bw_applied res;
+	int err = cgctl_bw_apply(run->ctx, m, path, &want, &res, &e);
 
-	if (m->version == 2) {
-		snprintf(v, sizeof(v), "%llu %llu", (unsigned long long)quota_us,
-			 (unsigned long long)period_us);
-		err = vcg_write(run, m, path, "cpu.max", v, reason, len);
-		if (err < 0 || !burst_us)
-			return err;
-		snprintf(v, sizeof(v), "%llu", (unsigned long long)burst_us);
-		return vcg_write(run, m, path, "cpu.max.burst", v, reason, len);
-	}
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)period_us);
-	err = vcg_write(run, m, path, "cpu.cfs_period_us", v, reason, len);
 	if (err < 0)
-		return err;
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)quota_us);
-	err = vcg_write(run, m, path, "cpu.cfs_quota_us", v, reason, len);
-	if (err < 0 || !burst_us)
-		return err;
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)burst_us);
-	return vcg_write(run, m, path, "cpu.cfs_burst_us", v, reason, len);
+		snprintf(reason, len, "bandwidth of %s: %s", path,
+			 e.msg[0] ? e.msg : strerror(-err));
+	return err < 0 ? err : 0;
 }
 
 static int bw_read(struct vrun *run, const struct cgctl_mount *m, const char *path,
@@ -332,6 +323,18 @@ static void na(struct vsample *o, const char *what, const char *release, const c
 	snprintf(o->reason, sizeof(o->reason), "%s on kernel %s (%s)", what, release, since);
 }
 
+/* Not applicable on this kernel: say since when (the era table's answer). */
+static void na_era(struct vsample *o, struct vrun *run, const char *what,
+		   enum cgctl_bw_feature f)
+{
+	uint32_t v = cgctl_bw_era_since(f);
+	char since[32];
+
+	snprintf(since, sizeof(since), "added in %u.%u", CGCTL_KVER_MAJOR(v),
+		 CGCTL_KVER_MINOR(v));
+	na(o, what, run->release, since);
+}
+
 /* One quantity by name; "parent." selects the limited parent group. */
 static void bw_fill(struct vrun *run, const char *name, struct vsample *o,
 		    const struct bw_obs *obs, const struct bw_obs *pred, double usage_obs)
@@ -349,12 +352,12 @@ static void bw_fill(struct vrun *run, const char *name, struct vsample *o,
 		o->pred = (double)b->throttled_ns;
 	} else if (strcmp(name, "local_throttled_time") == 0) {
 		if (!obs->has_local)
-			return na(o, "no cpu.stat.local", run->release, "added in 6.6");
+			return na_era(o, run, "no cpu.stat.local", CGCTL_BW_FEAT_LOCAL_STAT);
 		o->obs = (double)a->throttled_local_ns;
 		o->pred = (double)b->throttled_local_ns;
 	} else if (strcmp(name, "nr_bursts") == 0 || strcmp(name, "burst_time") == 0) {
-		if (run->kver < CGCTL_KVER(5, 16, 0))
-			return na(o, "no burst statistics", run->release, "added in 5.16");
+		if (!cgctl_bw_era_has(run->kver, CGCTL_BW_FEAT_BURST_STATS))
+			return na_era(o, run, "no burst statistics", CGCTL_BW_FEAT_BURST_STATS);
 		o->obs = name[0] == 'n' ? a->nr_bursts : (double)a->burst_ns;
 		o->pred = name[0] == 'n' ? b->nr_bursts : (double)b->burst_ns;
 	} else if (strcmp(name, "usage") == 0) {

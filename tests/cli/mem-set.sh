@@ -57,6 +57,29 @@ expect_rc 0 "move charge on 6.1"
 echo 2.6.34 >"$ROOT/proc/sys/kernel/osrelease"
 bad_input 6 "file bit on 2.6.34" --root "$ROOT" mem set /a --move-charge file
 
+# ---- the v2 knobs on v1: refused, the v1 equivalent named ----
+for o in high low min swap-max; do
+	bad_input 6 "--$o on v1" --root "$ROOT" mem set /a --$o 1G
+	case "$ERR" in *"--$o: not on cgroup v1"*) ok ;; *) fail "--$o on v1: $ERR" ;; esac
+done
+case "$ERR" in *"--memsw-limit"*) ok ;; *) fail "--swap-max must name --memsw-limit: $ERR" ;; esac
+bad_input 6 "--oom-group on v1" --root "$ROOT" mem set /a --oom-group 1
+bad_input 2 "--oom-group 2" --root "$ROOT" mem set /a --oom-group 2
+bad_input 2 "--oom-group yes" --root "$ROOT" mem set /a --oom-group yes
+bad_input 2 "--high junk" --root "$ROOT" mem set /a --high 1Q
+
+# ---- a 19-digit limit is restored as itself, not as unlimited ----
+echo 1000000000000000000 >"$ROOT/$M/lim/memory.memsw.limit_in_bytes"
+echo 500000000000000000 >"$ROOT/$M/lim/memory.limit_in_bytes"
+echo EIO >"$ROOT/$M/lim/memory.limit_in_bytes.errno"
+bad_input 1 "memsw up, then memory refused" --root "$ROOT" mem set /lim \
+	--memsw-limit 2000000000000000000 --limit 1500000000000000000
+case "$ERR" in *"memory.limit_in_bytes=1500000000000000000: "*"previous setting was restored"*) ok ;;
+	*) fail "rollback message: $ERR" ;; esac
+[ "$(cat "$ROOT/$M/lim/memory.memsw.limit_in_bytes")" = 1000000000000000000 ] && ok ||
+	fail "19-digit memsw limit restored as $(cat "$ROOT/$M/lim/memory.memsw.limit_in_bytes")"
+rm "$ROOT/$M/lim/memory.limit_in_bytes.errno"
+
 # ---- no swap accounting ----
 rm -f "$ROOT/$M"/a/memory.memsw.*
 bad_input 6 "memsw without swap accounting" --root "$ROOT" mem set /a --memsw-limit 1G
@@ -72,5 +95,27 @@ expect_rc 0 "v2 memory.max"
 cg --root "$ROOT" mem set /a/b --limit max --move-charge none
 expect_rc 0 "v2 max, move-charge none is a no-op"
 [ "$(cat "$ROOT/sys/fs/cgroup/a/b/memory.max")" = max ] && ok || fail "v2 'max' written"
+
+# ---- v2 high, low, min, swap.max, oom.group: tighter first, all or nothing ----
+V=sys/fs/cgroup/a/b
+echo max >"$ROOT/$V/memory.high"
+echo 0 >"$ROOT/$V/memory.low"
+echo 0 >"$ROOT/$V/memory.min"
+echo max >"$ROOT/$V/memory.swap.max"
+echo 0 >"$ROOT/$V/memory.oom.group"
+cg --root "$ROOT" --json mem set /a/b --low 16M --high 512M --swap-max 0 --oom-group 1
+expect_rc 0 "v2 knobs"
+[ "$(json_get 'list(j.keys())[1:5]')" = "['memory.high', 'memory.swap.max', 'memory.low', 'memory.oom.group']" ] \
+	&& ok || fail "v2 order (down first, up last, modes last): $OUT"
+[ "$(cat "$ROOT/$V/memory.high") $(cat "$ROOT/$V/memory.low") $(cat "$ROOT/$V/memory.swap.max") $(cat "$ROOT/$V/memory.oom.group")" = \
+	"536870912 16777216 0 1" ] && ok || fail "v2 knobs not written"
+echo EBUSY >"$ROOT/$V/memory.oom.group.errno"
+bad_input 5 "v2 last write refused, all restored" --root "$ROOT" mem set /a/b --high 256M \
+	--min 1M --oom-group 0
+[ "$(cat "$ROOT/$V/memory.high") $(cat "$ROOT/$V/memory.min")" = "536870912 0" ] && ok ||
+	fail "v2 not restored: $(cat "$ROOT/$V/memory.high") $(cat "$ROOT/$V/memory.min")"
+rm "$ROOT/$V/memory.oom.group.errno"
+rm "$ROOT/$V/memory.min"
+bad_input 6 "v2 no memory.min" --root "$ROOT" mem set /a/b --min 1M
 
 done_testing
