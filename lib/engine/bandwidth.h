@@ -90,6 +90,7 @@ struct bw_group {
 	size_t nperiods, periods_cap;
 	uint64_t rec_usage, rec_thr;
 	uint32_t rec_np, rec_nt;
+	int64_t *prior;			/* [ncpus] silos at time 0; NULL: a write's reset */
 };
 
 enum bw_tstate { BW_T_WAIT, BW_T_BUSY, BW_T_IDLE, BW_T_DONE };

@@ -560,6 +560,77 @@ START_TEST(throttled_at_first_tick)
 }
 END_TEST
 
+/*
+ * Prior state: a silo keeps min_cfs_rq_runtime (1 ms) after its group's last task left
+ * the CPU (__return_cfs_rq_runtime(), v6.12/v6.18), across idle time; a write resets
+ * it to 1 ns (tg_set_cfs_bandwidth(), v6.18).  A burst of 40.2 ms under 20 ms + 20 ms
+ * burst: a fresh group has pool 40 ms + 1 ns and is throttled when no refill falls
+ * inside the burst, with the whole credit drained (burst_time exactly 20 ms); a warm
+ * group has 40 + 1 ms and never is.
+ */
+START_TEST(prior_state_warm_silos)
+{
+	int fresh_thr = 0;
+
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		int64_t warm[2] = { 1000000, 1000000 };
+
+		for (int w = 0; w < 2; w++) {
+			struct cgctl_bw_sim *s = mk(K(6, 18, 44), 2, seed, 0, 300 * MS, SEC);
+			int g = group(s, -1, 20000, 100000, 20000);
+			struct run r;
+
+			threads(s, g, 1, 40200000, 10 * SEC, 0);
+			if (w)
+				ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, warm, 2), 0);
+			finish(s, g, &r);
+			ck_assert_uint_eq(r.run.usage_ns, 40200000);
+			if (w) {
+				ck_assert_int_eq(r.settled.nr_throttled, 0);
+			} else if (r.settled.nr_throttled) {
+				fresh_thr++;
+				ck_assert_uint_eq(r.settled.burst_ns, 20 * MS);
+			}
+			cgctl_bw_sim_free(s);
+		}
+	}
+	ck_assert_int_gt(fresh_thr, 0);
+}
+END_TEST
+
+/* What a run leaves: 1 ms where a task slept with more, 1 ns (the write's) elsewhere. */
+START_TEST(prior_state_silos_left)
+{
+	struct cgctl_bw_sim *s = mk(K(6, 18, 44), 2, 3, 0, 200 * MS, 300 * MS);
+	int g = group(s, -1, 50000, 100000, 0);
+	int64_t v[2] = { 0, 0 }, bad[2] = { 0, 1000001 };
+	struct run r;
+
+	threads(s, g, 1, 10 * MS, 10 * SEC, 0);	/* thread 0 starts on CPU 0 */
+	ck_assert_int_eq(cgctl_bw_sim_silos(s, g, v, 2), -EINVAL);	/* not run */
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, bad, 2), -EINVAL);
+	bad[1] = -1;
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, bad, 2), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, v, 1), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, 1, v, 2), -EINVAL);
+	finish(s, g, &r);
+	ck_assert_int_eq(cgctl_bw_sim_silos(s, g, v, 2), 0);
+	ck_assert_int_eq(v[0], 1000000);
+	ck_assert_int_eq(v[1], 1);
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, v, 2), -EINVAL);	/* ran */
+	cgctl_bw_sim_free(s);
+	/* before 6.18 a write leaves 0 */
+	s = mk(K(6, 12, 0), 2, 3, 0, 200 * MS, 300 * MS);
+	g = group(s, -1, 50000, 100000, 0);
+	threads(s, g, 1, 10 * MS, 10 * SEC, 0);
+	finish(s, g, &r);
+	ck_assert_int_eq(cgctl_bw_sim_silos(s, g, v, 2), 0);
+	ck_assert_int_eq(v[0], 1000000);
+	ck_assert_int_eq(v[1], 1);	/* 0 reads as paid: 1 ns, like a debt */
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bw-sim");
@@ -580,6 +651,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, periods_detail);
 	tcase_add_test(tc, bad_arguments);
 	tcase_add_loop_test(tc, throttled_at_first_tick, 0, 4);
+	tcase_add_test(tc, prior_state_warm_silos);
+	tcase_add_test(tc, prior_state_silos_left);
 	suite_add_tcase(s, tc);
 	return s;
 }
