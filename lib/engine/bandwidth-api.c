@@ -245,7 +245,7 @@ static int setup_group(struct cgctl_bw_sim *s, int g)
 			grp->desc[grp->ndesc++] = d;
 	/*
 	 * mirrors kernel/sched/fair.c:init_cfs_bandwidth() (v6.12): the expiry starts at a
-	 * random offset below the default period (6.3+), or at 0 (aligned on k * period)
+	 * random offset below the default period (6.4+), or at 0 (aligned on k * period)
 	 */
 	if (BW_ERA_RANDOM_PHASE(s->cfg.kver))
 		p->anchor = bw_rand(&s->rng) % BW_DEFAULT_PERIOD_NS;

@@ -5,8 +5,10 @@
  * Pinned to kernel/sched/fair.c and kernel/sched/core.c of v6.12 with the eras a
  * simulation takes as a parameter (kver):
  *   < 5.4      local silos expire at every refill (expire_cfs_rq_runtime())
- *   < 6.3      period timers of all groups expire on the same grid (k * period);
- *              from 6.3 each group gets a random offset in [0, 100 ms) at creation
+ *   < 6.4      period timers of all groups expire on the same grid (k * period);
+ *              from 6.4 each group gets a random offset in [0, 100 ms) at creation
+ *              (41abdba93747 "sched: Interleave cfs bandwidth timers ...", queued
+ *              in March 2023, after 6.3-rc1)
  *   5.4-5.13   no expiration, no burst
  *   5.14-5.15  burst, without nr_bursts/burst_time
  *   6.6-6.17   empty groups do not accrue throttled time; cpu.stat.local exists
@@ -41,7 +43,7 @@
 
 #define BW_ERA_EXPIRE(k) ((k) < CGCTL_KVER(5, 4, 0))
 #define BW_ERA_BURST_STATS(k) ((k) >= CGCTL_KVER(5, 16, 0))
-#define BW_ERA_RANDOM_PHASE(k) ((k) >= CGCTL_KVER(6, 3, 0))
+#define BW_ERA_RANDOM_PHASE(k) ((k) >= CGCTL_KVER(6, 4, 0))
 #define BW_ERA_EMPTY_RULE(k) ((k) >= CGCTL_KVER(6, 6, 0))
 #define BW_ERA_LOCAL_STAT(k) ((k) >= CGCTL_KVER(6, 6, 0))
 #define BW_ERA_TASK_THROTTLE(k) ((k) >= CGCTL_KVER(6, 18, 0))
@@ -183,7 +185,7 @@ struct cgctl_bw_sim {
 	uint64_t tick_mul;		/* bw_tick_div(): 0 = divide */
 	unsigned int tick_shift;
 	uint64_t rng;
-	uint64_t boot_ns;		/* CLOCK_MONOTONIC at time 0 (< 6.3 timer grid) */
+	uint64_t boot_ns;		/* CLOCK_MONOTONIC at time 0 (< 6.4 timer grid) */
 	int ngroups, gcap;
 	struct bw_group *g;
 	int nthreads, tcap;

@@ -271,7 +271,7 @@ START_TEST(hierarchy_child_throttles_itself)
 	}
 	/*
 	 * The parent's statistics hardly move (measured 0 in 3 runs): only in its first
-	 * partial period, when the child's own refill (6.3+: timers have random phases)
+	 * partial period, when the child's own refill (6.4+: timers have random phases)
 	 * lands inside it, can the child use more than 50 ms there.
 	 */
 	ck_assert_int_le(pnt, 4);
@@ -510,6 +510,42 @@ START_TEST(periods_detail)
 }
 END_TEST
 
+/* Eras: random period-timer phases came with 41abdba93747 in 6.4; 6.3 has one grid. */
+static uint64_t first_boundary(uint32_t kver, uint64_t seed, int which)
+{
+	struct cgctl_bw_sim_config cfg = {
+		.kver = kver, .ncpus = 2, .seed = seed, .duration_ns = 300 * MS,
+		.record_periods = true,
+	};
+	const struct cgctl_bw_period *pd;
+	struct cgctl_bw_sim *s;
+	uint64_t end;
+	int g[2];
+
+	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+	g[0] = group(s, -1, 50000, 100000, 0);
+	g[1] = group(s, -1, 50000, 100000, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	ck_assert_int_gt(cgctl_bw_sim_periods(s, g[which], &pd), 0);
+	end = pd[0].end_ns % (100 * MS);
+	cgctl_bw_sim_free(s);
+	return end;
+}
+
+START_TEST(random_phase_era)
+{
+	int differ = 0;
+
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		ck_assert_uint_eq(first_boundary(K(6, 3, 13), seed, 0),
+				  first_boundary(K(6, 3, 13), seed, 1));
+		differ += first_boundary(K(6, 4, 0), seed, 0) !=
+			  first_boundary(K(6, 4, 0), seed, 1);
+	}
+	ck_assert_int_eq(differ, 4);
+}
+END_TEST
+
 START_TEST(bad_arguments)
 {
 	struct cgctl_bw_sim_config cfg = { .ncpus = 2 };
@@ -652,6 +688,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, bad_arguments);
 	tcase_add_loop_test(tc, throttled_at_first_tick, 0, 4);
 	tcase_add_test(tc, prior_state_warm_silos);
+	tcase_add_test(tc, random_phase_era);
 	tcase_add_test(tc, prior_state_silos_left);
 	suite_add_tcase(s, tc);
 	return s;
