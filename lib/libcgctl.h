@@ -690,6 +690,10 @@ struct cgctl_bw_stat {
 	uint64_t throttled_local_ns;	/* cpu.stat.local (6.6+): self or ancestor, Σ CPUs */
 	uint64_t burst_ns;		/* burst_time */
 	uint64_t usage_ns;		/* CPU time of the group and its descendants */
+	uint64_t wait_ns;		/* Σ over its threads (and descendants') of the time
+					 * runnable, not throttled, not running: run_delay
+					 * without throttling; processor sharing makes it up
+					 * to twice the kernel's for threads sharing a CPU */
 };
 
 /* One period of a group, for pictures (recorded on the group's phase grid). */

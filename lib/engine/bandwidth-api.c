@@ -365,6 +365,7 @@ void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st)
 	st->throttled_ns = p->throttled_time;
 	st->burst_ns = p->burst_time;
 	st->usage_ns = grp->usage;
+	st->wait_ns = grp->wait;
 	if (BW_ERA_LOCAL_STAT(s->cfg.kver))
 		for (unsigned int c = 0; c < s->cfg.ncpus; c++)
 			st->throttled_local_ns += grp->rq[c].self_time;

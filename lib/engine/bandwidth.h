@@ -85,6 +85,7 @@ struct bw_group {
 	int *desc;			/* subtree incl. self, pre-order */
 	int ndesc;
 	uint64_t usage;
+	uint64_t wait;			/* Σ threads: runnable, not throttled, not running */
 	uint32_t nr_counting;		/* rqs with throttled_clock running */
 	uint64_t thr_integral, thr_integral_at;
 	struct cgctl_bw_stat run_stat;

@@ -303,8 +303,8 @@ static void bw_cleanup(struct vrun *run, const struct vscenario *s)
  */
 static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wall_ns,
 		      uint64_t settle_ns, unsigned int seed, uint32_t other_ppm, uint64_t busy_ns,
-		      size_t k, struct bw_obs *child, struct bw_obs *parent, char *reason,
-		      size_t len)
+		      size_t k, bool chain, struct bw_obs *child, struct bw_obs *parent,
+		      char *reason, size_t len)
 {
 	struct bw_groups *g = groups_of(run);
 	struct cgctl_bw_sim_config cfg = {
@@ -350,9 +350,9 @@ static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wal
 		err = cgctl_bw_sim_stat(sim, gc, true, &child->st);
 	if (err >= 0 && gp >= 0)
 		err = cgctl_bw_sim_stat(sim, gp, true, &parent->st);
-	if (err >= 0)
+	if (err >= 0 && chain)
 		err = cgctl_bw_sim_silos(sim, gc, silos_of(g, run, 0, k), run->ncpu);
-	if (err >= 0 && gp >= 0)
+	if (err >= 0 && chain && gp >= 0)
 		err = cgctl_bw_sim_silos(sim, gp, silos_of(g, run, 1, k), run->ncpu);
 out:
 	if (err < 0)
@@ -404,8 +404,8 @@ static void bw_fill(struct vrun *run, const char *name, struct vsample *o,
 		else
 			snprintf(o->reason, sizeof(o->reason), "measured, not predicted: the "
 				 "workers waited %.1f ms for a CPU while not throttled (run_delay "
-				 "minus throttled time), %.1f%% of their run time; the model ran "
-				 "with that share of the CPUs taken",
+				 "minus throttled time), %.1f%% of their run time; less the model's "
+				 "wait among them: other load",
 				 obs->wait_ns / 1e6, obs->run_ns ?
 				 100.0 * (double)obs->wait_ns / (double)obs->run_ns : 0);
 	} else if (strcmp(name, "other_load") == 0) {
@@ -489,6 +489,7 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	uint64_t busy_ns, phases = 0, phase_ns = 0;
 	bool have_delay = false;
 	uint32_t wait_ppm = 0;
+	double other;
 	bool have_busy;
 	char line[256];
 	struct vwork w = { .pid = -1 };
@@ -581,20 +582,30 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 		dc.wait_ns = delay > thr ? (int64_t)(delay - thr) : 0;
 	}
 	/*
-	 * What other load took from the workers, as the model's other_load: the share of
-	 * their runnable, unthrottled time they spent waiting for a CPU (the model runs
-	 * each CPU's threads at 1 - other_load of its capacity).
-	 */
-	if (dc.wait_ns > 0 && cpu)
-		wait_ppm = (uint32_t)MIN(1e6 * (double)dc.wait_ns /
-					 ((double)dc.wait_ns + (double)cpu), 900000.0);
-	/*
 	 * The period timer's phase is random per group (and unknown): predict over
 	 * BW_PHASES phases; the mean is the prediction, half the range the model's bound.
 	 */
 	for (k = 0; k < BW_PHASES; k++) {
-		err = bw_predict(run, p, wall, now - t_end, run->seq * BW_PHASES + k, wait_ppm,
-				 busy_ns, k, &pc, &pp, reason, len);
+		unsigned int seed = run->seq * BW_PHASES + k;
+
+		/*
+		 * What other load took from the workers, as the model's other_load: the share
+		 * of their runnable, unthrottled time they spent waiting for a CPU (the model
+		 * runs each CPU's threads at 1 - other_load of its capacity), less the wait
+		 * the model gives them among themselves (more threads than CPUs), which is
+		 * no other load's.
+		 */
+		wait_ppm = 0;
+		if (dc.wait_ns > 0 && cpu) {
+			err = bw_predict(run, p, wall, now - t_end, seed, 0, busy_ns, k, false,
+					 &pc, &pp, reason, len);
+			if (err < 0)
+				return err;
+			other = MAX((double)dc.wait_ns - (double)pc.st.wait_ns, 0.0);
+			wait_ppm = (uint32_t)MIN(1e6 * other / (other + (double)cpu), 900000.0);
+		}
+		err = bw_predict(run, p, wall, now - t_end, seed, wait_ppm, busy_ns, k, true,
+				 &pc, &pp, reason, len);
 		if (err < 0)
 			return err;
 		for (i = 0; i < vscenario_nq(s); i++) {

@@ -510,6 +510,32 @@ START_TEST(periods_detail)
 }
 END_TEST
 
+/*
+ * wait_ns, run_delay without throttling: 2 spinners sharing 1 CPU for 1 s wait 1 s
+ * between them (processor sharing: each runs half the time); 1 spinner with a quarter
+ * of the CPU taken by other load waits 250 ms.
+ */
+START_TEST(wait_among_threads_and_other_load)
+{
+	struct cgctl_bw_sim *s = mk(K(6, 18, 0), 1, 1, 0, SEC, 0);
+	int g = group(s, -1, CGCTL_BW_INF, 100000, 0);
+	struct run r;
+
+	threads(s, g, 2, 0, 0, 0);
+	finish(s, g, &r);
+	ck_assert_uint_eq(r.run.usage_ns, SEC);
+	ck_assert_uint_eq(r.run.wait_ns, SEC);
+	cgctl_bw_sim_free(s);
+	s = mk(K(6, 18, 0), 1, 1, 250000, SEC, 0);
+	g = group(s, -1, CGCTL_BW_INF, 100000, 0);
+	threads(s, g, 1, 0, 0, 0);
+	finish(s, g, &r);
+	ck_assert_uint_eq(r.run.usage_ns, 750 * MS);
+	ck_assert_uint_eq(r.run.wait_ns, 250 * MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
 /* Eras: random period-timer phases came with 41abdba93747 in 6.4; 6.3 has one grid. */
 static uint64_t first_boundary(uint32_t kver, uint64_t seed, int which)
 {
@@ -689,6 +715,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, throttled_at_first_tick, 0, 4);
 	tcase_add_test(tc, prior_state_warm_silos);
 	tcase_add_test(tc, random_phase_era);
+	tcase_add_test(tc, wait_among_threads_and_other_load);
 	tcase_add_test(tc, prior_state_silos_left);
 	suite_add_tcase(s, tc);
 	return s;
