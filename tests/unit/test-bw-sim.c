@@ -660,6 +660,38 @@ START_TEST(prior_state_warm_silos)
 }
 END_TEST
 
+/*
+ * Burst statistics (__refill_cfs_bandwidth_runtime(), v6.12 = v6.18): one thread, 25 ms
+ * busy phases under 20 ms + 20 ms burst, a warm silo.  Each refill counts what the pool
+ * lost since the last one beyond the quota.  A phase that no refill splits takes its
+ * 25 ms from the pool less what its silo ends with below 1 ms (it returns the excess
+ * above 1 ms, __return_cfs_rq_runtime()): one burst of (4, 5] ms.  A phase split by a
+ * refill counts at most its first part beyond 20 ms: less than 5 ms, or none.
+ */
+START_TEST(burst_statistics_single_thread)
+{
+	int whole = 0;
+
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		struct cgctl_bw_sim *s = mk(K(6, 18, 44), 1, seed, 0, 300 * MS, SEC);
+		int g = group(s, -1, 20000, 100000, 20000);
+		int64_t warm[1] = { 1000000 };
+		struct run r;
+
+		threads(s, g, 1, 25 * MS, 10 * SEC, 0);
+		ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, warm, 1), 0);
+		finish(s, g, &r);
+		ck_assert_int_eq(r.settled.nr_throttled, 0);
+		ck_assert_int_le(r.settled.nr_bursts, 1);
+		ck_assert_uint_le(r.settled.burst_ns, 5 * MS);
+		if (r.settled.burst_ns > 4 * MS)
+			whole++;
+		cgctl_bw_sim_free(s);
+	}
+	ck_assert_int_ge(whole, 8);	/* a refill falls in 25 ms of 100 about 1 in 4 */
+}
+END_TEST
+
 /* What a run leaves: 1 ms where a task slept with more, 1 ns (the write's) elsewhere. */
 START_TEST(prior_state_silos_left)
 {
@@ -715,6 +747,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, throttled_at_first_tick, 0, 4);
 	tcase_add_test(tc, prior_state_warm_silos);
 	tcase_add_test(tc, random_phase_era);
+	tcase_add_test(tc, burst_statistics_single_thread);
 	tcase_add_test(tc, wait_among_threads_and_other_load);
 	tcase_add_test(tc, prior_state_silos_left);
 	suite_add_tcase(s, tc);
