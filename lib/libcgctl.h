@@ -703,6 +703,10 @@ struct cgctl_bw_stat {
 	uint64_t throttled_local_ns;	/* cpu.stat.local (6.6+): self or ancestor, Σ CPUs */
 	uint64_t burst_ns;		/* burst_time */
 	uint64_t usage_ns;		/* CPU time of the group and its descendants */
+	uint64_t wait_ns;		/* Σ over its threads (and descendants') of the time
+					 * runnable, not throttled, not running: run_delay
+					 * without throttling; processor sharing makes it up
+					 * to twice the kernel's for threads sharing a CPU */
 };
 
 /* One period of a group, for pictures (recorded on the group's phase grid). */
@@ -754,6 +758,22 @@ void cgctl_bw_sim_free(struct cgctl_bw_sim *sim);
  */
 int cgctl_bw_sim_add_group(struct cgctl_bw_sim *sim, int parent,
 			   const struct cgctl_bw_settings *bw);
+/*
+ * cgctl_bw_sim_set_silos: the group's prior state.  Without it a group starts as a
+ * configuration write leaves it (every silo 1 ns on 6.18+, 0 before); a group that ran
+ * before keeps up to min_cfs_rq_runtime (1 ms) in the silo of each CPU its tasks left
+ * (return_cfs_rq_runtime()), across any idle time.  @silo_ns[ncpus]: 0..1 ms each.
+ * Returns: 0, -EINVAL (unknown group, @n not ncpus, a value out of range), -ENOMEM.
+ */
+int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *sim, int group, const int64_t *silo_ns,
+			   unsigned int n);
+/*
+ * cgctl_bw_sim_silos: the silos @group leaves at the end of the run (settled), as the
+ * prior state of a next run: a debt counts as paid (1 ns, what distribution leaves).
+ * Returns: 0, -EINVAL (not run, unknown group, @n not ncpus).
+ */
+int cgctl_bw_sim_silos(const struct cgctl_bw_sim *sim, int group, int64_t *silo_ns,
+		       unsigned int n);
 /* Returns: 0, -EINVAL (unknown group, trace thread out of range), -ENOMEM. */
 int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *sim, const struct cgctl_bw_thread *t);
 /* Schedule a configuration write of @bw to @group at @at_ns (refill, silo reset,

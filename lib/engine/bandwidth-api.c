@@ -48,6 +48,7 @@ CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 		free(s->g[g].rq);
 		free(s->g[g].desc);
 		free(s->g[g].periods);
+		free(s->g[g].prior);
 	}
 	free(s->g);
 	if (s->cpu) {
@@ -110,6 +111,48 @@ CGCTL_EXPORT int cgctl_bw_sim_add_group(struct cgctl_bw_sim *s, int parent,
 	grp->pool.quota = bw->quota_us == CGCTL_BW_INF ? BW_RUNTIME_INF : bw->quota_us * 1000;
 	grp->pool.burst = bw->burst_us * 1000;
 	return s->ngroups++;
+}
+
+/*
+ * A group that ran before keeps, on each CPU its tasks left, what
+ * return_cfs_rq_runtime() left in the silo: at most min_cfs_rq_runtime (1 ms), and
+ * nothing takes it away across idle time (no expiration since 5.4).  Only a
+ * configuration write resets it (tg_set_cfs_bandwidth(): 1 ns on 6.18, 0 before).
+ */
+CGCTL_EXPORT int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *s, int group,
+					const int64_t *silo_ns, unsigned int n)
+{
+	struct bw_group *grp;
+
+	if (!s || s->ran || group < 0 || group >= s->ngroups || !silo_ns ||
+	    n != s->cfg.ncpus)
+		return -EINVAL;
+	for (unsigned int c = 0; c < n; c++)
+		if (silo_ns[c] < 0 || silo_ns[c] > (int64_t)BW_MIN_RQ_RUNTIME)
+			return -EINVAL;
+	grp = &s->g[group];
+	if (!grp->prior) {
+		grp->prior = malloc(n * sizeof(*grp->prior));
+		if (!grp->prior)
+			return -ENOMEM;
+	}
+	memcpy(grp->prior, silo_ns, n * sizeof(*grp->prior));
+	return 0;
+}
+
+CGCTL_EXPORT int cgctl_bw_sim_silos(const struct cgctl_bw_sim *s, int group,
+				    int64_t *silo_ns, unsigned int n)
+{
+	if (!s || !s->ran || group < 0 || group >= s->ngroups || !silo_ns ||
+	    n != s->cfg.ncpus)
+		return -EINVAL;
+	for (unsigned int c = 0; c < n; c++) {
+		int64_t r = s->g[group].rq[c].remaining;
+
+		/* what is left once the next refill has paid a debt (distribute: +1 ns) */
+		silo_ns[c] = MIN(MAX(r, 1), (int64_t)BW_MIN_RQ_RUNTIME);
+	}
+	return 0;
 }
 
 CGCTL_EXPORT int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *s,
@@ -202,7 +245,7 @@ static int setup_group(struct cgctl_bw_sim *s, int g)
 			grp->desc[grp->ndesc++] = d;
 	/*
 	 * mirrors kernel/sched/fair.c:init_cfs_bandwidth() (v6.12): the expiry starts at a
-	 * random offset below the default period (6.3+), or at 0 (aligned on k * period)
+	 * random offset below the default period (6.4+), or at 0 (aligned on k * period)
 	 */
 	if (BW_ERA_RANDOM_PHASE(s->cfg.kver))
 		p->anchor = bw_rand(&s->rng) % BW_DEFAULT_PERIOD_NS;
@@ -216,7 +259,10 @@ static int setup_group(struct cgctl_bw_sim *s, int g)
 		struct bw_rq *rq = &grp->rq[c];
 
 		rq->enabled = p->quota != BW_RUNTIME_INF;
+		/* as the last write left it (tg_set_cfs_bandwidth()), or as the last run did */
 		rq->remaining = BW_ERA_TASK_THROTTLE(s->cfg.kver) ? 1 : 0;
+		if (grp->prior)
+			rq->remaining = grp->prior[c];
 		rq->throttled_clock = rq->clock_self = BW_NO_TIME;
 		rq->prev = rq->next = -1;
 	}
@@ -319,6 +365,7 @@ void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st)
 	st->throttled_ns = p->throttled_time;
 	st->burst_ns = p->burst_time;
 	st->usage_ns = grp->usage;
+	st->wait_ns = grp->wait;
 	if (BW_ERA_LOCAL_STAT(s->cfg.kver))
 		for (unsigned int c = 0; c < s->cfg.ncpus; c++)
 			st->throttled_local_ns += grp->rq[c].self_time;

@@ -23,7 +23,7 @@ static const struct {
 	 * nr_bursts and burst_time (v1) / burst_usec (v2) in cpu.stat */
 	[CGCTL_BW_FEAT_BURST_STATS] = { CGCTL_KVER(5, 16, 0), 0, "burst statistics" },
 	/* start_cfs_bandwidth(): the period timer's phase follows the first wakeup */
-	[CGCTL_BW_FEAT_RANDOM_PHASE] = { CGCTL_KVER(6, 3, 0), 0, "period timer phase" },
+	[CGCTL_BW_FEAT_RANDOM_PHASE] = { CGCTL_KVER(6, 4, 0), 0, "period timer phase" },
 	/* throttle_cfs_rq(): an empty cfs_rq is not throttled (6.6) */
 	[CGCTL_BW_FEAT_EMPTY_RULE] = { CGCTL_KVER(6, 6, 0), 0, "empty cfs_rq rule" },
 	/* cpu.stat.local throttled_time/throttled_usec, throttled_clock_self (6.6) */

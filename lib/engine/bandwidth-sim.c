@@ -43,6 +43,7 @@ void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 			*left -= MIN(eff, *left);
 		s->g[c->grp[0]].rq[cpu].pending += d;
 		s->g[c->grp[0]].usage += d;
+		s->g[c->grp[0]].wait += dt - eff;	/* what other load took */
 		c->pending_any = true;
 		return;
 	}
@@ -72,6 +73,8 @@ void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 					extra += l == g;
 		s->g[g].rq[cpu].pending += d + extra;
 		s->g[g].usage += d + extra;
+		/* processor sharing: each runnable thread waits while the others run */
+		s->g[g].wait += dt * c->gcnt[k] - d - extra;
 	}
 	c->pending_any = true;
 }

@@ -5,8 +5,10 @@
  * Pinned to kernel/sched/fair.c and kernel/sched/core.c of v6.12 with the eras a
  * simulation takes as a parameter (kver):
  *   < 5.4      local silos expire at every refill (expire_cfs_rq_runtime())
- *   < 6.3      period timers of all groups expire on the same grid (k * period);
- *              from 6.3 each group gets a random offset in [0, 100 ms) at creation
+ *   < 6.4      period timers of all groups expire on the same grid (k * period);
+ *              from 6.4 each group gets a random offset in [0, 100 ms) at creation
+ *              (41abdba93747 "sched: Interleave cfs bandwidth timers ...", queued
+ *              in March 2023, after 6.3-rc1)
  *   5.4-5.13   no expiration, no burst
  *   5.14-5.15  burst, without nr_bursts/burst_time
  *   6.6-6.17   empty groups do not accrue throttled time; cpu.stat.local exists
@@ -84,6 +86,7 @@ struct bw_group {
 	int *desc;			/* subtree incl. self, pre-order */
 	int ndesc;
 	uint64_t usage;
+	uint64_t wait;			/* Σ threads: runnable, not throttled, not running */
 	uint32_t nr_counting;		/* rqs with throttled_clock running */
 	uint64_t thr_integral, thr_integral_at;
 	struct cgctl_bw_stat run_stat;
@@ -91,6 +94,7 @@ struct bw_group {
 	size_t nperiods, periods_cap;
 	uint64_t rec_usage, rec_thr;
 	uint32_t rec_np, rec_nt;
+	int64_t *prior;			/* [ncpus] silos at time 0; NULL: a write's reset */
 };
 
 enum bw_tstate { BW_T_WAIT, BW_T_BUSY, BW_T_IDLE, BW_T_DONE };
@@ -183,7 +187,7 @@ struct cgctl_bw_sim {
 	uint64_t tick_mul;		/* bw_tick_div(): 0 = divide */
 	unsigned int tick_shift;
 	uint64_t rng;
-	uint64_t boot_ns;		/* CLOCK_MONOTONIC at time 0 (< 6.3 timer grid) */
+	uint64_t boot_ns;		/* CLOCK_MONOTONIC at time 0 (< 6.4 timer grid) */
 	int ngroups, gcap;
 	struct bw_group *g;
 	int nthreads, tcap;

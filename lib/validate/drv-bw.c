@@ -192,7 +192,21 @@ struct bw_groups {
 	const char *parent, *child;
 	char *home;		/* our own cgroup in the cpu hierarchy */
 	uint64_t settled_ns;	/* when the last run's settle time ended */
+	/*
+	 * The groups' prior state, an input of the model: after the configuration write
+	 * (the first run) every silo holds what tg_set_cfs_bandwidth() left; after a run,
+	 * what that run left (up to 1 ms per CPU), as the model predicted it per phase.
+	 */
+	bool warm;
+	int64_t *silos;		/* [2][BW_PHASES][ncpu]: child, then parent */
 };
+
+#define BW_PHASES 8
+
+static int64_t *silos_of(struct bw_groups *g, const struct vrun *run, int parent, size_t k)
+{
+	return g->silos + ((size_t)parent * BW_PHASES + k) * run->ncpu;
+}
 
 static struct bw_groups *groups_of(struct vrun *run)
 {
@@ -255,6 +269,11 @@ static int bw_setup(struct vrun *run, const struct vscenario *s, char *reason, s
 		return err;
 	}
 	g->settled_ns = mono_ns() + (uint64_t)p->settle_ms * 1000000ULL;
+	g->silos = calloc((size_t)2 * BW_PHASES * MAX(run->ncpu, 1), sizeof(*g->silos));
+	if (!g->silos) {
+		snprintf(reason, len, "out of memory");
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -264,13 +283,21 @@ static void bw_cleanup(struct vrun *run, const struct vscenario *s)
 
 	free(g->home);
 	g->home = NULL;
+	free(g->silos);
+	g->silos = NULL;
 }
 
-/* Predict both groups with the simulator.  Unlimited groups get quota CGCTL_BW_INF. */
+/*
+ * Predict both groups with the simulator for phase @k, from their prior state (warm: the
+ * silos phase @k of the previous run left), and keep what this run leaves.  Unlimited
+ * groups get quota CGCTL_BW_INF.
+ */
 static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wall_ns,
 		      uint64_t settle_ns, unsigned int seed, uint32_t other_ppm, uint64_t busy_ns,
-		      struct bw_obs *child, struct bw_obs *parent, char *reason, size_t len)
+		      size_t k, bool chain, struct bw_obs *child, struct bw_obs *parent,
+		      char *reason, size_t len)
 {
+	struct bw_groups *g = groups_of(run);
 	struct cgctl_bw_sim_config cfg = {
 		.kver = run->model_kver, .ncpus = run->ncpu, .hz = run->perturb.hz,
 		.slice_ns = run->perturb.slice_ns ? run->perturb.slice_ns : run->slice_ns,
@@ -289,6 +316,8 @@ static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wal
 	if (p->parent_quota_us) {
 		bw.quota_us = p->parent_quota_us;
 		err = gp = cgctl_bw_sim_add_group(sim, -1, &bw);
+		if (err >= 0 && g->warm)
+			err = cgctl_bw_sim_set_silos(sim, gp, silos_of(g, run, 1, k), run->ncpu);
 		if (err < 0)
 			goto out;
 	}
@@ -297,6 +326,8 @@ static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wal
 		bw.quota_us = run->perturb.quota_us;
 	bw.burst_us = p->burst_us;
 	err = gc = cgctl_bw_sim_add_group(sim, gp, &bw);
+	if (err >= 0 && g->warm)
+		err = cgctl_bw_sim_set_silos(sim, gc, silos_of(g, run, 0, k), run->ncpu);
 	if (err < 0)
 		goto out;
 	t.group = gc;
@@ -310,6 +341,10 @@ static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wal
 		err = cgctl_bw_sim_stat(sim, gc, true, &child->st);
 	if (err >= 0 && gp >= 0)
 		err = cgctl_bw_sim_stat(sim, gp, true, &parent->st);
+	if (err >= 0 && chain)
+		err = cgctl_bw_sim_silos(sim, gc, silos_of(g, run, 0, k), run->ncpu);
+	if (err >= 0 && chain && gp >= 0)
+		err = cgctl_bw_sim_silos(sim, gp, silos_of(g, run, 1, k), run->ncpu);
 out:
 	if (err < 0)
 		snprintf(reason, len, "bandwidth model: %s", strerror(-err));
@@ -372,21 +407,21 @@ static void bw_fill(struct vrun *run, const char *name, struct vsample *o,
 		else
 			snprintf(o->reason, sizeof(o->reason), "measured, not predicted: the "
 				 "workers waited %.1f ms for a CPU while not throttled (run_delay "
-				 "minus throttled time), %.1f%% of their run time; the model ran "
-				 "with that share of the CPUs taken",
+				 "minus throttled time), %.1f%% of their run time; less the model's "
+				 "wait among them: other load",
 				 obs->wait_ns / 1e6, obs->run_ns ?
 				 100.0 * (double)obs->wait_ns / (double)obs->run_ns : 0);
 	} else if (strcmp(name, "other_load") == 0) {
 		/* measured, fed to the model; nothing to predict */
 		o->na = true;
 		snprintf(o->reason, sizeof(o->reason), "measured, not predicted: other tasks "
-			 "took %.1f%% of the CPUs during the run", obs->other_ppm / 1e4);
+			 "took %.1f%% of the CPUs during the run; prior state: run 1 from the "
+			 "write's silos, later runs from those the run before left",
+			 obs->other_ppm / 1e4);
 	} else {
 		na(o, "unknown quantity", name, "validate bug");
 	}
 }
-
-#define BW_PHASES 8
 
 static void merge_phases(struct vsample *o, struct vsample one[][VQ_MAX], size_t i)
 {
@@ -457,6 +492,7 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	uint64_t busy_ns, phases = 0, phase_ns = 0;
 	bool have_delay = false;
 	uint32_t wait_ppm = 0;
+	double other;
 	bool have_busy;
 	char line[256];
 	struct vwork w = { .pid = -1 };
@@ -549,20 +585,30 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 		dc.wait_ns = delay > thr ? (int64_t)(delay - thr) : 0;
 	}
 	/*
-	 * What other load took from the workers, as the model's other_load: the share of
-	 * their runnable, unthrottled time they spent waiting for a CPU (the model runs
-	 * each CPU's threads at 1 - other_load of its capacity).
-	 */
-	if (dc.wait_ns > 0 && cpu)
-		wait_ppm = (uint32_t)MIN(1e6 * (double)dc.wait_ns /
-					 ((double)dc.wait_ns + (double)cpu), 900000.0);
-	/*
 	 * The period timer's phase is random per group (and unknown): predict over
 	 * BW_PHASES phases; the mean is the prediction, half the range the model's bound.
 	 */
 	for (k = 0; k < BW_PHASES; k++) {
-		err = bw_predict(run, p, wall, now - t_end, run->seq * BW_PHASES + k, wait_ppm,
-				 busy_ns, &pc, &pp, reason, len);
+		unsigned int seed = run->seq * BW_PHASES + k;
+
+		/*
+		 * What other load took from the workers, as the model's other_load: the share
+		 * of their runnable, unthrottled time they spent waiting for a CPU (the model
+		 * runs each CPU's threads at 1 - other_load of its capacity), less the wait
+		 * the model gives them among themselves (more threads than CPUs), which is
+		 * no other load's.
+		 */
+		wait_ppm = 0;
+		if (dc.wait_ns > 0 && cpu) {
+			err = bw_predict(run, p, wall, now - t_end, seed, 0, busy_ns, k, false,
+					 &pc, &pp, reason, len);
+			if (err < 0)
+				return err;
+			other = MAX((double)dc.wait_ns - (double)pc.st.wait_ns, 0.0);
+			wait_ppm = (uint32_t)MIN(1e6 * other / (other + (double)cpu), 900000.0);
+		}
+		err = bw_predict(run, p, wall, now - t_end, seed, wait_ppm, busy_ns, k, true,
+				 &pc, &pp, reason, len);
 		if (err < 0)
 			return err;
 		for (i = 0; i < vscenario_nq(s); i++) {
@@ -576,6 +622,9 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 				bw_fill(run, n, o, &dc, &pc, usage);
 		}
 	}
+	dbg(run->ctx, "%s: prior state %s", s->name, g->warm ?
+	    "warm (the silos the previous run left)" : "fresh (the configuration write's)");
+	g->warm = true;
 	run->seq++;
 	for (i = 0; i < vscenario_nq(s); i++)
 		merge_phases(&out[i], one, i);

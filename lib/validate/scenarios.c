@@ -38,13 +38,26 @@ static const struct vbw_params bw_150_2 = { 150000, 100000, 0, 0, 2, 0, 0, 800, 
 /* 2 threads x 30 ms of CPU every 500 ms: 12 % average use against a 20 % quota */
 static const struct vbw_params bw_duty = { 20000, 100000, 0, 0, 2, 30, 470, 1000, 300 };
 /*
- * 36 ms of CPU every 400 ms under 20 ms quota + 20 ms burst: the credit covers it (a
- * tick's margin).  Bursts of exactly quota + burst (40 ms, which the worker makes 40.2)
- * were throttled in 1.65-2.25 of 3 cycles by the model against 0-0.4 by 6.18 (validate
- * -r 5, 2026-12-03), at the tolerance's edge: where the runtime runs out as the task
- * goes to sleep is not modelled exactly (see the closing note of that day).
+ * Bursts of exactly quota + burst (40 ms of CPU, which the worker makes 40.2) every
+ * 400 ms under 20 ms quota + 20 ms burst: the credit plus the 1 ms a warm silo keeps
+ * covers them; from the silos of a fresh write (run 1) they are throttled unless a
+ * refill falls inside the burst.
  */
-static const struct vbw_params bw_burst = { 20000, 100000, 20000, 0, 1, 36, 364, 1200, 300 };
+static const struct vbw_params bw_burst = { 20000, 100000, 20000, 0, 1, 40, 360, 1200, 300 };
+/*
+ * One thread whose busy phases are a little longer than the quota, long idle between:
+ * each burst takes 25 ms from a pool of 40, so burst statistics count what the refill
+ * in or after it sees (__refill_cfs_bandwidth_runtime()).
+ */
+static const struct vbw_params bw_burst_idle = { 20000, 100000, 20000, 0, 1, 25, 563, 4800, 300 };
+/* burst credit shared by 2 threads on 2 CPUs: 2 x 18 ms every 400 ms, 20 + 20 ms */
+static const struct vbw_params bw_burst_2t = { 20000, 100000, 20000, 0, 2, 18, 382, 1200, 300 };
+/* nested limits, the child tighter: the child throttles itself, the parent never */
+static const struct vbw_params bw_nested = { 30000, 100000, 0, 50000, 2, 0, 0, 800, 300 };
+/* quota below the 5 ms slice: one grab drains the pool, the rest is debt */
+static const struct vbw_params bw_small = { 3000, 100000, 0, 0, 1, 0, 0, 800, 300 };
+/* many short bursts on more threads than CPUs: 4 x (2 ms per 20 ms) under 30/100 ms */
+static const struct vbw_params bw_many = { 30000, 100000, 0, 0, 4, 2, 18, 1000, 300 };
 /* the parent's quota throttles an unlimited child: child cpu.stat 0, cpu.stat.local not */
 static const struct vbw_params bw_parent = { 0, 100000, 0, 50000, 2, 0, 0, 800, 300 };
 
@@ -105,17 +118,29 @@ static const struct vscenario scenarios[] = {
 	  { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
 	{ "bw-quota-150-2t", "CPU quota 150ms/100ms, 2 spinning threads", &vdriver_bw,
 	  &bw_150_2, { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
-	/* nr_throttled within 3: the model counts 5.6 where 6.18 counts 4.2 +- 10.6 %
-	 * (validate -r 5, 2026-12-03; both builds of that day alike): a systematic +0.7 a
-	 * cycle not explained yet, which 2 left at the edge (validate-host failed on it
-	 * in a CI run: 3.67 vs 5.67) */
 	{ "bw-duty", "2 duty-cycle threads (30ms per 500ms) throttled under 20ms/100ms",
 	  &vdriver_bw, &bw_duty,
-	  { { "nr_throttled", "count", 3, 0 }, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
-	{ "bw-burst", "burst credit: 36ms bursts under 20ms/100ms quota + 20ms burst",
+	  { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
+	{ "bw-burst", "burst credit: 40ms bursts under 20ms/100ms quota + 20ms burst",
 	  &vdriver_bw, &bw_burst,
 	  { Q_NR_THR, { "nr_bursts", "count", 1, 0 }, { "burst_time", "ns", 5 * MS, 0.10 },
 	    Q_USAGE, Q_OTHER, Q_WAIT } },
+	{ "bw-burst-idle", "25ms busy phases, 575ms idle, under 20ms/100ms quota + 20ms burst",
+	  &vdriver_bw, &bw_burst_idle,
+	  { Q_NR_THR, { "nr_bursts", "count", 1, 0 }, { "burst_time", "ns", 5 * MS, 0.10 },
+	    Q_USAGE, Q_OTHER, Q_WAIT } },
+	{ "bw-burst-2t", "burst credit shared by 2 threads: 18ms each every 400ms, 20+20ms",
+	  &vdriver_bw, &bw_burst_2t,
+	  { Q_NR_THR, { "nr_bursts", "count", 1, 0 }, { "burst_time", "ns", 5 * MS, 0.10 },
+	    Q_USAGE, Q_OTHER, Q_WAIT } },
+	{ "bw-nested", "child 30ms/100ms under parent 50ms/100ms, 2 spinning threads",
+	  &vdriver_bw, &bw_nested,
+	  { { "parent.nr_throttled", "count", 2, 0 }, Q_NR_THR, Q_THR, Q_LOCAL, Q_USAGE,
+	    Q_OTHER, Q_WAIT } },
+	{ "bw-small-quota", "CPU quota 3ms/100ms, below the 5ms slice, 1 spinning thread",
+	  &vdriver_bw, &bw_small, { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
+	{ "bw-many-bursts", "4 threads on 2 CPUs, 2ms busy per 20ms, under 30ms/100ms",
+	  &vdriver_bw, &bw_many, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
 	{ "bw-parent", "parent quota 50ms/100ms throttles an unlimited child (2 threads)",
 	  &vdriver_bw, &bw_parent,
 	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.15 },

@@ -271,7 +271,7 @@ START_TEST(hierarchy_child_throttles_itself)
 	}
 	/*
 	 * The parent's statistics hardly move (measured 0 in 3 runs): only in its first
-	 * partial period, when the child's own refill (6.3+: timers have random phases)
+	 * partial period, when the child's own refill (6.4+: timers have random phases)
 	 * lands inside it, can the child use more than 50 ms there.
 	 */
 	ck_assert_int_le(pnt, 4);
@@ -510,6 +510,68 @@ START_TEST(periods_detail)
 }
 END_TEST
 
+/*
+ * wait_ns, run_delay without throttling: 2 spinners sharing 1 CPU for 1 s wait 1 s
+ * between them (processor sharing: each runs half the time); 1 spinner with a quarter
+ * of the CPU taken by other load waits 250 ms.
+ */
+START_TEST(wait_among_threads_and_other_load)
+{
+	struct cgctl_bw_sim *s = mk(K(6, 18, 0), 1, 1, 0, SEC, 0);
+	int g = group(s, -1, CGCTL_BW_INF, 100000, 0);
+	struct run r;
+
+	threads(s, g, 2, 0, 0, 0);
+	finish(s, g, &r);
+	ck_assert_uint_eq(r.run.usage_ns, SEC);
+	ck_assert_uint_eq(r.run.wait_ns, SEC);
+	cgctl_bw_sim_free(s);
+	s = mk(K(6, 18, 0), 1, 1, 250000, SEC, 0);
+	g = group(s, -1, CGCTL_BW_INF, 100000, 0);
+	threads(s, g, 1, 0, 0, 0);
+	finish(s, g, &r);
+	ck_assert_uint_eq(r.run.usage_ns, 750 * MS);
+	ck_assert_uint_eq(r.run.wait_ns, 250 * MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
+/* Eras: random period-timer phases came with 41abdba93747 in 6.4; 6.3 has one grid. */
+static uint64_t first_boundary(uint32_t kver, uint64_t seed, int which)
+{
+	struct cgctl_bw_sim_config cfg = {
+		.kver = kver, .ncpus = 2, .seed = seed, .duration_ns = 300 * MS,
+		.record_periods = true,
+	};
+	const struct cgctl_bw_period *pd;
+	struct cgctl_bw_sim *s;
+	uint64_t end;
+	int g[2];
+
+	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+	g[0] = group(s, -1, 50000, 100000, 0);
+	g[1] = group(s, -1, 50000, 100000, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	ck_assert_int_gt(cgctl_bw_sim_periods(s, g[which], &pd), 0);
+	end = pd[0].end_ns % (100 * MS);
+	cgctl_bw_sim_free(s);
+	return end;
+}
+
+START_TEST(random_phase_era)
+{
+	int differ = 0;
+
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		ck_assert_uint_eq(first_boundary(K(6, 3, 13), seed, 0),
+				  first_boundary(K(6, 3, 13), seed, 1));
+		differ += first_boundary(K(6, 4, 0), seed, 0) !=
+			  first_boundary(K(6, 4, 0), seed, 1);
+	}
+	ck_assert_int_eq(differ, 4);
+}
+END_TEST
+
 START_TEST(bad_arguments)
 {
 	struct cgctl_bw_sim_config cfg = { .ncpus = 2 };
@@ -560,6 +622,109 @@ START_TEST(throttled_at_first_tick)
 }
 END_TEST
 
+/*
+ * Prior state: a silo keeps min_cfs_rq_runtime (1 ms) after its group's last task left
+ * the CPU (__return_cfs_rq_runtime(), v6.12/v6.18), across idle time; a write resets
+ * it to 1 ns (tg_set_cfs_bandwidth(), v6.18).  A burst of 40.2 ms under 20 ms + 20 ms
+ * burst: a fresh group has pool 40 ms + 1 ns and is throttled when no refill falls
+ * inside the burst, with the whole credit drained (burst_time exactly 20 ms); a warm
+ * group has 40 + 1 ms and never is.
+ */
+START_TEST(prior_state_warm_silos)
+{
+	int fresh_thr = 0;
+
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		int64_t warm[2] = { 1000000, 1000000 };
+
+		for (int w = 0; w < 2; w++) {
+			struct cgctl_bw_sim *s = mk(K(6, 18, 44), 2, seed, 0, 300 * MS, SEC);
+			int g = group(s, -1, 20000, 100000, 20000);
+			struct run r;
+
+			threads(s, g, 1, 40200000, 10 * SEC, 0);
+			if (w)
+				ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, warm, 2), 0);
+			finish(s, g, &r);
+			ck_assert_uint_eq(r.run.usage_ns, 40200000);
+			if (w) {
+				ck_assert_int_eq(r.settled.nr_throttled, 0);
+			} else if (r.settled.nr_throttled) {
+				fresh_thr++;
+				ck_assert_uint_eq(r.settled.burst_ns, 20 * MS);
+			}
+			cgctl_bw_sim_free(s);
+		}
+	}
+	ck_assert_int_gt(fresh_thr, 0);
+}
+END_TEST
+
+/*
+ * Burst statistics (__refill_cfs_bandwidth_runtime(), v6.12 = v6.18): one thread, 25 ms
+ * busy phases under 20 ms + 20 ms burst, a warm silo.  Each refill counts what the pool
+ * lost since the last one beyond the quota.  A phase that no refill splits takes its
+ * 25 ms from the pool less what its silo ends with below 1 ms (it returns the excess
+ * above 1 ms, __return_cfs_rq_runtime()): one burst of (4, 5] ms.  A phase split by a
+ * refill counts at most its first part beyond 20 ms: less than 5 ms, or none.
+ */
+START_TEST(burst_statistics_single_thread)
+{
+	int whole = 0;
+
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		struct cgctl_bw_sim *s = mk(K(6, 18, 44), 1, seed, 0, 300 * MS, SEC);
+		int g = group(s, -1, 20000, 100000, 20000);
+		int64_t warm[1] = { 1000000 };
+		struct run r;
+
+		threads(s, g, 1, 25 * MS, 10 * SEC, 0);
+		ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, warm, 1), 0);
+		finish(s, g, &r);
+		ck_assert_int_eq(r.settled.nr_throttled, 0);
+		ck_assert_int_le(r.settled.nr_bursts, 1);
+		ck_assert_uint_le(r.settled.burst_ns, 5 * MS);
+		if (r.settled.burst_ns > 4 * MS)
+			whole++;
+		cgctl_bw_sim_free(s);
+	}
+	ck_assert_int_ge(whole, 8);	/* a refill falls in 25 ms of 100 about 1 in 4 */
+}
+END_TEST
+
+/* What a run leaves: 1 ms where a task slept with more, 1 ns (the write's) elsewhere. */
+START_TEST(prior_state_silos_left)
+{
+	struct cgctl_bw_sim *s = mk(K(6, 18, 44), 2, 3, 0, 200 * MS, 300 * MS);
+	int g = group(s, -1, 50000, 100000, 0);
+	int64_t v[2] = { 0, 0 }, bad[2] = { 0, 1000001 };
+	struct run r;
+
+	threads(s, g, 1, 10 * MS, 10 * SEC, 0);	/* thread 0 starts on CPU 0 */
+	ck_assert_int_eq(cgctl_bw_sim_silos(s, g, v, 2), -EINVAL);	/* not run */
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, bad, 2), -EINVAL);
+	bad[1] = -1;
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, bad, 2), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, v, 1), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, 1, v, 2), -EINVAL);
+	finish(s, g, &r);
+	ck_assert_int_eq(cgctl_bw_sim_silos(s, g, v, 2), 0);
+	ck_assert_int_eq(v[0], 1000000);
+	ck_assert_int_eq(v[1], 1);
+	ck_assert_int_eq(cgctl_bw_sim_set_silos(s, g, v, 2), -EINVAL);	/* ran */
+	cgctl_bw_sim_free(s);
+	/* before 6.18 a write leaves 0 */
+	s = mk(K(6, 12, 0), 2, 3, 0, 200 * MS, 300 * MS);
+	g = group(s, -1, 50000, 100000, 0);
+	threads(s, g, 1, 10 * MS, 10 * SEC, 0);
+	finish(s, g, &r);
+	ck_assert_int_eq(cgctl_bw_sim_silos(s, g, v, 2), 0);
+	ck_assert_int_eq(v[0], 1000000);
+	ck_assert_int_eq(v[1], 1);	/* 0 reads as paid: 1 ns, like a debt */
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bw-sim");
@@ -580,6 +745,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, periods_detail);
 	tcase_add_test(tc, bad_arguments);
 	tcase_add_loop_test(tc, throttled_at_first_tick, 0, 4);
+	tcase_add_test(tc, prior_state_warm_silos);
+	tcase_add_test(tc, random_phase_era);
+	tcase_add_test(tc, burst_statistics_single_thread);
+	tcase_add_test(tc, wait_among_threads_and_other_load);
+	tcase_add_test(tc, prior_state_silos_left);
 	suite_add_tcase(s, tc);
 	return s;
 }
