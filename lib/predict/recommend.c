@@ -115,7 +115,9 @@ static int search_init(struct search *s, const struct cgctl_bw_trace *t,
 	if (o->max_throttled_ppm > 1000000 || (o->nperiods && !o->periods_us))
 		return cgctl_error_set(e, EINVAL, "bad budget or period list");
 	s->ncpus = o->ncpus ? o->ncpus : t->ncpus ? t->ncpus : 1;
-	s->mean_use = (double)s->info.busy_ns / (double)s->info.duration_ns;
+	/* the demand's own timeline (waits dropped), not the recording's wall time: waiting
+	 * for a CPU another load held is not a lower use the limit may rely on */
+	s->mean_use = (double)s->info.busy_ns / (double)MAX(s->info.span_ns, 1);
 	return 0;
 }
 
