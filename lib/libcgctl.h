@@ -1548,6 +1548,152 @@ int cgctl_mem_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
 
 /* ===== section: record: the prediction layer (lib/predict) and kernel (lib/kernel/perf*): bw record, trace, recommend ===== */
 
+/*
+ * Real workloads: record a group's threads with perf context-switch records, rebuild
+ * their CPU demand as a trace (format v1, cgctl-bw(1) "TRACE FORMAT"), replay it in the
+ * bandwidth model and search the smallest limit that keeps throttling within a budget.
+ */
+
+/* What a parsed trace (cgctl_bw_trace_parse) holds. */
+struct cgctl_bw_trace_info {
+	unsigned int version;	/* format version: 0 (no version line) or 1 */
+	unsigned int threads;
+	unsigned int ncpus;	/* CPUs of the recording machine; 0: not stated */
+	uint64_t lost;		/* records the kernel lost while recording */
+	uint64_t busy_ns;	/* Σ CPU time the threads used (their demand) */
+	uint64_t wait_ns;	/* Σ time runnable but not running (preempted, throttled) */
+	uint64_t span_ns;	/* the longest thread's replay length (busy + idle) */
+	uint64_t duration_ns;	/* the stated length of the recording, else span_ns */
+};
+/* Returns: 0, -EINVAL (NULL argument). */
+int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
+
+/* One context switch of a recorded thread (from PERF_RECORD_SWITCH). */
+enum cgctl_bw_switch_kind {
+	CGCTL_BW_SW_IN = 0,	/* the thread starts running */
+	CGCTL_BW_SW_PREEMPT,	/* switched out still runnable (..._SWITCH_OUT_PREEMPT) */
+	CGCTL_BW_SW_SLEEP,	/* switched out blocked */
+	CGCTL_BW_SW_EXIT,	/* the thread exited (PERF_RECORD_EXIT) */
+	CGCTL_BW_SW_FORK,	/* the thread was created (PERF_RECORD_FORK): runnable */
+};
+
+struct cgctl_bw_switch {
+	uint64_t time_ns;	/* CLOCK_MONOTONIC */
+	uint32_t tid;
+	uint32_t kind;		/* enum cgctl_bw_switch_kind */
+};
+
+/* Per-thread demand rebuilt from switch records (run, wait, sleep intervals). */
+struct cgctl_bw_demand;
+
+/* Returns: 0 and an empty demand recorded from @start_ns in *ret, -ENOMEM. */
+int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns);
+void cgctl_bw_demand_free(struct cgctl_bw_demand *d);
+/* Add @n switch records, in any order (they are sorted by time when the trace is made).
+ * Returns: 0, -EINVAL (unknown kind), -ENOMEM. */
+int cgctl_bw_demand_add(struct cgctl_bw_demand *d, const struct cgctl_bw_switch *sw,
+			size_t n);
+/*
+ * cgctl_bw_demand_known: @tid existed for the whole recording and used @oncpu_ns of CPU
+ * time in it (/proc/TID/schedstat); a thread with no switch record (one that ran alone
+ * on a CPU) is then busy for that long instead of missing.  Returns: 0, -ENOMEM.
+ */
+int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid, uint64_t oncpu_ns);
+/* Metadata written into the trace. */
+struct cgctl_bw_demand_meta {
+	uint64_t end_ns;	/* CLOCK_MONOTONIC end of the recording */
+	unsigned int ncpus;
+	uint64_t lost;		/* records the kernel dropped (ring buffer overruns) */
+};
+/*
+ * cgctl_bw_demand_trace: the demand as a v1 trace text, one thread per recorded TID in
+ * order of first appearance (a "thread N TID" line each), every interval with its START.
+ * Returns: 0 and a malloc'd NUL-terminated text in *text (length in *len), -ENOMEM.
+ */
+int cgctl_bw_demand_trace(struct cgctl_bw_demand *d, const struct cgctl_bw_demand_meta *m,
+			  char **text, size_t *len);
+
+/* What to record. */
+struct cgctl_bw_record_opts {
+	const int *pids;	/* these processes, all their threads, and every thread ... */
+	size_t npids;		/* ... and child they create while recording */
+	const char *cgroup;	/* or (pids NULL): the processes of this cpu-hierarchy cgroup */
+	uint64_t duration_ns;	/* 0: until every recorded thread has exited or *stop */
+	const volatile int *stop;	/* may be NULL; nonzero ends the recording */
+	unsigned int pages;	/* ring buffer per CPU in pages, a power of 2; 0: 128 */
+};
+
+struct cgctl_bw_record_result {
+	char *trace;		/* v1 trace text (malloc'd) */
+	size_t len;
+	uint64_t duration_ns;	/* how long it recorded */
+	uint64_t switches;	/* switch records read */
+	uint64_t lost;		/* records the kernel lost (PERF_RECORD_LOST); 0 is complete */
+	unsigned int threads;	/* threads that appear in the trace */
+	unsigned int ncpus;
+	uint64_t self_cpu_ns;	/* CPU time the recorder itself used */
+};
+
+/*
+ * cgctl_bw_record: record the context switches of @o's tasks with perf_event_open
+ * (software dummy events, context_switch, inherit, one ring buffer per CPU; no tracefs,
+ * no BPF) and rebuild their demand.  Needs root, CAP_PERFMON, or
+ * kernel.perf_event_paranoid <= 1 for other users' tasks (0 for one's own, -1 for
+ * everything): -EACCES then says which.
+ * Returns: 0 with @res filled (free with cgctl_bw_record_result_free), -EINVAL,
+ * -ESRCH (no such process), -EACCES, -ENOENT (no such cgroup), -ENOMEM, -errno.
+ */
+int cgctl_bw_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
+		    struct cgctl_bw_record_result *res, struct cgctl_error *e);
+void cgctl_bw_record_result_free(struct cgctl_bw_record_result *res);
+
+/* Replay and search parameters. */
+struct cgctl_bw_recommend_opts {
+	unsigned int ncpus;		/* 0: the trace's, else 1 */
+	uint32_t kver;			/* 0: CGCTL_KVER(6,18,0) */
+	uint32_t max_throttled_ppm;	/* budget: nr_throttled / nr_periods; 0: 1% */
+	uint64_t max_delay_ns;		/* budget: throttled time in one period (Σ CPUs); 0: none */
+	const uint64_t *periods_us;	/* candidate periods; NULL: 100 ms */
+	size_t nperiods;
+	bool burst_auto;		/* also try bursts of 1/4, 1/2 and 1 quota */
+	uint64_t burst_us;		/* the burst, when not burst_auto */
+	uint64_t seed;
+};
+
+/* One setting replayed on the trace. */
+struct cgctl_bw_replay {
+	struct cgctl_bw_settings bw;
+	struct cgctl_bw_stat st;		/* predicted cpu.stat at the workload's end */
+	double throttled_frac;			/* nr_throttled / nr_periods */
+	uint64_t max_period_throttled_ns;	/* the worst period's throttled time, Σ CPUs */
+	double slack;				/* (quota / period) / mean use */
+	bool within;				/* meets the budget */
+};
+
+/* Returns: 0 and @bw replayed on @t in *ret, -EINVAL (bad setting), -ENOMEM. */
+int cgctl_bw_replay_run(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
+			const struct cgctl_bw_settings *bw, struct cgctl_bw_replay *ret,
+			struct cgctl_error *e);
+
+struct cgctl_bw_recommendation {
+	struct cgctl_bw_replay best;	/* smallest limit within budget (unlimited if none) */
+	bool feasible;			/* false: no finite quota meets the budget */
+	double mean_use;		/* CPUs: demand / trace length */
+	double pct_use;			/* CPUs: 90th percentile of the 1 s windows' demand */
+	struct cgctl_bw_replay pct;	/* percentile recommender: pct_use x 1.15 */
+	unsigned int replays;		/* simulations run by the search */
+};
+
+/*
+ * cgctl_bw_recommend: the smallest quota (per candidate period and burst; the smallest
+ * quota / period wins, then the smaller burst) whose replay of @t keeps throttled periods
+ * and per-period throttled time within @o's budget, found by bisection (throttling
+ * falls as quota grows), and a VPA-like percentile recommendation replayed alongside.
+ * Returns: 0, -EINVAL (bad options, empty trace), -ENOMEM.
+ */
+int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
+		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e);
+
 /* ===== end: record ===== */
 
 /* ===== section: memhigh: engine: cgroup v2 memory.high throttling and low/min protection (lib/engine) ===== */

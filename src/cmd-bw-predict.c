@@ -39,7 +39,7 @@ static const struct poptOption options[] = {
 	  "scale each phase by 1 +- U(0, F)", "F" },
 	{ "seed", '\0', POPT_ARG_LONGLONG, &opt_seed, 0, "random seed (default 1)", "N" },
 	{ "trace", '\0', POPT_ARG_STRING, &opt_trace, 0,
-	  "busy/idle trace: lines THREAD busy|idle DURATION", "FILE" },
+	  "a trace (bw record, or lines THREAD busy|idle DURATION)", "FILE" },
 	{ "duration", '\0', POPT_ARG_STRING, &opt_duration, 0,
 	  "how long the workload runs (default 10s)", "DUR" },
 	{ "other-load", '\0', POPT_ARG_STRING, &opt_other, 0,
@@ -187,6 +187,13 @@ static int parse_workload(struct cli *cli, struct pred *p)
 		p->other_ppm = (uint32_t)(d * 1e6);
 	}
 	p->duration_ns = 10 * 1000 * MS;
+	if (p->trace && !opt_duration) {	/* the whole trace, and room for its delays */
+		struct cgctl_bw_trace_info ti;
+
+		cgctl_bw_trace_info(p->trace, &ti);
+		if (2 * ti.span_ns + 1000 * MS > p->duration_ns)
+			p->duration_ns = 2 * ti.span_ns + 1000 * MS;
+	}
 	if (opt_duration &&
 	    (rc = cli_parse_duration(cli, "duration", opt_duration, 1000, &p->duration_ns)))
 		return rc;

@@ -6,9 +6,11 @@
 #define WEAK __attribute__((weak))
 
 extern const struct cgctl_cmd cmd_bw_set WEAK, cmd_bw_show WEAK, cmd_bw_predict WEAK;
+extern const struct cgctl_cmd cmd_bw_record WEAK, cmd_bw_recommend WEAK;
 
 static const struct cgctl_cmd *const bw_verbs[] = { &cmd_bw_set, &cmd_bw_show,
-						    &cmd_bw_predict };
+						    &cmd_bw_predict, &cmd_bw_record,
+						    &cmd_bw_recommend };
 
 const struct cgctl_cmd cmd_bw = {
 	.name = "bw",

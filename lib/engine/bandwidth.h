@@ -102,11 +102,15 @@ enum bw_tstate { BW_T_WAIT, BW_T_BUSY, BW_T_IDLE, BW_T_DONE };
 struct bw_trace_thread {
 	uint64_t *busy, *idle;		/* pairs; idle may be 0 */
 	size_t n, cap;
+	uint64_t wait_ns;		/* runnable, not running (lib/predict/record-trace.c) */
 };
 
+/* Parsed by lib/predict/record-trace.c (format v1 with metadata, or v0 busy/idle). */
 struct cgctl_bw_trace {
 	struct bw_trace_thread *thr;
 	unsigned int nthr;
+	unsigned int version, ncpus;	/* ncpus 0: not stated */
+	uint64_t lost, duration_ns;	/* records lost while recording; stated length */
 };
 
 /* Division by an invariant by multiplication (libdivide's unsigned 64-bit scheme). */

@@ -1,0 +1,49 @@
+#!/bin/sh
+# bench/bwrecord.sh: (1) `bw recommend` over a synthetic 10-minute trace of 16 threads
+# (target <= 2 s), against one plain replay of it (`bw predict --trace`) as the baseline;
+# (2) recording's cost at about 1,000 context switches per second per CPU (target <= 2%
+# of the workload's CPU time, 0 lost records): the workload's CPU time plus the
+# recorder's, recorded, against an unrecorded run.  Medians of REPS (default 3).
+set -e
+CGCTL=${CGCTL:-src/cgctl}
+B=${top_builddir:-.}/bench
+REPS=${REPS:-3}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+now() { date +%s.%N; }
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# 16 threads, 10 minutes: bursts of 5..45 ms busy, 20..180 ms idle (fixed LCG)
+awk 'BEGIN { print "cgctl-bw-trace 1"; print "cpus 4"; s = 12345
+	for (t = 0; t < 16; t++) { at = 0
+		while (at < 600000) { s = (s * 1103515245 + 12345) % 2147483648
+			b = 5 + s % 41; i = 20 + int(s / 41) % 161
+			print t, "busy", b "ms"; print t, "idle", i "ms"; at += b + i } } }' \
+	>"$T/trace"
+echo "trace: $(wc -l <"$T/trace") lines"
+rec=""; base=""
+for r in $(seq "$REPS"); do
+	a=$(now); "$CGCTL" bw recommend --trace "$T/trace" >/dev/null; b=$(now)
+	rec="$rec $(echo "$b - $a" | bc)"
+	a=$(now); "$CGCTL" bw predict --trace "$T/trace" --quota 250ms >/dev/null; b=$(now)
+	base="$base $(echo "$b - $a" | bc)"
+done
+mr=$(echo $rec | tr ' ' '\n' | median); mb=$(echo $base | tr ' ' '\n' | median)
+echo "bw recommend, 10 min x 16 threads: ${mr} s (target <= 2 s); one replay ${mb} s;" \
+     "ratio $(echo "scale=1; $mr / $mb" | bc) replays' worth"
+
+[ "$(id -u)" = 0 ] || { echo "recording cost: skipped (needs root)"; exit 0; }
+N=$(getconf _NPROCESSORS_ONLN)
+plain=""; recd=""
+for r in $(seq "$REPS"); do
+	plain="$plain $("$B/bwrecord-load" "$N" 5 800 200)"
+	"$B/bwrecord-load" "$N" 5 800 200 >"$T/load" &
+	pid=$!
+	"$CGCTL" bw record "$pid" -o "$T/rec.trace" 2>"$T/rec.err"
+	wait $pid
+	self=$(sed -n 's/.*recorder CPU \([0-9.]*\)% of one CPU.*/\1/p' "$T/rec.err")
+	recd="$recd $(awk -v l="$(cat "$T/load")" -v s="$self" 'BEGIN { print l + s * 50 }')"
+	echo "  $(sed 's/^cgctl: bw record: //' "$T/rec.err")"
+done
+mp=$(echo $plain | tr ' ' '\n' | median); mr=$(echo $recd | tr ' ' '\n' | median)
+echo "recording cost: workload ${mp} ms CPU unrecorded, ${mr} ms recorded (with the" \
+     "recorder): $(echo "scale=2; 100 * ($mr - $mp) / $mp" | bc)% (target <= 2%)"

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * bw recommend: replay a demand trace in the bandwidth model (lib/engine/bandwidth-sim.c)
+ * and search the smallest quota whose predicted cpu.stat keeps throttled periods (and the
+ * throttled time of the worst period) within a budget.  Throttling falls as the quota
+ * grows, so a bisection over the quota finds it; each candidate period and burst is
+ * searched and the smallest quota / period wins.
+ *
+ * Beside it, what a percentile recommender would set (Kubernetes VPA: a high percentile
+ * of per-interval usage plus a margin) replayed the same way: it sees the mean use of
+ * each interval and not the bursts inside a period, which is what throttles.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "internal.h"
+#include "engine/bandwidth.h"
+
+#define MS 1000000ULL
+#define PCT_WINDOW_NS (1000 * MS)	/* usage sampled per second */
+#define PCT_QUANTILE 0.90		/* VPA's target percentile */
+#define PCT_MARGIN 1.15			/* VPA's safety margin */
+#define MIN_QUOTA_US 1000ULL
+
+struct search {
+	const struct cgctl_bw_trace *t;
+	const struct cgctl_bw_recommend_opts *o;
+	struct cgctl_bw_trace_info info;
+	unsigned int ncpus;
+	double mean_use;
+	unsigned int replays;
+};
+
+static uint32_t budget_ppm(const struct cgctl_bw_recommend_opts *o)
+{
+	return o->max_throttled_ppm ? o->max_throttled_ppm : 10000;
+}
+
+static int sim_setup(const struct search *s, const struct cgctl_bw_settings *bw,
+		     struct cgctl_bw_sim **ret, int *group)
+{
+	struct cgctl_bw_sim_config cfg = {
+		.kver = s->o->kver ? s->o->kver : CGCTL_KVER(6, 18, 0), .ncpus = s->ncpus,
+		/* throttled work ends later than the trace: room for it */
+		.duration_ns = 2 * s->info.span_ns + 1000 * MS,
+		.settle_ns = 4 * bw->period_us * 1000 + 500 * MS,
+		.seed = s->o->seed ? s->o->seed : 1,
+		.record_periods = s->o->max_delay_ns != 0,
+	};
+	int r = cgctl_bw_sim_new(ret, &cfg);
+
+	if (r < 0)
+		return r;
+	*group = cgctl_bw_sim_add_group(*ret, -1, bw);
+	r = *group < 0 ? *group : 0;
+	for (unsigned int i = 0; r >= 0 && i < s->t->nthr; i++) {
+		struct cgctl_bw_thread th = { .group = *group, .trace = s->t, .trace_thread = i };
+
+		if (s->t->thr[i].n)
+			r = cgctl_bw_sim_add_thread(*ret, &th);
+	}
+	if (r < 0)
+		cgctl_bw_sim_free(*ret);
+	return r;
+}
+
+static uint64_t worst_period(const struct cgctl_bw_sim *sim, int g)
+{
+	const struct cgctl_bw_period *pd;
+	ssize_t n = cgctl_bw_sim_periods(sim, g, &pd);
+	uint64_t worst = 0;
+
+	for (ssize_t i = 0; i < n; i++)
+		worst = MAX(worst, pd[i].throttled_ns);
+	return worst;
+}
+
+static int replay(struct search *s, const struct cgctl_bw_settings *bw,
+		  struct cgctl_bw_replay *ret, struct cgctl_error *e)
+{
+	struct cgctl_bw_sim *sim;
+	int g, r = sim_setup(s, bw, &sim, &g);
+	int64_t ev;
+
+	if (r < 0)
+		return cgctl_error_set(e, -r, "these settings cannot be replayed: %s",
+				       strerror(-r));
+	s->replays++;
+	memset(ret, 0, sizeof(*ret));
+	ret->bw = *bw;
+	ev = cgctl_bw_sim_run(sim);
+	r = ev < 0 ? (int)ev : cgctl_bw_sim_stat(sim, g, false, &ret->st);
+	if (r >= 0 && s->o->max_delay_ns)
+		ret->max_period_throttled_ns = worst_period(sim, g);
+	cgctl_bw_sim_free(sim);
+	if (r < 0)
+		return cgctl_error_set(e, -r, "replay failed: %s", strerror(-r));
+	if (ret->st.nr_periods > 0)
+		ret->throttled_frac = (double)ret->st.nr_throttled / ret->st.nr_periods;
+	if (bw->quota_us != CGCTL_BW_INF && s->mean_use > 0)
+		ret->slack = (double)bw->quota_us / bw->period_us / s->mean_use;
+	ret->within = ret->throttled_frac * 1e6 <= budget_ppm(s->o) &&
+		      (!s->o->max_delay_ns || ret->max_period_throttled_ns <= s->o->max_delay_ns);
+	return 0;
+}
+
+static int search_init(struct search *s, const struct cgctl_bw_trace *t,
+		       const struct cgctl_bw_recommend_opts *o, struct cgctl_error *e)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->o = o;
+	if (!t || !o || cgctl_bw_trace_info(t, &s->info) < 0 || !s->info.busy_ns)
+		return cgctl_error_set(e, EINVAL, "the trace has no busy time to size a limit for");
+	if (o->max_throttled_ppm > 1000000 || (o->nperiods && !o->periods_us))
+		return cgctl_error_set(e, EINVAL, "bad budget or period list");
+	s->ncpus = o->ncpus ? o->ncpus : t->ncpus ? t->ncpus : 1;
+	/* the demand's own timeline (waits dropped), not the recording's wall time: waiting
+	 * for a CPU another load held is not a lower use the limit may rely on */
+	s->mean_use = (double)s->info.busy_ns / (double)MAX(s->info.span_ns, 1);
+	return 0;
+}
+
+/* Replay-checked bisection: the smallest quota in [lo, hi] within budget, for a burst
+ * of @burst_frac x quota.  *best keeps the replay of the answer. */
+static int bisect(struct search *s, uint64_t period_us, double burst_frac,
+		  uint64_t burst_us, struct cgctl_bw_replay *best, bool *found,
+		  struct cgctl_error *e)
+{
+	unsigned int cpus = MIN(s->ncpus, s->t->nthr);
+	uint64_t lo = MAX(MIN_QUOTA_US, (uint64_t)(s->mean_use * period_us * 0.98));
+	uint64_t hi = (uint64_t)cpus * period_us;
+	struct cgctl_bw_replay rp;
+	int r;
+
+	*found = false;
+	lo = MAX(MIN(lo, hi), burst_us);	/* the kernel wants burst <= quota */
+	while (lo <= hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		struct cgctl_bw_settings bw = { mid, period_us,
+						 burst_us ? burst_us : (uint64_t)(burst_frac * mid) };
+
+		r = replay(s, &bw, &rp, e);
+		if (r < 0)
+			return r;
+		if (rp.within) {
+			*best = rp;
+			*found = true;
+			if (mid == lo)
+				break;
+			hi = mid - 1;
+		} else {
+			lo = mid + 1;
+		}
+		if (*found && best->bw.quota_us - lo <= MAX(10ULL, best->bw.quota_us / 200))
+			break;	/* within 0.5 %: the model is not finer than that */
+	}
+	return 0;
+}
+
+static bool better(const struct cgctl_bw_replay *a, const struct cgctl_bw_replay *b)
+{
+	double ra = (double)a->bw.quota_us / a->bw.period_us;
+	double rb = (double)b->bw.quota_us / b->bw.period_us;
+
+	if (ra < rb * 0.995)
+		return true;
+	return ra <= rb * 1.005 && a->bw.burst_us < b->bw.burst_us;
+}
+
+static int search_all(struct search *s, struct cgctl_bw_recommendation *ret,
+		      struct cgctl_error *e)
+{
+	static const double bursts[] = { 0, 0.25, 0.5, 1 };
+	static const uint64_t dflt_period = 100000;
+	const uint64_t *periods = s->o->nperiods ? s->o->periods_us : &dflt_period;
+	size_t np = s->o->nperiods ? s->o->nperiods : 1;
+
+	for (size_t i = 0; i < np; i++) {
+		size_t nb = s->o->burst_auto ? ARRAY_SIZE(bursts) : 1;
+
+		for (size_t b = 0; b < nb; b++) {
+			double frac = s->o->burst_auto ? bursts[b] : 0;
+			uint64_t fixed = s->o->burst_auto ? 0 : s->o->burst_us;
+			struct cgctl_bw_replay rp;
+			bool found;
+			int r;
+
+			r = bisect(s, periods[i], frac, fixed, &rp, &found, e);
+			if (r < 0)
+				return r;
+			if (found && (!ret->feasible || better(&rp, &ret->best))) {
+				ret->best = rp;
+				ret->feasible = true;
+			}
+		}
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Add [from, to) of busy time into the per-window sums. */
+static void bin_busy(double *win, size_t nwin, uint64_t from, uint64_t to)
+{
+	while (from < to) {
+		size_t w = from / PCT_WINDOW_NS;
+		uint64_t end = MIN(to, (w + 1) * PCT_WINDOW_NS);
+
+		if (w >= nwin)
+			return;
+		win[w] += (double)(end - from);
+		from = end;
+	}
+}
+
+/* The 90th percentile of the demand per 1 s window, in CPUs (at most ncpus). */
+static int percentile_use(const struct search *s, double *use)
+{
+	size_t nwin = s->info.span_ns / PCT_WINDOW_NS + 1, k;
+	double *win = calloc(nwin, sizeof(*win));
+
+	if (!win)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < s->t->nthr; i++) {
+		const struct bw_trace_thread *tt = &s->t->thr[i];
+		uint64_t at = 0;
+
+		for (size_t j = 0; j < tt->n; j++) {
+			bin_busy(win, nwin, at, at + tt->busy[j]);
+			at += tt->busy[j] + tt->idle[j];
+		}
+	}
+	if (nwin > 1 && s->info.span_ns % PCT_WINDOW_NS == 0)
+		nwin--;
+	for (size_t w = 0; w < nwin; w++)
+		win[w] = MIN(win[w] / PCT_WINDOW_NS, (double)s->ncpus);
+	qsort(win, nwin, sizeof(*win), cmp_double);
+	k = (size_t)(PCT_QUANTILE * nwin + 0.999999);
+	*use = win[k ? k - 1 : 0];
+	free(win);
+	return 0;
+}
+
+static int percentile_rec(struct search *s, struct cgctl_bw_recommendation *ret,
+			  struct cgctl_error *e)
+{
+	uint64_t period = s->o->nperiods ? s->o->periods_us[0] : 100000;
+	struct cgctl_bw_settings bw = { 0, period, 0 };
+	int r = percentile_use(s, &ret->pct_use);
+
+	if (r < 0)
+		return r;
+	bw.quota_us = MAX(MIN_QUOTA_US, (uint64_t)(ret->pct_use * PCT_MARGIN * period));
+	return replay(s, &bw, &ret->pct, e);
+}
+
+CGCTL_EXPORT int cgctl_bw_replay_run(const struct cgctl_bw_trace *t,
+				     const struct cgctl_bw_recommend_opts *o,
+				     const struct cgctl_bw_settings *bw,
+				     struct cgctl_bw_replay *ret, struct cgctl_error *e)
+{
+	struct search s;
+	int r = search_init(&s, t, o, e);
+
+	if (r < 0)
+		return r;
+	if (!bw || !ret)
+		return -EINVAL;
+	r = cgctl_bw_check(NULL, 0, 0, bw, 2, e);
+	return r < 0 ? r : replay(&s, bw, ret, e);
+}
+
+CGCTL_EXPORT int cgctl_bw_recommend(const struct cgctl_bw_trace *t,
+				    const struct cgctl_bw_recommend_opts *o,
+				    struct cgctl_bw_recommendation *ret, struct cgctl_error *e)
+{
+	struct search s;
+	int r = search_init(&s, t, o, e);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < o->nperiods; i++)
+		if (o->periods_us[i] < 1000 || o->periods_us[i] > 1000000)
+			return cgctl_error_set(e, EINVAL, "period %" PRIu64 " us is not in "
+					       "[1 ms, 1 s]", o->periods_us[i]);
+	memset(ret, 0, sizeof(*ret));
+	ret->mean_use = s.mean_use;
+	r = search_all(&s, ret, e);
+	if (r >= 0 && !ret->feasible) {	/* nothing finite fits: say unlimited */
+		struct cgctl_bw_settings inf = { CGCTL_BW_INF, 100000, 0 };
+
+		r = replay(&s, &inf, &ret->best, e);
+	}
+	if (r >= 0)
+		r = percentile_rec(&s, ret, e);
+	ret->replays = s.replays;
+	return r < 0 ? r : 0;
+}

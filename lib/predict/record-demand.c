@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Demand from context switches: each recorded thread is running (switched in), waiting
+ * (switched out still runnable: preempted, or parked by a throttled group), sleeping
+ * (switched out blocked) or gone.  The intervals between its switches are its busy, wait
+ * and idle time; wait is the CPU it wanted and did not get, which a replay under a
+ * looser limit must hand out again (lib/predict/record-trace.c drops it on replay).
+ *
+ * The kernel writes one ring buffer per CPU, so records of a migrating thread arrive out
+ * of order across buffers; they are kept and sorted by time before being walked.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "util/strbuf.h"
+
+enum dstate { D_UNKNOWN, D_RUN, D_WAIT, D_SLEEP, D_GONE };
+
+struct dthread {
+	uint32_t tid;
+	enum dstate st;
+	uint64_t since;
+	uint64_t known_oncpu;	/* cgctl_bw_demand_known */
+	bool known;
+	struct strbuf out;
+};
+
+struct cgctl_bw_demand {
+	uint64_t start_ns;
+	struct cgctl_bw_switch *sw;
+	size_t nsw, capsw;
+	struct dthread *thr;
+	unsigned int nthr, capthr;
+	uint32_t *hash;		/* open addressing: tid -> thread index + 1 */
+	size_t hsize;
+};
+
+CGCTL_EXPORT int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns)
+{
+	struct cgctl_bw_demand *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	d->start_ns = start_ns;
+	*ret = d;
+	return 0;
+}
+
+CGCTL_EXPORT void cgctl_bw_demand_free(struct cgctl_bw_demand *d)
+{
+	if (!d)
+		return;
+	for (unsigned int i = 0; i < d->nthr; i++)
+		strbuf_release(&d->thr[i].out);
+	free(d->thr);
+	free(d->hash);
+	free(d->sw);
+	free(d);
+}
+
+CGCTL_EXPORT int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
+				     const struct cgctl_bw_switch *sw, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (sw[i].kind > CGCTL_BW_SW_FORK)
+			return -EINVAL;
+	if (d->nsw + n > d->capsw) {
+		size_t cap = MAX(d->capsw * 2, d->nsw + n);
+		struct cgctl_bw_switch *s = realloc(d->sw, cap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		d->sw = s;
+		d->capsw = cap;
+	}
+	memcpy(d->sw + d->nsw, sw, n * sizeof(*sw));
+	d->nsw += n;
+	return 0;
+}
+
+static size_t hslot(const struct cgctl_bw_demand *d, uint32_t tid)
+{
+	size_t h = (tid * 2654435761u) & (d->hsize - 1);
+
+	while (d->hash[h] && d->thr[d->hash[h] - 1].tid != tid)
+		h = (h + 1) & (d->hsize - 1);
+	return h;
+}
+
+static int rehash(struct cgctl_bw_demand *d)
+{
+	size_t size = d->hsize ? 2 * d->hsize : 256;
+	uint32_t *h = calloc(size, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	free(d->hash);
+	d->hash = h;
+	d->hsize = size;
+	for (unsigned int i = 0; i < d->nthr; i++)
+		d->hash[hslot(d, d->thr[i].tid)] = i + 1;
+	return 0;
+}
+
+/* The thread of @tid, created in order of first appearance.  Returns: NULL on ENOMEM. */
+static struct dthread *thread_of(struct cgctl_bw_demand *d, uint32_t tid)
+{
+	size_t h;
+
+	if ((d->nthr + 1) * 2 > d->hsize && rehash(d) < 0)
+		return NULL;
+	h = hslot(d, tid);
+	if (d->hash[h])
+		return &d->thr[d->hash[h] - 1];
+	if (d->nthr == d->capthr) {
+		unsigned int cap = d->capthr ? 2 * d->capthr : 64;
+		struct dthread *n = realloc(d->thr, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		d->thr = n;
+		d->capthr = cap;
+	}
+	memset(&d->thr[d->nthr], 0, sizeof(d->thr[0]));
+	d->thr[d->nthr].tid = tid;
+	strbuf_init(&d->thr[d->nthr].out);
+	d->hash[h] = ++d->nthr;
+	return &d->thr[d->nthr - 1];
+}
+
+CGCTL_EXPORT int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid,
+				       uint64_t oncpu_ns)
+{
+	struct dthread *t = thread_of(d, tid);
+
+	if (!t)
+		return -ENOMEM;
+	t->known = true;
+	t->known_oncpu = oncpu_ns;
+	return 0;
+}
+
+static void emit(const struct cgctl_bw_demand *d, struct dthread *t, unsigned int idx,
+		 const char *what, uint64_t from, uint64_t to)
+{
+	if (to <= from)
+		return;
+	strbuf_printf(&t->out, "%u %s %" PRIu64 "ns %" PRIu64 "ns\n", idx, what, to - from,
+		      from - d->start_ns);
+}
+
+/* Close the thread's current state at @now (an interval of that state). */
+static void close_state(const struct cgctl_bw_demand *d, struct dthread *t,
+			unsigned int idx, uint64_t now)
+{
+	static const char *const name[] = { [D_RUN] = "busy", [D_WAIT] = "wait",
+					    [D_SLEEP] = "idle" };
+
+	if (t->st == D_UNKNOWN || t->st == D_GONE)
+		return;
+	emit(d, t, idx, name[t->st], t->since, now);
+}
+
+static void step(const struct cgctl_bw_demand *d, struct dthread *t, unsigned int idx,
+		 const struct cgctl_bw_switch *sw)
+{
+	uint64_t now = MAX(sw->time_ns, d->start_ns);
+
+	if (t->st == D_GONE)
+		return;
+	now = MAX(now, t->since);	/* clocks of two CPUs may disagree by a little */
+	switch (sw->kind) {
+	case CGCTL_BW_SW_FORK:
+		if (t->st != D_UNKNOWN)
+			return;
+		t->st = D_WAIT;		/* a new task is runnable until it first runs */
+		break;
+	case CGCTL_BW_SW_IN:
+		if (t->st == D_RUN)
+			return;		/* the switch-out was lost: keep running */
+		close_state(d, t, idx, now);
+		t->st = D_RUN;
+		break;
+	case CGCTL_BW_SW_PREEMPT:
+	case CGCTL_BW_SW_SLEEP:
+		if (t->st == D_UNKNOWN)	/* it was running when the recording began */
+			t->since = d->start_ns, t->st = D_RUN;
+		if (t->st == D_RUN)
+			close_state(d, t, idx, now);
+		t->st = sw->kind == CGCTL_BW_SW_PREEMPT ? D_WAIT : D_SLEEP;
+		break;
+	case CGCTL_BW_SW_EXIT:
+		close_state(d, t, idx, now);
+		t->st = D_GONE;
+		return;
+	}
+	t->since = now;
+}
+
+static int cmp_sw(const void *a, const void *b)
+{
+	const struct cgctl_bw_switch *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	/* same instant: out before in, so a switch between two of ours keeps its order */
+	return (x->kind == CGCTL_BW_SW_IN) - (y->kind == CGCTL_BW_SW_IN);
+}
+
+static void finish(struct cgctl_bw_demand *d, uint64_t end)
+{
+	for (unsigned int i = 0; i < d->nthr; i++) {
+		struct dthread *t = &d->thr[i];
+
+		if (t->st == D_UNKNOWN && t->known) {	/* never switched: schedstat's time */
+			uint64_t busy = MIN(t->known_oncpu, end - d->start_ns);
+
+			emit(d, t, i, "busy", d->start_ns, d->start_ns + busy);
+			emit(d, t, i, "idle", d->start_ns + busy, end);
+			continue;
+		}
+		close_state(d, t, i, MAX(end, t->since));
+	}
+}
+
+static int build(struct cgctl_bw_demand *d, uint64_t end)
+{
+	qsort(d->sw, d->nsw, sizeof(*d->sw), cmp_sw);
+	for (size_t i = 0; i < d->nsw; i++) {
+		struct dthread *t = thread_of(d, d->sw[i].tid);
+
+		if (!t)
+			return -ENOMEM;
+		step(d, t, (unsigned int)(t - d->thr), &d->sw[i]);
+	}
+	finish(d, end);
+	return 0;
+}
+
+CGCTL_EXPORT int cgctl_bw_demand_trace(struct cgctl_bw_demand *d,
+				       const struct cgctl_bw_demand_meta *m, char **text,
+				       size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t end = MAX(m->end_ns, d->start_ns);
+	int r = build(d, end);
+
+	if (r < 0)
+		return r;
+	strbuf_printf(&sb, "cgctl-bw-trace 1\n# recorded by cgctl bw record: THREAD "
+		      "busy|idle|wait DURATION START\ncpus %u\nduration %" PRIu64 "ns\n"
+		      "lost %" PRIu64 "\n", m->ncpus ? m->ncpus : 1, end - d->start_ns, m->lost);
+	for (unsigned int i = 0; i < d->nthr; i++)
+		strbuf_printf(&sb, "thread %u %" PRIu32 "\n", i, d->thr[i].tid);
+	for (unsigned int i = 0; i < d->nthr; i++) {
+		if (!d->thr[i].out.len)		/* appeared, never ran: keep its number */
+			emit(d, &d->thr[i], i, "idle", d->start_ns, end);
+		strbuf_putn(&sb, d->thr[i].out.buf ? d->thr[i].out.buf : "",
+			    d->thr[i].out.len);
+		if (strbuf_error(&d->thr[i].out) < 0)
+			sb.oom = true;
+	}
+	if (strbuf_error(&sb) < 0) {
+		strbuf_release(&sb);
+		return -ENOMEM;
+	}
+	*len = sb.len;
+	*text = strbuf_steal(&sb);
+	return 0;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cgctl_bw_record: the kernel layer's context-switch records (lib/kernel/perf-record.c)
+ * of a process list or a cgroup's processes, turned into a demand trace
+ * (lib/predict/record-demand.c).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "kernel/perf.h"
+
+#define POLL_MS 100
+
+static uint64_t mono_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The processes of @path in the cpu hierarchy: each becomes a recorded process tree. */
+static int add_cgroup(struct cgctl_ctx *ctx, struct perf_rec *pr, const char *path,
+		      struct cgctl_error *e)
+{
+	const struct cgctl_mount *m;
+	char *buf = NULL, *save = NULL;
+	size_t len;
+	int r, n = 0;
+
+	r = cgctl_mount_find(ctx, "cpu", &m);
+	if (r < 0)
+		return cgctl_error_set(e, -r, "no cpu controller hierarchy");
+	r = cgctl_cg_read(ctx, m, path, "cgroup.procs", &buf, &len);
+	if (r < 0)
+		return cgctl_error_set(e, -r, "%s: cannot read cgroup.procs: %s", path,
+				       strerror(-r));
+	for (char *tok = strtok_r(buf, "\n", &save); tok && r >= 0;
+	     tok = strtok_r(NULL, "\n", &save)) {
+		r = perf_rec_add_process(pr, (pid_t)strtol(tok, NULL, 10), e);
+		if (r == -ESRCH)
+			r = 0;
+		else if (r > 0)
+			n++;
+	}
+	free(buf);
+	if (r < 0)
+		return r;
+	return n ? 0 : cgctl_error_set(e, ESRCH, "%s: no process to record", path);
+}
+
+static int add_targets(struct cgctl_ctx *ctx, struct perf_rec *pr,
+		       const struct cgctl_bw_record_opts *o, struct cgctl_error *e)
+{
+	if (!o->pids)
+		return add_cgroup(ctx, pr, o->cgroup, e);
+	for (size_t i = 0; i < o->npids; i++) {
+		int r = perf_rec_add_process(pr, o->pids[i], e);
+
+		if (r == -ESRCH)
+			return cgctl_error_set(e, ESRCH, "%d: no such process", o->pids[i]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Record until the duration is over, *stop is set or every recorded task has exited. */
+static int record_loop(struct perf_rec *pr, const struct cgctl_bw_record_opts *o,
+		       uint64_t start)
+{
+	int r = 0;
+
+	while (r == 0) {
+		uint64_t now = mono_ns(CLOCK_MONOTONIC);
+		int ms = POLL_MS;
+
+		if ((o->duration_ns && now - start >= o->duration_ns) || (o->stop && *o->stop) ||
+		    pr->live <= 0)
+			break;
+		if (o->duration_ns)
+			ms = (int)MIN((uint64_t)POLL_MS,
+				      (o->duration_ns - (now - start)) / 1000000 + 1);
+		r = perf_rec_poll(pr, ms);
+	}
+	return r < 0 ? r : perf_rec_poll(pr, 0);
+}
+
+/* On-CPU time at the start of each task opened then; for threads that never switch. */
+static uint64_t *oncpu_snapshot(const struct perf_rec *pr)
+{
+	uint64_t *v = calloc(pr->ntids ? pr->ntids : 1, sizeof(*v));
+
+	for (size_t i = 0; v && i < pr->ntids; i++)
+		if (perf_task_oncpu(pr->tids[i], &v[i]) < 0)
+			v[i] = UINT64_MAX;
+	return v;
+}
+
+static int make_trace(struct perf_rec *pr, const uint64_t *oncpu0, uint64_t start,
+		      uint64_t end, struct cgctl_bw_record_result *res)
+{
+	struct cgctl_bw_demand_meta meta = { .end_ns = end, .ncpus = pr->ncpus,
+					     .lost = pr->lost };
+	struct cgctl_bw_demand *d;
+	int r = cgctl_bw_demand_new(&d, start);
+
+	if (r < 0)
+		return r;
+	r = cgctl_bw_demand_add(d, pr->sw, pr->nsw);
+	for (size_t i = 0; r >= 0 && i < pr->ntids; i++) {
+		uint64_t v;
+
+		if (oncpu0[i] != UINT64_MAX && perf_task_oncpu(pr->tids[i], &v) == 0 &&
+		    v >= oncpu0[i])
+			r = cgctl_bw_demand_known(d, (uint32_t)pr->tids[i], v - oncpu0[i]);
+	}
+	if (r >= 0)
+		r = cgctl_bw_demand_trace(d, &meta, &res->trace, &res->len);
+	cgctl_bw_demand_free(d);
+	return r;
+}
+
+static unsigned int count_threads(const char *text)
+{
+	unsigned int n = 0;
+
+	for (const char *p = text; (p = strstr(p, "\nthread ")); p++)
+		n++;
+	return n;
+}
+
+CGCTL_EXPORT int cgctl_bw_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
+				 struct cgctl_bw_record_result *res, struct cgctl_error *e)
+{
+	struct perf_rec *pr;
+	uint64_t start, end, self0, *oncpu0 = NULL;
+	unsigned int pages = o && o->pages ? o->pages : 128;
+	int r;
+
+	if (!o || !res || (!o->pids && !o->cgroup) || (o->pids && !o->npids) ||
+	    (pages & (pages - 1)))
+		return cgctl_error_set(e, EINVAL, "record: give processes or a cgroup");
+	memset(res, 0, sizeof(*res));
+	pr = malloc(sizeof(*pr));
+	if (!pr)
+		return -ENOMEM;
+	r = perf_rec_init(pr, pages);
+	self0 = mono_ns(CLOCK_PROCESS_CPUTIME_ID);
+	start = mono_ns(CLOCK_MONOTONIC);
+	if (r >= 0)
+		r = add_targets(ctx, pr, o, e);
+	if (r >= 0 && !(oncpu0 = oncpu_snapshot(pr)))
+		r = -ENOMEM;
+	if (r >= 0)
+		r = record_loop(pr, o, start);
+	end = mono_ns(CLOCK_MONOTONIC);
+	if (r >= 0)
+		r = make_trace(pr, oncpu0, start, end, res);
+	if (r >= 0) {
+		res->duration_ns = end - start;
+		res->switches = pr->switches;
+		res->lost = pr->lost;
+		res->ncpus = pr->ncpus;
+		res->threads = count_threads(res->trace);
+		res->self_cpu_ns = mono_ns(CLOCK_PROCESS_CPUTIME_ID) - self0;
+	}
+	free(oncpu0);
+	perf_rec_close(pr);
+	free(pr);
+	return r < 0 ? r : 0;
+}
+
+CGCTL_EXPORT void cgctl_bw_record_result_free(struct cgctl_bw_record_result *res)
+{
+	if (!res)
+		return;
+	free(res->trace);
+	res->trace = NULL;
+	res->len = 0;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared by `cgctl bw record` and `cgctl bw recommend`: getting a trace. */
+#ifndef CGCTL_CMD_BW_RECORD_H
+#define CGCTL_CMD_BW_RECORD_H
+
+#include "cmd-bw.h"
+
+/*
+ * Record PIDs (every argument a PID) or one cgroup PATH for @duration_ns (0: until they
+ * exit or SIGINT).  Errors printed.  Returns: exit status; *res filled on EXIT_OK.
+ */
+int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duration_ns,
+		  struct cgctl_bw_record_result *res);
+/* One summary line on stderr; a loud warning when records were lost. */
+void bw_record_summary(struct cli *cli, const struct cgctl_bw_record_result *res);
+/* Read FILE ("-": stdin) whole.  Returns: exit status. */
+int bw_read_file(struct cli *cli, const char *name, char **buf, size_t *len);
+
+#endif

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * bw record / recommend: the trace parser (malformed, truncated, out of order, huge),
+ * demand rebuilt from canned context-switch records, and the recommendation search on
+ * synthetic traces whose answer is known.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libcgctl.h"
+#include "testutil.h"
+
+#define MS 1000000ULL
+
+static struct cgctl_error e;
+
+static int parse(const char *s, struct cgctl_bw_trace_info *ti)
+{
+	struct cgctl_bw_trace *t = NULL;
+	int r;
+
+	memset(&e, 0, sizeof(e));
+	r = cgctl_bw_trace_parse(s, strlen(s), &t, &e);
+	if (r == 0 && ti)
+		ck_assert_int_eq(cgctl_bw_trace_info(t, ti), 0);
+	cgctl_bw_trace_free(t);
+	return r;
+}
+
+START_TEST(parse_v0_and_v1)
+{
+	struct cgctl_bw_trace_info ti;
+
+	ck_assert_int_eq(parse("0 busy 10ms\n0 idle 90ms\n1 busy 5000\n", &ti), 0);
+	ck_assert_uint_eq(ti.version, 0);
+	ck_assert_uint_eq(ti.threads, 2);
+	ck_assert_uint_eq(ti.busy_ns, 15 * MS);
+	ck_assert_uint_eq(ti.span_ns, 100 * MS);
+	ck_assert_int_eq(parse("cgctl-bw-trace 1\ncpus 4\nduration 2s\nlost 7\n"
+			       "thread 0 4242 xz worker\n0 busy 1ms 0\n0 wait 2ms 1ms\n"
+			       "0 busy 1ms 3ms\n0 idle 5ms 4ms\n", &ti), 0);
+	ck_assert_uint_eq(ti.version, 1);
+	ck_assert_uint_eq(ti.ncpus, 4);
+	ck_assert_uint_eq(ti.lost, 7);
+	ck_assert_uint_eq(ti.duration_ns, 2000 * MS);
+	ck_assert_uint_eq(ti.busy_ns, 2 * MS);
+	ck_assert_uint_eq(ti.wait_ns, 2 * MS);
+	/* the wait is dropped on replay: busy 2 ms, idle 5 ms */
+	ck_assert_uint_eq(ti.span_ns, 7 * MS);
+}
+END_TEST
+
+START_TEST(parse_malformed)
+{
+	static const char *const bad[] = {
+		"", "# only a comment\n", "cgctl-bw-trace 2\n0 busy 1ms\n",
+		"0 busy 1ms\ncgctl-bw-trace 1\n", "cgctl-bw-trace 1\ncgctl-bw-trace 1\n0 busy 1\n",
+		"0 run 1ms\n", "0 busy\n", "0 busy -1ms\n", "0 busy 1h\n", "x busy 1ms\n",
+		"65536 busy 1ms\n", "0 busy 1ms 0 extra\n", "cpus 0\n0 busy 1\n",
+		"cpus two\n0 busy 1\n", "lost\n0 busy 1\n", "thread 0\n0 busy 1\n",
+		"0 busy 1ms 0\n0 busy 1ms\n", "0 busy 5ms 0\n0 busy 5ms 2ms\n",
+		"0 busy 400d\n", "0 busy 200000000s\n0 busy 200000000s\n0 busy 200000000s\n",
+		"0 busy 99999999999999999999999\n",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(parse(bad[i], NULL) == -EINVAL, "accepted: %s", bad[i]);
+		ck_assert_msg(e.msg[0], "no message for: %s", bad[i]);
+	}
+	/* a NUL byte inside a line */
+	{
+		struct cgctl_bw_trace *t = NULL;
+		static const char nul[] = "0 busy 1ms\n0 bu\0sy 1ms\n";
+
+		ck_assert_int_eq(cgctl_bw_trace_parse(nul, sizeof(nul) - 1, &t, &e), -EINVAL);
+		ck_assert_ptr_null(t);
+	}
+	ck_assert(strstr((parse("0 busy 1ms\n0 busy 2x\n", NULL), e.msg), "line 2"));
+}
+END_TEST
+
+START_TEST(parse_truncated)
+{
+	struct cgctl_bw_trace_info ti;
+
+	/* the last line without its newline is a line; cut inside a unit it is refused */
+	ck_assert_int_eq(parse("cgctl-bw-trace 1\n0 busy 10ms 0\n0 idle 10ms 10ms", &ti), 0);
+	ck_assert_uint_eq(ti.span_ns, 20 * MS);
+	ck_assert_int_eq(parse("cgctl-bw-trace 1\n0 busy 10ms 0\n0 idle 10m", NULL), -EINVAL);
+	ck_assert_int_eq(parse("cgctl-bw-tr", NULL), -EINVAL);
+}
+END_TEST
+
+START_TEST(parse_out_of_order)
+{
+	struct cgctl_bw_trace_info a, b;
+
+	ck_assert_int_eq(parse("1 busy 1ms 0\n1 idle 4ms 1ms\n1 busy 2ms 5ms\n0 busy 3ms 2ms\n",
+			       &a), 0);
+	ck_assert_int_eq(parse("0 busy 3ms 2ms\n1 busy 2ms 5ms\n1 busy 1ms 0\n1 idle 4ms 1ms\n",
+			       &b), 0);
+	ck_assert_mem_eq(&a, &b, sizeof(a));
+	ck_assert_uint_eq(a.busy_ns, 6 * MS);
+	/* thread 0 starts with a 2 ms gap: idle */
+	ck_assert_uint_eq(a.span_ns, 7 * MS);
+	/* gaps are idle */
+	ck_assert_int_eq(parse("0 busy 1ms 10ms\n0 busy 1ms 0\n", &a), 0);
+	ck_assert_uint_eq(a.span_ns, 11 * MS);
+	ck_assert_uint_eq(a.busy_ns, 2 * MS);
+}
+END_TEST
+
+START_TEST(parse_huge)
+{
+	size_t n = 1000000, cap = n * 32 + 64, len = 0;
+	char *buf = malloc(cap);
+	struct cgctl_bw_trace *t = NULL;
+	struct cgctl_bw_trace_info ti;
+
+	ck_assert_ptr_nonnull(buf);
+	len += (size_t)snprintf(buf, cap, "cgctl-bw-trace 1\n");
+	for (size_t i = 0; i < n; i++)	/* 16 threads, 1 ms busy / 1 ms idle each */
+		len += (size_t)snprintf(buf + len, cap - len, "%zu %s 1ms %zums\n", i % 16,
+					(i / 16) % 2 ? "idle" : "busy", i / 16);
+	ck_assert_int_eq(cgctl_bw_trace_parse(buf, len, &t, &e), 0);
+	ck_assert_int_eq(cgctl_bw_trace_info(t, &ti), 0);
+	ck_assert_uint_eq(ti.threads, 16);
+	ck_assert_uint_eq(ti.busy_ns, n / 2 * MS);
+	cgctl_bw_trace_free(t);
+	/* the same bytes with a NUL in the middle: refused, no crash */
+	buf[len / 2] = '\0';
+	ck_assert_int_eq(cgctl_bw_trace_parse(buf, len, &t, &e), -EINVAL);
+	free(buf);
+}
+END_TEST
+
+#define T0 1000000000ULL
+#define SW(t, tid, k) ((struct cgctl_bw_switch){ T0 + (t) * MS, (tid), CGCTL_BW_SW_##k })
+
+static char *demand_text(const struct cgctl_bw_switch *sw, size_t n, uint64_t end_ms,
+			 uint32_t known_tid, uint64_t known_ns)
+{
+	struct cgctl_bw_demand_meta m = { .end_ns = T0 + end_ms * MS, .ncpus = 2 };
+	struct cgctl_bw_demand *d;
+	char *text;
+	size_t len;
+
+	ck_assert_int_eq(cgctl_bw_demand_new(&d, T0), 0);
+	for (size_t i = 0; i < n; i++)	/* one at a time, backwards: order must not matter */
+		ck_assert_int_eq(cgctl_bw_demand_add(d, &sw[n - 1 - i], 1), 0);
+	if (known_tid)
+		ck_assert_int_eq(cgctl_bw_demand_known(d, known_tid, known_ns), 0);
+	ck_assert_int_eq(cgctl_bw_demand_trace(d, &m, &text, &len), 0);
+	ck_assert_uint_eq(strlen(text), len);
+	cgctl_bw_demand_free(d);
+	return text;
+}
+
+START_TEST(demand_from_switches)
+{
+	const struct cgctl_bw_switch sw[] = {
+		SW(0, 42, IN), SW(10, 42, PREEMPT), SW(30, 42, IN), SW(40, 42, SLEEP),
+		SW(100, 42, IN), SW(120, 42, EXIT),
+		SW(5, 43, PREEMPT), SW(15, 43, IN), SW(25, 43, SLEEP),	/* ran from the start */
+		SW(50, 44, FORK), SW(52, 44, IN), SW(60, 44, SLEEP),	/* created meanwhile */
+	};
+	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace *t;
+	char *text = demand_text(sw, sizeof(sw) / sizeof(sw[0]), 200, 0, 0);
+
+	ck_assert_ptr_nonnull(strstr(text, "cgctl-bw-trace 1\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nthread 0 42\nthread 1 43\nthread 2 44\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n0 busy 10000000ns 0ns\n0 wait 20000000ns "
+					   "10000000ns\n0 busy 10000000ns 30000000ns\n"
+					   "0 idle 60000000ns 40000000ns\n"
+					   "0 busy 20000000ns 100000000ns\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n1 busy 5000000ns 0ns\n1 wait 10000000ns "
+					   "5000000ns\n1 busy 10000000ns 15000000ns\n"
+					   "1 idle 175000000ns 25000000ns\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n2 wait 2000000ns 50000000ns\n"
+					   "2 busy 8000000ns 52000000ns\n"));
+	ck_assert_int_eq(cgctl_bw_trace_parse(text, strlen(text), &t, &e), 0);
+	ck_assert_int_eq(cgctl_bw_trace_info(t, &ti), 0);
+	ck_assert_uint_eq(ti.busy_ns, (40 + 15 + 8) * MS);
+	ck_assert_uint_eq(ti.wait_ns, (20 + 10 + 2) * MS);
+	ck_assert_uint_eq(ti.duration_ns, 200 * MS);
+	cgctl_bw_trace_free(t);
+	free(text);
+}
+END_TEST
+
+START_TEST(demand_silent_thread)
+{
+	/* a thread alone on a CPU never switches: its schedstat time makes it busy */
+	const struct cgctl_bw_switch sw[] = { SW(0, 7, IN), SW(1, 7, SLEEP) };
+	char *text = demand_text(sw, 2, 100, 9, 80 * MS);
+
+	ck_assert_ptr_nonnull(strstr(text, "\nthread 0 9\nthread 1 7\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n0 busy 80000000ns 0ns\n0 idle 20000000ns "
+					   "80000000ns\n"));
+	free(text);
+}
+END_TEST
+
+/* A trace of @threads threads, each @busy_ms busy then @idle_ms idle, @n cycles. */
+static struct cgctl_bw_trace *synth(unsigned int threads, unsigned int busy_ms,
+				    unsigned int idle_ms, unsigned int n, unsigned int cpus)
+{
+	size_t cap = (size_t)threads * n * 48 + 64, len;
+	char *buf = malloc(cap);
+	struct cgctl_bw_trace *t;
+
+	len = (size_t)snprintf(buf, cap, "cgctl-bw-trace 1\ncpus %u\n", cpus);
+	for (unsigned int i = 0; i < threads; i++)
+		for (unsigned int k = 0; k < n; k++)
+			len += (size_t)snprintf(buf + len, cap - len, "%u busy %ums\n%u idle %ums\n",
+						i, busy_ms, i, idle_ms);
+	ck_assert_int_eq(cgctl_bw_trace_parse(buf, len, &t, &e), 0);
+	free(buf);
+	return t;
+}
+
+START_TEST(recommend_always_busy)
+{
+	/* one thread always busy: it needs a whole CPU, quota = period */
+	struct cgctl_bw_trace *t = synth(1, 10000, 0, 1, 2);
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r;
+
+	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
+	ck_assert(r.feasible);
+	ck_assert_uint_eq(r.best.bw.period_us, 100000);
+	ck_assert_uint_ge(r.best.bw.quota_us, 97000);
+	ck_assert_uint_le(r.best.bw.quota_us, 101000);
+	ck_assert(r.best.within);
+	ck_assert(r.mean_use > 0.99 && r.mean_use < 1.01);
+	cgctl_bw_trace_free(t);
+}
+END_TEST
+
+START_TEST(recommend_bursty_beats_percentile)
+{
+	/* 4 threads, 20 ms busy in each 100 ms cycle, all at once: mean use 0.8 CPU, but
+	 * each period's 80 ms comes in a 20 ms burst on 2 CPUs.  Any quota below the 80 ms
+	 * a period needs throttles every period; the percentile recommender (0.8 x 1.15)
+	 * is above that here, so both fit; with 6 threads (1.2 CPU) it is not. */
+	struct cgctl_bw_trace *t = synth(6, 20, 80, 100, 2);
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_replay tight;
+	struct cgctl_bw_settings bw;
+
+	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
+	ck_assert(r.feasible);
+	ck_assert(r.mean_use > 1.19 && r.mean_use < 1.21);
+	/* the known answer: 120 ms per 100 ms period (minus what spills over) */
+	ck_assert_uint_ge(r.best.bw.quota_us, 110000);
+	ck_assert_uint_le(r.best.bw.quota_us, 125000);
+	ck_assert(r.best.throttled_frac <= 0.01);
+	/* 20 % tighter throttles more than the budget */
+	bw = r.best.bw;
+	bw.quota_us = bw.quota_us * 8 / 10;
+	ck_assert_int_eq(cgctl_bw_replay_run(t, &o, &bw, &tight, &e), 0);
+	ck_assert(!tight.within);
+	ck_assert_int_gt(tight.st.nr_throttled, r.best.st.nr_throttled);
+	/* slack of the answer: limit / mean use */
+	ck_assert(r.best.slack > 0.9 && r.best.slack < 1.1);
+	cgctl_bw_trace_free(t);
+}
+END_TEST
+
+START_TEST(recommend_budget_and_burst)
+{
+	/* every 10th cycle 3x as busy: a burst covers it, a percentile does not see it */
+	char *buf = malloc(1 << 20);
+	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 1\ncpus 2\n");
+	struct cgctl_bw_recommend_opts o = { 0 }, loose = { .max_throttled_ppm = 200000 };
+	struct cgctl_bw_recommend_opts ba = { .burst_auto = true };
+	struct cgctl_bw_recommendation r, rl, rb;
+	struct cgctl_bw_trace *t;
+
+	for (int th = 0; th < 4; th++)
+		for (int i = 0; i < 100; i++)
+			len += (size_t)sprintf(buf + len, "%d busy %dms\n%d idle %dms\n", th,
+					       i % 10 ? 20 : 60, th, i % 10 ? 80 : 40);
+	ck_assert_int_eq(cgctl_bw_trace_parse(buf, len, &t, &e), 0);
+	free(buf);
+	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend(t, &loose, &rl, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend(t, &ba, &rb, &e), 0);
+	/* a looser budget never needs more */
+	ck_assert_uint_le(rl.best.bw.quota_us, r.best.bw.quota_us);
+	/* with burst the quota can come down to about the mean use (0.96 CPU) */
+	ck_assert_uint_lt(rb.best.bw.quota_us, r.best.bw.quota_us * 7 / 10);
+	ck_assert_uint_gt(rb.best.bw.burst_us, 0);
+	ck_assert(rb.best.within);
+	/* the percentile recommender throttles far beyond the budget here */
+	ck_assert(r.pct.throttled_frac > 0.05);
+	ck_assert(!r.pct.within);
+	cgctl_bw_trace_free(t);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("bw-record");
+	TCase *tc = tcase_create("trace");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, parse_v0_and_v1);
+	tcase_add_test(tc, parse_malformed);
+	tcase_add_test(tc, parse_truncated);
+	tcase_add_test(tc, parse_out_of_order);
+	tcase_add_test(tc, parse_huge);
+	tcase_add_test(tc, demand_from_switches);
+	tcase_add_test(tc, demand_silent_thread);
+	tcase_add_test(tc, recommend_always_busy);
+	tcase_add_test(tc, recommend_bursty_beats_percentile);
+	tcase_add_test(tc, recommend_budget_and_burst);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
