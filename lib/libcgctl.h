@@ -1274,7 +1274,7 @@ struct cgctl_memhigh_config {
 	uint64_t reclaim_file_ns;	/* per clean file page reclaimed (default 100) */
 	uint64_t reclaim_anon_ns;	/* per anon page swapped out (default 2000) */
 	uint64_t sample_ns;		/* timeline step (0: no timeline) */
-	uint64_t limit_ns;		/* stop the run here (0: 1 hour) */
+	uint64_t limit_ns;		/* stop the run here (0: an hour after the last start) */
 	unsigned int ngroups, nworkloads;
 	const struct cgctl_memhigh_group *groups;
 	const struct cgctl_memhigh_workload *workloads;

@@ -98,8 +98,12 @@ static int setup(struct cgctl_memhigh_run *r, const struct cgctl_memhigh_config 
 		r->cfg.reclaim_file_ns = 100;
 	if (!r->cfg.reclaim_anon_ns)
 		r->cfg.reclaim_anon_ns = 2000;
-	if (!r->cfg.limit_ns)
+	if (!r->cfg.limit_ns) {	/* an hour after the last workload starts */
 		r->cfg.limit_ns = 3600 * SEC;
+		for (unsigned int i = 0; i < c->nworkloads; i++)
+			if (c->workloads[i].start_ns + 3600 * SEC > r->cfg.limit_ns)
+				r->cfg.limit_ns = c->workloads[i].start_ns + 3600 * SEC;
+	}
 	r->swap_free = c->swap_free;
 	r->ngroups = c->ngroups;
 	for (unsigned int i = 0; i < c->ngroups; i++) {

@@ -5,7 +5,9 @@
  * memory.high model (lib/engine/memcg-high-*.c) is fed the same settings and the pages
  * the cgroup held before the workload started (as unreclaimable anon: the workload's own
  * binary, stack, page tables) and predicts memory.current, memory.events, the swap and
- * the throttling stall (observed as memory.pressure "some" total, psi_memstall).  The
+ * the memory stall: memory.pressure "some" total counts the psi_memstall_enter() regions,
+ * the throttling sleeps and reclaim_high()'s reclaim, whose model cost per page
+ * (reclaim_file_ns, reclaim_anon_ns) is a host's figure, not an emulator's.  The
  * peak is sampled every few ms (memory.peak would include the file's preparation).
  * Kernel HZ is taken as 250 (Debian's CONFIG_HZ).
  */
@@ -197,6 +199,9 @@ static int observe_one(struct vrun *run, const struct vmemhigh_params *p, struct
 	stall0 = pressure_ns(run, m, path);
 	if (err >= 0)
 		err = write_pages(run, m, path, "memory.high", p->high_pages, reason, len);
+	/* "no swap" even where the machine has some */
+	if (err >= 0 && p->kind == VMH_ANON && have_swap(run))
+		err = vcg_write(run, m, path, "memory.swap.max", "0", reason, len);
 	if (err >= 0)
 		err = go(run, m, path, &w, o, reason, len);
 	if (err >= 0)
@@ -252,8 +257,8 @@ static void fill_one(const struct vscenario *s, const struct mh_obs *o,
 			set(&out[i], (double)o->current - high, (double)r->current - high);
 		else if (!strcmp(n, "events_high"))
 			set(&out[i], (double)o->ev_high, (double)r->ev_high);
-		else if (!strcmp(n, "stall"))
-			set(&out[i], (double)o->stall_ns, (double)r->stall_ns);
+		else if (!strcmp(n, "stall"))	/* psi_memstall: the sleeps and reclaim */
+			set(&out[i], (double)o->stall_ns, (double)(r->stall_ns + r->reclaim_ns));
 		else if (!strcmp(n, "wall"))
 			set(&out[i], (double)o->wall_ns, (double)r->end_ns);
 		else if (!strcmp(n, "swap"))
