@@ -27,35 +27,34 @@ static const char *opt_swap_max, *opt_swap, *opt_page_time, *opt_kernel;
 static int opt_threads = 1, opt_cpus = -1, opt_hz = 250, opt_timeline, opt_ascii;
 
 static const struct poptOption options[] = {
-	{ "anon", '\0', POPT_ARG_STRING, &opt_anon, 0,
-	  "each thread faults in this much anonymous memory and keeps it", "SIZE" },
-	{ "file", '\0', POPT_ARG_STRING, &opt_file, 0,
-	  "each thread reads this much of a file into the page cache", "SIZE" },
-	{ "threads", '\0', POPT_ARG_INT, &opt_threads, 0, "number of threads (default 1)",
-	  "N" },
-	{ "rate", '\0', POPT_ARG_STRING, &opt_rate, 0,
-	  "bytes per second per thread (default: as fast as the CPU)", "SIZE" },
-	{ "chunk", '\0', POPT_ARG_STRING, &opt_chunk, 0,
-	  "read() size of --file (default 128K; anon faults one page)", "SIZE" },
-	{ "high", '\0', POPT_ARG_STRING, &opt_high, 0,
-	  "memory.high (default: PATH's, else max)", "SIZE" },
-	{ "max", '\0', POPT_ARG_STRING, &opt_max, 0, "memory.max (default: PATH's, else max)",
-	  "SIZE" },
-	{ "swap-max", '\0', POPT_ARG_STRING, &opt_swap_max, 0,
-	  "memory.swap.max (default: PATH's, else max)", "SIZE" },
-	{ "swap", '\0', POPT_ARG_STRING, &opt_swap, 0,
-	  "free swap space of the system (default 0: no swap)", "SIZE" },
-	{ "cpus", '\0', POPT_ARG_INT, &opt_cpus, 0, "CPUs (default: online CPUs)", "M" },
-	{ "hz", '\0', POPT_ARG_INT, &opt_hz, 0, "CONFIG_HZ (default 250, Debian's)", "N" },
-	{ "page-time", '\0', POPT_ARG_STRING, &opt_page_time, 0,
-	  "CPU time to fault or read one page (default 250ns)", "DUR" },
-	{ "kernel", '\0', POPT_ARG_STRING, &opt_kernel, 0,
-	  "kernel era (default: the running kernel; 6.1 or later)", "VERSION" },
-	{ "timeline", '\0', POPT_ARG_NONE, &opt_timeline, 0, "draw memory.current over time",
-	  NULL },
-	{ "ascii", '\0', POPT_ARG_NONE, &opt_ascii, 0, "plain ASCII timeline", NULL },
-	POPT_TABLEEND
-};
+    {"anon", '\0', POPT_ARG_STRING, &opt_anon, 0,
+     "each thread faults in this much anonymous memory and keeps it", "SIZE"},
+    {"file", '\0', POPT_ARG_STRING, &opt_file, 0,
+     "each thread reads this much of a file into the page cache", "SIZE"},
+    {"threads", '\0', POPT_ARG_INT, &opt_threads, 0, "number of threads (default 1)",
+     "N"},
+    {"rate", '\0', POPT_ARG_STRING, &opt_rate, 0,
+     "bytes per second per thread (default: as fast as the CPU)", "SIZE"},
+    {"chunk", '\0', POPT_ARG_STRING, &opt_chunk, 0,
+     "read() size of --file (default 128K; anon faults one page)", "SIZE"},
+    {"high", '\0', POPT_ARG_STRING, &opt_high, 0,
+     "memory.high (default: PATH's, else max)", "SIZE"},
+    {"max", '\0', POPT_ARG_STRING, &opt_max, 0, "memory.max (default: PATH's, else max)",
+     "SIZE"},
+    {"swap-max", '\0', POPT_ARG_STRING, &opt_swap_max, 0,
+     "memory.swap.max (default: PATH's, else max)", "SIZE"},
+    {"swap", '\0', POPT_ARG_STRING, &opt_swap, 0,
+     "free swap space of the system (default 0: no swap)", "SIZE"},
+    {"cpus", '\0', POPT_ARG_INT, &opt_cpus, 0, "CPUs (default: online CPUs)", "M"},
+    {"hz", '\0', POPT_ARG_INT, &opt_hz, 0, "CONFIG_HZ (default 250, Debian's)", "N"},
+    {"page-time", '\0', POPT_ARG_STRING, &opt_page_time, 0,
+     "CPU time to fault or read one page (default 250ns)", "DUR"},
+    {"kernel", '\0', POPT_ARG_STRING, &opt_kernel, 0,
+     "kernel era (default: the running kernel; 6.1 or later)", "VERSION"},
+    {"timeline", '\0', POPT_ARG_NONE, &opt_timeline, 0, "draw memory.current over time",
+     NULL},
+    {"ascii", '\0', POPT_ARG_NONE, &opt_ascii, 0, "plain ASCII timeline", NULL},
+    POPT_TABLEEND};
 
 struct pred {
 	struct cgctl_memhigh_config cfg;
@@ -88,7 +87,8 @@ static int read_path(struct cli *cli, const char *arg, struct cgctl_memhigh_limi
 	if (rc)
 		return rc;
 	if (m->version != 2)
-		return cli_error(cli, arg, -EOPNOTSUPP, "memory.high is cgroup v2 only (this "
+		return cli_error(cli, arg, -EOPNOTSUPP,
+				 "memory.high is cgroup v2 only (this "
 				 "is a v1 hierarchy; give --high/--max without PATH)");
 	r = cgctl_cg_exists(cli->ctx, m, norm);
 	if (r <= 0)
@@ -129,9 +129,10 @@ static int parse_settings(struct cli *cli, int argc, const char **argv, struct p
 		if ((rc = cli_parse_size(cli, "swap", opt_swap, &p->swap)))
 			return rc;
 		if (p->swap == CGCTL_SIZE_MAX)
-			return cli_usage(cli, "--swap: give the free swap space, not max");
+			return cli_usage(cli,
+					 "--swap: give the free swap space, not max");
 	}
-	p->grp = (struct cgctl_memhigh_group){ .parent = -1, .lim = l };
+	p->grp = (struct cgctl_memhigh_group){.parent = -1, .lim = l};
 	return EXIT_OK;
 }
 
@@ -145,14 +146,15 @@ static int parse_workload(struct cli *cli, struct pred *p)
 	if ((rc = cli_parse_size(cli, opt_anon ? "anon" : "file", sz, &p->size)))
 		return rc;
 	if (p->size < PG || p->size == CGCTL_SIZE_MAX || p->size > (1ULL << 52))
-		return cli_usage(cli, "--%s: '%s' is not in [4K, 4P]", opt_anon ? "anon" : "file",
-				 sz);
+		return cli_usage(cli, "--%s: '%s' is not in [4K, 4P]",
+				 opt_anon ? "anon" : "file", sz);
 	if (opt_threads < 1 || opt_threads > 1024)
 		return cli_usage(cli, "--threads: %d is not in 1..1024", opt_threads);
 	if (opt_rate && (rc = cli_parse_size(cli, "rate", opt_rate, &p->rate)))
 		return rc;
 	if (opt_rate && (p->rate < PG || p->rate == CGCTL_SIZE_MAX))
-		return cli_usage(cli, "--rate: '%s' is less than a page a second", opt_rate);
+		return cli_usage(cli, "--rate: '%s' is less than a page a second",
+				 opt_rate);
 	p->chunk = 128 * 1024;
 	if (opt_chunk && opt_anon)
 		return cli_usage(cli, "--chunk is the read() size of --file");
@@ -161,10 +163,13 @@ static int parse_workload(struct cli *cli, struct pred *p)
 	if (p->chunk < PG || p->chunk > 1024 * 1024 * 1024)
 		return cli_usage(cli, "--chunk: '%s' is not in [4K, 1G]", opt_chunk);
 	p->wl = (struct cgctl_memhigh_workload){
-		.group = 0, .kind = opt_anon ? CGCTL_MEMHIGH_ANON : CGCTL_MEMHIGH_FILE,
-		.threads = (unsigned int)opt_threads, .size_pages = p->size / PG,
-		.rate_pages = p->rate / PG, .chunk_pages = opt_anon ? 1 : p->chunk / PG,
-		.stay = true,
+	    .group = 0,
+	    .kind = opt_anon ? CGCTL_MEMHIGH_ANON : CGCTL_MEMHIGH_FILE,
+	    .threads = (unsigned int)opt_threads,
+	    .size_pages = p->size / PG,
+	    .rate_pages = p->rate / PG,
+	    .chunk_pages = opt_anon ? 1 : p->chunk / PG,
+	    .stay = true,
 	};
 	return EXIT_OK;
 }
@@ -182,10 +187,12 @@ static int parse_world(struct cli *cli, struct pred *p)
 	    (rc = cli_parse_duration(cli, "page-time", opt_page_time, 1000, &pt)))
 		return rc;
 	if (!pt || pt > 1000000000ULL)
-		return cli_usage(cli, "--page-time: '%s' is not in (0, 1s]", opt_page_time);
+		return cli_usage(cli, "--page-time: '%s' is not in (0, 1s]",
+				 opt_page_time);
 	if (opt_kernel) {
 		if (cgctl_kver_parse(opt_kernel, &p->cfg.kver) < 0)
-			return cli_usage(cli, "--kernel: '%s' is not a version (e.g. 6.12)",
+			return cli_usage(cli,
+					 "--kernel: '%s' is not a version (e.g. 6.12)",
 					 opt_kernel);
 	} else {
 		p->cfg.kver = mem_kver(cli);
@@ -193,7 +200,8 @@ static int parse_world(struct cli *cli, struct pred *p)
 			p->cfg.kver = CGCTL_KVER(6, 18, 0);
 	}
 	if (p->cfg.kver < CGCTL_KVER(6, 1, 0))
-		return cli_error(cli, NULL, -EOPNOTSUPP, "the memory.high model covers "
+		return cli_error(cli, NULL, -EOPNOTSUPP,
+				 "the memory.high model covers "
 				 "kernels 6.1 and later");
 	p->cfg.hz = (unsigned int)opt_hz;
 	p->cfg.ncpus = opt_cpus > 0 ? (unsigned int)opt_cpus : mem_ncpu(cli);
@@ -208,14 +216,15 @@ static int parse_world(struct cli *cli, struct pred *p)
 
 static int run(struct cli *cli, struct pred *p)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = {0};
 	struct cgctl_memhigh_run *r;
 	const struct cgctl_memhigh_sample *s;
 	int err;
 
 	err = cgctl_memhigh_run(&p->cfg, &r, &e);
 	if (err < 0)
-		return cli_error(cli, NULL, err, "%s", e.msg[0] ? e.msg : cli_strerror(err));
+		return cli_error(cli, NULL, err, "%s",
+				 e.msg[0] ? e.msg : cli_strerror(err));
 	cgctl_memhigh_run_group(r, 0, &p->res);
 	cgctl_memhigh_run_free(r);
 	if (!opt_timeline)
@@ -224,7 +233,8 @@ static int run(struct cli *cli, struct pred *p)
 	p->cfg.sample_ns = p->res.end_ns / ROWS + 1;
 	err = cgctl_memhigh_run(&p->cfg, &r, &e);
 	if (err < 0)
-		return cli_error(cli, NULL, err, "%s", e.msg[0] ? e.msg : cli_strerror(err));
+		return cli_error(cli, NULL, err, "%s",
+				 e.msg[0] ? e.msg : cli_strerror(err));
 	p->nsamples = cgctl_memhigh_run_samples(r, 0, &s);
 	p->samples = p->nsamples > 0 ? malloc(p->nsamples * sizeof(*s)) : NULL;
 	if (p->samples)
@@ -320,16 +330,19 @@ static void draw_rows(FILE *fp, const struct pred *p, bool ascii)
 
 		fprintf(fp, "%9.3fs  |", s->t_ns / 1e9);
 		for (int k = 0; k < BAR; k++)
-			fputs(k == hc ? (ascii ? "|" : "│") : k < u ? (ascii ? "#" : "█") : " ",
+			fputs(k == hc ? (ascii ? "|" : "│")
+			      : k < u ? (ascii ? "#" : "█")
+				      : " ",
 			      fp);
-		fprintf(fp, "| %7.1fM %8" PRIu64 " %6.2fs%s\n", s->current * PG / 1048576.0,
-			s->ev_high, s->stall_ns / 1e9, s->sleeping ? " T" : "");
+		fprintf(fp, "| %7.1fM %8" PRIu64 " %6.2fs%s\n",
+			s->current * PG / 1048576.0, s->ev_high, s->stall_ns / 1e9,
+			s->sleeping ? " T" : "");
 	}
 }
 
 static int predict(struct cli *cli, int argc, const char **argv)
 {
-	struct pred p = { 0 };
+	struct pred p = {0};
 	int rc;
 
 	rc = parse_settings(cli, argc, argv, &p);
@@ -358,11 +371,11 @@ out:
 }
 
 const struct cgctl_cmd cmd_mem_predict = {
-	.name = "predict",
-	.args = "[PATH]",
-	.summary = "model a workload under memory.high/max: current, events, stall, OOM",
-	.options = options,
-	.run = predict,
-	.min_args = 0,
-	.max_args = 1,
+    .name = "predict",
+    .args = "[PATH]",
+    .summary = "model a workload under memory.high/max: current, events, stall, OOM",
+    .options = options,
+    .run = predict,
+    .min_args = 0,
+    .max_args = 1,
 };

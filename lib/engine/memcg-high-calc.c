@@ -15,12 +15,12 @@ CGCTL_EXPORT int cgctl_memhigh_era_get(uint32_t kver, struct cgctl_memhigh_era *
 	if (!ret || kver < K(6, 1, 0))
 		return -EINVAL;
 	*ret = (struct cgctl_memhigh_era){
-		.kver = kver,
-		.batch = 64,			/* include/linux/memcontrol.h (v6.1) */
-		.retries = 16,			/* MAX_RECLAIM_RETRIES (v6.1) */
-		.stock_slots = kver >= K(6, 16, 0) ? 7 : 1,	/* NR_MEMCG_STOCK */
-		.dying_bail = kver >= K(6, 12, 0),
-		.prot_capped = kver >= K(6, 12, 0),
+	    .kver = kver,
+	    .batch = 64,   /* include/linux/memcontrol.h (v6.1) */
+	    .retries = 16, /* MAX_RECLAIM_RETRIES (v6.1) */
+	    .stock_slots = kver >= K(6, 16, 0) ? 7 : 1, /* NR_MEMCG_STOCK */
+	    .dying_bail = kver >= K(6, 12, 0),
+	    .prot_capped = kver >= K(6, 12, 0),
 	};
 	return 0;
 }
@@ -42,8 +42,9 @@ CGCTL_EXPORT uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high)
 
 /* mirrors mm/memcontrol.c:calculate_high_delay() (v6.1, v6.12); u64 wraps like the
  * kernel's unsigned long once the overage passes about 256 times the high */
-CGCTL_EXPORT uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage, unsigned int nr_pages,
-						  unsigned int hz, unsigned int batch)
+CGCTL_EXPORT uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage,
+						  unsigned int nr_pages, unsigned int hz,
+						  unsigned int batch)
 {
 	uint64_t penalty;
 
@@ -59,9 +60,10 @@ CGCTL_EXPORT uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage, unsigned
 /* mirrors the penalty half of mm/memcontrol.c:mem_cgroup_handle_over_high() (v6.1,
  * v6.12): memory plus swap delay, min(.., MEMCG_MAX_HIGH_DELAY_JIFFIES), no sleep when
  * <= HZ / 100 */
-CGCTL_EXPORT uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage, uint64_t swap_overage,
-						    unsigned int nr_pages, unsigned int hz,
-						    unsigned int batch)
+CGCTL_EXPORT uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage,
+						    uint64_t swap_overage,
+						    unsigned int nr_pages,
+						    unsigned int hz, unsigned int batch)
 {
 	uint64_t p;
 
@@ -77,19 +79,17 @@ static uint64_t muldiv(const struct cgctl_memhigh_era *era, uint64_t a, uint64_t
 {
 	if (!c)
 		return 0;
-	if (era->prot_capped)		/* mul_u64_u64_div_u64() */
+	if (era->prot_capped) /* mul_u64_u64_div_u64() */
 		return (uint64_t)((unsigned __int128)a * b / c);
-	return a * b / c;		/* v6.1: unsigned long, may wrap */
+	return a * b / c; /* v6.1: unsigned long, may wrap */
 }
 
 /* mirrors mm/page_counter.c:effective_protection() (v6.12) and
  * mm/memcontrol.c:effective_protection() (v6.1) */
-CGCTL_EXPORT uint64_t cgctl_memhigh_effective_protection(const struct cgctl_memhigh_era *era,
-							 uint64_t usage, uint64_t parent_usage,
-							 uint64_t setting,
-							 uint64_t parent_effective,
-							 uint64_t siblings_protected,
-							 bool recursive)
+CGCTL_EXPORT uint64_t cgctl_memhigh_effective_protection(
+    const struct cgctl_memhigh_era *era, uint64_t usage, uint64_t parent_usage,
+    uint64_t setting, uint64_t parent_effective, uint64_t siblings_protected,
+    bool recursive)
 {
 	uint64_t protected = usage < setting ? usage : setting;
 	uint64_t ep = protected, unclaimed, unprotected, parent_unprotected;

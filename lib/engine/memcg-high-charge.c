@@ -22,7 +22,8 @@ static void drain_slot(struct cgctl_memhigh_run *r, struct mh_slot *s)
 }
 
 /* mirrors mm/memcontrol.c:consume_stock() (v6.1; v6.16+ searches 7 slots) */
-static bool consume_stock(struct cgctl_memhigh_run *r, unsigned int cpu, int g, uint64_t n)
+static bool consume_stock(struct cgctl_memhigh_run *r, unsigned int cpu, int g,
+			  uint64_t n)
 {
 	struct mh_slot *s = slots(r, cpu);
 
@@ -59,7 +60,8 @@ static void refill_stock(struct cgctl_memhigh_run *r, unsigned int cpu, int g, u
 		drain_slot(r, use);
 }
 
-/* mirrors mm/memcontrol.c:drain_all_stock() (v6.1): every CPU's stock of @top's subtree */
+/* mirrors mm/memcontrol.c:drain_all_stock() (v6.1): every CPU's stock of @top's subtree
+ */
 void mh_drain_all(struct cgctl_memhigh_run *r, int top)
 {
 	for (size_t i = 0; i < (size_t)r->cfg.ncpus * r->era.stock_slots; i++)
@@ -142,7 +144,7 @@ static int over_max(struct cgctl_memhigh_run *r, struct mh_task *tk, int over, u
 		*drained = true;
 		return 1;
 	}
-	if (got && n <= 8)	/* 1 << PAGE_ALLOC_COSTLY_ORDER */
+	if (got && n <= 8) /* 1 << PAGE_ALLOC_COSTLY_ORDER */
 		return 1;
 	if ((*retries)--)
 		return 1;
@@ -161,7 +163,8 @@ static void check_high(struct cgctl_memhigh_run *r, struct mh_task *tk, uint64_t
 		const struct mh_group *c = &r->g[p];
 
 		if (c->usage > c->lim.high) {
-			/* current->memcg_nr_pages_over_high += batch; set_notify_resume() */
+			/* current->memcg_nr_pages_over_high += batch; set_notify_resume()
+			 */
 			tk->over_high += (unsigned int)batch;
 			break;
 		}

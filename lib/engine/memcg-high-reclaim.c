@@ -58,11 +58,13 @@ void mh_event(struct cgctl_memhigh_run *r, int g, int ev)
 		(*ev_field(&r->g[g], ev))++;
 }
 
-static uint64_t children_protected(const struct cgctl_memhigh_run *r, int parent, bool low)
+static uint64_t children_protected(const struct cgctl_memhigh_run *r, int parent,
+				   bool low)
 {
 	uint64_t sum = 0;
 
-	/* propagate_protected_usage(): children_{min,low}_usage = sum min(usage, setting) */
+	/* propagate_protected_usage(): children_{min,low}_usage = sum min(usage, setting)
+	 */
 	for (unsigned int i = 0; i < r->ngroups; i++) {
 		const struct mh_group *c = &r->g[i];
 		uint64_t s = low ? c->lim.low : c->lim.min;
@@ -91,12 +93,12 @@ static void calculate_protection(struct cgctl_memhigh_run *r, int target)
 			continue;
 		}
 		p = &r->g[c->parent];
-		c->emin = cgctl_memhigh_effective_protection(&r->era, c->usage, p->usage,
-			c->lim.min, p->emin, children_protected(r, c->parent, false),
-			r->cfg.recursive_prot);
-		c->elow = cgctl_memhigh_effective_protection(&r->era, c->usage, p->usage,
-			c->lim.low, p->elow, children_protected(r, c->parent, true),
-			r->cfg.recursive_prot);
+		c->emin = cgctl_memhigh_effective_protection(
+		    &r->era, c->usage, p->usage, c->lim.min, p->emin,
+		    children_protected(r, c->parent, false), r->cfg.recursive_prot);
+		c->elow = cgctl_memhigh_effective_protection(
+		    &r->era, c->usage, p->usage, c->lim.low, p->elow,
+		    children_protected(r, c->parent, true), r->cfg.recursive_prot);
 	}
 }
 
@@ -107,8 +109,9 @@ static uint64_t swap_room(const struct cgctl_memhigh_run *r, int g)
 
 	for (; g >= 0; g = r->g[g].parent) {
 		const struct mh_group *a = &r->g[g];
-		uint64_t left = a->swap_usage >= a->lim.swap_max ? 0 :
-				a->lim.swap_max - a->swap_usage;
+		uint64_t left = a->swap_usage >= a->lim.swap_max
+				    ? 0
+				    : a->lim.swap_max - a->swap_usage;
 
 		room = left < room ? left : room;
 	}
@@ -195,7 +198,8 @@ static uint64_t shrink_pass(struct cgctl_memhigh_run *r, int target, bool low_re
 		shrink_group(r, (int)i, scan, &f, &a);
 		got += f + a;
 		if (tk) {
-			uint64_t ns = f * r->cfg.reclaim_file_ns + a * r->cfg.reclaim_anon_ns;
+			uint64_t ns =
+			    f * r->cfg.reclaim_file_ns + a * r->cfg.reclaim_anon_ns;
 
 			tk->t += ns;
 			r->g[tk->group].res.reclaim_ns += ns;
@@ -211,14 +215,16 @@ static uint64_t shrink_pass(struct cgctl_memhigh_run *r, int target, bool low_re
 uint64_t mh_try_to_free(struct cgctl_memhigh_run *r, int target, uint64_t nr,
 			struct mh_task *tk)
 {
-	uint64_t want = nr > CGCTL_MEMHIGH_SWAP_CLUSTER_MAX ? nr : CGCTL_MEMHIGH_SWAP_CLUSTER_MAX;
+	uint64_t want =
+	    nr > CGCTL_MEMHIGH_SWAP_CLUSTER_MAX ? nr : CGCTL_MEMHIGH_SWAP_CLUSTER_MAX;
 	uint64_t got = 0;
 	bool skipped = false;
 
 	for (int pass = 0; pass < 2; pass++) {
 		calculate_protection(r, target);
 		for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--)
-			got += shrink_pass(r, target, pass, prio, want - got, &skipped, tk);
+			got +=
+			    shrink_pass(r, target, pass, prio, want - got, &skipped, tk);
 		if (got || !skipped)
 			break;
 	}

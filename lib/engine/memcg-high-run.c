@@ -20,7 +20,8 @@ static int check_limits(const struct cgctl_memhigh_limits *l, unsigned int i,
 {
 	/* the kernel accepts 0, but no task of the model could then charge a page */
 	if (!l->max)
-		return cgctl_error_set(e, EINVAL, "group %u: memory.max 0 leaves no room", i);
+		return cgctl_error_set(e, EINVAL, "group %u: memory.max 0 leaves no room",
+				       i);
 	return 0;
 }
 
@@ -32,13 +33,14 @@ static int check_config(const struct cgctl_memhigh_config *c, struct cgctl_error
 		return cgctl_error_set(e, EINVAL, "CPUs: %u is not in 1..%d", c->ncpus,
 				       MH_MAX_CPUS);
 	if (c->hz != 100 && c->hz != 250 && c->hz != 300 && c->hz != 1000)
-		return cgctl_error_set(e, EINVAL, "HZ %u: not 100, 250, 300 or 1000", c->hz);
+		return cgctl_error_set(e, EINVAL, "HZ %u: not 100, 250, 300 or 1000",
+				       c->hz);
 	for (unsigned int i = 0; i < c->ngroups; i++) {
 		int p = c->groups[i].parent;
 
 		if (p >= (int)i || p < -1)
-			return cgctl_error_set(e, EINVAL, "group %u: its parent must come first",
-					       i);
+			return cgctl_error_set(e, EINVAL,
+					       "group %u: its parent must come first", i);
 		if (check_limits(&c->groups[i].lim, i, e) < 0)
 			return -EINVAL;
 	}
@@ -48,11 +50,14 @@ static int check_config(const struct cgctl_memhigh_config *c, struct cgctl_error
 		const struct cgctl_memhigh_workload *w = &c->workloads[i];
 
 		if (w->group < 0 || w->group >= (int)c->ngroups)
-			return cgctl_error_set(e, EINVAL, "workload %u: no group %d", i, w->group);
+			return cgctl_error_set(e, EINVAL, "workload %u: no group %d", i,
+					       w->group);
 		if (w->kind > CGCTL_MEMHIGH_FILE)
-			return cgctl_error_set(e, EINVAL, "workload %u: kind %u", i, w->kind);
+			return cgctl_error_set(e, EINVAL, "workload %u: kind %u", i,
+					       w->kind);
 		if (!w->threads || !w->size_pages || w->size_pages > (1ULL << 40))
-			return cgctl_error_set(e, EINVAL, "workload %u: no threads or size", i);
+			return cgctl_error_set(e, EINVAL,
+					       "workload %u: no threads or size", i);
 	}
 	return 0;
 }
@@ -75,11 +80,17 @@ static int add_tasks(struct cgctl_memhigh_run *r)
 			struct mh_task *tk = &r->tasks[r->ntasks];
 
 			*tk = (struct mh_task){
-				.group = w->group, .cpu = r->ntasks % r->cfg.ncpus,
-				.kind = w->kind, .size = w->size_pages, .rate = w->rate_pages,
-				.start_ns = w->start_ns, .t = w->start_ns, .stay = w->stay,
-				.chunk = w->chunk_pages ? w->chunk_pages :
-					 w->kind == CGCTL_MEMHIGH_ANON ? 1 : 32,
+			    .group = w->group,
+			    .cpu = r->ntasks % r->cfg.ncpus,
+			    .kind = w->kind,
+			    .size = w->size_pages,
+			    .rate = w->rate_pages,
+			    .start_ns = w->start_ns,
+			    .t = w->start_ns,
+			    .stay = w->stay,
+			    .chunk = w->chunk_pages		     ? w->chunk_pages
+				     : w->kind == CGCTL_MEMHIGH_ANON ? 1
+								     : 32,
 			};
 			r->ntasks++;
 		}
@@ -98,7 +109,7 @@ static int setup(struct cgctl_memhigh_run *r, const struct cgctl_memhigh_config 
 		r->cfg.reclaim_file_ns = 100;
 	if (!r->cfg.reclaim_anon_ns)
 		r->cfg.reclaim_anon_ns = 2000;
-	if (!r->cfg.limit_ns) {	/* an hour after the last workload starts */
+	if (!r->cfg.limit_ns) { /* an hour after the last workload starts */
 		r->cfg.limit_ns = 3600 * SEC;
 		for (unsigned int i = 0; i < c->nworkloads; i++)
 			if (c->workloads[i].start_ns + 3600 * SEC > r->cfg.limit_ns)
@@ -111,14 +122,15 @@ static int setup(struct cgctl_memhigh_run *r, const struct cgctl_memhigh_config 
 		r->g[i].lim = c->groups[i].lim;
 		r->g[i].file = c->groups[i].file;
 		r->g[i].anon = c->groups[i].anon;
-		mh_counter_add(r, (int)i, (int64_t)(c->groups[i].file + c->groups[i].anon));
+		mh_counter_add(r, (int)i,
+			       (int64_t)(c->groups[i].file + c->groups[i].anon));
 	}
 	nslots = (size_t)c->ncpus * r->era.stock_slots;
 	r->stock = malloc(nslots * sizeof(*r->stock));
 	if (!r->stock)
 		return -ENOMEM;
 	for (size_t i = 0; i < nslots; i++)
-		r->stock[i] = (struct mh_slot){ -1, 0 };
+		r->stock[i] = (struct mh_slot){-1, 0};
 	return add_tasks(r);
 }
 
@@ -138,12 +150,15 @@ static int sample_group(struct cgctl_memhigh_run *r, unsigned int gi, uint64_t t
 		c->cap = cap;
 	}
 	for (unsigned int i = 0; i < r->ntasks; i++)
-		if (mh_in_subtree(r, r->tasks[i].group, (int)gi) && r->tasks[i].sleep_end > t &&
-		    !r->tasks[i].dead)
+		if (mh_in_subtree(r, r->tasks[i].group, (int)gi) &&
+		    r->tasks[i].sleep_end > t && !r->tasks[i].dead)
 			sleeping++;
 	c->samples[c->nsamples++] = (struct cgctl_memhigh_sample){
-		.t_ns = t, .current = c->usage, .ev_high = c->res.ev_high,
-		.stall_ns = c->res.stall_ns, .sleeping = sleeping,
+	    .t_ns = t,
+	    .current = c->usage,
+	    .ev_high = c->res.ev_high,
+	    .stall_ns = c->res.stall_ns,
+	    .sleeping = sleeping,
 	};
 	return 0;
 }
@@ -180,7 +195,7 @@ static void finish(struct cgctl_memhigh_run *r, struct mh_task *tk)
 
 	tk->finished = true;
 	if (!tk->stay)
-		mh_free_task(r, tk);	/* exit_mmap() uncharges anon and swap */
+		mh_free_task(r, tk); /* exit_mmap() uncharges anon and swap */
 	if (tk->t > c->res.end_ns)
 		c->res.end_ns = tk->t;
 }
@@ -192,7 +207,7 @@ static void turn(struct cgctl_memhigh_run *r, struct mh_task *tk)
 
 	for (uint64_t i = 0; i < n && !tk->dead; i++) {
 		if (mh_charge(r, tk, 1) < 0) {
-			tk->dead = true;	/* killed (or no victim: the fault fails) */
+			tk->dead = true; /* killed (or no victim: the fault fails) */
 			break;
 		}
 		if (tk->kind == CGCTL_MEMHIGH_ANON) {
@@ -205,10 +220,10 @@ static void turn(struct cgctl_memhigh_run *r, struct mh_task *tk)
 		tk->t += r->cfg.alloc_ns;
 	}
 	if (!tk->dead)
-		mh_handle_over_high(r, tk);	/* resume_user_mode_work() */
+		mh_handle_over_high(r, tk); /* resume_user_mode_work() */
 	if (tk->rate && !tk->dead) {
-		uint64_t due = tk->start_ns + (uint64_t)((unsigned __int128)tk->done * SEC /
-							 tk->rate);
+		uint64_t due = tk->start_ns +
+			       (uint64_t)((unsigned __int128)tk->done * SEC / tk->rate);
 
 		tk->t = due > tk->t ? due : tk->t;
 	}
@@ -272,8 +287,9 @@ CGCTL_EXPORT int cgctl_memhigh_run(const struct cgctl_memhigh_config *cfg,
 		err = simulate(r);
 	if (err < 0) {
 		cgctl_memhigh_run_free(r);
-		return cgctl_error_set(e, -err, err == -ENOMEM ? "out of memory" :
-				       "at most %d tasks", MH_MAX_TASKS);
+		return cgctl_error_set(
+		    e, -err, err == -ENOMEM ? "out of memory" : "at most %d tasks",
+		    MH_MAX_TASKS);
 	}
 	collect(r);
 	*ret = r;
@@ -300,7 +316,8 @@ CGCTL_EXPORT int cgctl_memhigh_run_group(const struct cgctl_memhigh_run *r, int 
 	return 0;
 }
 
-CGCTL_EXPORT ssize_t cgctl_memhigh_run_samples(const struct cgctl_memhigh_run *r, int group,
+CGCTL_EXPORT ssize_t cgctl_memhigh_run_samples(const struct cgctl_memhigh_run *r,
+					       int group,
 					       const struct cgctl_memhigh_sample **ret)
 {
 	if (!r || !ret || group < 0 || group >= (int)r->ngroups)

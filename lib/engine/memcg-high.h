@@ -13,10 +13,10 @@
 struct mh_group {
 	int parent;
 	struct cgctl_memhigh_limits lim;
-	uint64_t usage;			/* memory page counter: subtree + stock */
-	uint64_t swap_usage;		/* swap page counter (subtree) */
-	uint64_t file, anon, swap;	/* this group's own pages */
-	uint64_t emin, elow;		/* effective protection of the last reclaim */
+	uint64_t usage;		   /* memory page counter: subtree + stock */
+	uint64_t swap_usage;	   /* swap page counter (subtree) */
+	uint64_t file, anon, swap; /* this group's own pages */
+	uint64_t emin, elow;	   /* effective protection of the last reclaim */
 	struct cgctl_memhigh_group_result res;
 	struct cgctl_memhigh_sample *samples;
 	size_t nsamples, cap;
@@ -26,15 +26,15 @@ struct mh_task {
 	int group;
 	unsigned int cpu, kind, chunk;
 	uint64_t size, done, rate, start_ns;
-	uint64_t t;			/* the task's clock */
-	uint64_t anon, swap;		/* its private pages resident / swapped */
-	uint64_t sleep_end;		/* end of its last throttling sleep */
-	unsigned int over_high;		/* current->memcg_nr_pages_over_high */
+	uint64_t t;		/* the task's clock */
+	uint64_t anon, swap;	/* its private pages resident / swapped */
+	uint64_t sleep_end;	/* end of its last throttling sleep */
+	unsigned int over_high; /* current->memcg_nr_pages_over_high */
 	bool stay, finished, dead;
 };
 
 struct mh_slot {
-	int group;			/* -1: empty */
+	int group; /* -1: empty */
 	uint64_t nr;
 };
 
@@ -44,7 +44,7 @@ struct cgctl_memhigh_run {
 	unsigned int ngroups, ntasks;
 	struct mh_group g[MH_MAX_GROUPS];
 	struct mh_task *tasks;
-	struct mh_slot *stock;		/* ncpus * era.stock_slots */
+	struct mh_slot *stock; /* ncpus * era.stock_slots */
 	uint64_t swap_free;
 	uint64_t next_sample;
 	int err;

@@ -34,7 +34,7 @@ struct mh_obs {
 /* a directory whose files have clean, evictable page cache (not tmpfs, not ramfs) */
 static const char *file_dir(void)
 {
-	static const char *const dirs[] = { "/var/tmp", "/tmp", "." };
+	static const char *const dirs[] = {"/var/tmp", "/tmp", "."};
 	struct statfs sf;
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
@@ -52,26 +52,31 @@ static bool have_swap(struct vrun *run)
 
 	if (cgctl_read_sys(run->ctx, "/proc/swaps", &buf, &len) < 0)
 		return false;
-	yes = strchr(buf, '\n') && strchr(buf, '\n')[1] != '\0';	/* a line past the header */
+	yes = strchr(buf, '\n') &&
+	      strchr(buf, '\n')[1] != '\0'; /* a line past the header */
 	free(buf);
 	return yes;
 }
 
-static int mh_applies(struct vrun *run, const struct vscenario *s, char *reason, size_t len)
+static int mh_applies(struct vrun *run, const struct vscenario *s, char *reason,
+		      size_t len)
 {
 	const struct vmemhigh_params *p = s->params;
 	const struct cgctl_mount *m;
 
 	if (cgctl_mount_find(run->ctx, "memory", &m) < 0 || m->version != 2) {
-		snprintf(reason, len, "no cgroup v2 memory controller (memory.high is v2 only)");
+		snprintf(reason, len,
+			 "no cgroup v2 memory controller (memory.high is v2 only)");
 		return 1;
 	}
 	if (run->kver < CGCTL_KVER(6, 1, 0)) {
-		snprintf(reason, len, "the memory.high model covers kernels 6.1 and later");
+		snprintf(reason, len,
+			 "the memory.high model covers kernels 6.1 and later");
 		return 1;
 	}
 	if ((p->kind == VMH_FILE || p->kind == VMH_PROTECT) && !file_dir()) {
-		snprintf(reason, len, "no disk-backed directory for clean page cache (only "
+		snprintf(reason, len,
+			 "no disk-backed directory for clean page cache (only "
 			 "tmpfs/ramfs, whose pages are not file cache)");
 		return 1;
 	}
@@ -83,7 +88,8 @@ static int mh_applies(struct vrun *run, const struct vscenario *s, char *reason,
 }
 
 /* memory.pressure "some ... total=USEC" in ns */
-static uint64_t pressure_ns(struct vrun *run, const struct cgctl_mount *m, const char *path)
+static uint64_t pressure_ns(struct vrun *run, const struct cgctl_mount *m,
+			    const char *path)
 {
 	char *buf = NULL, *t;
 	size_t len;
@@ -108,10 +114,10 @@ static int write_pages(struct vrun *run, const struct cgctl_mount *m, const char
 }
 
 static int start(struct vrun *run, const struct cgctl_mount *m, const char *path,
-		 const struct vmemhigh_params *p, bool file, unsigned int pages, struct vwork *w,
-		 char *fname, char *reason, size_t len)
+		 const struct vmemhigh_params *p, bool file, unsigned int pages,
+		 struct vwork *w, char *fname, char *reason, size_t len)
 {
-	struct vwork_spec ws = { .m = { m }, .path = { path }, .cpu = 0 };
+	struct vwork_spec ws = {.m = {m}, .path = {path}, .cpu = 0};
 	char n[16], c[16], line[128];
 
 	snprintf(n, sizeof(n), "%u", pages);
@@ -130,7 +136,8 @@ static int start(struct vrun *run, const struct cgctl_mount *m, const char *path
 	int err = vwork_start(run, &ws, w, reason, len);
 
 	if (err >= 0)
-		err = vwork_expect(run, w, "ready", line, sizeof(line), 60000, reason, len);
+		err =
+		    vwork_expect(run, w, "ready", line, sizeof(line), 60000, reason, len);
 	return err;
 }
 
@@ -143,7 +150,8 @@ static int go(struct vrun *run, const struct cgctl_mount *m, const char *path,
 	int err = vwork_send(w, "go\n");
 
 	for (unsigned int i = 0; err >= 0 && i < 24000; i++) {
-		if (vcg_read_u64(run, m, path, "memory.current", &cur, reason, len) >= 0 &&
+		if (vcg_read_u64(run, m, path, "memory.current", &cur, reason, len) >=
+			0 &&
 		    cur / PG > o->peak)
 			o->peak = cur / PG;
 		err = vwork_expect(run, w, "done", line, sizeof(line), 5, reason, len);
@@ -165,9 +173,11 @@ static int observe_end(struct vrun *run, const struct cgctl_mount *m, const char
 	int err = vcg_read_u64(run, m, path, "memory.current", &cur, reason, len);
 
 	if (err >= 0)
-		err = vcg_read_key(run, m, path, "memory.events", "high", &o->ev_high, reason, len);
+		err = vcg_read_key(run, m, path, "memory.events", "high", &o->ev_high,
+				   reason, len);
 	if (err >= 0)
-		err = vcg_read_key(run, m, path, "memory.events", "low", &o->ev_low, reason, len);
+		err = vcg_read_key(run, m, path, "memory.events", "low", &o->ev_low,
+				   reason, len);
 	if (err < 0)
 		return err;
 	vcg_read_u64(run, m, path, "memory.swap.current", &sw, reason, len);
@@ -179,11 +189,11 @@ static int observe_end(struct vrun *run, const struct cgctl_mount *m, const char
 }
 
 /* one group, one workload: FILE, ANON, SWAP */
-static int observe_one(struct vrun *run, const struct vmemhigh_params *p, struct mh_obs *o,
-		       char *reason, size_t len)
+static int observe_one(struct vrun *run, const struct vmemhigh_params *p,
+		       struct mh_obs *o, char *reason, size_t len)
 {
 	const struct cgctl_mount *m;
-	struct vwork w = { .pid = -1 };
+	struct vwork w = {.pid = -1};
 	const char *path;
 	char fname[128] = "";
 	uint64_t cur = 0, stall0;
@@ -191,14 +201,15 @@ static int observe_one(struct vrun *run, const struct vmemhigh_params *p, struct
 
 	err = vscratch_create(run, "memory", NULL, "memhigh", &m, &path, reason, len);
 	if (err >= 0)
-		err = start(run, m, path, p, p->kind == VMH_FILE, p->pages, &w, fname, reason,
-			    len);
+		err = start(run, m, path, p, p->kind == VMH_FILE, p->pages, &w, fname,
+			    reason, len);
 	if (err >= 0)
 		err = vcg_read_u64(run, m, path, "memory.current", &cur, reason, len);
 	o->base = cur / PG;
 	stall0 = pressure_ns(run, m, path);
 	if (err >= 0)
-		err = write_pages(run, m, path, "memory.high", p->high_pages, reason, len);
+		err =
+		    write_pages(run, m, path, "memory.high", p->high_pages, reason, len);
 	/* "no swap" even where the machine has some */
 	if (err >= 0 && p->kind == VMH_ANON && have_swap(run))
 		err = vcg_write(run, m, path, "memory.swap.max", "0", reason, len);
@@ -210,7 +221,8 @@ static int observe_one(struct vrun *run, const struct vmemhigh_params *p, struct
 		err = vwork_finish(run, &w, 5000, reason, len);
 	vwork_kill(run, &w);
 	if (fname[0])
-		unlink(fname);	/* the workload unlinks it when it finishes, not when killed */
+		unlink(fname); /* the workload unlinks it when it finishes, not when
+				  killed */
 	return err;
 }
 
@@ -220,10 +232,16 @@ static int model(struct vrun *run, const struct vmemhigh_params *p,
 		 struct cgctl_memhigh_group_result *res, char *reason, size_t len)
 {
 	struct cgctl_memhigh_config c = {
-		.kver = run->model_kver, .hz = MH_HZ, .ncpus = run->ncpu, .swap_free = swap,
-		.ngroups = ng, .nworkloads = nw, .groups = g, .workloads = w,
+	    .kver = run->model_kver,
+	    .hz = MH_HZ,
+	    .ncpus = run->ncpu,
+	    .swap_free = swap,
+	    .ngroups = ng,
+	    .nworkloads = nw,
+	    .groups = g,
+	    .workloads = w,
 	};
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = {0};
 	struct cgctl_memhigh_run *r;
 	int err = cgctl_memhigh_run(&c, &r, &e);
 
@@ -254,11 +272,13 @@ static void fill_one(const struct vscenario *s, const struct mh_obs *o,
 		if (!strcmp(n, "peak_over_high"))
 			set(&out[i], (double)o->peak - high, (double)r->peak - high);
 		else if (!strcmp(n, "end_over_high"))
-			set(&out[i], (double)o->current - high, (double)r->current - high);
+			set(&out[i], (double)o->current - high,
+			    (double)r->current - high);
 		else if (!strcmp(n, "events_high"))
 			set(&out[i], (double)o->ev_high, (double)r->ev_high);
-		else if (!strcmp(n, "stall"))	/* psi_memstall: the sleeps and reclaim */
-			set(&out[i], (double)o->stall_ns, (double)(r->stall_ns + r->reclaim_ns));
+		else if (!strcmp(n, "stall")) /* psi_memstall: the sleeps and reclaim */
+			set(&out[i], (double)o->stall_ns,
+			    (double)(r->stall_ns + r->reclaim_ns));
 		else if (!strcmp(n, "wall"))
 			set(&out[i], (double)o->wall_ns, (double)r->end_ns);
 		else if (!strcmp(n, "swap"))
@@ -270,13 +290,17 @@ static int run_one(struct vrun *run, const struct vscenario *s, struct vsample *
 		   char *reason, size_t len)
 {
 	const struct vmemhigh_params *p = s->params;
-	struct cgctl_memhigh_group g = { -1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 };
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0};
 	struct cgctl_memhigh_workload w = {
-		.group = 0, .kind = p->kind == VMH_FILE ? CGCTL_MEMHIGH_FILE : CGCTL_MEMHIGH_ANON,
-		.threads = 1, .size_pages = p->pages, .chunk_pages = p->chunk, .stay = true,
+	    .group = 0,
+	    .kind = p->kind == VMH_FILE ? CGCTL_MEMHIGH_FILE : CGCTL_MEMHIGH_ANON,
+	    .threads = 1,
+	    .size_pages = p->pages,
+	    .chunk_pages = p->chunk,
+	    .stay = true,
 	};
 	struct cgctl_memhigh_group_result r;
-	struct mh_obs o = { 0 };
+	struct mh_obs o = {0};
 	int err;
 
 	err = observe_one(run, p, &o, reason, len);
@@ -284,20 +308,22 @@ static int run_one(struct vrun *run, const struct vscenario *s, struct vsample *
 		return err;
 	g.lim.high = p->high_pages;
 	g.anon = o.base;
-	/* swap taken as ample: the scenario's workload is far below any swap device's size */
-	err = model(run, p, &g, 1, &w, 1, p->kind == VMH_SWAP ? 1ULL << 30 : 0, &r, reason,
-		    len);
+	/* swap taken as ample: the scenario's workload is far below any swap device's
+	 * size */
+	err = model(run, p, &g, 1, &w, 1, p->kind == VMH_SWAP ? 1ULL << 30 : 0, &r,
+		    reason, len);
 	if (err >= 0)
 		fill_one(s, &o, &r, p->high_pages, out);
 	return err;
 }
 
-/* ---- protection: A (low) reads its file, then B reads more under the parent's max ---- */
+/* ---- protection: A (low) reads its file, then B reads more under the parent's max ----
+ */
 static int protect_observe(struct vrun *run, const struct vmemhigh_params *p,
 			   struct mh_obs *a, struct mh_obs *b, char *reason, size_t len)
 {
 	const struct cgctl_mount *m;
-	struct vwork wa = { .pid = -1 }, wb = { .pid = -1 };
+	struct vwork wa = {.pid = -1}, wb = {.pid = -1};
 	const char *pp, *ap, *bp;
 	char fa[128] = "", fb[128] = "";
 	uint64_t cur = 0;
@@ -305,7 +331,8 @@ static int protect_observe(struct vrun *run, const struct vmemhigh_params *p,
 
 	err = vscratch_create(run, "memory", NULL, "memhigh-prot", &m, &pp, reason, len);
 	if (err >= 0)
-		err = vcg_write(run, m, pp, "cgroup.subtree_control", "+memory", reason, len);
+		err = vcg_write(run, m, pp, "cgroup.subtree_control", "+memory", reason,
+				len);
 	if (err >= 0)
 		err = write_pages(run, m, pp, "memory.max", p->max_pages, reason, len);
 	if (err >= 0)
@@ -335,7 +362,7 @@ static int protect_observe(struct vrun *run, const struct vmemhigh_params *p,
 	vwork_kill(run, &wa);
 	vwork_kill(run, &wb);
 	if (fa[0])
-		unlink(fa);	/* killed before their own unlink */
+		unlink(fa); /* killed before their own unlink */
 	if (fb[0])
 		unlink(fb);
 	return err;
@@ -346,18 +373,27 @@ static int run_protect(struct vrun *run, const struct vscenario *s, struct vsamp
 {
 	const struct vmemhigh_params *p = s->params;
 	struct cgctl_memhigh_group g[3] = {
-		{ -1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 },
-		{ 0, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 },
-		{ 0, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 },
+	    {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	    {0, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	    {0, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
 	};
 	struct cgctl_memhigh_workload w[2] = {
-		{ .group = 1, .kind = CGCTL_MEMHIGH_FILE, .threads = 1, .size_pages = p->pages_a,
-		  .chunk_pages = p->chunk, .stay = true },
-		{ .group = 2, .kind = CGCTL_MEMHIGH_FILE, .threads = 1, .size_pages = p->pages,
-		  .chunk_pages = p->chunk, .stay = true, .start_ns = 3600ULL * 1000000000 },
+	    {.group = 1,
+	     .kind = CGCTL_MEMHIGH_FILE,
+	     .threads = 1,
+	     .size_pages = p->pages_a,
+	     .chunk_pages = p->chunk,
+	     .stay = true},
+	    {.group = 2,
+	     .kind = CGCTL_MEMHIGH_FILE,
+	     .threads = 1,
+	     .size_pages = p->pages,
+	     .chunk_pages = p->chunk,
+	     .stay = true,
+	     .start_ns = 3600ULL * 1000000000},
 	};
 	struct cgctl_memhigh_group_result r[3];
-	struct mh_obs a = { 0 }, b = { 0 };
+	struct mh_obs a = {0}, b = {0};
 	int err;
 
 	err = protect_observe(run, p, &a, &b, reason, len);
@@ -392,6 +428,6 @@ static int mh_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 }
 
 const struct vdriver vdriver_memhigh = {
-	.applies = mh_applies,
-	.run_once = mh_run_once,
+    .applies = mh_applies,
+    .run_once = mh_run_once,
 };

@@ -35,8 +35,9 @@ START_TEST(delay_table)
 	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(10485, 64, 1000, 64), 6);
 	ck_assert_uint_eq(cgctl_memhigh_overage(h + 512, h), 20971);
 	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(20971, 64, 1000, 64), 25);
-	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(cgctl_memhigh_overage(h + 1024, h), 64,
-						      1000, 64), 102);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_delay_jiffies(cgctl_memhigh_overage(h + 1024, h), 64, 1000, 64),
+	    102);
 	ck_assert_uint_eq(cgctl_memhigh_overage(h + 2560, h), 104857);
 	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(104857, 64, 1000, 64), 639);
 	ck_assert_uint_eq(cgctl_memhigh_overage(h + 4352, h), 178257);
@@ -125,24 +126,26 @@ START_TEST(protection)
 
 	ck_assert_int_eq(cgctl_memhigh_era_get(K(6, 1, 0), &e61), 0);
 	ck_assert_int_eq(cgctl_memhigh_era_get(K(6, 12, 0), &e612), 0);
-	ck_assert_uint_eq(cgctl_memhigh_effective_protection(&e612, 60, 130, 80, 100, 110,
-							     false), 54);
-	ck_assert_uint_eq(cgctl_memhigh_effective_protection(&e61, 70, 130, 50, 100, 110,
-							     false), 45);
-	ck_assert_uint_eq(cgctl_memhigh_effective_protection(&e612, 60, 100, 80, 100, 90,
-							     false), 60);
-	ck_assert_uint_eq(cgctl_memhigh_effective_protection(&e612, 60, 100, 0, 100, 0, true),
-			  60);
-	ck_assert_uint_eq(cgctl_memhigh_effective_protection(&e612, 60, 100, 0, 100, 0,
-							     false), 0);
-	ck_assert_uint_eq(cgctl_memhigh_effective_protection(&e612, 150, 100, 0, 100, 0, true),
-			  100);
-	ck_assert_uint_eq(cgctl_memhigh_effective_protection(&e61, 150, 100, 0, 100, 0, true),
-			  150);
-	ck_assert_uint_eq(cgctl_memhigh_effective_protection(&e61, big, big, big, pe,
-							     big + pe, false), 0);
-	ck_assert_uint_eq(cgctl_memhigh_effective_protection(&e612, big, big, big, pe,
-							     big + pe, false), 2863311530ULL);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 60, 130, 80, 100, 110, false), 54);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e61, 70, 130, 50, 100, 110, false), 45);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 60, 100, 80, 100, 90, false), 60);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 60, 100, 0, 100, 0, true), 60);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 60, 100, 0, 100, 0, false), 0);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 150, 100, 0, 100, 0, true), 100);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e61, 150, 100, 0, 100, 0, true), 150);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e61, big, big, big, pe, big + pe, false),
+	    0);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, big, big, big, pe, big + pe, false),
+	    2863311530ULL);
 }
 END_TEST
 
@@ -151,12 +154,20 @@ static struct cgctl_memhigh_run *run1(uint32_t kver, struct cgctl_memhigh_group 
 				      unsigned int nw, uint64_t swap)
 {
 	struct cgctl_memhigh_config c = {
-		.kver = kver, .hz = 250, .ncpus = 1, .swap_free = swap,
-		.alloc_ns = 1000, .reclaim_file_ns = 1, .reclaim_anon_ns = 1,
-		.ngroups = ng, .nworkloads = nw, .groups = g, .workloads = w,
+	    .kver = kver,
+	    .hz = 250,
+	    .ncpus = 1,
+	    .swap_free = swap,
+	    .alloc_ns = 1000,
+	    .reclaim_file_ns = 1,
+	    .reclaim_anon_ns = 1,
+	    .ngroups = ng,
+	    .nworkloads = nw,
+	    .groups = g,
+	    .workloads = w,
 	};
 	struct cgctl_memhigh_run *r = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = {0};
 
 	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
 	return r;
@@ -176,9 +187,12 @@ static struct cgctl_memhigh_run *run1(uint32_t kver, struct cgctl_memhigh_group 
  */
 START_TEST(run_anon_no_swap)
 {
-	struct cgctl_memhigh_group g = { -1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 };
-	struct cgctl_memhigh_workload w = { .group = 0, .kind = CGCTL_MEMHIGH_ANON,
-					    .threads = 1, .size_pages = 1200, .stay = true };
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0};
+	struct cgctl_memhigh_workload w = {.group = 0,
+					   .kind = CGCTL_MEMHIGH_ANON,
+					   .threads = 1,
+					   .size_pages = 1200,
+					   .stay = true};
 	struct cgctl_memhigh_group_result res;
 	struct cgctl_memhigh_run *r;
 
@@ -213,9 +227,12 @@ END_TEST
  */
 START_TEST(run_anon_oom)
 {
-	struct cgctl_memhigh_group g = { -1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 };
-	struct cgctl_memhigh_workload w = { .group = 0, .kind = CGCTL_MEMHIGH_ANON,
-					    .threads = 1, .size_pages = 1200, .stay = true };
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0};
+	struct cgctl_memhigh_workload w = {.group = 0,
+					   .kind = CGCTL_MEMHIGH_ANON,
+					   .threads = 1,
+					   .size_pages = 1200,
+					   .stay = true};
 	struct cgctl_memhigh_group_result res;
 	struct cgctl_memhigh_run *r;
 
@@ -249,9 +266,9 @@ END_TEST
  */
 START_TEST(run_file)
 {
-	struct cgctl_memhigh_group g = { -1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 };
-	struct cgctl_memhigh_workload w = { .group = 0, .kind = CGCTL_MEMHIGH_FILE,
-					    .threads = 1, .size_pages = 5000 };
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0};
+	struct cgctl_memhigh_workload w = {
+	    .group = 0, .kind = CGCTL_MEMHIGH_FILE, .threads = 1, .size_pages = 5000};
 	struct cgctl_memhigh_group_result res;
 	struct cgctl_memhigh_run *r;
 
@@ -277,12 +294,12 @@ END_TEST
 START_TEST(run_protection)
 {
 	struct cgctl_memhigh_group g[3] = {
-		{ -1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 },
-		{ 0, CGCTL_MEMHIGH_NO_LIMITS, 600, 0 },
-		{ 0, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 },
+	    {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	    {0, CGCTL_MEMHIGH_NO_LIMITS, 600, 0},
+	    {0, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
 	};
-	struct cgctl_memhigh_workload w = { .group = 2, .kind = CGCTL_MEMHIGH_FILE,
-					    .threads = 1, .size_pages = 2000 };
+	struct cgctl_memhigh_workload w = {
+	    .group = 2, .kind = CGCTL_MEMHIGH_FILE, .threads = 1, .size_pages = 2000};
 	struct cgctl_memhigh_group_result a, b;
 	struct cgctl_memhigh_run *r;
 
@@ -307,13 +324,13 @@ END_TEST
 START_TEST(run_errors)
 {
 	struct cgctl_memhigh_group g[2] = {
-		{ 1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 },
-		{ -1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0 },
+	    {1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	    {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
 	};
-	struct cgctl_memhigh_config c = { .kver = K(6, 12, 0), .hz = 250, .ncpus = 1,
-					  .ngroups = 2, .groups = g };
+	struct cgctl_memhigh_config c = {
+	    .kver = K(6, 12, 0), .hz = 250, .ncpus = 1, .ngroups = 2, .groups = g};
 	struct cgctl_memhigh_run *r = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = {0};
 
 	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), -EINVAL);
 	ck_assert_ptr_null(r);
