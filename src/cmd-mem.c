@@ -8,6 +8,7 @@
 #include "mem-util.h"
 
 extern const struct cgctl_cmd cmd_mem_set, cmd_mem_where __attribute__((weak));
+extern const struct cgctl_cmd cmd_mem_predict __attribute__((weak));	/* memhigh */
 
 static void emit_limit(struct out *o, const char *key, uint64_t v)
 {
@@ -158,7 +159,7 @@ const struct cgctl_cmd cmd_mem_show = {
 };
 
 static const struct cgctl_cmd *const verbs[] = { &cmd_mem_set, &cmd_mem_show,
-						 &cmd_mem_where };
+						 &cmd_mem_where, &cmd_mem_predict };
 
 const struct cgctl_cmd cmd_mem = {
 	.name = "mem",

@@ -393,12 +393,103 @@ static int wl_file_touch(int argc, const char **argv)
 	return 0;
 }
 
+/* ---- memhigh: workloads of the memory.high scenarios (lib/validate/drv-memhigh.c) ---- */
+
+/* touch-timed PAGES: fault in PAGES anonymous pages, report the wall time */
+static int wl_touch_timed(int argc, const char **argv)
+{
+	unsigned long pages;
+	uint64_t t0;
+	char *p;
+
+	if (argc != 2 || num(argv[1], 1UL << 22, &pages) < 0 || pages == 0)
+		return 2;
+	p = map_anon(pages);
+	if (!p)
+		return 1;
+	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+		return 1;
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	if (touch(p, pages, 1) < 0)
+		return 1;
+	if (say("done pages=%lu ns=%llu", pages,
+		(unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0)) < 0)
+		return 1;
+	wait_eof();
+	return 0;
+}
+
+/* write PATH (PAGES pages), fsync it and drop it from the page cache: clean, uncached */
+static int prepare_file(const char *path, unsigned long pages)
+{
+	static char buf[64 * PAGE];
+	unsigned long done = 0;
+	int fd;
+
+	memset(buf, 'x', sizeof(buf));
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	while (done < pages) {
+		size_t n = MIN(pages - done, sizeof(buf) / PAGE) * PAGE;
+
+		if (write(fd, buf, n) != (ssize_t)n) {
+			close(fd);
+			return -1;
+		}
+		done += n / PAGE;
+	}
+	if (fsync(fd) < 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* read-file PATH PAGES CHUNK_PAGES: read a clean, uncached file CHUNK_PAGES pages per
+ * read() into the page cache, report the wall time; the cache stays after "done" */
+static int wl_read_file(int argc, const char **argv)
+{
+	static char buf[256 * PAGE];
+	unsigned long pages, chunk, done = 0;
+	uint64_t t0;
+	int fd;
+
+	if (argc != 4 || num(argv[2], 1UL << 22, &pages) < 0 || pages == 0 ||
+	    num(argv[3], 256, &chunk) < 0 || chunk == 0)
+		return 2;
+	fd = prepare_file(argv[1], pages);
+	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		return 1;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);	/* no readahead beyond each read */
+	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+		return 1;
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	while (done < pages) {
+		size_t n = MIN(pages - done, chunk) * PAGE;
+
+		if (read(fd, buf, n) != (ssize_t)n)
+			return 1;
+		done += n / PAGE;
+	}
+	if (say("done pages=%lu ns=%llu", pages,
+		(unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0)) < 0)
+		return 1;
+	wait_eof();
+	close(fd);
+	unlink(argv[1]);
+	return 0;
+}
+/* ---- end memhigh ---- */
+
 static const char usage[] =
 	"usage: cgctl-workload spin THREADS MS\n"
 	"       cgctl-workload duty THREADS BUSY_MS IDLE_MS MS\n"
 	"       cgctl-workload touch PAGES [THREADS]\n"
 	"       cgctl-workload fork-touch PAGES\n"
 	"       cgctl-workload file-touch PATH PAGES\n"
+	"       cgctl-workload touch-timed PAGES\n"
+	"       cgctl-workload read-file PATH PAGES CHUNK\n"
 	"(started by cgctl validate; see cgctl-validate(1))\n";
 
 int main(int argc, char **argv)
@@ -410,6 +501,7 @@ int main(int argc, char **argv)
 		{ "spin", wl_spin },	     { "duty", wl_duty },
 		{ "touch", wl_touch },	     { "fork-touch", wl_fork_touch },
 		{ "file-touch", wl_file_touch },
+		{ "touch-timed", wl_touch_timed },  { "read-file", wl_read_file },	/* memhigh */
 	};
 	const char **args = (const char **)argv + 1;
 	size_t i;

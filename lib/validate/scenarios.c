@@ -77,6 +77,21 @@ static const struct vmove_params mv_removed = { VMOVE_REMOVED, 4096, 1 };
 
 static const struct vrss_params rss = { 4103, 2 };
 
+/* ---- memhigh: cgroup v2 memory.high scenarios (drv-memhigh.c) ---- */
+/* 48 MiB of clean file read 128K at a time under a 16 MiB high */
+static const struct vmemhigh_params mh_file = { VMH_FILE, 4096, 0, 0, 12288, 0, 32 };
+/* 10 MiB of anon under an 8 MiB high, no swap: throttled, never reclaimed */
+static const struct vmemhigh_params mh_anon = { VMH_ANON, 2048, 0, 0, 2560, 0, 0 };
+/* 24 MiB of anon under an 8 MiB high with swap: swapped out down to the high */
+static const struct vmemhigh_params mh_swap = { VMH_SWAP, 2048, 0, 0, 6144, 0, 0 };
+/* A (low 16 MiB) reads 15 MiB, then B reads 48 MiB under the parent's 32 MiB max */
+static const struct vmemhigh_params mh_prot = { VMH_PROTECT, 0, 8192, 4096, 12288, 3840, 32 };
+/* a charge batch (64 pages) is the granularity of memory.current above high; a throttled
+ * return counts 17 high events; the sleep is whole jiffies (4 ms) */
+#define Q_MH_PEAK { "peak_over_high", "pages", 64, 0 }
+#define Q_MH_END { "end_over_high", "pages", 64, 0 }
+/* ---- end memhigh ---- */
+
 static const struct vscenario scenarios[] = {
 	{ "mem-stock-pinned", "16 MiB charged from one CPU: batches, per-cpu stock, drain",
 	  &vdriver_mem, &mem_pinned,
@@ -145,6 +160,23 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_bw, &bw_parent,
 	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.15 },
 	    { "throttled_time", "ns", 1 * MS, 0 }, Q_LOCAL, Q_USAGE, Q_OTHER, Q_WAIT } },
+	/* ---- memhigh: cgroup v2 memory.high (drv-memhigh.c) ---- */
+	{ "memhigh-file", "48 MiB of page cache read under a 16 MiB memory.high", &vdriver_memhigh,
+	  &mh_file,
+	  { Q_MH_PEAK, Q_MH_END, { "events_high", "count", 4, 0.25 },
+	    { "stall", "ns", 20 * MS, 0 } } },
+	{ "memhigh-anon", "10 MiB of anon under an 8 MiB memory.high, no swap: throttled",
+	  &vdriver_memhigh, &mh_anon,
+	  { Q_MH_PEAK, { "events_high", "count", 17, 0 }, { "stall", "ns", 40 * MS, 0.10 },
+	    { "wall", "ns", 100 * MS, 0.15 } } },
+	{ "memhigh-swap", "24 MiB of anon under an 8 MiB memory.high with swap", &vdriver_memhigh,
+	  &mh_swap,
+	  { Q_MH_END, { "swap", "pages", 128, 0.05 }, { "events_high", "count", 4, 0.25 } } },
+	{ "memhigh-protect", "memory.low of A against B's page cache under the parent's max",
+	  &vdriver_memhigh, &mh_prot,
+	  { { "a_current", "pages", 64, 0 }, { "b_current", "pages", 64, 0 },
+	    { "a_events_low", "count", 2, 0 } } },
+	/* ---- end memhigh ---- */
 };
 
 static struct cgctl_vscenario_info infos[ARRAY_SIZE(scenarios)];

@@ -59,4 +59,23 @@ int vmove_predict(uint32_t kver, unsigned int ncpu, uint64_t seed,
 
 extern const struct vdriver vdriver_bw, vdriver_mem, vdriver_move, vdriver_rss, vdriver_pcp;
 
+/* ---- memhigh: cgroup v2 memory.high, low and max (drv-memhigh.c) ---- */
+enum vmemhigh_kind {
+	VMH_FILE,		/* read a clean file above memory.high */
+	VMH_ANON,		/* fault in anon above memory.high, no swap */
+	VMH_SWAP,		/* the same with swap */
+	VMH_PROTECT,		/* A (memory.low) and B under a parent's memory.max */
+};
+struct vmemhigh_params {
+	enum vmemhigh_kind kind;
+	unsigned int high_pages;	/* memory.high of the workload's group */
+	unsigned int max_pages;		/* VMH_PROTECT: the parent's memory.max */
+	unsigned int low_pages;		/* VMH_PROTECT: A's memory.low */
+	unsigned int pages;		/* pages the workload (B) charges */
+	unsigned int pages_a;		/* VMH_PROTECT: pages A reads first */
+	unsigned int chunk;		/* read() size in pages */
+};
+extern const struct vdriver vdriver_memhigh;
+/* ---- end memhigh ---- */
+
 #endif

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reclaim of the memory.high model: which group reclaim takes pages from, and how many.
+ *
+ * This is a model of reclaim's outcome, not a VM simulator.  Its assumptions:
+ * - a group's LRU holds its clean file pages and its anon pages; clean file pages are
+ *   always reclaimable, anon pages only into swap (room in swap.max of the group and its
+ *   ancestors and in the system's free swap);
+ * - file is taken before anon (get_scan_count()'s cache_trim_mode with a large inactive
+ *   file list and no refaults); no workingset refaults, no writeback, no dirty pages;
+ * - the scan of each priority level is lruvec_size >> priority, reduced by protection as
+ *   apply_proportional_protection() does, and every scanned page is reclaimed; the
+ *   priority loop stops once nr_to_reclaim pages are reclaimed (do_try_to_free_pages()).
+ */
+#include "engine/memcg-high.h"
+
+#define DEF_PRIORITY 12
+
+bool mh_in_subtree(const struct cgctl_memhigh_run *r, int g, int top)
+{
+	for (; g >= 0; g = r->g[g].parent)
+		if (g == top)
+			return true;
+	return false;
+}
+
+/* page_counter_charge()/uncharge() of @g and its ancestors (the root is not a group) */
+void mh_counter_add(struct cgctl_memhigh_run *r, int g, int64_t n)
+{
+	for (; g >= 0; g = r->g[g].parent) {
+		r->g[g].usage += (uint64_t)n;
+		if (r->g[g].usage > r->g[g].res.peak)
+			r->g[g].res.peak = r->g[g].usage;
+	}
+}
+
+static uint64_t *ev_field(struct mh_group *grp, int ev)
+{
+	switch (ev) {
+	case MH_EV_LOW:
+		return &grp->res.ev_low;
+	case MH_EV_HIGH:
+		return &grp->res.ev_high;
+	case MH_EV_MAX:
+		return &grp->res.ev_max;
+	case MH_EV_OOM:
+		return &grp->res.ev_oom;
+	default:
+		return &grp->res.ev_oom_kill;
+	}
+}
+
+/* mirrors include/linux/memcontrol.h:memcg_memory_event() (v6.12): memory.events counts
+ * on the group and every ancestor below the root (no memory_localevents) */
+void mh_event(struct cgctl_memhigh_run *r, int g, int ev)
+{
+	for (; g >= 0; g = r->g[g].parent)
+		(*ev_field(&r->g[g], ev))++;
+}
+
+static uint64_t children_protected(const struct cgctl_memhigh_run *r, int parent,
+				   bool low)
+{
+	uint64_t sum = 0;
+
+	/* propagate_protected_usage(): children_{min,low}_usage = sum min(usage, setting)
+	 */
+	for (unsigned int i = 0; i < r->ngroups; i++) {
+		const struct mh_group *c = &r->g[i];
+		uint64_t s = low ? c->lim.low : c->lim.min;
+
+		if (c->parent == parent)
+			sum += c->usage < s ? c->usage : s;
+	}
+	return sum;
+}
+
+/* mirrors mm/memcontrol.c:mem_cgroup_calculate_protection() (v6.1) and
+ * mm/page_counter.c:page_counter_calculate_protection() (v6.12), top-down over the
+ * subtree of @target (groups are stored parents first) */
+static void calculate_protection(struct cgctl_memhigh_run *r, int target)
+{
+	for (unsigned int i = 0; i < r->ngroups; i++) {
+		struct mh_group *c = &r->g[i];
+		const struct mh_group *p;
+
+		if ((int)i == target || !mh_in_subtree(r, (int)i, target) || !c->usage)
+			continue;
+		/* a top-level group under the real root, or a child of the target */
+		if (c->parent == target || c->parent < 0) {
+			c->emin = c->lim.min;
+			c->elow = c->lim.low;
+			continue;
+		}
+		p = &r->g[c->parent];
+		c->emin = cgctl_memhigh_effective_protection(
+		    &r->era, c->usage, p->usage, c->lim.min, p->emin,
+		    children_protected(r, c->parent, false), r->cfg.recursive_prot);
+		c->elow = cgctl_memhigh_effective_protection(
+		    &r->era, c->usage, p->usage, c->lim.low, p->elow,
+		    children_protected(r, c->parent, true), r->cfg.recursive_prot);
+	}
+}
+
+/* pages of @g reclaim could take: clean file, and anon while swap has room */
+static uint64_t swap_room(const struct cgctl_memhigh_run *r, int g)
+{
+	uint64_t room = r->swap_free;
+
+	for (; g >= 0; g = r->g[g].parent) {
+		const struct mh_group *a = &r->g[g];
+		uint64_t left = a->swap_usage >= a->lim.swap_max
+				    ? 0
+				    : a->lim.swap_max - a->swap_usage;
+
+		room = left < room ? left : room;
+	}
+	return room;
+}
+
+static void swap_out_task_pages(struct cgctl_memhigh_run *r, int g, uint64_t n)
+{
+	for (unsigned int i = 0; i < r->ntasks && n; i++) {
+		struct mh_task *tk = &r->tasks[i];
+		uint64_t k = tk->group == g ? (tk->anon < n ? tk->anon : n) : 0;
+
+		tk->anon -= k;
+		tk->swap += k;
+		n -= k;
+	}
+}
+
+/* take up to @want pages from @g: file first, then anon into swap */
+static void shrink_group(struct cgctl_memhigh_run *r, int g, uint64_t want, uint64_t *fp,
+			 uint64_t *ap)
+{
+	struct mh_group *grp = &r->g[g];
+	uint64_t f = grp->file < want ? grp->file : want, a = want - f, room;
+
+	room = swap_room(r, g);
+	a = a < grp->anon ? a : grp->anon;
+	a = a < room ? a : room;
+	grp->file -= f;
+	grp->anon -= a;
+	grp->swap += a;
+	swap_out_task_pages(r, g, a);
+	r->swap_free -= a;
+	for (int p = g; p >= 0; p = r->g[p].parent)
+		r->g[p].swap_usage += a;
+	mh_counter_add(r, g, -(int64_t)(f + a));
+	*fp = f;
+	*ap = a;
+}
+
+/* mirrors mm/vmscan.c:get_scan_count()'s apply_proportional_protection (v6.12) */
+static uint64_t scan_target(const struct cgctl_memhigh_run *r, int g, int target,
+			    bool low_reclaim, int prio)
+{
+	const struct mh_group *c = &r->g[g];
+	uint64_t size = c->file + c->anon, scan = size, prot, cgsize;
+
+	if (g != target && (c->emin || c->elow)) {
+		prot = !low_reclaim && c->elow > c->emin ? c->elow : c->emin;
+		cgsize = c->usage > prot ? c->usage : prot;
+		scan = size - (uint64_t)((unsigned __int128)size * prot / (cgsize + 1));
+		if (scan < CGCTL_MEMHIGH_SWAP_CLUSTER_MAX)
+			scan = CGCTL_MEMHIGH_SWAP_CLUSTER_MAX;
+	}
+	return scan >> prio;
+}
+
+/* mirrors mm/vmscan.c:shrink_node_memcgs() (v6.12): skip groups below min, and below
+ * low unless this is the low_reclaim retry (then count a low event) */
+static uint64_t shrink_pass(struct cgctl_memhigh_run *r, int target, bool low_reclaim,
+			    int prio, uint64_t want, bool *skipped, struct mh_task *tk)
+{
+	uint64_t got = 0;
+
+	for (unsigned int i = 0; i < r->ngroups && got < want; i++) {
+		struct mh_group *c = &r->g[i];
+		uint64_t scan, f, a;
+		bool unprot = (int)i == target;
+
+		if (!mh_in_subtree(r, (int)i, target) || !(c->file + c->anon))
+			continue;
+		if (!unprot && c->emin >= c->usage)
+			continue;
+		if (!unprot && c->elow >= c->usage) {
+			if (!low_reclaim) {
+				*skipped = true;
+				continue;
+			}
+			mh_event(r, (int)i, MH_EV_LOW);
+		}
+		scan = scan_target(r, (int)i, target, low_reclaim, prio);
+		if (scan > want - got)
+			scan = want - got;
+		shrink_group(r, (int)i, scan, &f, &a);
+		got += f + a;
+		if (tk) {
+			uint64_t ns =
+			    f * r->cfg.reclaim_file_ns + a * r->cfg.reclaim_anon_ns;
+
+			tk->t += ns;
+			r->g[tk->group].res.reclaim_ns += ns;
+		}
+	}
+	return got;
+}
+
+/* mirrors mm/vmscan.c:try_to_free_mem_cgroup_pages() and do_try_to_free_pages()
+ * (v6.12): nr_to_reclaim = max(nr, SWAP_CLUSTER_MAX), priority 12 down to 0, then the
+ * memcg_low_reclaim retry when groups were skipped for their low.  Time spent reclaiming
+ * goes on @tk's clock.  Returns: pages reclaimed. */
+uint64_t mh_try_to_free(struct cgctl_memhigh_run *r, int target, uint64_t nr,
+			struct mh_task *tk)
+{
+	uint64_t want =
+	    nr > CGCTL_MEMHIGH_SWAP_CLUSTER_MAX ? nr : CGCTL_MEMHIGH_SWAP_CLUSTER_MAX;
+	uint64_t got = 0;
+	bool skipped = false;
+
+	for (int pass = 0; pass < 2; pass++) {
+		calculate_protection(r, target);
+		for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--)
+			got +=
+			    shrink_pass(r, target, pass, prio, want - got, &skipped, tk);
+		if (got || !skipped)
+			break;
+	}
+	return got;
+}

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Driver of the cgroup v2 memory.high scenarios: a workload reads a file or faults in
+ * anonymous memory in a scratch cgroup with memory.high (and low/max) set; the
+ * memory.high model (lib/engine/memcg-high-*.c) is fed the same settings and the pages
+ * the cgroup held before the workload started (as unreclaimable anon: the workload's own
+ * binary, stack, page tables) and predicts memory.current, memory.events, the swap and
+ * the memory stall: memory.pressure "some" total counts the psi_memstall_enter() regions,
+ * the throttling sleeps and reclaim_high()'s reclaim, whose model cost per page
+ * (reclaim_file_ns, reclaim_anon_ns) is a host's figure, not an emulator's.  The
+ * peak is sampled every few ms (memory.peak would include the file's preparation).
+ * Kernel HZ is taken as 250 (Debian's CONFIG_HZ).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "validate/validate.h"
+#include "validate/scenarios.h"
+
+#define PG 4096ULL
+#define MH_HZ 250
+#define TMPFS_MAGIC_ 0x01021994
+#define RAMFS_MAGIC_ 0x858458f6
+
+struct mh_obs {
+	uint64_t base, peak, current, ev_high, ev_low, swap, stall_ns, wall_ns;
+};
+
+/* a directory whose files have clean, evictable page cache (not tmpfs, not ramfs) */
+static const char *file_dir(void)
+{
+	static const char *const dirs[] = {"/var/tmp", "/tmp", "."};
+	struct statfs sf;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (statfs(dirs[i], &sf) == 0 && sf.f_type != TMPFS_MAGIC_ &&
+		    sf.f_type != RAMFS_MAGIC_ && access(dirs[i], W_OK) == 0)
+			return dirs[i];
+	return NULL;
+}
+
+static bool have_swap(struct vrun *run)
+{
+	char *buf = NULL;
+	size_t len;
+	bool yes;
+
+	if (cgctl_read_sys(run->ctx, "/proc/swaps", &buf, &len) < 0)
+		return false;
+	yes = strchr(buf, '\n') &&
+	      strchr(buf, '\n')[1] != '\0'; /* a line past the header */
+	free(buf);
+	return yes;
+}
+
+static int mh_applies(struct vrun *run, const struct vscenario *s, char *reason,
+		      size_t len)
+{
+	const struct vmemhigh_params *p = s->params;
+	const struct cgctl_mount *m;
+
+	if (cgctl_mount_find(run->ctx, "memory", &m) < 0 || m->version != 2) {
+		snprintf(reason, len,
+			 "no cgroup v2 memory controller (memory.high is v2 only)");
+		return 1;
+	}
+	if (run->kver < CGCTL_KVER(6, 1, 0)) {
+		snprintf(reason, len,
+			 "the memory.high model covers kernels 6.1 and later");
+		return 1;
+	}
+	if ((p->kind == VMH_FILE || p->kind == VMH_PROTECT) && !file_dir()) {
+		snprintf(reason, len,
+			 "no disk-backed directory for clean page cache (only "
+			 "tmpfs/ramfs, whose pages are not file cache)");
+		return 1;
+	}
+	if (p->kind == VMH_SWAP && !have_swap(run)) {
+		snprintf(reason, len, "no swap device (/proc/swaps)");
+		return 1;
+	}
+	return 0;
+}
+
+/* memory.pressure "some ... total=USEC" in ns */
+static uint64_t pressure_ns(struct vrun *run, const struct cgctl_mount *m,
+			    const char *path)
+{
+	char *buf = NULL, *t;
+	size_t len;
+	uint64_t v = 0;
+
+	if (cgctl_cg_read(run->ctx, m, path, "memory.pressure", &buf, &len) < 0)
+		return 0;
+	t = strstr(buf, "total=");
+	if (t)
+		v = strtoull(t + 6, NULL, 10) * 1000;
+	free(buf);
+	return v;
+}
+
+static int write_pages(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		       const char *file, uint64_t pages, char *reason, size_t len)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)(pages * PG));
+	return vcg_write(run, m, path, file, v, reason, len);
+}
+
+static int start(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		 const struct vmemhigh_params *p, bool file, unsigned int pages,
+		 struct vwork *w, char *fname, char *reason, size_t len)
+{
+	struct vwork_spec ws = {.m = {m}, .path = {path}, .cpu = 0};
+	char n[16], c[16], line[128];
+
+	snprintf(n, sizeof(n), "%u", pages);
+	snprintf(c, sizeof(c), "%u", p->chunk);
+	if (file) {
+		snprintf(fname, 128, "%s/cgctl-memhigh-%d-%u", file_dir(), (int)getpid(),
+			 run->seq++);
+		ws.argv[0] = "read-file";
+		ws.argv[1] = fname;
+		ws.argv[2] = n;
+		ws.argv[3] = c;
+	} else {
+		ws.argv[0] = "touch-timed";
+		ws.argv[1] = n;
+	}
+	int err = vwork_start(run, &ws, w, reason, len);
+
+	if (err >= 0)
+		err =
+		    vwork_expect(run, w, "ready", line, sizeof(line), 60000, reason, len);
+	return err;
+}
+
+/* "go", then sample memory.current every 5 ms until "done" */
+static int go(struct vrun *run, const struct cgctl_mount *m, const char *path,
+	      struct vwork *w, struct mh_obs *o, char *reason, size_t len)
+{
+	char line[128];
+	uint64_t cur;
+	int err = vwork_send(w, "go\n");
+
+	for (unsigned int i = 0; err >= 0 && i < 24000; i++) {
+		if (vcg_read_u64(run, m, path, "memory.current", &cur, reason, len) >=
+			0 &&
+		    cur / PG > o->peak)
+			o->peak = cur / PG;
+		err = vwork_expect(run, w, "done", line, sizeof(line), 5, reason, len);
+		if (err == -ETIMEDOUT) {
+			err = 0;
+			continue;
+		}
+		if (err >= 0)
+			vline_u64(line, "ns", &o->wall_ns);
+		return err;
+	}
+	return err < 0 ? err : -ETIMEDOUT;
+}
+
+static int observe_end(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		       struct mh_obs *o, uint64_t stall0, char *reason, size_t len)
+{
+	uint64_t cur = 0, sw = 0;
+	int err = vcg_read_u64(run, m, path, "memory.current", &cur, reason, len);
+
+	if (err >= 0)
+		err = vcg_read_key(run, m, path, "memory.events", "high", &o->ev_high,
+				   reason, len);
+	if (err >= 0)
+		err = vcg_read_key(run, m, path, "memory.events", "low", &o->ev_low,
+				   reason, len);
+	if (err < 0)
+		return err;
+	vcg_read_u64(run, m, path, "memory.swap.current", &sw, reason, len);
+	o->current = cur / PG;
+	o->peak = o->peak > o->current ? o->peak : o->current;
+	o->swap = sw / PG;
+	o->stall_ns = pressure_ns(run, m, path) - stall0;
+	return 0;
+}
+
+/* one group, one workload: FILE, ANON, SWAP */
+static int observe_one(struct vrun *run, const struct vmemhigh_params *p,
+		       struct mh_obs *o, char *reason, size_t len)
+{
+	const struct cgctl_mount *m;
+	struct vwork w = {.pid = -1};
+	const char *path;
+	char fname[128] = "";
+	uint64_t cur = 0, stall0;
+	int err;
+
+	err = vscratch_create(run, "memory", NULL, "memhigh", &m, &path, reason, len);
+	if (err >= 0)
+		err = start(run, m, path, p, p->kind == VMH_FILE, p->pages, &w, fname,
+			    reason, len);
+	if (err >= 0)
+		err = vcg_read_u64(run, m, path, "memory.current", &cur, reason, len);
+	o->base = cur / PG;
+	stall0 = pressure_ns(run, m, path);
+	if (err >= 0)
+		err =
+		    write_pages(run, m, path, "memory.high", p->high_pages, reason, len);
+	/* "no swap" even where the machine has some */
+	if (err >= 0 && p->kind == VMH_ANON && have_swap(run))
+		err = vcg_write(run, m, path, "memory.swap.max", "0", reason, len);
+	if (err >= 0)
+		err = go(run, m, path, &w, o, reason, len);
+	if (err >= 0)
+		err = observe_end(run, m, path, o, stall0, reason, len);
+	if (err >= 0)
+		err = vwork_finish(run, &w, 5000, reason, len);
+	vwork_kill(run, &w);
+	if (fname[0])
+		unlink(fname); /* the workload unlinks it when it finishes, not when
+				  killed */
+	return err;
+}
+
+static int model(struct vrun *run, const struct vmemhigh_params *p,
+		 struct cgctl_memhigh_group *g, unsigned int ng,
+		 struct cgctl_memhigh_workload *w, unsigned int nw, uint64_t swap,
+		 struct cgctl_memhigh_group_result *res, char *reason, size_t len)
+{
+	struct cgctl_memhigh_config c = {
+	    .kver = run->model_kver,
+	    .hz = MH_HZ,
+	    .ncpus = run->ncpu,
+	    .swap_free = swap,
+	    .ngroups = ng,
+	    .nworkloads = nw,
+	    .groups = g,
+	    .workloads = w,
+	};
+	struct cgctl_error e = {0};
+	struct cgctl_memhigh_run *r;
+	int err = cgctl_memhigh_run(&c, &r, &e);
+
+	(void)p;
+	if (err < 0) {
+		snprintf(reason, len, "memory.high model: %s", e.msg);
+		return err;
+	}
+	for (unsigned int i = 0; i < ng; i++)
+		cgctl_memhigh_run_group(r, (int)i, &res[i]);
+	cgctl_memhigh_run_free(r);
+	return 0;
+}
+
+static void set(struct vsample *o, double obs, double pred)
+{
+	o->obs = obs;
+	o->pred = pred;
+}
+
+static void fill_one(const struct vscenario *s, const struct mh_obs *o,
+		     const struct cgctl_memhigh_group_result *r, uint64_t high,
+		     struct vsample *out)
+{
+	for (size_t i = 0; i < vscenario_nq(s); i++) {
+		const char *n = s->q[i].name;
+
+		if (!strcmp(n, "peak_over_high"))
+			set(&out[i], (double)o->peak - high, (double)r->peak - high);
+		else if (!strcmp(n, "end_over_high"))
+			set(&out[i], (double)o->current - high,
+			    (double)r->current - high);
+		else if (!strcmp(n, "events_high"))
+			set(&out[i], (double)o->ev_high, (double)r->ev_high);
+		else if (!strcmp(n, "stall")) /* psi_memstall: the sleeps and reclaim */
+			set(&out[i], (double)o->stall_ns,
+			    (double)(r->stall_ns + r->reclaim_ns));
+		else if (!strcmp(n, "wall"))
+			set(&out[i], (double)o->wall_ns, (double)r->end_ns);
+		else if (!strcmp(n, "swap"))
+			set(&out[i], (double)o->swap, (double)r->swap);
+	}
+}
+
+static int run_one(struct vrun *run, const struct vscenario *s, struct vsample *out,
+		   char *reason, size_t len)
+{
+	const struct vmemhigh_params *p = s->params;
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0};
+	struct cgctl_memhigh_workload w = {
+	    .group = 0,
+	    .kind = p->kind == VMH_FILE ? CGCTL_MEMHIGH_FILE : CGCTL_MEMHIGH_ANON,
+	    .threads = 1,
+	    .size_pages = p->pages,
+	    .chunk_pages = p->chunk,
+	    .stay = true,
+	};
+	struct cgctl_memhigh_group_result r;
+	struct mh_obs o = {0};
+	int err;
+
+	err = observe_one(run, p, &o, reason, len);
+	if (err < 0)
+		return err;
+	g.lim.high = p->high_pages;
+	g.anon = o.base;
+	/* swap taken as ample: the scenario's workload is far below any swap device's
+	 * size */
+	err = model(run, p, &g, 1, &w, 1, p->kind == VMH_SWAP ? 1ULL << 30 : 0, &r,
+		    reason, len);
+	if (err >= 0)
+		fill_one(s, &o, &r, p->high_pages, out);
+	return err;
+}
+
+/* ---- protection: A (low) reads its file, then B reads more under the parent's max ----
+ */
+static int protect_observe(struct vrun *run, const struct vmemhigh_params *p,
+			   struct mh_obs *a, struct mh_obs *b, char *reason, size_t len)
+{
+	const struct cgctl_mount *m;
+	struct vwork wa = {.pid = -1}, wb = {.pid = -1};
+	const char *pp, *ap, *bp;
+	char fa[128] = "", fb[128] = "";
+	uint64_t cur = 0;
+	int err;
+
+	err = vscratch_create(run, "memory", NULL, "memhigh-prot", &m, &pp, reason, len);
+	if (err >= 0)
+		err = vcg_write(run, m, pp, "cgroup.subtree_control", "+memory", reason,
+				len);
+	if (err >= 0)
+		err = write_pages(run, m, pp, "memory.max", p->max_pages, reason, len);
+	if (err >= 0)
+		err = vscratch_create(run, "memory", pp, "a", &m, &ap, reason, len);
+	if (err >= 0)
+		err = vscratch_create(run, "memory", pp, "b", &m, &bp, reason, len);
+	if (err >= 0)
+		err = write_pages(run, m, ap, "memory.low", p->low_pages, reason, len);
+	if (err >= 0)
+		err = start(run, m, ap, p, true, p->pages_a, &wa, fa, reason, len);
+	if (err >= 0)
+		err = vcg_read_u64(run, m, ap, "memory.current", &cur, reason, len);
+	a->base = cur / PG;
+	if (err >= 0)
+		err = go(run, m, ap, &wa, a, reason, len);
+	if (err >= 0)
+		err = start(run, m, bp, p, true, p->pages, &wb, fb, reason, len);
+	if (err >= 0)
+		err = vcg_read_u64(run, m, bp, "memory.current", &cur, reason, len);
+	b->base = cur / PG;
+	if (err >= 0)
+		err = go(run, m, bp, &wb, b, reason, len);
+	if (err >= 0)
+		err = observe_end(run, m, ap, a, 0, reason, len);
+	if (err >= 0)
+		err = observe_end(run, m, bp, b, 0, reason, len);
+	vwork_kill(run, &wa);
+	vwork_kill(run, &wb);
+	if (fa[0])
+		unlink(fa); /* killed before their own unlink */
+	if (fb[0])
+		unlink(fb);
+	return err;
+}
+
+static int run_protect(struct vrun *run, const struct vscenario *s, struct vsample *out,
+		       char *reason, size_t len)
+{
+	const struct vmemhigh_params *p = s->params;
+	struct cgctl_memhigh_group g[3] = {
+	    {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	    {0, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	    {0, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	};
+	struct cgctl_memhigh_workload w[2] = {
+	    {.group = 1,
+	     .kind = CGCTL_MEMHIGH_FILE,
+	     .threads = 1,
+	     .size_pages = p->pages_a,
+	     .chunk_pages = p->chunk,
+	     .stay = true},
+	    {.group = 2,
+	     .kind = CGCTL_MEMHIGH_FILE,
+	     .threads = 1,
+	     .size_pages = p->pages,
+	     .chunk_pages = p->chunk,
+	     .stay = true,
+	     .start_ns = 3600ULL * 1000000000},
+	};
+	struct cgctl_memhigh_group_result r[3];
+	struct mh_obs a = {0}, b = {0};
+	int err;
+
+	err = protect_observe(run, p, &a, &b, reason, len);
+	if (err < 0)
+		return err;
+	g[0].lim.max = p->max_pages;
+	g[1].lim.low = p->low_pages;
+	g[1].anon = a.base;
+	g[2].anon = b.base;
+	err = model(run, p, g, 3, w, 2, 0, r, reason, len);
+	for (size_t i = 0; err >= 0 && i < vscenario_nq(s); i++) {
+		const char *n = s->q[i].name;
+
+		if (!strcmp(n, "a_current"))
+			set(&out[i], (double)a.current, (double)r[1].current);
+		else if (!strcmp(n, "b_current"))
+			set(&out[i], (double)b.current, (double)r[2].current);
+		else if (!strcmp(n, "a_events_low"))
+			set(&out[i], (double)a.ev_low, (double)r[1].ev_low);
+	}
+	return err;
+}
+
+static int mh_run_once(struct vrun *run, const struct vscenario *s, struct vsample *out,
+		       char *reason, size_t len)
+{
+	const struct vmemhigh_params *p = s->params;
+
+	if (p->kind == VMH_PROTECT)
+		return run_protect(run, s, out, reason, len);
+	return run_one(run, s, out, reason, len);
+}
+
+const struct vdriver vdriver_memhigh = {
+    .applies = mh_applies,
+    .run_once = mh_run_once,
+};

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * memory.high and protection arithmetic against numbers worked by hand through the
+ * kernel's functions (mm/memcontrol.c v6.1/v6.12: calculate_overage(),
+ * calculate_high_delay(), mem_cgroup_handle_over_high(); mm/page_counter.c v6.12 and
+ * mm/memcontrol.c v6.1: effective_protection()), and small model runs whose every
+ * charge can be followed by hand.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "libcgctl.h"
+#include "testutil.h"
+
+#define K CGCTL_KVER
+#define UNL CGCTL_MEMCG_UNLIMITED
+
+/*
+ * The table in the comment above MEMCG_DELAY_SCALING_SHIFT (HZ = 1000, high 100M =
+ * 25600 pages, one 64-page batch):
+ *   101M: overage = (256 << 20) / 25600 = 268435456 / 25600 = 10485 (.76 dropped)
+ *         10485^2 * 1000 = 109935225000; >> 34 (17179869184) = 6.39 -> 6 ms
+ *   102M: (512 << 20) / 25600 = 20971; 20971^2 * 1000 = 439782841000 >> 34 = 25
+ *   104M: 41943; 1759215249000 >> 34 = 102
+ *   110M: 104857; 10994990449000 >> 34 = 639
+ *   117M: 178257; 31775558049000 >> 34 = 1849
+ */
+START_TEST(delay_table)
+{
+	const uint64_t h = 25600;
+
+	ck_assert_uint_eq(cgctl_memhigh_overage(h, h), 0);
+	ck_assert_uint_eq(cgctl_memhigh_overage(h + 256, h), 10485);
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(10485, 64, 1000, 64), 6);
+	ck_assert_uint_eq(cgctl_memhigh_overage(h + 512, h), 20971);
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(20971, 64, 1000, 64), 25);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_delay_jiffies(cgctl_memhigh_overage(h + 1024, h), 64, 1000, 64),
+	    102);
+	ck_assert_uint_eq(cgctl_memhigh_overage(h + 2560, h), 104857);
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(104857, 64, 1000, 64), 639);
+	ck_assert_uint_eq(cgctl_memhigh_overage(h + 4352, h), 178257);
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(178257, 64, 1000, 64), 1849);
+}
+END_TEST
+
+/*
+ * HZ 250 (Debian), the clamp and the no-sleep floor:
+ *   104M: 41943^2 * 250 = 439803812250 >> 34 = 25.6 -> 25 jiffies (100 ms)
+ *   two batches pending (nr_pages 128): 25.6... the kernel truncates first: 25 * 128 / 64
+ *   = 50
+ *   120M: 209715^2 * 250 >> 34 = 639 -> clamped to 2 * HZ = 500
+ *   101M: 10485^2 * 250 >> 34 = 1.6 -> 1 <= HZ / 100 = 2: no sleep (0)
+ *   high 0 acts as 1: usage 3 -> (2 << 20) / 1
+ */
+START_TEST(delay_hz250)
+{
+	const uint64_t h = 25600;
+
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(41943, 64, 250, 64), 25);
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(41943, 128, 250, 64), 50);
+	ck_assert_uint_eq(cgctl_memhigh_penalty_jiffies(41943, 0, 64, 250, 64), 25);
+	ck_assert_uint_eq(cgctl_memhigh_overage(h + 5120, h), 209715);
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(209715, 64, 250, 64), 639);
+	ck_assert_uint_eq(cgctl_memhigh_penalty_jiffies(209715, 0, 64, 250, 64), 500);
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(10485, 64, 250, 64), 1);
+	ck_assert_uint_eq(cgctl_memhigh_penalty_jiffies(10485, 0, 64, 250, 64), 0);
+	/* the swap term adds: 25 + 25 = 50 */
+	ck_assert_uint_eq(cgctl_memhigh_penalty_jiffies(41943, 41943, 64, 250, 64), 50);
+	ck_assert_uint_eq(cgctl_memhigh_overage(3, 0), 2u << 20);
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(0, 64, 250, 64), 0);
+}
+END_TEST
+
+/*
+ * The kernel's unsigned long wraps: usage 300 pages over a high of 1 page gives an
+ * overage of 299 << 20 = 313524224; squared times 250 = 24574359758700544000, past 2^64
+ * (18446744073709551616): 6127615684990992384 >> 34 = 356674176 jiffies, which the
+ * caller then clamps to 2 s.
+ */
+START_TEST(delay_wraps)
+{
+	uint64_t o = cgctl_memhigh_overage(300, 1);
+
+	ck_assert_uint_eq(o, 313524224);
+	ck_assert_uint_eq(cgctl_memhigh_delay_jiffies(o, 64, 250, 64), 356674176);
+	ck_assert_uint_eq(cgctl_memhigh_penalty_jiffies(o, 0, 64, 250, 64), 500);
+}
+END_TEST
+
+START_TEST(eras)
+{
+	struct cgctl_memhigh_era a, b, c;
+
+	ck_assert_int_eq(cgctl_memhigh_era_get(K(5, 10, 0), &a), -EINVAL);
+	ck_assert_int_eq(cgctl_memhigh_era_get(K(6, 1, 0), &a), 0);
+	ck_assert_int_eq(cgctl_memhigh_era_get(K(6, 12, 0), &b), 0);
+	ck_assert_int_eq(cgctl_memhigh_era_get(K(6, 18, 0), &c), 0);
+	ck_assert_uint_eq(a.batch, 64);
+	ck_assert_uint_eq(a.retries, 16);
+	ck_assert(!a.prot_capped && b.prot_capped);
+	ck_assert(!a.dying_bail && b.dying_bail);
+	ck_assert_uint_eq(b.stock_slots, 1);
+	ck_assert_uint_eq(c.stock_slots, 7);
+}
+END_TEST
+
+/*
+ * effective_protection():
+ * - overcommitted: parent elow 100; A low 80 uses 60, B low 50 uses 70: siblings claim
+ *   min(60, 80) + min(70, 50) = 110 > 100, so A = 60 * 100 / 110 = 54, B = 50 * 100 /
+ *   110 = 45 (both eras);
+ * - within the parent: A = min(usage, low) = 60 when siblings claim <= 100;
+ * - recursive: parent elow 100, parent usage 100, A low 0 uses 60, siblings claim 0:
+ *   ep = 0 + (100 - 0) * 60 / (100 - 0) = 60; without memory_recursiveprot 0;
+ * - a child read above its parent (usage 150, parent 100): 6.12 caps the unprotected
+ *   150 at the parent's 100 -> 100 * 100 / 100 = 100; 6.1 gives 100 * 150 / 100 = 150;
+ * - 6.1's 64-bit product wraps: protected 2^33 * parent 2^32 = 2^65 -> 0 / ... = 0,
+ *   6.12 divides the 128-bit product: 2^65 / (3 * 2^32) = 2863311530.
+ */
+START_TEST(protection)
+{
+	struct cgctl_memhigh_era e61, e612;
+	const uint64_t big = 1ULL << 33, pe = 1ULL << 32;
+
+	ck_assert_int_eq(cgctl_memhigh_era_get(K(6, 1, 0), &e61), 0);
+	ck_assert_int_eq(cgctl_memhigh_era_get(K(6, 12, 0), &e612), 0);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 60, 130, 80, 100, 110, false), 54);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e61, 70, 130, 50, 100, 110, false), 45);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 60, 100, 80, 100, 90, false), 60);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 60, 100, 0, 100, 0, true), 60);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 60, 100, 0, 100, 0, false), 0);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, 150, 100, 0, 100, 0, true), 100);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e61, 150, 100, 0, 100, 0, true), 150);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e61, big, big, big, pe, big + pe, false),
+	    0);
+	ck_assert_uint_eq(
+	    cgctl_memhigh_effective_protection(&e612, big, big, big, pe, big + pe, false),
+	    2863311530ULL);
+}
+END_TEST
+
+static struct cgctl_memhigh_run *run1(uint32_t kver, struct cgctl_memhigh_group *g,
+				      unsigned int ng, struct cgctl_memhigh_workload *w,
+				      unsigned int nw, uint64_t swap)
+{
+	struct cgctl_memhigh_config c = {
+	    .kver = kver,
+	    .hz = 250,
+	    .ncpus = 1,
+	    .swap_free = swap,
+	    .alloc_ns = 1000,
+	    .reclaim_file_ns = 1,
+	    .reclaim_anon_ns = 1,
+	    .ngroups = ng,
+	    .nworkloads = nw,
+	    .groups = g,
+	    .workloads = w,
+	};
+	struct cgctl_memhigh_run *r = NULL;
+	struct cgctl_error e = {0};
+
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
+	return r;
+}
+
+/*
+ * Anon over high without swap, high 1000 pages, one task faulting 1200 pages, HZ 250.
+ * Each 64-page batch charge is followed by 63 faults served from the stock (no high
+ * check).  The batches that leave usage above 1000: the 16th (usage 1024), 17th (1088),
+ * 18th (1152) and 19th (1216 = the peak; 18 batches would hold only 1152 < 1200).
+ * After each: reclaim_high finds nothing (no swap), the penalty:
+ *   1024: (24 << 20) / 1000 = 25165; 25165^2 * 250 >> 34 = 9 jiffies
+ *   1088: 92274 -> 123;  1152: 159383 -> 369;  1216: 226492 -> 746 -> clamped 500
+ * all > HZ / 100, so reclaim is retried MAX_RECLAIM_RETRIES = 16 more times (each
+ * retry a reclaim_high pass above high: a high event) before the sleep: 4 * 17 = 68
+ * events, 9 + 123 + 369 + 500 = 1001 jiffies = 4.004 s asleep.
+ */
+START_TEST(run_anon_no_swap)
+{
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0};
+	struct cgctl_memhigh_workload w = {.group = 0,
+					   .kind = CGCTL_MEMHIGH_ANON,
+					   .threads = 1,
+					   .size_pages = 1200,
+					   .stay = true};
+	struct cgctl_memhigh_group_result res;
+	struct cgctl_memhigh_run *r;
+
+	g.lim.high = 1000;
+	r = run1(K(6, 12, 0), &g, 1, &w, 1, 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+	ck_assert_uint_eq(res.peak, 1216);
+	ck_assert_uint_eq(res.current, 1216);
+	ck_assert_uint_eq(res.anon, 1200);
+	ck_assert_uint_eq(res.ev_high, 68);
+	ck_assert_uint_eq(res.sleeps, 4);
+	ck_assert_uint_eq(res.stall_ns, 1001ULL * 4000000);
+	ck_assert_uint_eq(res.ev_oom_kill, 0);
+	/* wall time: 1200 faults of 1 us plus the sleeps */
+	ck_assert_uint_eq(res.end_ns, 1001ULL * 4000000 + 1200 * 1000);
+	cgctl_memhigh_run_free(r);
+	/* 6.1: the same path, the same numbers */
+	r = run1(K(6, 1, 0), &g, 1, &w, 1, 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+	ck_assert_uint_eq(res.ev_high, 68);
+	ck_assert_uint_eq(res.stall_ns, 1001ULL * 4000000);
+	cgctl_memhigh_run_free(r);
+}
+END_TEST
+
+/*
+ * The same task with max 1100 and no swap: the 18th batch (1152 > 1100) fails, the
+ * single page fits (1089 <= 1100) ... until usage reaches 1100: then reclaim frees
+ * nothing, the stock was drained into the counter already, 16 retries, and the OOM
+ * killer takes the task: max events 1 (drain) + 1 + 16 = 18, oom 1, oom_kill 1, and
+ * its anon is freed.
+ */
+START_TEST(run_anon_oom)
+{
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0};
+	struct cgctl_memhigh_workload w = {.group = 0,
+					   .kind = CGCTL_MEMHIGH_ANON,
+					   .threads = 1,
+					   .size_pages = 1200,
+					   .stay = true};
+	struct cgctl_memhigh_group_result res;
+	struct cgctl_memhigh_run *r;
+
+	g.lim.high = 1000;
+	g.lim.max = 1100;
+	r = run1(K(6, 12, 0), &g, 1, &w, 1, 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+	ck_assert_uint_eq(res.peak, 1100);
+	ck_assert_uint_eq(res.ev_oom, 1);
+	ck_assert_uint_eq(res.ev_oom_kill, 1);
+	ck_assert_uint_eq(res.killed, 1);
+	ck_assert_uint_eq(res.ev_max, 18);
+	ck_assert_uint_eq(res.anon, 0);
+	cgctl_memhigh_run_free(r);
+	/* with 200 pages of swap the task completes: reclaim swaps out */
+	r = run1(K(6, 12, 0), &g, 1, &w, 1, 200);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+	ck_assert_uint_eq(res.killed, 0);
+	ck_assert_uint_eq(res.anon + res.swap, 1200);
+	ck_assert_uint_le(res.peak, 1100);
+	ck_assert_uint_gt(res.swap, 0);
+	cgctl_memhigh_run_free(r);
+}
+END_TEST
+
+/*
+ * Clean page cache over high (1000 pages), read 32 pages per read(): reclaim_high
+ * takes the pending 64 pages each time usage passes high, so memory.current never
+ * exceeds high + one batch and the task never sleeps (after reclaim usage <= high:
+ * overage 0).
+ */
+START_TEST(run_file)
+{
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0};
+	struct cgctl_memhigh_workload w = {
+	    .group = 0, .kind = CGCTL_MEMHIGH_FILE, .threads = 1, .size_pages = 5000};
+	struct cgctl_memhigh_group_result res;
+	struct cgctl_memhigh_run *r;
+
+	g.lim.high = 1000;
+	r = run1(K(6, 12, 0), &g, 1, &w, 1, 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+	ck_assert_uint_le(res.peak, 1000 + 64);
+	ck_assert_uint_gt(res.peak, 1000);
+	ck_assert_uint_le(res.current, 1000 + 64);
+	ck_assert_uint_eq(res.sleeps, 0);
+	ck_assert_uint_gt(res.ev_high, 0);
+	ck_assert_uint_lt(res.file, 1000);
+	cgctl_memhigh_run_free(r);
+}
+END_TEST
+
+/*
+ * Two siblings under a parent with max 1000: A (low 600) holds 600 pages of cache, B
+ * (no protection) reads 2000 pages.  A's elow = min(600, 600) = 600 >= its usage: it is
+ * skipped and B's reads reclaim only B's own cache; A keeps all 600 pages, B never
+ * holds more than 400 (plus nothing: its stock is inside the parent's max).
+ */
+START_TEST(run_protection)
+{
+	struct cgctl_memhigh_group g[3] = {
+	    {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	    {0, CGCTL_MEMHIGH_NO_LIMITS, 600, 0},
+	    {0, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	};
+	struct cgctl_memhigh_workload w = {
+	    .group = 2, .kind = CGCTL_MEMHIGH_FILE, .threads = 1, .size_pages = 2000};
+	struct cgctl_memhigh_group_result a, b;
+	struct cgctl_memhigh_run *r;
+
+	g[0].lim.max = 1000;
+	g[1].lim.low = 600;
+	r = run1(K(6, 12, 0), g, 3, &w, 1, 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 1, &a), 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 2, &b), 0);
+	ck_assert_uint_eq(a.file, 600);
+	ck_assert_uint_le(b.peak, 400);
+	ck_assert_uint_eq(a.ev_low, 0);
+	cgctl_memhigh_run_free(r);
+	/* without the low, A's cache is reclaimed too */
+	g[1].lim.low = 0;
+	r = run1(K(6, 12, 0), g, 3, &w, 1, 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 1, &a), 0);
+	ck_assert_uint_lt(a.file, 600);
+	cgctl_memhigh_run_free(r);
+}
+END_TEST
+
+START_TEST(run_errors)
+{
+	struct cgctl_memhigh_group g[2] = {
+	    {1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	    {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
+	};
+	struct cgctl_memhigh_config c = {
+	    .kver = K(6, 12, 0), .hz = 250, .ncpus = 1, .ngroups = 2, .groups = g};
+	struct cgctl_memhigh_run *r = NULL;
+	struct cgctl_error e = {0};
+
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), -EINVAL);
+	ck_assert_ptr_null(r);
+	g[0].parent = -1;
+	c.hz = 123;
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), -EINVAL);
+	c.hz = 250;
+	c.kver = K(5, 15, 0);
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), -EINVAL);
+	c.kver = K(6, 1, 0);
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
+	cgctl_memhigh_run_free(r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("memhigh");
+	TCase *tc = tcase_create("memhigh");
+
+	tcase_add_test(tc, delay_table);
+	tcase_add_test(tc, delay_hz250);
+	tcase_add_test(tc, delay_wraps);
+	tcase_add_test(tc, eras);
+	tcase_add_test(tc, protection);
+	tcase_add_test(tc, run_anon_no_swap);
+	tcase_add_test(tc, run_anon_oom);
+	tcase_add_test(tc, run_file);
+	tcase_add_test(tc, run_protection);
+	tcase_add_test(tc, run_errors);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}
