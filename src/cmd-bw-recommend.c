@@ -211,53 +211,21 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_u64(o, "replays", r->replays);
 }
 
-/* Write through the write plan of `bw set` (lead: switch to the settings executor). */
+/* Write through the settings executor of `bw set` (checked against the tree, ordered,
+ * rolled back on failure): cgctl_bw_apply(). */
 static int apply(struct cli *cli, const struct cgctl_bw_settings *bw)
 {
-	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
-	struct cgctl_bw_settings old, want = *bw;
 	struct cgctl_error e = { 0 };
-	struct bw_tree tree;
+	struct cgctl_bw_applied res;
 	struct bw_target t;
-	bool has_burst;
-	int rc, r, n;
+	int rc, r;
 
 	rc = bw_resolve(cli, opt_apply, &t);
 	if (rc)
 		return rc;
-	r = bw_read_settings(cli, t.m, t.path, &old, &has_burst);
+	r = cgctl_bw_apply(cli->ctx, t.m, t.path, bw, &res, &e);
 	if (r < 0)
-		return cli_error(cli, opt_apply, r, "cannot read the bandwidth setting: %s",
-				 cli_strerror(r));
-	if (!has_burst && want.burst_us)
-		return cli_error(cli, opt_apply, -EOPNOTSUPP, "this kernel has no burst (5.14+)");
-	if (!has_burst)
-		want.burst_us = old.burst_us;
-	r = bw_tree_read(cli, &t, &tree);
-	if (r < 0) {
-		bw_tree_free(&tree);
-		return cli_error(cli, opt_apply, r, "cannot read the cpu hierarchy: %s",
-				 cli_strerror(r));
-	}
-	tree.nodes[tree.target].bw = old;
-	n = cgctl_bw_write_plan(&old, &want, t.m->version, tree.nodes, tree.n, tree.target, w,
-				&e);
-	bw_tree_free(&tree);
-	if (n < 0)
-		return cli_error(cli, opt_apply, n, "%s", e.msg[0] ? e.msg : cli_strerror(n));
-	for (int i = 0; i < n; i++) {
-		r = cgctl_cg_write(cli->ctx, t.m, t.path, w[i].name, w[i].value);
-		if (r < 0) {
-			struct cgctl_bw_write u[CGCTL_BW_PLAN_MAX];
-			int nu = i ? cgctl_bw_write_plan(&w[i - 1].after, &old, t.m->version,
-							 NULL, 0, 0, u, NULL) : 0;
-
-			for (int k = 0; k < nu; k++)
-				cgctl_cg_write(cli->ctx, t.m, t.path, u[k].name, u[k].value);
-			return cli_error(cli, opt_apply, r, "%s: %s%s", w[i].name, cli_strerror(r),
-					 i ? "; the previous setting was restored" : "");
-		}
-	}
+		return cli_error(cli, opt_apply, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
 	out_str(cli->out, "applied_to", t.path);
 	return EXIT_OK;
 }

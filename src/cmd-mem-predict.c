@@ -80,6 +80,7 @@ static uint64_t to_bytes(uint64_t pages)
 static int read_path(struct cli *cli, const char *arg, struct cgctl_memhigh_limits *l)
 {
 	const struct cgctl_mount *m;
+	struct cgctl_mem_settings ms;
 	char norm[PATH_MAX];
 	int rc, r;
 
@@ -93,9 +94,13 @@ static int read_path(struct cli *cli, const char *arg, struct cgctl_memhigh_limi
 	r = cgctl_cg_exists(cli->ctx, m, norm);
 	if (r <= 0)
 		return cli_error(cli, arg, r ? r : -ENOENT, r ? NULL : "no such cgroup");
-	l->high = to_pages(mem_read_or_max(cli, m, norm, "memory.high"));
-	l->max = to_pages(mem_read_or_max(cli, m, norm, "memory.max"));
-	l->swap_max = to_pages(mem_read_or_max(cli, m, norm, "memory.swap.max"));
+	r = cgctl_mem_settings_read(cli->ctx, m, norm, &ms);
+	if (r < 0)
+		return cli_error(cli, arg, r, "cannot read the memory settings: %s",
+				 cli_strerror(r));
+	l->high = to_pages(ms.high);
+	l->max = to_pages(ms.max);
+	l->swap_max = to_pages(ms.swap_max);
 	return EXIT_OK;
 }
 
