@@ -339,6 +339,45 @@ int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const c
 		     const struct cgctl_mount *acct, const char *acct_path,
 		     struct cgctl_cpubw *bw);
 
+/* Pressure stall information (cgroup v2 memory.pressure, cpu.pressure, io.pressure):
+ * the averages in hundredths of a percent ("avg10=1.25" -> 125), total in µs. */
+struct cgctl_psi_line {
+	bool present;		/* the line was printed (cpu "full": 5.13+) */
+	uint32_t avg10, avg60, avg300;
+	uint64_t total_us;
+};
+struct cgctl_psi {
+	struct cgctl_psi_line some, full;
+};
+/* Parse a pressure file as psi_show() prints it.  Returns: 0, -EINVAL (no "some"
+ * line, a line twice, a field missing or malformed), -ERANGE. */
+int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret);
+/* Read @file ("memory.pressure", ...) of @path.  Returns: 0, -EOPNOTSUPP on a v1
+ * hierarchy (no pressure files), -ENOENT (no such file: PSI off or too old a kernel),
+ * -errno, or cgctl_psi_parse()'s error. */
+int cgctl_psi_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		   const char *file, struct cgctl_psi *ret);
+
+/* memory.events / memory.events.local (v2), typed; a key the kernel does not print
+ * keeps its CGCTL_MEMEV_* bit clear. */
+#define CGCTL_MEMEV_LOW			(1u << 0)
+#define CGCTL_MEMEV_HIGH		(1u << 1)
+#define CGCTL_MEMEV_MAX			(1u << 2)
+#define CGCTL_MEMEV_OOM			(1u << 3)
+#define CGCTL_MEMEV_OOM_KILL		(1u << 4)	/* 4.19+ */
+#define CGCTL_MEMEV_OOM_GROUP_KILL	(1u << 5)	/* 5.16+ */
+#define CGCTL_MEMEV_SOCK_THROTTLED	(1u << 6)	/* 6.10+ */
+struct cgctl_mem_events {
+	unsigned int present;
+	uint64_t low, high, max, oom, oom_kill, oom_group_kill, sock_throttled;
+};
+/* Returns: 0, -EINVAL (a known key twice or not a number), -ERANGE. */
+int cgctl_mem_events_parse(const char *buf, size_t len, struct cgctl_mem_events *ret);
+/* memory.events (@local false: the subtree) or memory.events.local of @path.
+ * Returns: 0, -EOPNOTSUPP on v1, -ENOENT (no such file), -errno, or the parse error. */
+int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			  const char *path, bool local, struct cgctl_mem_events *ret);
+
 /* ===== end: kstat ===== */
 
 /* ===== section: memcg (owner: memcg) ===== */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd-bw.h"
+#include "pressure.h"
 
 int bw_resolve(struct cli *cli, const char *arg, struct bw_target *t)
 {
@@ -228,6 +229,12 @@ static int show(struct cli *cli, int argc, const char **argv)
 	out_obj_end(cli->out);
 	emit_effective(cli, &t);
 	emit_stats(cli, &s);
+	if (t.m->version == 2) {
+		struct cgctl_psi psi;
+
+		r = cgctl_psi_read(cli->ctx, t.m, t.path, "cpu.pressure", &psi);
+		emit_psi(cli->out, "pressure", r, &psi);
+	}
 	(void)argc;
 	return EXIT_OK;
 }

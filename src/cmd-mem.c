@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mem-util.h"
+#include "pressure.h"
 
 extern const struct cgctl_cmd cmd_mem_set, cmd_mem_where __attribute__((weak));
 extern const struct cgctl_cmd cmd_mem_predict __attribute__((weak));	/* memhigh */
@@ -114,6 +115,22 @@ static void emit_counters(struct cli *cli, const struct cgctl_mem_counters *c, i
 	out_obj_end(o);
 }
 
+/* v2: memory.events (the subtree), memory.events.local (the group alone, 5.2+) and
+ * memory.pressure (PSI); each null where the kernel has no such file. */
+static void emit_v2_signals(struct cli *cli, const struct cgctl_mount *m, const char *path)
+{
+	struct cgctl_mem_events ev;
+	struct cgctl_psi psi;
+	int r;
+
+	r = cgctl_mem_events_read(cli->ctx, m, path, false, &ev);
+	emit_mem_events(cli->out, "events", r, &ev);
+	r = cgctl_mem_events_read(cli->ctx, m, path, true, &ev);
+	emit_mem_events(cli->out, "events_local", r, &ev);
+	r = cgctl_psi_read(cli->ctx, m, path, "memory.pressure", &psi);
+	emit_psi(cli->out, "pressure", r, &psi);
+}
+
 static int show(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *m;
@@ -144,7 +161,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 		emit_move(cli, kver, m, UINT64_MAX);
 	emit_keyed(cli, m, norm, "memory.stat", "stat");
 	if (m->version == 2)
-		emit_keyed(cli, m, norm, "memory.events", "events");
+		emit_v2_signals(cli, m, norm);
 	(void)argc;
 	return EXIT_OK;
 }

@@ -33,4 +33,18 @@ expect_rc 0 "v2 show"
 [ "$(json_get '[j["stat"][k] for k in ("nr_periods", "nr_throttled", "throttled_usec", "throttled_local_usec", "usage_usec")]')" = \
 	"[32, 30, 4464000, 4464000, 1549000]" ] && ok || fail "v2 stat: $OUT"
 [ "$(json_get 'j["version"]')" = 2 ] && ok || fail "v2 version"
+# cpu.pressure (PSI) as psi_show() prints it: averages in percent, total in µs
+[ "$(json_get 'j["pressure"]["some"], j["pressure"]["full"]["avg60"]')" = \
+	"{'avg10': 12, 'avg60': 3.5, 'avg300': 0.9, 'total_us': 987654} 1.75" ] && ok ||
+	fail "v2 cpu.pressure: $OUT"
+# a group without the file (PSI off: psi=0 on the command line): null, not an error
+cg --root "$ROOT" --json bw show /a/b
+expect_rc 0 "v2 show without cpu.pressure"
+[ "$(json_get 'j["pressure"]')" = None ] && ok || fail "absent cpu.pressure: $OUT"
+# a malformed file is not silently zero: null
+echo "some avg10=x" >"$ROOT/sys/fs/cgroup/a/cpu.pressure"
+cg --root "$ROOT" --json bw show /a
+[ "$(json_get 'j["pressure"]')" = None ] && ok || fail "malformed cpu.pressure: $OUT"
+cg --root "$ROOT" bw show /a
+expect_rc 0 "human v2 show"
 done_testing

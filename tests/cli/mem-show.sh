@@ -36,5 +36,16 @@ expect_rc 0 "v2"
 	"8388608 0 False" ] && ok || fail "v2 show: $OUT"
 # 4 CPUs, 2 memcgs, 6.12: 64 * 4 = 256 pages
 [ "$(json_get 'j["charged"]["stock_bound_bytes"]')" = 1048576 ] && ok || fail "v2 bound"
+# events typed: a key this kernel does not print (6.12 fixture: no sock_throttled) is null
+[ "$(json_get 'j["events"]["oom_kill"], j["events"]["sock_throttled"], j["events_local"]["oom_group_kill"]')" = \
+	"0 None 0" ] && ok || fail "v2 events: $OUT"
+[ "$(json_get 'j["pressure"]["some"]["avg10"], j["pressure"]["full"]["total_us"]')" = \
+	"1.25 65432" ] && ok || fail "v2 memory.pressure: $OUT"
+cg --root "$ROOT" --json mem show /a/b
+[ "$(json_get 'j["pressure"], j["events_local"]')" = "None None" ] && ok ||
+	fail "v2 files absent: $OUT"
+cg --root "$ROOT" mem show /a
+expect_rc 0 "v2 human"
+expect_out_has "avg10" "v2 human pressure"
 
 done_testing

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * memory.events and memory.events.local of a cgroup v2 group, typed.  The keys are
+ * mm/memcontrol.c's __memory_events_show(): low, high, max, oom, oom_kill (4.19+),
+ * oom_group_kill (5.16+), sock_throttled (6.10+).  memory.events counts the subtree
+ * (hierarchical since 5.2 unless the memory_localevents mount option), .local the
+ * group alone (5.2+).  A key the kernel does not print stays absent (its bit clear),
+ * never 0; unknown keys of a newer kernel are skipped.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const struct {
+	const char *key;
+	unsigned int bit;
+	size_t off;
+} keys[] = {
+	{ "low", CGCTL_MEMEV_LOW, offsetof(struct cgctl_mem_events, low) },
+	{ "high", CGCTL_MEMEV_HIGH, offsetof(struct cgctl_mem_events, high) },
+	{ "max", CGCTL_MEMEV_MAX, offsetof(struct cgctl_mem_events, max) },
+	{ "oom", CGCTL_MEMEV_OOM, offsetof(struct cgctl_mem_events, oom) },
+	{ "oom_kill", CGCTL_MEMEV_OOM_KILL, offsetof(struct cgctl_mem_events, oom_kill) },
+	{ "oom_group_kill", CGCTL_MEMEV_OOM_GROUP_KILL,
+	  offsetof(struct cgctl_mem_events, oom_group_kill) },
+	{ "sock_throttled", CGCTL_MEMEV_SOCK_THROTTLED,
+	  offsetof(struct cgctl_mem_events, sock_throttled) },
+};
+
+static int take(const struct cgctl_kv *kv, void *data)
+{
+	struct cgctl_mem_events *ev = data;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (strcmp(kv->key, keys[i].key))
+			continue;
+		if (!kv->has_u || (ev->present & keys[i].bit))
+			return -EINVAL;	/* not a number, or a key twice */
+		*(uint64_t *)((char *)ev + keys[i].off) = kv->u;
+		ev->present |= keys[i].bit;
+	}
+	return 0;
+}
+
+CGCTL_EXPORT int cgctl_mem_events_parse(const char *buf, size_t len,
+					struct cgctl_mem_events *ret)
+{
+	struct cgctl_mem_events ev = { .present = 0 };
+	int r = cgctl_parse_keyed(buf, len, take, &ev);
+
+	if (r < 0)
+		return r;
+	*ret = ev;
+	return 0;
+}
+
+CGCTL_EXPORT int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				       const char *path, bool local,
+				       struct cgctl_mem_events *ret)
+{
+	char *buf = NULL;
+	size_t len;
+	int r;
+
+	if (!ctx || !m || !path || !ret)
+		return -EINVAL;
+	if (m->version != 2)
+		return -EOPNOTSUPP;	/* v1 has memory.failcnt and memory.oom_control */
+	r = cgctl_cg_read(ctx, m, path, local ? "memory.events.local" : "memory.events",
+			  &buf, &len);
+	if (r < 0)
+		return r;
+	r = cgctl_mem_events_parse(buf, len, ret);
+	free(buf);
+	return r;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef CGCTL_SRC_PRESSURE_H
+#define CGCTL_SRC_PRESSURE_H
+
+#include "cgctl.h"
+
+/* "pressure": {"some": {...}, "full": {...}} of a read that returned @r (< 0: null). */
+void emit_psi(struct out *o, const char *key, int r, const struct cgctl_psi *p);
+/* "events": {"low": N, ...}: every known key, null where this kernel does not print it;
+ * the whole object null when the read returned @r < 0. */
+void emit_mem_events(struct out *o, const char *key, int r, const struct cgctl_mem_events *ev);
+
+#endif
