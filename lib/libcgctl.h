@@ -358,19 +358,24 @@ int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret);
 int cgctl_psi_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		   const char *file, struct cgctl_psi *ret);
 
-/* memory.events / memory.events.local (v2), typed; a key the kernel does not print
- * keeps its CGCTL_MEMEV_* bit clear. */
-#define CGCTL_MEMEV_LOW			(1u << 0)
-#define CGCTL_MEMEV_HIGH		(1u << 1)
-#define CGCTL_MEMEV_MAX			(1u << 2)
-#define CGCTL_MEMEV_OOM			(1u << 3)
-#define CGCTL_MEMEV_OOM_KILL		(1u << 4)	/* 4.19+ */
-#define CGCTL_MEMEV_OOM_GROUP_KILL	(1u << 5)	/* 5.16+ */
-#define CGCTL_MEMEV_SOCK_THROTTLED	(1u << 6)	/* 6.10+ */
+/* memory.events / memory.events.local (v2), typed: count[e] is valid when bit
+ * (1u << e) of present is set (the kernel printed the key). */
+enum cgctl_mem_event {
+	CGCTL_MEMEV_LOW,
+	CGCTL_MEMEV_HIGH,
+	CGCTL_MEMEV_MAX,
+	CGCTL_MEMEV_OOM,
+	CGCTL_MEMEV_OOM_KILL,		/* 4.19+ */
+	CGCTL_MEMEV_OOM_GROUP_KILL,	/* 5.16+ */
+	CGCTL_MEMEV_SOCK_THROTTLED,	/* 6.10+ */
+	CGCTL_MEMEV_NR
+};
 struct cgctl_mem_events {
 	unsigned int present;
-	uint64_t low, high, max, oom, oom_kill, oom_group_kill, sock_throttled;
+	uint64_t count[CGCTL_MEMEV_NR];
 };
+/* Returns: the kernel's key of @e ("oom_kill"), NULL when @e is out of range. */
+const char *cgctl_mem_event_name(enum cgctl_mem_event e);
 /* Returns: 0, -EINVAL (a known key twice or not a number), -ERANGE. */
 int cgctl_mem_events_parse(const char *buf, size_t len, struct cgctl_mem_events *ret);
 /* memory.events (@local false: the subtree) or memory.events.local of @path.

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Printing of PSI (memory/cpu.pressure) and memory.events for mem show and bw show. */
-#include <stddef.h>
-
 #include "pressure.h"
 
 static void emit_line(struct out *o, const char *key, const struct cgctl_psi_line *l)
@@ -33,32 +31,16 @@ void emit_psi(struct out *o, const char *key, int r, const struct cgctl_psi *p)
 
 void emit_mem_events(struct out *o, const char *key, int r, const struct cgctl_mem_events *ev)
 {
-	static const struct {
-		const char *key;
-		unsigned int bit;
-		size_t off;
-	} f[] = {
-		{ "low", CGCTL_MEMEV_LOW, offsetof(struct cgctl_mem_events, low) },
-		{ "high", CGCTL_MEMEV_HIGH, offsetof(struct cgctl_mem_events, high) },
-		{ "max", CGCTL_MEMEV_MAX, offsetof(struct cgctl_mem_events, max) },
-		{ "oom", CGCTL_MEMEV_OOM, offsetof(struct cgctl_mem_events, oom) },
-		{ "oom_kill", CGCTL_MEMEV_OOM_KILL, offsetof(struct cgctl_mem_events, oom_kill) },
-		{ "oom_group_kill", CGCTL_MEMEV_OOM_GROUP_KILL,
-		  offsetof(struct cgctl_mem_events, oom_group_kill) },
-		{ "sock_throttled", CGCTL_MEMEV_SOCK_THROTTLED,
-		  offsetof(struct cgctl_mem_events, sock_throttled) },
-	};
-
 	if (r < 0) {
 		out_null(o, key);
 		return;
 	}
 	out_obj_begin(o, key);
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		if (ev->present & f[i].bit)
-			out_u64(o, f[i].key, *(const uint64_t *)((const char *)ev + f[i].off));
+	for (unsigned int i = 0; i < CGCTL_MEMEV_NR; i++) {
+		if (ev->present & (1u << i))
+			out_u64(o, cgctl_mem_event_name(i), ev->count[i]);
 		else
-			out_null(o, f[i].key);
+			out_null(o, cgctl_mem_event_name(i));
 	}
 	out_obj_end(o);
 }

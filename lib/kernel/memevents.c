@@ -13,33 +13,32 @@
 
 #include "internal.h"
 
-static const struct {
-	const char *key;
-	unsigned int bit;
-	size_t off;
-} keys[] = {
-	{ "low", CGCTL_MEMEV_LOW, offsetof(struct cgctl_mem_events, low) },
-	{ "high", CGCTL_MEMEV_HIGH, offsetof(struct cgctl_mem_events, high) },
-	{ "max", CGCTL_MEMEV_MAX, offsetof(struct cgctl_mem_events, max) },
-	{ "oom", CGCTL_MEMEV_OOM, offsetof(struct cgctl_mem_events, oom) },
-	{ "oom_kill", CGCTL_MEMEV_OOM_KILL, offsetof(struct cgctl_mem_events, oom_kill) },
-	{ "oom_group_kill", CGCTL_MEMEV_OOM_GROUP_KILL,
-	  offsetof(struct cgctl_mem_events, oom_group_kill) },
-	{ "sock_throttled", CGCTL_MEMEV_SOCK_THROTTLED,
-	  offsetof(struct cgctl_mem_events, sock_throttled) },
+static const char *const names[CGCTL_MEMEV_NR] = {
+	[CGCTL_MEMEV_LOW] = "low",
+	[CGCTL_MEMEV_HIGH] = "high",
+	[CGCTL_MEMEV_MAX] = "max",
+	[CGCTL_MEMEV_OOM] = "oom",
+	[CGCTL_MEMEV_OOM_KILL] = "oom_kill",
+	[CGCTL_MEMEV_OOM_GROUP_KILL] = "oom_group_kill",
+	[CGCTL_MEMEV_SOCK_THROTTLED] = "sock_throttled",
 };
+
+CGCTL_EXPORT const char *cgctl_mem_event_name(enum cgctl_mem_event e)
+{
+	return (unsigned int)e < CGCTL_MEMEV_NR ? names[e] : NULL;
+}
 
 static int take(const struct cgctl_kv *kv, void *data)
 {
 	struct cgctl_mem_events *ev = data;
 
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		if (strcmp(kv->key, keys[i].key))
+	for (unsigned int i = 0; i < CGCTL_MEMEV_NR; i++) {
+		if (strcmp(kv->key, names[i]))
 			continue;
-		if (!kv->has_u || (ev->present & keys[i].bit))
+		if (!kv->has_u || (ev->present & (1u << i)))
 			return -EINVAL;	/* not a number, or a key twice */
-		*(uint64_t *)((char *)ev + keys[i].off) = kv->u;
-		ev->present |= keys[i].bit;
+		ev->count[i] = kv->u;
+		ev->present |= 1u << i;
 	}
 	return 0;
 }

@@ -19,6 +19,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r < 0)
 		FUZZ_CHECK(ev.present == 5);
 	else
-		FUZZ_CHECK(ev.present < (1u << 7));
+		FUZZ_CHECK(ev.present < (1u << CGCTL_MEMEV_NR));
 	return 0;
 }
