@@ -66,6 +66,9 @@ void cgctl_set_log_priority(struct cgctl_ctx *ctx, int priority);
 #define CGCTL_KVER_MAJOR(v) ((v) >> 24)
 #define CGCTL_KVER_MINOR(v) (((v) >> 16) & 0xff)
 #define CGCTL_KVER_PATCH(v) ((v) & 0xffff)
+/* The newest kernel the models were checked against: what they model when the kernel
+ * is unknown (a fixture tree without osrelease, an unparsable uname). */
+#define CGCTL_KVER_NEWEST CGCTL_KVER(6, 18, 0)
 /* Parse "6.18.44-fc-v1045", "6.1", "2.6.34": Returns 0 and sets *ret, or -EINVAL. */
 int cgctl_kver_parse(const char *s, uint32_t *ret);
 /* Returns: the running kernel's version (uname), or 0 if it cannot be parsed. */

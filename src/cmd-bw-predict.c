@@ -212,7 +212,7 @@ static int parse_kernel(struct cli *cli, struct pred *p)
 	}
 	p->kver = bw_kver(cli);
 	if (!p->kver)
-		p->kver = CGCTL_KVER(6, 18, 0);
+		p->kver = CGCTL_KVER_NEWEST;
 	return EXIT_OK;
 }
 

@@ -181,6 +181,7 @@ static int parse_workload(struct cli *cli, struct pred *p)
 
 static int parse_world(struct cli *cli, struct pred *p)
 {
+	struct cgctl_memhigh_era era;
 	uint64_t pt = 250;
 	int rc;
 
@@ -202,9 +203,9 @@ static int parse_world(struct cli *cli, struct pred *p)
 	} else {
 		p->cfg.kver = mem_kver(cli);
 		if (!p->cfg.kver)
-			p->cfg.kver = CGCTL_KVER(6, 18, 0);
+			p->cfg.kver = CGCTL_KVER_NEWEST;
 	}
-	if (p->cfg.kver < CGCTL_KVER(6, 1, 0))
+	if (cgctl_memhigh_era_get(p->cfg.kver, &era) < 0)
 		return cli_error(cli, NULL, -EOPNOTSUPP,
 				 "the memory.high model covers "
 				 "kernels 6.1 and later");

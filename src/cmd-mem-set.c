@@ -105,6 +105,7 @@ static int v2_only(struct cli *cli, struct plan *p)
 /* Refusals that depend on the hierarchy version and the kernel: exit 6, one line. */
 static int check_support(struct cli *cli, struct plan *p, unsigned int move)
 {
+	struct cgctl_memcg_era era;
 	char kv[32];
 	int rc = v2_only(cli, p);
 
@@ -123,18 +124,17 @@ static int check_support(struct cli *cli, struct plan *p, unsigned int move)
 					 "never moves charges");
 		return EXIT_OK;
 	}
-	if (move && p->kver >= CGCTL_KVER(6, 13, 0))
-		return cli_error(cli, p->arg, -EOPNOTSUPP, "--move-charge: this kernel (%s) "
-				 "no longer moves charges; removed in 6.13",
-				 mem_kver_str(p->kver, kv, sizeof(kv)));
-	if (move && p->kver && p->kver < CGCTL_KVER(2, 6, 34))
-		return cli_error(cli, p->arg, -EOPNOTSUPP, "--move-charge: this kernel (%s) "
-				 "predates move charge (2.6.34)",
-				 mem_kver_str(p->kver, kv, sizeof(kv)));
-	if ((move & 2) && p->kver && p->kver < CGCTL_KVER(2, 6, 35))
-		return cli_error(cli, p->arg, -EOPNOTSUPP, "--move-charge: this kernel (%s) "
-				 "moves anon charges only (file since 2.6.35)",
-				 mem_kver_str(p->kver, kv, sizeof(kv)));
+	if (move && p->kver && cgctl_memcg_era_get(p->kver, &era) == 0) {
+		/* the era table answers which bits this kernel honours */
+		if (!era.move_bits)
+			return cli_error(cli, p->arg, -EOPNOTSUPP, "--move-charge: %s "
+					 "(kernel %s)", era.move_none,
+					 mem_kver_str(p->kver, kv, sizeof(kv)));
+		if (move & ~era.move_bits)
+			return cli_error(cli, p->arg, -EOPNOTSUPP, "--move-charge: this "
+					 "kernel (%s) moves anon charges only (file since "
+					 "2.6.35)", mem_kver_str(p->kver, kv, sizeof(kv)));
+	}
 	if (opt_memsw && !(p->old.present & CGCTL_MEMSET_MEMSW))
 		return cli_error(cli, p->arg, -EOPNOTSUPP, "--memsw-limit: swap accounting is "
 				 "off (no memory.memsw.limit_in_bytes)");

@@ -292,7 +292,7 @@ static int simulate(struct cli *cli, const struct cgctl_bw_settings *lv, unsigne
 {
 	uint64_t period = lv[nlv - 1].period_us * 1000ULL;
 	struct cgctl_bw_sim_config cfg = {
-		.kver = cli_kver(cli) ? cli_kver(cli) : CGCTL_KVER(6, 18, 0),
+		.kver = cli_kver(cli) ? cli_kver(cli) : CGCTL_KVER_NEWEST,
 		.ncpus = cli_ncpu(cli), .seed = 1,
 	};
 	struct cgctl_bw_sim *s;

@@ -208,7 +208,7 @@ CGCTL_EXPORT int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_
 	else if (cgctl_cg_read_u64(ctx, m, "/", "memory.memsw.usage_in_bytes", &v) == 0)
 		flags |= CGCTL_MEMCG_SWAP_ACCOUNT;
 	/* an unknown kernel (a fixture without osrelease) is modelled as the newest era */
-	r = cgctl_memcg_tree_new(&mm->tree, kver ? kver : CGCTL_KVER(6, 18, 0), ncpu, flags, 1);
+	r = cgctl_memcg_tree_new(&mm->tree, kver ? kver : CGCTL_KVER_NEWEST, ncpu, flags, 1);
 	if (r < 0)
 		return r;
 	r = cgctl_mem_model_node(ctx, mm, "/");

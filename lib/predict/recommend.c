@@ -40,7 +40,7 @@ static int sim_setup(const struct search *s, const struct cgctl_bw_settings *bw,
 		     struct cgctl_bw_sim **ret, int *group)
 {
 	struct cgctl_bw_sim_config cfg = {
-		.kver = s->o->kver ? s->o->kver : CGCTL_KVER(6, 18, 0), .ncpus = s->ncpus,
+		.kver = s->o->kver ? s->o->kver : CGCTL_KVER_NEWEST, .ncpus = s->ncpus,
 		/* throttled work ends later than the trace: room for it */
 		.duration_ns = 2 * s->info.span_ns + 1000 * MS,
 		.settle_ns = 4 * bw->period_us * 1000 + 500 * MS,
