@@ -78,7 +78,8 @@ uint32_t cgctl_kver_running(void);
 #define CGCTL_SIZE_MAX UINT64_MAX	/* "max" */
 /*
  * cgctl_parse_size: "4096", "512K", "1.5G", "512MiB", "max" (-> CGCTL_SIZE_MAX).
- * K/M/G/T/P/E and KiB.. are powers of 1024; a fraction must come to a whole number of
+ * K/M/G/T/P/E (also k/m/g/t/p/e, as the kernel's memparse() takes them) and KiB.. are
+ * powers of 1024; a fraction must come to a whole number of
  * bytes.  Returns: 0, -EINVAL (empty, negative, junk, fractional bytes), -ERANGE (overflow).
  */
 int cgctl_parse_size(const char *s, uint64_t *ret);

@@ -27,6 +27,9 @@ static const struct unit size_units[] = {
 	{ "T", 1ULL << 40 }, { "TB", 1ULL << 40 }, { "TiB", 1ULL << 40 },
 	{ "P", 1ULL << 50 }, { "PB", 1ULL << 50 }, { "PiB", 1ULL << 50 },
 	{ "E", 1ULL << 60 }, { "EB", 1ULL << 60 }, { "EiB", 1ULL << 60 },
+	/* lib/cmdline.c memparse(): the kernel takes k m g t p e in either case */
+	{ "k", 1ULL << 10 }, { "m", 1ULL << 20 }, { "g", 1ULL << 30 },
+	{ "t", 1ULL << 40 }, { "p", 1ULL << 50 }, { "e", 1ULL << 60 },
 };
 
 static const struct unit time_units[] = {

@@ -33,6 +33,10 @@ bad_input 1 "memsw write refused, memory restored" --root "$ROOT" mem set /ro --
 cg --root "$ROOT" mem set /a --limit 1G
 expect_rc 0 "limit 1G"
 [ "$(cat "$ROOT/$M/a/memory.limit_in_bytes")" = 1073741824 ] && ok || fail "1G not written"
+# lower case as the kernel's memparse() takes it (echo 512m > memory.limit_in_bytes)
+cg --root "$ROOT" mem set /a --limit 512m
+expect_rc 0 "limit 512m"
+[ "$(cat "$ROOT/$M/a/memory.limit_in_bytes")" = 536870912 ] && ok || fail "512m not written"
 cg --root "$ROOT" mem set --limit max /a
 expect_rc 0 "limit max (options first)"
 [ "$(cat "$ROOT/$M/a/memory.limit_in_bytes")" = -1 ] && ok || fail "max is -1 on v1"

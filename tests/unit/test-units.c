@@ -46,6 +46,10 @@ static const struct {
 	{ "18446744073709551615", UINT64_MAX },
 	{ "max", UINT64_MAX },
 	{ "007", 7 },
+	{ "512m", 512 * MiB },				/* memparse()'s lower case */
+	{ "4k", 4 * KiB },
+	{ "1.5g", 3 * GiB / 2 },
+	{ "2t", 2 * TiB },
 };
 
 static const struct {
@@ -73,6 +77,8 @@ static const struct {
 	{ "1e3", -EINVAL },
 	{ "1X", -EINVAL },				/* bad suffix */
 	{ "1Ki", -EINVAL },
+	{ "1kib", -EINVAL },				/* only the single letters */
+	{ "1mb", -EINVAL },
 	{ "1ms", -EINVAL },
 	{ " 1K", -EINVAL },				/* whitespace */
 	{ "1K ", -EINVAL },
