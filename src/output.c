@@ -381,8 +381,8 @@ static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
 	case N_DBL:
 		if (human)
 			strbuf_printf(sb, "%.*f", n->decimals, n->d);
-		else
-			strbuf_printf(sb, "%.17g", n->d);
+		else if (strbuf_put_double(sb, n->d) == -EINVAL)
+			strbuf_puts(sb, "-");
 		break;
 	case N_BOOL:
 		strbuf_puts(sb, n->u ? (human ? "yes" : "true") : (human ? "no" : "false"));

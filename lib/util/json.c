@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -188,29 +189,9 @@ void json_i64(struct json *j, const char *key, int64_t v)
 
 void json_double(struct json *j, const char *key, double v)
 {
-	char buf[64];
-
 	member(j, key);
-	if (!isfinite(v)) {
+	if (strbuf_put_double(j->sb, v) == -EINVAL)
 		strbuf_puts(j->sb, "null");
-		return;
-	}
-	if (v == (double)(long long)v && fabs(v) < 1e15) {
-		strbuf_put_i64(j->sb, (int64_t)v);
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%.17g", v);
-	/* shortest form that round-trips, for readable output */
-	for (int prec = 6; prec < 17; prec++) {
-		char t[64];
-
-		snprintf(t, sizeof(t), "%.*g", prec, v);
-		if (strtod(t, NULL) == v) {
-			strbuf_puts(j->sb, t);
-			return;
-		}
-	}
-	strbuf_puts(j->sb, buf);
 }
 
 void json_bool(struct json *j, const char *key, bool v)

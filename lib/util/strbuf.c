@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,4 +132,21 @@ int strbuf_put_i64(struct strbuf *sb, int64_t v)
 	if (strbuf_putc(sb, '-') < 0)
 		return -ENOMEM;
 	return strbuf_put_u64(sb, -(uint64_t)v);
+}
+
+int strbuf_put_double(struct strbuf *sb, double v)
+{
+	char buf[64];
+
+	if (!isfinite(v))
+		return -EINVAL;
+	if (v == (double)(long long)v && fabs(v) < 1e15)
+		return strbuf_put_i64(sb, (int64_t)v);
+	/* the shortest precision that round-trips; 17 always does */
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (prec == 17 || strtod(buf, NULL) == v)
+			break;
+	}
+	return strbuf_puts(sb, buf);
 }

@@ -28,6 +28,10 @@ int strbuf_put_u64(struct strbuf *sb, uint64_t v);
 /* The decimal digits of @v into @buf (room for 20), no NUL.  Returns: their count. */
 size_t fmt_u64(char *buf, uint64_t v);
 int strbuf_put_i64(struct strbuf *sb, int64_t v);
+/* A finite double in the shortest form that reads back as the same value (0.2, not
+ * 0.20000000000000001; integral values below 1e15 without a point).  Returns: 0,
+ * -ENOMEM, -EINVAL for NaN and infinities (nothing appended). */
+int strbuf_put_double(struct strbuf *sb, double v);
 /* The NUL-terminated contents ("" when empty); valid until the next change. */
 const char *strbuf_str(struct strbuf *sb);
 /* Take ownership of the buffer (malloc'ed, NUL-terminated) and reset @sb. */

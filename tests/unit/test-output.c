@@ -146,11 +146,14 @@ START_TEST(tree_forms)
 		out_obj_begin(o, NULL);
 		out_str(o, "path", i ? "/b" : "/a");
 		out_bytes(o, "limit", i ? UINT64_MAX : 4096);
+		/* the shortest form that reads back: not 0.20000000000000001 */
+		out_double(o, "ratio", i ? 0.1 + 0.2 : 0.2, 3);
 		out_obj_end(o);
 	}
 	out_list_end(o);
 	s = render(o);
-	ck_assert_str_eq(s, "path\tlimit\n/a\t4096\n/b\tmax\n");
+	ck_assert_str_eq(s, "path\tlimit\tratio\n/a\t4096\t0.2\n"
+			 "/b\tmax\t0.30000000000000004\n");
 	free(s);
 	out_free(o);
 
