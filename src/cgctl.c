@@ -34,7 +34,7 @@ static const struct poptOption global_options[] = {
 	{ "json", '\0', POPT_ARG_NONE, &opt_json, 0, "print one JSON object", NULL },
 	{ "tsv", '\0', POPT_ARG_NONE, &opt_tsv, 0, "print tab-separated tables", NULL },
 	{ "quiet", 'q', POPT_ARG_NONE, &opt_quiet, 0, "print no warnings or progress", NULL },
-	{ "verbose", 'v', POPT_ARG_NONE, &opt_verbose, 0,
+	{ "verbose", 'v', POPT_ARG_NONE, NULL, 'v',
 	  "explain what is done (repeat for debug)", NULL },
 	{ "version", '\0', POPT_ARG_NONE, &opt_version, 0, "print the version", NULL },
 	{ "help", 'h', POPT_ARG_NONE, &opt_help, 0, "show this help", NULL },
@@ -182,6 +182,29 @@ out:
 	return rc;
 }
 
+/* The library's messages: with -v what it writes (LOG_INFO), with -vv also what it
+ * reads and decides (LOG_DEBUG); one line each, "cgctl: COMMAND: ...", control
+ * characters escaped.  Without -v the library says nothing: its errors come back as
+ * -errno and the command prints one line of its own. */
+static void log_line(void *data, int priority, const char *file, int line, const char *fn,
+		     const char *format, va_list args)
+{
+	const struct cli *cli = data;
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), format, args);
+	fprintf(stderr, "cgctl: %s%s%s", cli->cmdname, cli->cmdname[0] ? ": " : "",
+		priority >= LOG_DEBUG ? "debug: " : "");
+	for (const unsigned char *c = (const unsigned char *)msg; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(stderr, "\\x%02x", *c);
+		else
+			fputc(*c, stderr);
+	}
+	fputc('\n', stderr);
+	(void)file, (void)line, (void)fn;
+}
+
 static enum out_format pick_format(struct cli *cli, int *rc)
 {
 	*rc = EXIT_OK;
@@ -209,26 +232,102 @@ static int setup(struct cli *cli)
 				 r == -ENOENT ? "no such directory" :
 				 r == -EINVAL ? "empty (unset --root and CGCTL_ROOT for the live "
 						"system)" : NULL);
+	cgctl_set_log_fn(cli->ctx, log_line, cli);
 	if (opt_verbose)
 		cgctl_set_log_priority(cli->ctx, opt_verbose > 1 ? LOG_DEBUG : LOG_INFO);
+	else if (!getenv("CGCTL_LOG"))
+		cgctl_set_log_priority(cli->ctx, LOG_CRIT);	/* errors return as -errno */
 	cli->out = out_new(cli->fmt);
 	if (!cli->out)
 		return cli_error(cli, NULL, -ENOMEM, NULL);
 	return EXIT_OK;
 }
 
+/* A global option (--json, --tsv, --self, -q, -v..., --root DIR) given after the
+ * command: @n tokens at @a (2 for "--root DIR"), 0 when @a is not one.  --help and
+ * --version are not hoisted: after a command, -h is that command's help. */
+static int global_after(const char *const *a, int left)
+{
+	static const char *const flags[] = { "--json", "--tsv", "--self", "-q", "--quiet",
+					     "--verbose" };
+	const char *t = a[0];
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (!strcmp(t, flags[i]))
+			return 1;
+	if (t[0] == '-' && t[1] == 'v' && strspn(t + 1, "v") == strlen(t + 1))
+		return 1;	/* -v, -vv, ... */
+	if (!strncmp(t, "--root=", 7))
+		return 1;
+	if (!strcmp(t, "--root"))
+		return left > 1 ? 2 : 1;
+	return 0;
+}
+
+/*
+ * Global options may follow the command ("cgctl stat --json /a"): move them in front
+ * of it, in order, so one popt pass reads them.  The command is the first argument
+ * that is not an option (or --root's value); nothing after "--" moves.  Returns: a new
+ * argv (malloc'ed; the strings are the caller's) or NULL when out of memory.
+ */
+static const char **hoist_globals(int argc, const char **argv)
+{
+	const char **out = calloc((size_t)argc + 1, sizeof(*out));
+	const char **rest = calloc((size_t)argc + 1, sizeof(*rest));
+	int n = 0, nr = 0, i = 1, cmd = 0;
+
+	if (!out || !rest) {
+		free(out);
+		free(rest);
+		return NULL;
+	}
+	out[n++] = argv[0];
+	for (; i < argc && !cmd; i++) {
+		if (!strcmp(argv[i], "--") || argv[i][0] != '-') {
+			cmd = i;
+			break;
+		}
+		out[n++] = argv[i];
+		if (!strcmp(argv[i], "--root") && i + 1 < argc)
+			out[n++] = argv[++i];
+	}
+	for (i = cmd ? cmd : argc; i < argc; i++) {
+		int k = strcmp(argv[i], "--") ? global_after(argv + i, argc - i) : 0;
+
+		if (!strcmp(argv[i], "--")) {
+			while (i < argc)
+				rest[nr++] = argv[i++];
+			break;
+		}
+		if (i == cmd || !k) {
+			rest[nr++] = argv[i];
+			continue;
+		}
+		while (k-- > 0)
+			out[n++] = argv[i++];
+		i--;
+	}
+	memcpy(out + n, rest, (size_t)nr * sizeof(*rest));
+	free(rest);
+	return out;
+}
+
 int main(int argc, const char **argv)
 {
 	struct cli cli = { .fmt = OUT_HUMAN };
 	const struct cgctl_cmd *cmd;
-	const char **rest;
+	const char **rest, **hoisted;
 	poptContext pc;
 	int rc, nrest = 0;
 
 	snprintf(cli.cmdname, sizeof(cli.cmdname), "%s", "cgctl");
-	pc = poptGetContext("cgctl", argc, argv, global_options, POPT_CONTEXT_POSIXMEHARDER);
+	hoisted = hoist_globals(argc, argv);
+	if (!hoisted)
+		return cli_error(&cli, NULL, -ENOMEM, NULL);
+	pc = poptGetContext("cgctl", argc, hoisted, global_options, POPT_CONTEXT_POSIXMEHARDER);
 	while ((rc = poptGetNextOpt(pc)) > 0)
-		;
+		if (rc == 'v')
+			opt_verbose++;
 	cli.cmdname[0] = '\0';
 	if (rc < -1) {
 		rc = cli_usage(&cli, "%s: %s", poptBadOption(pc, 0), poptStrerror(rc));
@@ -277,5 +376,6 @@ out:
 	out_free(cli.out);
 	cgctl_unref(cli.ctx);
 	poptFreeContext(pc);
+	free(hoisted);
 	return rc;
 }

@@ -598,6 +598,6 @@ CGCTL_EXPORT int cgctl_cg_write(struct cgctl_ctx *ctx, const struct cgctl_mount 
 	r = write_fd_once(fd, value);
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
-	dbg(ctx, "write %s%s/%s = %s: %s", m->path, path, file, value, r ? strerror(-r) : "ok");
+	info(ctx, "write %s%s/%s = %s: %s", m->path, path, file, value, r ? strerror(-r) : "ok");
 	return r;
 }
