@@ -47,6 +47,7 @@ struct cgctl_memhigh_run {
 	struct mh_slot *stock; /* ncpus * era.stock_slots */
 	uint64_t swap_free;
 	uint64_t next_sample;
+	bool lru_gen; /* the multi-gen LRU reclaims (cfg.lru, else the era's default) */
 	int err;
 };
 
