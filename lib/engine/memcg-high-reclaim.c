@@ -203,7 +203,8 @@ static void subtree_lru(const struct cgctl_memhigh_run *r, int g, uint64_t *file
 
 /* mirrors mm/swap.c:lru_note_cost() (v6.1): anon pages written to swap are reclaim
  * cost of the anon lists of @g and its ancestors (clean file pages cost nothing: no
- * pageout); a cost above a quarter of a group's own LRU pages halves both */
+ * pageout); a cost above a quarter of the group's LRU pages (its subtree's: a memcg
+ * lruvec's counters are hierarchical) halves both */
 static void note_cost(struct cgctl_memhigh_run *r, int g, uint64_t anon_out)
 {
 	uint64_t f, a;

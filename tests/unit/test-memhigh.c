@@ -352,6 +352,56 @@ START_TEST(run_file_reclaim_batches)
 END_TEST
 
 /*
+ * 6.1's get_scan_count() with swap (SCAN_FRACT): a group holds 2048 anon pages under a
+ * high of 2048 with ample swap and no file pages, and faults 64 more.  The first fault
+ * charges a batch of 64 (usage 2112), and on return to user reclaim_high() asks for 64
+ * pages of an anon LRU of 2049.  Each priority scans (anon >> prio) * ap / (ap + fp),
+ * ap = 60 (T + 1) / (2A + 1), fp = 140 (T + 1) / (A + 1), T = 3A, A the anon cost
+ * (pages swapped so far in this reclaim, no decay below a quarter of the LRU):
+ *   prio 9: 4 * 60 / 200 = 1 (A 0);  8: 8 * 80 / 360 = 1 (A 1);
+ *   7: 15 * 84 / 410 = 3 (A 2);  6: 31 * 87 / 460 = 5 (A 5);
+ *   5: 63 * 88 / 482 = 11 (A 10);  4: 126 * 89 / 496 = 22 (A 21): 43 so far;
+ *   3: 250 * 89 / 502 = 44 (A 43) in 32 + 12: 87 pages, usage 2112 - 87 = 2025.
+ * The multi-gen LRU evicts one batch of 64: usage 2048.
+ */
+START_TEST(run_swap_scan_fract)
+{
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 2048};
+	struct cgctl_memhigh_workload w = {
+	    .group = 0, .kind = CGCTL_MEMHIGH_ANON, .threads = 1, .size_pages = 64,
+	    .stay = true};
+	struct cgctl_memhigh_config c = {
+	    .kver = K(6, 1, 0),
+	    .hz = 250,
+	    .ncpus = 1,
+	    .swap_free = 1 << 20,
+	    .ngroups = 1,
+	    .nworkloads = 1,
+	    .groups = &g,
+	    .workloads = &w,
+	};
+	struct cgctl_memhigh_group_result res;
+	struct cgctl_memhigh_run *r;
+	struct cgctl_error e = {0};
+
+	g.lim.high = 2048;
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+	ck_assert_uint_eq(res.ev_high, 1);
+	ck_assert_uint_eq(res.swap, 87);
+	ck_assert_uint_eq(res.current, 2025);
+	cgctl_memhigh_run_free(r);
+	c.kver = K(6, 12, 0);
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+	ck_assert_uint_eq(res.ev_high, 1);
+	ck_assert_uint_eq(res.swap, 64);
+	ck_assert_uint_eq(res.current, 2048);
+	cgctl_memhigh_run_free(r);
+}
+END_TEST
+
+/*
  * Two siblings under a parent with max 1000: A (low 600) holds 600 pages of cache, B
  * (no protection) reads 2000 pages.  A's elow = min(600, 600) = 600 >= its usage: it is
  * skipped and B's reads reclaim only B's own cache; A keeps all 600 pages, B never
@@ -426,6 +476,7 @@ int main(void)
 	tcase_add_test(tc, run_anon_oom);
 	tcase_add_test(tc, run_file);
 	tcase_add_test(tc, run_file_reclaim_batches);
+	tcase_add_test(tc, run_swap_scan_fract);
 	tcase_add_test(tc, run_protection);
 	tcase_add_test(tc, run_errors);
 	suite_add_tcase(s, tc);
