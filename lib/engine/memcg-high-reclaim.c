@@ -317,10 +317,10 @@ static uint64_t shrink_lruvec(struct cgctl_memhigh_run *r, int g, int target,
 	scan_count(r, g, target, low_reclaim, prio, &nf, &na);
 	while (nf || na) {
 		/* for_each_evictable_lru(): anon before file */
-		c = na < CGCTL_MEMHIGH_SWAP_CLUSTER_MAX ? na : CGCTL_MEMHIGH_SWAP_CLUSTER_MAX;
+		c = MIN(na, CGCTL_MEMHIGH_SWAP_CLUSTER_MAX);
 		na -= c;
 		own += c ? take(r, g, MH_LRU_ANON, c, tk) : 0;
-		c = nf < CGCTL_MEMHIGH_SWAP_CLUSTER_MAX ? nf : CGCTL_MEMHIGH_SWAP_CLUSTER_MAX;
+		c = MIN(nf, CGCTL_MEMHIGH_SWAP_CLUSTER_MAX);
 		nf -= c;
 		own += c ? take(r, g, MH_LRU_FILE, c, tk) : 0;
 		if (own >= want)
@@ -377,7 +377,8 @@ uint64_t mh_try_to_free(struct cgctl_memhigh_run *r, int target, uint64_t nr,
 	for (int pass = 0; pass < 2; pass++) {
 		calculate_protection(r, target);
 		for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--)
-			got += shrink_pass(r, target, pass, prio, want, got, &skipped, tk);
+			got += shrink_pass(r, target, pass, prio, want, got, &skipped,
+					   tk);
 		if (got || !skipped)
 			break;
 	}

@@ -30,7 +30,7 @@
 
 struct mh_obs {
 	uint64_t base, peak, current, ev_high, ev_low, swap, stall_ns, wall_ns;
-	uint64_t reclaim_file_ns; /* measured cost of a page reclaimed (0: not measured) */
+	uint64_t reclaim_file_ns; /* measured cost of a reclaimed page (0: not measured) */
 };
 
 /* a directory whose files have clean, evictable page cache (not tmpfs, not ramfs) */
@@ -288,7 +288,8 @@ static int observe_one(struct vrun *run, const struct vmemhigh_params *p,
 		err = go(run, m, path, &w, o, reason, len);
 	if (err >= 0)
 		err = observe_end(run, m, path, o, stall0, reason, len);
-	/* the page cache the file workload leaves (after the observation: it shrinks it) */
+	/* the page cache the file workload leaves (after the observation: it shrinks
+	 * it) */
 	if (err >= 0 && p->kind == VMH_FILE)
 		o->reclaim_file_ns = reclaim_cost(run, m, path);
 	if (err >= 0)
