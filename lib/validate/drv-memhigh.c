@@ -30,7 +30,7 @@
 
 struct mh_obs {
 	uint64_t base, peak, current, ev_high, ev_low, swap, stall_ns, wall_ns;
-	uint64_t reclaim_file_ns; /* measured cost of a reclaimed page (0: not measured) */
+	uint64_t reclaim_file_ns; /* measured cost of a reclaimed page, 0: unmeasured */
 };
 
 /* a directory whose files have clean, evictable page cache (not tmpfs, not ramfs) */
