@@ -1766,6 +1766,10 @@ struct cgctl_memhigh_era {
 	bool dying_bail;		/* 6.12: handle_over_high bails for a dying task */
 	bool prot_capped;		/* 6.12: effective_protection caps the unprotected
 					 * ratio and divides in 128 bits; 6.1 in 64 */
+	bool partial_walk;		/* 6.12: memcg reclaim stops walking the subtree
+					 * once nr_to_reclaim is met; 6.1 walks it all */
+	bool lru_gen;			/* the multi-gen LRU is on by default: Debian's
+					 * CONFIG_LRU_GEN_ENABLED (6.12 y, 6.1 n) */
 };
 /* Fill @ret for @kver; versions between 6.1 and 6.12 take 6.1's rules (only 6.1 and
  * 6.12 were read).  Returns: 0, or -EINVAL for kernels before 6.1 (not modelled) or a
@@ -1826,6 +1830,12 @@ struct cgctl_memhigh_workload {
 					 * end (else they exit and free it) */
 };
 
+/* Which LRU reclaim the kernel runs (/sys/kernel/mm/lru_gen/enabled): the era's default
+ * (its Debian config), the active/inactive lists, or the multi-gen LRU. */
+#define CGCTL_MEMHIGH_LRU_DEFAULT 0
+#define CGCTL_MEMHIGH_LRU_CLASSIC 1
+#define CGCTL_MEMHIGH_LRU_GEN 2
+
 /* The world around the groups: what the model takes as given. */
 struct cgctl_memhigh_config {
 	uint32_t kver;
@@ -1838,6 +1848,7 @@ struct cgctl_memhigh_config {
 	uint64_t reclaim_anon_ns;	/* per anon page swapped out (default 2000) */
 	uint64_t sample_ns;		/* timeline step (0: no timeline) */
 	uint64_t limit_ns;		/* stop the run here (0: an hour after the last start) */
+	unsigned int lru;		/* CGCTL_MEMHIGH_LRU_*: the reclaim the kernel runs */
 	unsigned int ngroups, nworkloads;
 	const struct cgctl_memhigh_group *groups;
 	const struct cgctl_memhigh_workload *workloads;

@@ -21,6 +21,11 @@ CGCTL_EXPORT int cgctl_memhigh_era_get(uint32_t kver, struct cgctl_memhigh_era *
 	    .stock_slots = kver >= K(6, 16, 0) ? 7 : 1, /* NR_MEMCG_STOCK */
 	    .dying_bail = kver >= K(6, 12, 0),
 	    .prot_capped = kver >= K(6, 12, 0),
+	    /* mm/vmscan.c:shrink_node_memcgs(): 6.12 bails "once goal is reached"
+	     * (partial walks), 6.1 shrinks every memcg of the subtree */
+	    .partial_walk = kver >= K(6, 12, 0),
+	    /* Debian's configs: 6.1 CONFIG_LRU_GEN=y but not _ENABLED, 6.12 both */
+	    .lru_gen = kver >= K(6, 12, 0),
 	};
 	return 0;
 }

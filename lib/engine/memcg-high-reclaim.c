@@ -10,11 +10,16 @@
  *   file list and no refaults); no workingset refaults, no writeback, no dirty pages;
  * - the scan of each priority level is lruvec_size >> priority, reduced by protection as
  *   apply_proportional_protection() does, and every scanned page is reclaimed; the
- *   priority loop stops once nr_to_reclaim pages are reclaimed (do_try_to_free_pages()).
+ *   priority loop stops once nr_to_reclaim pages are reclaimed (do_try_to_free_pages());
+ *   how much one priority level takes of one group follows the LRU the kernel runs
+ *   (shrink_lruvec() below: the active/inactive lists of 6.1, the multi-gen LRU of
+ *   Debian's 6.12).
  */
 #include "engine/memcg-high.h"
 
 #define DEF_PRIORITY 12
+#define MH_MIN_LRU_BATCH 64 /* include/linux/mmzone.h: MIN_LRU_BATCH = BITS_PER_LONG */
+#define MH_SWAPPINESS 60    /* vm_swappiness, a memcg's default */
 
 bool mh_in_subtree(const struct cgctl_memhigh_run *r, int g, int top)
 {
@@ -130,12 +135,15 @@ static void swap_out_task_pages(struct cgctl_memhigh_run *r, int g, uint64_t n)
 	}
 }
 
-/* take up to @want pages from @g: file first, then anon into swap */
-static void shrink_group(struct cgctl_memhigh_run *r, int g, uint64_t want, uint64_t *fp,
-			 uint64_t *ap)
+enum { MH_LRU_ANY, MH_LRU_FILE, MH_LRU_ANON };
+
+/* take up to @want pages from @g's @lists: file first, then anon into swap */
+static void shrink_group(struct cgctl_memhigh_run *r, int g, int lists, uint64_t want,
+			 uint64_t *fp, uint64_t *ap)
 {
 	struct mh_group *grp = &r->g[g];
-	uint64_t f = grp->file < want ? grp->file : want, a = want - f, room;
+	uint64_t f = lists == MH_LRU_ANON ? 0 : grp->file < want ? grp->file : want;
+	uint64_t a = lists == MH_LRU_FILE ? 0 : want - f, room;
 
 	room = swap_room(r, g);
 	a = a < grp->anon ? a : grp->anon;
@@ -152,12 +160,23 @@ static void shrink_group(struct cgctl_memhigh_run *r, int g, uint64_t want, uint
 	*ap = a;
 }
 
-/* mirrors mm/vmscan.c:get_scan_count()'s apply_proportional_protection (v6.12) */
-static uint64_t scan_target(const struct cgctl_memhigh_run *r, int g, int target,
-			    bool low_reclaim, int prio)
+/* pages reclaim can evict from @g: its clean file pages, and its anon pages while swap
+ * has room (get_scan_count()'s SCAN_FILE without swap, try_to_shrink_lruvec()'s
+ * !can_swap) */
+static uint64_t evictable(const struct cgctl_memhigh_run *r, int g)
 {
 	const struct mh_group *c = &r->g[g];
-	uint64_t size = c->file + c->anon, scan = size, prot, cgsize;
+
+	return c->file + (c->anon && swap_room(r, g) ? c->anon : 0);
+}
+
+/* mirrors mm/vmscan.c:get_scan_count()'s apply_proportional_protection (v6.12) to
+ * @size pages of @g's LRU lists */
+static uint64_t scan_target(const struct cgctl_memhigh_run *r, int g, int target,
+			    bool low_reclaim, int prio, uint64_t size)
+{
+	const struct mh_group *c = &r->g[g];
+	uint64_t scan = size, prot, cgsize;
 
 	if (g != target && (c->emin || c->elow)) {
 		prot = !low_reclaim && c->elow > c->emin ? c->elow : c->emin;
@@ -169,18 +188,162 @@ static uint64_t scan_target(const struct cgctl_memhigh_run *r, int g, int target
 	return scan >> prio;
 }
 
-/* mirrors mm/vmscan.c:shrink_node_memcgs() (v6.12): skip groups below min, and below
- * low unless this is the low_reclaim retry (then count a low event) */
+/* @g's subtree's pages on the LRU lists: lruvec_page_state() of a memcg's lruvec
+ * counts its descendants' too */
+static void subtree_lru(const struct cgctl_memhigh_run *r, int g, uint64_t *file,
+			uint64_t *anon)
+{
+	*file = *anon = 0;
+	for (unsigned int i = 0; i < r->ngroups; i++)
+		if (mh_in_subtree(r, (int)i, g)) {
+			*file += r->g[i].file;
+			*anon += r->g[i].anon;
+		}
+}
+
+/* mirrors mm/swap.c:lru_note_cost() (v6.1): anon pages written to swap are reclaim
+ * cost of the anon lists of @g and its ancestors (clean file pages cost nothing: no
+ * pageout); a cost above a quarter of the group's LRU pages (its subtree's: a memcg
+ * lruvec's counters are hierarchical) halves both */
+static void note_cost(struct cgctl_memhigh_run *r, int g, uint64_t anon_out)
+{
+	uint64_t f, a;
+
+	for (; g >= 0 && anon_out; g = r->g[g].parent) {
+		struct mh_group *c = &r->g[g];
+
+		c->anon_cost += anon_out;
+		subtree_lru(r, g, &f, &a);
+		if (c->file_cost + c->anon_cost > (f + a) / 4) {
+			c->file_cost /= 2;
+			c->anon_cost /= 2;
+		}
+	}
+}
+
+/* reclaim up to @n pages of @g's @lists, its time on @tk's clock; Returns: pages
+ * reclaimed */
+static uint64_t take(struct cgctl_memhigh_run *r, int g, int lists, uint64_t n,
+		     struct mh_task *tk)
+{
+	uint64_t f, a;
+
+	shrink_group(r, g, lists, n, &f, &a);
+	if (!r->lru_gen)
+		note_cost(r, g, a);
+	if (tk) {
+		uint64_t ns = f * r->cfg.reclaim_file_ns + a * r->cfg.reclaim_anon_ns;
+
+		tk->t += ns;
+		r->g[tk->group].res.reclaim_ns += ns;
+	}
+	return f + a;
+}
+
+/*
+ * mirrors mm/vmscan.c:get_scan_count() (v6.1) for memcg reclaim of @target: the scan
+ * of @g's file and anon lists at @prio.  Without swap room only file (SCAN_FILE); when
+ * the target's inactive file pages >> priority is not 0 only file (prepare_scan_count()'s
+ * cache_trim_mode); at priority 0 both in full (SCAN_EQUAL); else SCAN_FRACT with the
+ * target's costs A (anon) and F (file): a = 2A + F, f = A + 2F, T = a + f,
+ * ap = 60 (T + 1) / (a + 1), fp = 140 (T + 1) / (f + 1) (swappiness 60), each list's
+ * scan times its share of ap + fp.  Every file page counts as inactive (read once).
+ */
+static void scan_count(const struct cgctl_memhigh_run *r, int g, int target,
+		       bool low_reclaim, int prio, uint64_t *nf, uint64_t *na)
+{
+	const struct mh_group *c = &r->g[g], *t = &r->g[target];
+	uint64_t total, ac, fc, ap, fp, tf, ta;
+
+	*nf = scan_target(r, g, target, low_reclaim, prio, c->file);
+	*na = 0;
+	subtree_lru(r, target, &tf, &ta);
+	if (!c->anon || !swap_room(r, g) || tf >> prio)
+		return;
+	*na = scan_target(r, g, target, low_reclaim, prio, c->anon);
+	if (!prio)
+		return;
+	total = t->anon_cost + t->file_cost;
+	ac = total + t->anon_cost;
+	fc = total + t->file_cost;
+	total = ac + fc;
+	ap = MH_SWAPPINESS * (total + 1) / (ac + 1);
+	fp = (200 - MH_SWAPPINESS) * (total + 1) / (fc + 1);
+	/* mem_cgroup_online(): div64_u64(scan * fraction[file], denominator) */
+	*na = *na * ap / (ap + fp);
+	*nf = *nf * fp / (ap + fp);
+}
+
+/*
+ * One shrink_lruvec() of group @g at priority @prio in a reclaim that wants @want pages
+ * and has @sc_got.  Returns: pages reclaimed.
+ *
+ * The active/inactive LRU (mm/vmscan.c:shrink_lruvec(), v6.1; the same in v6.12 with
+ * the multi-gen LRU off): the scan targets of get_scan_count() are taken
+ * SWAP_CLUSTER_MAX pages of each list at a time, and the call stops early only once
+ * *its own* reclaimed pages reach sc->nr_to_reclaim ("if (nr_reclaimed < nr_to_reclaim
+ * ...) continue;", then the break of a scan with one LRU type left; with both types
+ * left the kernel instead trims the smaller one's scan proportionally, which the model
+ * takes as the same stop).  What earlier priorities of the same reclaim took does not
+ * count: a 64-page memory.high reclaim of a 4096-page file LRU takes 1 + 2 + 4 + 8 +
+ * 16 + 32 = 63 pages at priorities 12 to 7, still short of 64, and then all 64 of
+ * priority 6: 127 pages.
+ *
+ * The multi-gen LRU (mm/vmscan.c:try_to_shrink_lruvec(), v6.12): evict_folios() until
+ * it has scanned get_nr_to_scan() (size >> priority) or should_abort_scan() sees the
+ * reclaim's goal met; each evict_folios() isolates up to MIN_LRU_BATCH (64) folios
+ * (scan_folios()), so a 64-page reclaim takes one batch of 64.
+ */
+static uint64_t shrink_lruvec(struct cgctl_memhigh_run *r, int g, int target,
+			      bool low_reclaim, int prio, uint64_t want, uint64_t sc_got,
+			      struct mh_task *tk)
+{
+	uint64_t own = 0, got, nf, na, c;
+
+	if (r->lru_gen) {
+		uint64_t scan = scan_target(r, g, target, low_reclaim, prio,
+					    evictable(r, g));
+
+		for (uint64_t scanned = 0; scanned < scan; scanned += got) {
+			got = take(r, g, MH_LRU_ANY, MH_MIN_LRU_BATCH, tk);
+			if (!got)
+				break;
+			own += got;
+			if (sc_got + own >= want)
+				break;
+		}
+		return own;
+	}
+	scan_count(r, g, target, low_reclaim, prio, &nf, &na);
+	while (nf || na) {
+		/* for_each_evictable_lru(): anon before file */
+		c = MIN(na, CGCTL_MEMHIGH_SWAP_CLUSTER_MAX);
+		na -= c;
+		own += c ? take(r, g, MH_LRU_ANON, c, tk) : 0;
+		c = MIN(nf, CGCTL_MEMHIGH_SWAP_CLUSTER_MAX);
+		nf -= c;
+		own += c ? take(r, g, MH_LRU_FILE, c, tk) : 0;
+		if (own >= want)
+			break;
+	}
+	return own;
+}
+
+/* mirrors mm/vmscan.c:shrink_node_memcgs() (v6.1, v6.12): skip groups below min, and
+ * below low unless this is the low_reclaim retry (then count a low event); 6.12 stops
+ * at the first group after which the goal is met, 6.1 shrinks them all */
 static uint64_t shrink_pass(struct cgctl_memhigh_run *r, int target, bool low_reclaim,
-			    int prio, uint64_t want, bool *skipped, struct mh_task *tk)
+			    int prio, uint64_t want, uint64_t sc_got, bool *skipped,
+			    struct mh_task *tk)
 {
 	uint64_t got = 0;
 
-	for (unsigned int i = 0; i < r->ngroups && got < want; i++) {
+	for (unsigned int i = 0; i < r->ngroups; i++) {
 		struct mh_group *c = &r->g[i];
-		uint64_t scan, f, a;
 		bool unprot = (int)i == target;
 
+		if (r->era.partial_walk && sc_got + got >= want)
+			break;
 		if (!mh_in_subtree(r, (int)i, target) || !(c->file + c->anon))
 			continue;
 		if (!unprot && c->emin >= c->usage)
@@ -192,26 +355,17 @@ static uint64_t shrink_pass(struct cgctl_memhigh_run *r, int target, bool low_re
 			}
 			mh_event(r, (int)i, MH_EV_LOW);
 		}
-		scan = scan_target(r, (int)i, target, low_reclaim, prio);
-		if (scan > want - got)
-			scan = want - got;
-		shrink_group(r, (int)i, scan, &f, &a);
-		got += f + a;
-		if (tk) {
-			uint64_t ns =
-			    f * r->cfg.reclaim_file_ns + a * r->cfg.reclaim_anon_ns;
-
-			tk->t += ns;
-			r->g[tk->group].res.reclaim_ns += ns;
-		}
+		got += shrink_lruvec(r, (int)i, target, low_reclaim, prio, want,
+				     sc_got + got, tk);
 	}
 	return got;
 }
 
 /* mirrors mm/vmscan.c:try_to_free_mem_cgroup_pages() and do_try_to_free_pages()
- * (v6.12): nr_to_reclaim = max(nr, SWAP_CLUSTER_MAX), priority 12 down to 0, then the
- * memcg_low_reclaim retry when groups were skipped for their low.  Time spent reclaiming
- * goes on @tk's clock.  Returns: pages reclaimed. */
+ * (v6.1, v6.12): nr_to_reclaim = max(nr, SWAP_CLUSTER_MAX), priority 12 down to 0 until
+ * it is met, then the memcg_low_reclaim retry when groups were skipped for their low.
+ * Time spent reclaiming goes on @tk's clock.  Returns: pages reclaimed (may exceed
+ * nr_to_reclaim: see shrink_lruvec()). */
 uint64_t mh_try_to_free(struct cgctl_memhigh_run *r, int target, uint64_t nr,
 			struct mh_task *tk)
 {
@@ -223,8 +377,8 @@ uint64_t mh_try_to_free(struct cgctl_memhigh_run *r, int target, uint64_t nr,
 	for (int pass = 0; pass < 2; pass++) {
 		calculate_protection(r, target);
 		for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--)
-			got +=
-			    shrink_pass(r, target, pass, prio, want - got, &skipped, tk);
+			got += shrink_pass(r, target, pass, prio, want, got, &skipped,
+					   tk);
 		if (got || !skipped)
 			break;
 	}

@@ -44,6 +44,9 @@ static int check_config(const struct cgctl_memhigh_config *c, struct cgctl_error
 		if (check_limits(&c->groups[i].lim, i, e) < 0)
 			return -EINVAL;
 	}
+	if (c->lru > CGCTL_MEMHIGH_LRU_GEN)
+		return cgctl_error_set(e, EINVAL, "LRU %u: not default, classic or gen",
+				       c->lru);
 	if (c->nworkloads && !c->workloads)
 		return cgctl_error_set(e, EINVAL, "no workloads");
 	for (unsigned int i = 0; i < c->nworkloads; i++) {
@@ -115,6 +118,8 @@ static int setup(struct cgctl_memhigh_run *r, const struct cgctl_memhigh_config 
 			if (c->workloads[i].start_ns + 3600 * SEC > r->cfg.limit_ns)
 				r->cfg.limit_ns = c->workloads[i].start_ns + 3600 * SEC;
 	}
+	r->lru_gen = c->lru == CGCTL_MEMHIGH_LRU_DEFAULT ? r->era.lru_gen
+						       : c->lru == CGCTL_MEMHIGH_LRU_GEN;
 	r->swap_free = c->swap_free;
 	r->ngroups = c->ngroups;
 	for (unsigned int i = 0; i < c->ngroups; i++) {

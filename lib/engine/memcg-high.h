@@ -17,6 +17,7 @@ struct mh_group {
 	uint64_t swap_usage;	   /* swap page counter (subtree) */
 	uint64_t file, anon, swap; /* this group's own pages */
 	uint64_t emin, elow;	   /* effective protection of the last reclaim */
+	uint64_t anon_cost, file_cost; /* lruvec reclaim costs (v6.1 lru_note_cost()) */
 	struct cgctl_memhigh_group_result res;
 	struct cgctl_memhigh_sample *samples;
 	size_t nsamples, cap;
@@ -47,6 +48,7 @@ struct cgctl_memhigh_run {
 	struct mh_slot *stock; /* ncpus * era.stock_slots */
 	uint64_t swap_free;
 	uint64_t next_sample;
+	bool lru_gen; /* the multi-gen LRU reclaims (cfg.lru, else the era's default) */
 	int err;
 };
 

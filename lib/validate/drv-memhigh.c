@@ -6,8 +6,8 @@
  * the cgroup held before the workload started (as unreclaimable anon: the workload's own
  * binary, stack, page tables) and predicts memory.current, memory.events, the swap and
  * the memory stall: memory.pressure "some" total counts the psi_memstall_enter() regions,
- * the throttling sleeps and reclaim_high()'s reclaim, whose model cost per page
- * (reclaim_file_ns, reclaim_anon_ns) is a host's figure, not an emulator's.  The
+ * the throttling sleeps and reclaim_high()'s reclaim, whose cost per page of clean
+ * cache the driver measures with memory.reclaim (reclaim_cost()).  The
  * peak is sampled every few ms (memory.peak would include the file's preparation).
  * Kernel HZ is taken as 250 (Debian's CONFIG_HZ).
  */
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -29,6 +30,7 @@
 
 struct mh_obs {
 	uint64_t base, peak, current, ev_high, ev_low, swap, stall_ns, wall_ns;
+	uint64_t reclaim_file_ns; /* measured cost of a reclaimed page, 0: unmeasured */
 };
 
 /* a directory whose files have clean, evictable page cache (not tmpfs, not ramfs) */
@@ -56,6 +58,22 @@ static bool have_swap(struct vrun *run)
 	      strchr(buf, '\n')[1] != '\0'; /* a line past the header */
 	free(buf);
 	return yes;
+}
+
+/* the LRU reclaim runs on: the multi-gen LRU when /sys/kernel/mm/lru_gen/enabled has
+ * bit 0 (LRU_GEN_CORE), the active/inactive lists when it is clear or absent
+ * (CONFIG_LRU_GEN=n) */
+static unsigned int lru_kind(struct vrun *run)
+{
+	char *buf = NULL;
+	size_t len;
+	unsigned long v;
+
+	if (cgctl_read_sys(run->ctx, "/sys/kernel/mm/lru_gen/enabled", &buf, &len) < 0)
+		return CGCTL_MEMHIGH_LRU_CLASSIC;
+	v = strtoul(buf, NULL, 16);
+	free(buf);
+	return v & 1 ? CGCTL_MEMHIGH_LRU_GEN : CGCTL_MEMHIGH_LRU_CLASSIC;
 }
 
 static int mh_applies(struct vrun *run, const struct vscenario *s, char *reason,
@@ -166,6 +184,59 @@ static int go(struct vrun *run, const struct cgctl_mount *m, const char *path,
 	return err < 0 ? err : -ETIMEDOUT;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* the wall time of one write of @value to @path's memory.reclaim; Returns: ns, or 0
+ * when the write failed */
+static uint64_t timed_reclaim(struct vrun *run, const struct cgctl_mount *m,
+			      const char *path, const char *value)
+{
+	uint64_t t0 = mono_ns();
+
+	if (cgctl_cg_write(run->ctx, m, path, "memory.reclaim", value) < 0)
+		return 0;
+	return mono_ns() - t0;
+}
+
+/*
+ * This machine's cost of reclaiming a clean page cache page, the way the stall counts
+ * it.  memory.pressure's total is the wall time of reclaim_high()'s
+ * try_to_free_mem_cgroup_pages(), inside psi_memstall_enter() (mm/memcontrol.c, v6.1
+ * and v6.12), plus the throttling sleeps; the model charges reclaim per page reclaimed,
+ * and the host's figure (reclaim_file_ns) is several times off under an emulator.  So
+ * it is measured: after the workload its group still holds its page cache, and a write
+ * of 64 pages to memory.reclaim runs the same try_to_free_mem_cgroup_pages() (64 pages:
+ * memory_reclaim(), 5.19+); the overhead of the write itself is taken off by a write of
+ * "0" (which reclaims nothing) before each.  Pages are counted by memory.current.
+ * Returns: ns per page, 0 when it could not be measured (the model's default then).
+ */
+static uint64_t reclaim_cost(struct vrun *run, const struct cgctl_mount *m,
+			     const char *path)
+{
+	uint64_t before, after, t, t0, ns = 0, pages = 0;
+
+	for (unsigned int i = 0; i < 16; i++) {
+		if (cgctl_cg_read_u64(run->ctx, m, path, "memory.current", &before) < 0)
+			return 0;
+		t0 = timed_reclaim(run, m, path, "0");
+		t = timed_reclaim(run, m, path, "262144");
+		if (!t0 || !t ||
+		    cgctl_cg_read_u64(run->ctx, m, path, "memory.current", &after) < 0)
+			return 0;
+		if (before > after && t > t0) {
+			pages += (before - after) / PG;
+			ns += t - t0;
+		}
+	}
+	return pages >= 256 ? ns / pages : 0;
+}
+
 static int observe_end(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		       struct mh_obs *o, uint64_t stall0, char *reason, size_t len)
 {
@@ -217,6 +288,10 @@ static int observe_one(struct vrun *run, const struct vmemhigh_params *p,
 		err = go(run, m, path, &w, o, reason, len);
 	if (err >= 0)
 		err = observe_end(run, m, path, o, stall0, reason, len);
+	/* the page cache the file workload leaves (after the observation: it shrinks
+	 * it) */
+	if (err >= 0 && p->kind == VMH_FILE)
+		o->reclaim_file_ns = reclaim_cost(run, m, path);
 	if (err >= 0)
 		err = vwork_finish(run, &w, 5000, reason, len);
 	vwork_kill(run, &w);
@@ -229,13 +304,16 @@ static int observe_one(struct vrun *run, const struct vmemhigh_params *p,
 static int model(struct vrun *run, const struct vmemhigh_params *p,
 		 struct cgctl_memhigh_group *g, unsigned int ng,
 		 struct cgctl_memhigh_workload *w, unsigned int nw, uint64_t swap,
-		 struct cgctl_memhigh_group_result *res, char *reason, size_t len)
+		 uint64_t reclaim_file_ns, struct cgctl_memhigh_group_result *res,
+		 char *reason, size_t len)
 {
 	struct cgctl_memhigh_config c = {
 	    .kver = run->model_kver,
 	    .hz = MH_HZ,
 	    .ncpus = run->ncpu,
 	    .swap_free = swap,
+	    .reclaim_file_ns = reclaim_file_ns,
+	    .lru = lru_kind(run),
 	    .ngroups = ng,
 	    .nworkloads = nw,
 	    .groups = g,
@@ -310,8 +388,8 @@ static int run_one(struct vrun *run, const struct vscenario *s, struct vsample *
 	g.anon = o.base;
 	/* swap taken as ample: the scenario's workload is far below any swap device's
 	 * size */
-	err = model(run, p, &g, 1, &w, 1, p->kind == VMH_SWAP ? 1ULL << 30 : 0, &r,
-		    reason, len);
+	err = model(run, p, &g, 1, &w, 1, p->kind == VMH_SWAP ? 1ULL << 30 : 0,
+		    o.reclaim_file_ns, &r, reason, len);
 	if (err >= 0)
 		fill_one(s, &o, &r, p->high_pages, out);
 	return err;
@@ -403,7 +481,7 @@ static int run_protect(struct vrun *run, const struct vscenario *s, struct vsamp
 	g[1].lim.low = p->low_pages;
 	g[1].anon = a.base;
 	g[2].anon = b.base;
-	err = model(run, p, g, 3, w, 2, 0, r, reason, len);
+	err = model(run, p, g, 3, w, 2, 0, 0, r, reason, len);
 	for (size_t i = 0; err >= 0 && i < vscenario_nq(s); i++) {
 		const char *n = s->q[i].name;
 

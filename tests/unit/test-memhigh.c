@@ -101,6 +101,8 @@ START_TEST(eras)
 	ck_assert_uint_eq(a.retries, 16);
 	ck_assert(!a.prot_capped && b.prot_capped);
 	ck_assert(!a.dying_bail && b.dying_bail);
+	ck_assert(!a.partial_walk && b.partial_walk);
+	ck_assert(!a.lru_gen && b.lru_gen);
 	ck_assert_uint_eq(b.stock_slots, 1);
 	ck_assert_uint_eq(c.stock_slots, 7);
 }
@@ -286,6 +288,120 @@ START_TEST(run_file)
 END_TEST
 
 /*
+ * How much one 64-page reclaim_high() takes, per LRU.  A group holds 4096 pages of
+ * clean cache under a high of 4096 and reads 64 more, 32 per read(): the first read
+ * charges a batch of 64 (usage 4160 > high), and on return to user reclaim_high() asks
+ * try_to_free_mem_cgroup_pages() for 64 pages of an LRU of 4128 file pages.
+ * - active/inactive lists (mm/vmscan.c:shrink_lruvec(), 6.1): each priority's call
+ *   scans size >> priority, 32 at a time, and stops early only when the call itself
+ *   has 64: priorities 12..7 take 1 + 2 + 4 + 8 + 16 + 32 = 63 (LRU 4127, 4125, 4121,
+ *   4113, 4097, 4065 after each), priority 6 scans 4065 >> 6 = 63 in 32 + 31:
+ *   126 pages, memory.current 4160 - 126 = 4034;
+ * - multi-gen LRU (try_to_shrink_lruvec(), Debian 6.12): priority 12 has 4128 >> 12 = 1
+ *   to scan, and evict_folios() isolates a batch of MIN_LRU_BATCH = 64: 64 pages,
+ *   memory.current 4096.
+ * The second read is served from the stock: one high event either way.
+ */
+START_TEST(run_file_reclaim_batches)
+{
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 4096, 0};
+	struct cgctl_memhigh_workload w = {.group = 0,
+					   .kind = CGCTL_MEMHIGH_FILE,
+					   .threads = 1,
+					   .size_pages = 64,
+					   .chunk_pages = 32,
+					   .stay = true};
+	struct cgctl_memhigh_config c = {
+	    .hz = 250,
+	    .ncpus = 1,
+	    .ngroups = 1,
+	    .nworkloads = 1,
+	    .groups = &g,
+	    .workloads = &w,
+	};
+	static const struct {
+		uint32_t kver;
+		unsigned int lru;
+		uint64_t current;
+	} cases[] = {
+	    {K(6, 1, 0), CGCTL_MEMHIGH_LRU_DEFAULT, 4034},
+	    {K(6, 12, 0), CGCTL_MEMHIGH_LRU_DEFAULT, 4096},
+	    {K(6, 12, 0), CGCTL_MEMHIGH_LRU_CLASSIC, 4034},
+	    {K(6, 1, 0), CGCTL_MEMHIGH_LRU_GEN, 4096},
+	};
+	struct cgctl_memhigh_group_result res;
+	struct cgctl_memhigh_run *r;
+	struct cgctl_error e = {0};
+
+	g.lim.high = 4096;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		c.kver = cases[i].kver;
+		c.lru = cases[i].lru;
+		ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
+		ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+		ck_assert_uint_eq(res.peak, 4160);
+		ck_assert_uint_eq(res.ev_high, 1);
+		ck_assert_uint_eq(res.current, cases[i].current);
+		ck_assert_uint_eq(res.file, cases[i].current);
+		ck_assert_uint_eq(res.sleeps, 0);
+		cgctl_memhigh_run_free(r);
+	}
+	c.lru = 3;
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), -EINVAL);
+}
+END_TEST
+
+/*
+ * 6.1's get_scan_count() with swap (SCAN_FRACT): a group holds 2048 anon pages under a
+ * high of 2048 with ample swap and no file pages, and faults 64 more.  The first fault
+ * charges a batch of 64 (usage 2112), and on return to user reclaim_high() asks for 64
+ * pages of an anon LRU of 2049.  Each priority scans (anon >> prio) * ap / (ap + fp),
+ * ap = 60 (T + 1) / (2A + 1), fp = 140 (T + 1) / (A + 1), T = 3A, A the anon cost
+ * (pages swapped so far in this reclaim, no decay below a quarter of the LRU):
+ *   prio 9: 4 * 60 / 200 = 1 (A 0);  8: 8 * 80 / 360 = 1 (A 1);
+ *   7: 15 * 84 / 410 = 3 (A 2);  6: 31 * 87 / 460 = 5 (A 5);
+ *   5: 63 * 88 / 482 = 11 (A 10);  4: 126 * 89 / 496 = 22 (A 21): 43 so far;
+ *   3: 250 * 89 / 502 = 44 (A 43) in 32 + 12: 87 pages, usage 2112 - 87 = 2025.
+ * The multi-gen LRU evicts one batch of 64: usage 2048.
+ */
+START_TEST(run_swap_scan_fract)
+{
+	struct cgctl_memhigh_group g = {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 2048};
+	struct cgctl_memhigh_workload w = {
+	    .group = 0, .kind = CGCTL_MEMHIGH_ANON, .threads = 1, .size_pages = 64,
+	    .stay = true};
+	struct cgctl_memhigh_config c = {
+	    .kver = K(6, 1, 0),
+	    .hz = 250,
+	    .ncpus = 1,
+	    .swap_free = 1 << 20,
+	    .ngroups = 1,
+	    .nworkloads = 1,
+	    .groups = &g,
+	    .workloads = &w,
+	};
+	struct cgctl_memhigh_group_result res;
+	struct cgctl_memhigh_run *r;
+	struct cgctl_error e = {0};
+
+	g.lim.high = 2048;
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+	ck_assert_uint_eq(res.ev_high, 1);
+	ck_assert_uint_eq(res.swap, 87);
+	ck_assert_uint_eq(res.current, 2025);
+	cgctl_memhigh_run_free(r);
+	c.kver = K(6, 12, 0);
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
+	ck_assert_int_eq(cgctl_memhigh_run_group(r, 0, &res), 0);
+	ck_assert_uint_eq(res.ev_high, 1);
+	ck_assert_uint_eq(res.swap, 64);
+	ck_assert_uint_eq(res.current, 2048);
+	cgctl_memhigh_run_free(r);
+}
+END_TEST
+
+/*
  * Two siblings under a parent with max 1000: A (low 600) holds 600 pages of cache, B
  * (no protection) reads 2000 pages.  A's elow = min(600, 600) = 600 >= its usage: it is
  * skipped and B's reads reclaim only B's own cache; A keeps all 600 pages, B never
@@ -359,6 +475,8 @@ int main(void)
 	tcase_add_test(tc, run_anon_no_swap);
 	tcase_add_test(tc, run_anon_oom);
 	tcase_add_test(tc, run_file);
+	tcase_add_test(tc, run_file_reclaim_batches);
+	tcase_add_test(tc, run_swap_scan_fract);
 	tcase_add_test(tc, run_protection);
 	tcase_add_test(tc, run_errors);
 	suite_add_tcase(s, tc);

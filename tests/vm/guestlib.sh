@@ -37,6 +37,24 @@ vm_need_config() {
 	vm_skip "needs one of $* (this is $VM_CONFIG)"
 }
 vm_need_jq() { command -v jq >/dev/null || vm_skip "jq was not packed into the guest"; }
+# vm_load_module NAME [PARAM=VALUE]...: insmod NAME with PARAMs after the modules it
+# needs, from the kernel cache's modules run-vm packed (/vm/modules, listed in load
+# order); skip (77) when the cache has no NAME (scripts/install-deps keeps them)
+vm_load_module() {
+	local m name=$1
+	shift
+	grep -qx "$name" /vm/modules/order 2>/dev/null ||
+		vm_skip "no module $name in the kernel cache (scripts/install-deps keeps it)"
+	while read -r m; do
+		# loaded already (by an earlier test), or built in
+		[ -d "/sys/module/$(echo "$m" | tr - _)" ] && { [ "$m" = "$name" ] && break; continue; }
+		if [ "$m" = "$name" ]; then
+			insmod "/vm/modules/$m.ko" "$@" || vm_fail "insmod $m $*"
+			break
+		fi
+		insmod "/vm/modules/$m.ko" || vm_fail "insmod $m"
+	done </vm/modules/order
+}
 vm_need_cgctl() { [ -x "$CGCTL" ] || vm_skip "cgctl was not packed into the guest"; }
 
 # vm_cgdir CTRL: the directory of CTRL's hierarchy root (v1: /sys/fs/cgroup/CTRL)

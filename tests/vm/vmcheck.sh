@@ -56,6 +56,9 @@ vm_check() {
 		[ -x "${top_builddir:-.}/tests/helpers/$h" ] &&
 			set -- "$@" --file "${top_builddir:-.}/tests/helpers/$h"
 	done
+	# memhigh.sh's workload helper without sanitizers (lib/engine/memhigh.am)
+	[ -x "${top_builddir:-.}/tests/vm/cgctl-workload-plain" ] &&
+		set -- "$@" --file "${top_builddir:-.}/tests/vm/cgctl-workload-plain"
 	[ "${CGCTL_VM_VERBOSE:-0}" = 1 ] && set -- "$@" -v
 	exec "$srcdir/tests/vm/run-vm" "$@"
 }

@@ -1,0 +1,61 @@
+#!/bin/sh
+# The cgroup v2 memory.high scenarios of cgctl validate (memhigh-file, memhigh-anon,
+# memhigh-swap, memhigh-protect) against the kernel: every quantity must match the
+# model over 3 runs.  The guest has no disk and no swap: zram0 becomes 256M of swap and
+# zram1 an ext2 file system at /var/tmp (clean, evictable page cache), from the modules
+# scripts/install-deps keeps in the kernel cache.  Both are taken down at the end: the
+# tests after this one expect a guest without swap.  The full JSON is left in
+# /tmp/memhigh-validate.json for a guest command to print.
+. "$VMLIB"
+vm_need_mode v2
+vm_need_jq
+# The workload must be built without ASan: its shadow pages would be charged to the
+# cgroup the model predicts.  vmcheck.sh packs tests/vm/cgctl-workload-plain (make
+# check builds it without sanitizers); cgctl itself may be a sanitizer build.
+if [ -x /usr/bin/cgctl-workload-plain ]; then
+	CGCTL_WORKLOAD_EXE=/usr/bin/cgctl-workload-plain
+	export CGCTL_WORKLOAD_EXE
+else
+	for f in /lib/x86_64-linux-gnu/libasan.so* /usr/lib/x86_64-linux-gnu/libasan.so* \
+		/lib64/libasan.so*; do
+		[ -e "$f" ] &&
+			vm_skip "an ASan build and no cgctl-workload-plain (make check builds it)"
+	done
+fi
+
+swap_on=0 mounted=0
+teardown() {
+	[ $mounted = 1 ] && umount /var/tmp
+	[ $swap_on = 1 ] && swapoff /dev/zram0
+	for z in zram0 zram1; do
+		[ -e /sys/block/$z/reset ] && echo 1 >/sys/block/$z/reset
+	done
+	vm_cleanup
+}
+trap teardown EXIT
+
+vm_load_module zram num_devices=2
+[ -e /sys/block/zram1 ] || vm_fail "zram did not create two devices"
+echo 256M >/sys/block/zram0/disksize || vm_fail "zram0 disksize"
+vm_ok mkswap /dev/zram0
+swapon /dev/zram0 || vm_fail "swapon /dev/zram0"
+swap_on=1
+echo 192M >/sys/block/zram1/disksize || vm_fail "zram1 disksize"
+vm_ok mke2fs -q -b 4096 /dev/zram1
+mkdir -p /var/tmp
+# Debian's kernels have no ext2 driver; ext4 mounts the ext2 format
+mount -t ext2 /dev/zram1 /var/tmp 2>/dev/null || mount -t ext4 /dev/zram1 /var/tmp ||
+	vm_fail "cannot mount /dev/zram1"
+mounted=1
+
+set -- memhigh-file memhigh-anon memhigh-swap memhigh-protect
+vm_run cgctl validate --json -r 3 "$@"
+printf '%s\n' "$OUT" >/tmp/memhigh-validate.json
+vm_eq "$RC" 0 "cgctl validate exit status"
+vm_json_eq '.scenarios | length' "$#" "scenarios reported"
+vm_json_eq '[.scenarios[].quantities[] | select(.verdict != "match")] | length' 0 \
+	"quantities other than match"
+vm_json_eq '[.scenarios[].quantities[]] | length' 14 "quantities reported"
+left=$(find "$VM_CGROOT" -maxdepth 4 -type d -name 'cgctl-validate-*' | head -1)
+vm_eq "$left" "" "scratch cgroups left behind"
+exit 0
