@@ -80,6 +80,7 @@ static int mh_applies(struct vrun *run, const struct vscenario *s, char *reason,
 		      size_t len)
 {
 	const struct vmemhigh_params *p = s->params;
+	struct cgctl_memhigh_era era;
 	const struct cgctl_mount *m;
 
 	if (cgctl_mount_find(run->ctx, "memory", &m) < 0 || m->version != 2) {
@@ -87,7 +88,7 @@ static int mh_applies(struct vrun *run, const struct vscenario *s, char *reason,
 			 "no cgroup v2 memory controller (memory.high is v2 only)");
 		return 1;
 	}
-	if (run->kver < CGCTL_KVER(6, 1, 0)) {
+	if (cgctl_memhigh_era_get(run->kver, &era) < 0) {
 		snprintf(reason, len,
 			 "the memory.high model covers kernels 6.1 and later");
 		return 1;
