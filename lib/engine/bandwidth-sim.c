@@ -137,7 +137,7 @@ static inline void cpu_throttle_pending(struct cgctl_bw_sim *s, int cpu, uint64_
 		cpu_throttle_resched(s, cpu, now);
 }
 
-static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
+static __always_inline void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 
@@ -218,9 +218,9 @@ static uint64_t first_tick(const struct cgctl_bw_sim *s, const struct bw_cpu *c)
 	return first;
 }
 
-/* The next tick at which a silo of @cpu runs dry (or, < 5.4, may expire): @first or
- * later. */
-static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
+/* next_dry_tick() with CFS weights: each group's subtree runs at its share (5.4+) */
+static __attribute__((noinline)) uint64_t fair_dry_tick(struct cgctl_bw_sim *s, int cpu,
+							uint64_t first)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 	uint64_t best = BW_NO_TIME;
@@ -234,8 +234,7 @@ static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
 			continue;
 		if (r > 0)
 			t = MAX(first, tick_ceil(s, c->last +
-						(s->fair ? bw_fair_group_wall(s, cpu, c->grp[i], r) :
-						 wall_for(s, r, c->gcnt[i], c->nrun))));
+						bw_fair_group_wall(s, cpu, c->grp[i], r)));
 		if (BW_ERA_EXPIRE(s->cfg.kver))
 			t = MIN(t, MAX(first, tick_ceil(s, rq->expires)));
 		best = MIN(best, t);
@@ -243,7 +242,33 @@ static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
 	return best;
 }
 
-static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
+/* The next tick at which a silo of @cpu runs dry (or, < 5.4, may expire): @first or
+ * later. */
+static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+	uint64_t best = BW_NO_TIME;
+
+	if (s->fair)
+		return fair_dry_tick(s, cpu, first);
+
+	for (int i = 0; i < c->ngrp; i++) {
+		struct bw_rq *rq = &s->g[c->grp[i]].rq[cpu];
+		int64_t r = rq->remaining - (int64_t)rq->pending - c->nrun - 2;
+		uint64_t t = first;
+
+		if (!rq->enabled || rq->throttled)
+			continue;
+		if (r > 0)
+			t = MAX(first, tick_ceil(s, c->last + wall_for(s, r, c->gcnt[i], c->nrun)));
+		if (BW_ERA_EXPIRE(s->cfg.kver))
+			t = MIN(t, MAX(first, tick_ceil(s, rq->expires)));
+		best = MIN(best, t);
+	}
+	return best;
+}
+
+static __always_inline void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 	uint64_t minleft = UINT64_MAX, first, done = BW_NO_TIME, t;
@@ -328,7 +353,7 @@ pop:
  * weights on the others (calc_group_shares() reads the group's load on every CPU): when
  * any CPU is to be rebuilt, bring every CPU to now, rebuild and replan them all.
  */
-static void replan_fair(struct cgctl_bw_sim *s)
+static __attribute__((noinline)) void replan_fair(struct cgctl_bw_sim *s)
 {
 	bool any = s->one && s->cpu[s->one - 1].rebuild;
 
