@@ -262,12 +262,19 @@ static int setup_group(struct cgctl_bw_sim *s, int g)
 			grp->desc[grp->ndesc++] = d;
 	/*
 	 * mirrors kernel/sched/fair.c:init_cfs_bandwidth() (v6.12): the expiry starts at a
-	 * random offset below the default period (6.4+), or at 0 (aligned on k * period)
+	 * random CLOCK_MONOTONIC time below the default period (6.4+), or at 0, both long
+	 * past; start_cfs_bandwidth()'s hrtimer_forward_now() then steps it by whole
+	 * periods, so the grid's phase at time 0 (CLOCK_MONOTONIC boot_ns) is that time
+	 * minus boot_ns modulo the period: the anchor is below one period (a random 100 ms
+	 * anchor under a 17 ms period made the first refill come 98 ms late)
 	 */
-	if (BW_ERA_RANDOM_PHASE(s->cfg.kver))
-		p->anchor = bw_rand(&s->rng) % BW_DEFAULT_PERIOD_NS;
-	else	/* the grid of CLOCK_MONOTONIC, which read boot_ns at time 0 */
+	if (BW_ERA_RANDOM_PHASE(s->cfg.kver)) {
+		uint64_t r = bw_rand(&s->rng) % BW_DEFAULT_PERIOD_NS;
+
+		p->anchor = (r % p->period + p->period - s->boot_ns % p->period) % p->period;
+	} else {
 		p->anchor = (p->period - s->boot_ns % p->period) % p->period;
+	}
 	p->idle = true;
 	p->thr_head = p->thr_tail = -1;
 	if (p->quota != BW_RUNTIME_INF)

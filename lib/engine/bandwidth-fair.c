@@ -250,7 +250,7 @@ static void cpu_rates(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	struct bw_cpu *c = &s->cpu[cpu];
 	size_t base = (size_t)cpu * s->ngroups;
 	uint64_t *w = f->w + base, *sew = f->sew + base, *grate = f->grate + base;
-	uint64_t cap = FAIR_ONE / BW_CAP_ONE * (BW_CAP_ONE - s->cfg.other_load_ppm);
+	uint64_t cap = FAIR_ONE * (BW_CAP_ONE - s->cfg.other_load_ppm) / BW_CAP_ONE;
 	uint64_t root = 0;
 	int cg = f->credit_g[cpu];
 
