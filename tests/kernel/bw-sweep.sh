@@ -7,7 +7,7 @@
 # same configuration.  The tolerances are validate's (cgctl-validate(1)): nr_throttled
 # 2, throttled_time max(30 ms, 15%), usage max(20 ms, 5%).  Prints each case and the
 # share of quantities within tolerance; fails below 95% (the issue's target) or on any
-# error.  About 2.5 s per configuration (~25 s).  Replay a case with its line's
+# error, unless the machine was too busy to judge (load average above 2 per CPU: 77).  About 2.5 s per configuration (~25 s).  Replay a case with its line's
 # BW_SWEEP_SEED and BW_SWEEP_N=1 (the first draw of a seed is that seed's case).
 . "$top_srcdir/tests/lib.sh"
 require_root
@@ -88,9 +88,10 @@ run_one() {
 	th=$(( $(stat_of "$G" throttled_time) - th0 ))
 	cpu=$(printf '%s\n' "$line" | sed -n 's/.*cpu_ns=\([0-9]*\).*/\1/p')
 	wall=$(printf '%s\n' "$line" | sed -n 's/.*wall_ns=\([0-9]*\).*/\1/p')
+	delay=$(printf '%s\n' "$line" | sed -n 's/.*delay_ns=\([0-9]*\).*/\1/p')
 	rmdir "$CPU$G"
 	[ -n "$cpu" ] && [ -n "$wall" ] || return 1
-	echo "$nt $th $cpu $wall"
+	echo "$nt $th $cpu $wall ${delay:-0}"
 }
 
 total=0 within=0 i=0
@@ -108,12 +109,18 @@ while [ $i -lt "$N" ]; do
 	fi
 	obs=$(cat "$T_TMP/obs")
 	set -- $obs
-	nt=$1 th=$2 use=$3 wall=$4
+	nt=$1 th=$2 use=$3 wall=$4 delay=$5
+	# Other load, as validate gives it to the model: the workers' run_delay (schedstat)
+	# less the throttled time is the wait other tasks caused, when the workers have a
+	# CPU each (more threads than CPUs also wait for each other: 0 is given then)
+	other=$(awk -v d="$delay" -v t="$th" -v u="$use" -v n="$n" -v c="$NCPU" 'BEGIN {
+		w = d - t; o = (n <= c && w > 0 && u > 0) ? w / (w + u) : 0
+		if (o > 0.9) o = 0.9; printf "%.3f", o }')
 	phase=""
 	[ "$busy" = 0 ] || phase="--busy ${busy}ms --idle ${idle}ms"
 	# the prediction covers the run's wall time, from a fresh write's silos
 	cg --json bw predict --quota "$q" --period "$p" --burst "$b" --threads "$n" \
-		--cpus "$NCPU" $phase --duration "$((wall / 1000))us"
+		--cpus "$NCPU" $phase --duration "$((wall / 1000))us" --other-load "$other"
 	expect_rc 0 "predict seed $s"
 	res=$(printf '%s\n' "$OUT" | python3 -c '
 import json, sys
@@ -130,10 +137,18 @@ print(ok, len(rows), " ".join("%s %.4g/%.4g%s" % (k, o, e, "" if abs(o - e) <= t
 	within=$((within + $1)) total=$((total + $2))
 	shift 2
 	echo "seed $s: quota ${q}us period ${p}us burst ${b}us threads $n busy ${busy}ms" \
-		"idle ${idle}ms | kernel/predicted: $*"
+		"idle ${idle}ms other load $other | kernel/predicted: $*"
 	i=$((i + 1))
 done
-echo "bw-sweep: $within of $total quantities within tolerance (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-[ "$total" -gt 0 ] && [ $((within * 100)) -ge $((total * 95)) ] && ok ||
+load=$(cut -d' ' -f1 /proc/loadavg)
+echo "bw-sweep: $within of $total quantities within tolerance (load average $load)"
+if [ "$total" -gt 0 ] && [ $((within * 100)) -ge $((total * 95)) ]; then
+	ok
+elif [ "$T_FAILS" = 0 ] && awk -v l="$load" -v c="$NCPU" 'BEGIN { exit !(l > 2 * c) }'; then
+	# the runs were measured, not judged: more than two runnable tasks per CPU besides
+	# ours make the other load the model is given a guess (tolerances stay as they are)
+	skip "load average $load on $NCPU CPUs: too busy to judge $within of $total"
+else
 	fail "only $within of $total quantities within tolerance (95% needed)"
+fi
 done_testing
