@@ -822,6 +822,15 @@ int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *sim, int group, const int64_t *s
  */
 int cgctl_bw_sim_silos(const struct cgctl_bw_sim *sim, int group, int64_t *silo_ns,
 		       unsigned int n);
+/*
+ * cgctl_bw_sim_set_weight: @group's cpu.shares (2..262144; v2 cpu.weight w is
+ * w * 1024 / 100).  Once any group has a weight, runnable threads share each CPU by CFS
+ * weights (hierarchical, calc_group_shares() with PELT load averages, and before 6.6
+ * place_entity()'s sleeper credit) instead of equally, so other load is simulated:
+ * add it as threads of unlimited groups of its own (e.g. two spinners at 1024).
+ * Returns: 0, -EINVAL (unknown group, out of range, already run).
+ */
+int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *sim, int group, uint32_t shares);
 /* Returns: 0, -EINVAL (unknown group, trace thread out of range), -ENOMEM. */
 int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *sim, const struct cgctl_bw_thread *t);
 /* Schedule a configuration write of @bw to @group at @at_ns (refill, silo reset,
@@ -1467,6 +1476,7 @@ enum cgctl_bw_feature {
 	CGCTL_BW_FEAT_EMPTY_RULE,	/* an empty cfs_rq is not throttled */
 	CGCTL_BW_FEAT_LOCAL_STAT,	/* cpu.stat.local (6.6+) */
 	CGCTL_BW_FEAT_TASK_THROTTLE,	/* task-based throttling at return to user */
+	CGCTL_BW_FEAT_EEVDF,		/* EEVDF placement by lag, no sleeper credit (6.6+) */
 	CGCTL_BW_FEAT_COUNT
 };
 /* Returns: true if kernel @kver (CGCTL_KVER) has @f. */

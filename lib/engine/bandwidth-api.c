@@ -68,6 +68,7 @@ CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 	free(s->dirty);
 	free(s->lmap);
 	free(s->lsum);
+	bw_fair_free(s);
 	bw_heap_free(&s->heap);
 	bw_cal_free(&s->cal);
 	free(s);
@@ -137,6 +138,22 @@ CGCTL_EXPORT int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *s, int group,
 			return -ENOMEM;
 	}
 	memcpy(grp->prior, silo_ns, n * sizeof(*grp->prior));
+	return 0;
+}
+
+/*
+ * The group's cpu.shares (v1; cgroup v2's cpu.weight w is shares w * 1024 / 100).
+ * Giving any group a weight makes the whole simulation share CPUs by CFS weights
+ * (bandwidth-fair.c): other load is then simulated as groups of threads of its own.
+ */
+CGCTL_EXPORT int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *s, int group,
+					 uint32_t shares)
+{
+	/* sched_group_set_shares(): MIN_SHARES 2 .. MAX_SHARES 1 << 18 */
+	if (!s || s->ran || group < 0 || group >= s->ngroups || shares < 2 ||
+	    shares > (1u << 18))
+		return -EINVAL;
+	s->g[group].shares = shares;
 	return 0;
 }
 
@@ -245,12 +262,19 @@ static int setup_group(struct cgctl_bw_sim *s, int g)
 			grp->desc[grp->ndesc++] = d;
 	/*
 	 * mirrors kernel/sched/fair.c:init_cfs_bandwidth() (v6.12): the expiry starts at a
-	 * random offset below the default period (6.4+), or at 0 (aligned on k * period)
+	 * random CLOCK_MONOTONIC time below the default period (6.4+), or at 0, both long
+	 * past; start_cfs_bandwidth()'s hrtimer_forward_now() then steps it by whole
+	 * periods, so the grid's phase at time 0 (CLOCK_MONOTONIC boot_ns) is that time
+	 * minus boot_ns modulo the period: the anchor is below one period (a random 100 ms
+	 * anchor under a 17 ms period made the first refill come 98 ms late)
 	 */
-	if (BW_ERA_RANDOM_PHASE(s->cfg.kver))
-		p->anchor = bw_rand(&s->rng) % BW_DEFAULT_PERIOD_NS;
-	else	/* the grid of CLOCK_MONOTONIC, which read boot_ns at time 0 */
+	if (BW_ERA_RANDOM_PHASE(s->cfg.kver)) {
+		uint64_t r = bw_rand(&s->rng) % BW_DEFAULT_PERIOD_NS;
+
+		p->anchor = (r % p->period + p->period - s->boot_ns % p->period) % p->period;
+	} else {
 		p->anchor = (p->period - s->boot_ns % p->period) % p->period;
+	}
 	p->idle = true;
 	p->thr_head = p->thr_tail = -1;
 	if (p->quota != BW_RUNTIME_INF)
@@ -328,6 +352,9 @@ int bw_sim_setup(struct cgctl_bw_sim *s)
 	}
 	for (int ti = 0; ti < s->nthreads; ti++)
 		setup_thread(s, ti);
+	r = bw_fair_init(s);
+	if (r < 0)
+		return r;
 	if (s->nw)
 		bw_heap_set(&s->heap, s->slot_misc + 0, s->w[0].at);
 	bw_heap_set(&s->heap, s->slot_misc + 1, s->cfg.duration_ns);

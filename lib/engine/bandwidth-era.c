@@ -30,6 +30,10 @@ static const struct {
 	[CGCTL_BW_FEAT_LOCAL_STAT] = { CGCTL_KVER(6, 6, 0), 0, "cpu.stat.local" },
 	/* task-based throttle: throttled at return to user (6.18) */
 	[CGCTL_BW_FEAT_TASK_THROTTLE] = { CGCTL_KVER(6, 18, 0), 0, "task-based throttling" },
+	/* 147f3efaa241 ("sched/fair: Implement an EEVDF-like scheduling policy") and
+	 * 86bfbb7ce4f6 ("sched/fair: Add lag based placement"), v6.6: place_entity() keeps
+	 * the lag; before, a sleeper got up to sysctl_sched_latency / 2 of credit */
+	[CGCTL_BW_FEAT_EEVDF] = { CGCTL_KVER(6, 6, 0), 0, "EEVDF placement" },
 };
 
 CGCTL_EXPORT bool cgctl_bw_era_has(uint32_t kver, enum cgctl_bw_feature f)

@@ -32,6 +32,10 @@ void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	struct bw_cpu *c = &s->cpu[cpu];
 	uint64_t dt = now - c->last, eff, share, rem;
 
+	if (s->fair) {
+		bw_fair_progress(s, cpu, now);
+		return;
+	}
 	c->last = now;
 	eff = s->cfg.other_load_ppm ?
 	      (uint64_t)((unsigned __int128)dt * cap_of(s) / BW_CAP_ONE) : dt;
@@ -133,7 +137,7 @@ static inline void cpu_throttle_pending(struct cgctl_bw_sim *s, int cpu, uint64_
 		cpu_throttle_resched(s, cpu, now);
 }
 
-static void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
+static __always_inline void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 
@@ -214,12 +218,39 @@ static uint64_t first_tick(const struct cgctl_bw_sim *s, const struct bw_cpu *c)
 	return first;
 }
 
+/* next_dry_tick() with CFS weights: each group's subtree runs at its share (5.4+) */
+static __attribute__((noinline)) uint64_t fair_dry_tick(struct cgctl_bw_sim *s, int cpu,
+							uint64_t first)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+	uint64_t best = BW_NO_TIME;
+
+	for (int i = 0; i < c->ngrp; i++) {
+		struct bw_rq *rq = &s->g[c->grp[i]].rq[cpu];
+		int64_t r = rq->remaining - (int64_t)rq->pending - c->nrun - 2;
+		uint64_t t = first;
+
+		if (!rq->enabled || rq->throttled)
+			continue;
+		if (r > 0)
+			t = MAX(first, tick_ceil(s, c->last +
+						bw_fair_group_wall(s, cpu, c->grp[i], r)));
+		if (BW_ERA_EXPIRE(s->cfg.kver))
+			t = MIN(t, MAX(first, tick_ceil(s, rq->expires)));
+		best = MIN(best, t);
+	}
+	return best;
+}
+
 /* The next tick at which a silo of @cpu runs dry (or, < 5.4, may expire): @first or
  * later. */
 static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 	uint64_t best = BW_NO_TIME;
+
+	if (s->fair)
+		return fair_dry_tick(s, cpu, first);
 
 	for (int i = 0; i < c->ngrp; i++) {
 		struct bw_rq *rq = &s->g[c->grp[i]].rq[cpu];
@@ -237,7 +268,7 @@ static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
 	return best;
 }
 
-static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
+static __always_inline void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 	uint64_t minleft = UINT64_MAX, first, done = BW_NO_TIME, t;
@@ -252,7 +283,9 @@ static void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 		for (int i = 0; c->nfinite && i < c->nrun; i++)
 			minleft = MIN(minleft, s->left[c->run[i]]);
 	first = first_tick(s, c);
-	if (minleft != UINT64_MAX)
+	if (s->fair)
+		done = bw_fair_next(s, cpu);
+	else if (minleft != UINT64_MAX)
 		done = c->last + wall_for(s, minleft, 1, c->nrun);
 	/* a thread done by the first tick: no silo runs dry before (they do at ticks) */
 	t = done <= first ? done : MIN(next_dry_tick(s, cpu, first), done);
@@ -285,9 +318,16 @@ void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now)
  * An event that changed only its own CPU (the usual one) leaves it in s->one instead of
  * the list: no flag to set and clear.  One call of cpu_plan() serves both.
  */
+static void replan_fair(struct cgctl_bw_sim *s);
+
 static void replan_dirty(struct cgctl_bw_sim *s)
 {
 	int cpu = s->one - 1;
+
+	if (s->fair) {
+		replan_fair(s);
+		cpu = s->one - 1;
+	}
 
 	if (cpu < 0) {
 		if (!s->ndirty)
@@ -306,6 +346,32 @@ pop:
 		cpu = s->dirty[--s->ndirty];
 		s->cpu[cpu].dirty = false;
 	}
+}
+
+/*
+ * With CFS weights, a change of the runnable set on one CPU changes the group entities'
+ * weights on the others (calc_group_shares() reads the group's load on every CPU): when
+ * any CPU is to be rebuilt, bring every CPU to now, rebuild and replan them all.
+ */
+static __attribute__((noinline)) void replan_fair(struct cgctl_bw_sim *s)
+{
+	bool any = s->one && s->cpu[s->one - 1].rebuild;
+
+	for (int i = 0; i < s->ndirty && !any; i++)
+		any = s->cpu[s->dirty[i]].rebuild;
+	if (!any)
+		return;
+	for (unsigned int c = 0; c < s->cfg.ncpus; c++) {
+		bw_cpu_progress(s, c, s->now);
+		cpu_rebuild(s, c);
+		s->cpu[c].rebuild = false;
+		s->cpu[c].dirty = false;
+	}
+	bw_fair_compute(s, s->now);
+	for (unsigned int c = 0; c < s->cfg.ncpus; c++)
+		cpu_plan(s, c);
+	s->ndirty = 0;
+	s->one = 0;
 }
 
 /* mark_dirty() of @cpu as the last change of its event: s->one when no CPU is marked */
@@ -467,6 +533,8 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	}
 	cpu = pick_cpu(s, t);
 	cpu_sync(s, cpu, now);
+	if (s->fair)
+		bw_fair_wake(s, ti, cpu, now);
 	t->state = BW_T_BUSY;
 	t->cpu = cpu;
 	s->left[ti] = busy;
@@ -475,7 +543,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 	load_move(s, cpu, s->cpu[cpu].nbusy - 1, s->cpu[cpu].nbusy);
 	if (!enqueue_nothing_to_check(s, cpu))
 		bw_enqueue_check(s, t->group, cpu, now);
-	if (!run_append(s, cpu, ti))
+	if (s->fair || !run_append(s, cpu, ti))
 		bw_cpu_changed(s, cpu, now);
 	else
 		mark_dirty_last(s, cpu);
@@ -521,6 +589,8 @@ static __always_inline void thread_sleep(struct cgctl_bw_sim *s, int ti, int cpu
 	uint64_t idle;
 
 	thread_dequeue(s, ti, cpu, now);
+	if (s->fair)
+		bw_fair_sleep(s, ti, now);
 	if (!bw_thread_next_idle(s, t, &idle)) {
 		t->state = BW_T_DONE;
 		return;
@@ -555,7 +625,7 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 		}
 	}
 	cpu_throttle_pending(s, cpu, now);
-	if (slept)
+	if (slept || s->fair)	/* (weights: load averages moved) */
 		c->rebuild = true;
 	/* a tick charge alone leaves the runnable set as it is */
 	mark_dirty_last(s, cpu);

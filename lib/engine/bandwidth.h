@@ -15,7 +15,8 @@
  *   6.18+      task-based throttle; silo reset to 1 ns on writes; unthrottle needs
  *              runtime_remaining > 0
  *
- * Scheduler model (the part that is not the kernel's): a busy thread is placed when it
+ * Scheduler model (the part that is not the kernel's; with group weights given, the
+ * sharing below is bandwidth-fair.c's CFS weights instead): a busy thread is placed when it
  * wakes (its previous CPU if that has no busy thread, else the least loaded CPU, lowest
  * index first) and stays there until it sleeps.  Runnable threads on one CPU share it
  * equally (processor sharing, the fluid limit of CFS round-robin); a CPU's group
@@ -81,6 +82,7 @@ struct bw_pool {
 
 struct bw_group {
 	int parent;
+	uint32_t shares;		/* cpu.shares; 0: none given (1024) */
 	struct bw_pool pool;
 	struct bw_rq *rq;		/* [ncpus] */
 	int *desc;			/* subtree incl. self, pre-order */
@@ -215,6 +217,7 @@ struct cgctl_bw_sim {
 	int *dirty;			/* CPUs to replan after this event */
 	int ndirty;
 	int one;			/* 1 + the only CPU to replan, 0: none */
+	struct bw_fair *fair;		/* CFS weights (bandwidth-fair.c); NULL: off */
 };
 
 /* bandwidth-pool.c: the kernel's pool and silo functions */
@@ -243,6 +246,16 @@ void bw_tick_div_init(struct cgctl_bw_sim *s);
 void bw_thread_queue(struct cgctl_bw_sim *s, int ti, uint64_t at);
 void bw_thread_unqueue(struct cgctl_bw_sim *s, int ti);
 int bw_next_event(struct cgctl_bw_sim *s, uint64_t *now);
+
+/* bandwidth-fair.c: competition by CFS weights */
+int bw_fair_init(struct cgctl_bw_sim *s);
+void bw_fair_free(struct cgctl_bw_sim *s);
+void bw_fair_wake(struct cgctl_bw_sim *s, int ti, int cpu, uint64_t now);
+void bw_fair_sleep(struct cgctl_bw_sim *s, int ti, uint64_t now);
+void bw_fair_compute(struct cgctl_bw_sim *s, uint64_t now);
+void bw_fair_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now);
+uint64_t bw_fair_group_wall(const struct cgctl_bw_sim *s, int cpu, int g, uint64_t work);
+uint64_t bw_fair_next(const struct cgctl_bw_sim *s, int cpu);
 
 /* bandwidth-api.c */
 void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st);

@@ -190,6 +190,7 @@ static void bw_delta(struct bw_obs *d, const struct bw_obs *a, const struct bw_o
 struct bw_groups {
 	const struct cgctl_mount *m;
 	const char *parent, *child;
+	const char *bg;		/* the background spinners' group, NULL: none */
 	char *home;		/* our own cgroup in the cpu hierarchy */
 	uint64_t settled_ns;	/* when the last run's settle time ended */
 	/*
@@ -235,6 +236,20 @@ static void bw_boost(struct vrun *run, const struct cgctl_mount *m, const char *
 	}
 }
 
+/* The group's weight as cpu.shares (v1) or the cpu.weight it maps to (v2). */
+static int bw_weigh(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		    uint32_t shares, char *reason, size_t len)
+{
+	char v[16];
+
+	if (m->version == 2)
+		snprintf(v, sizeof(v), "%u", MAX(1u, MIN(10000u, shares * 100 / 1024)));
+	else
+		snprintf(v, sizeof(v), "%u", shares);
+	return vcg_write(run, m, path, m->version == 2 ? "cpu.weight" : "cpu.shares", v,
+			 reason, len);
+}
+
 static int bw_setup(struct vrun *run, const struct vscenario *s, char *reason, size_t len)
 {
 	const struct vbw_params *p = s->params;
@@ -263,6 +278,16 @@ static int bw_setup(struct vrun *run, const struct vscenario *s, char *reason, s
 		if (err < 0)
 			return err;
 	}
+	if (p->bg_threads) {
+		err = bw_weigh(run, g->m, g->child, p->shares, reason, len);
+		if (err >= 0)
+			err = vscratch_create(run, "cpu", g->parent, "bwbg", &g->m, &g->bg,
+					      reason, len);
+		if (err >= 0)
+			err = bw_weigh(run, g->m, g->bg, p->bg_shares, reason, len);
+		if (err < 0)
+			return err;
+	}
 	err = cgctl_pid_cgroup(run->ctx, 0, g->m, &g->home);
 	if (err < 0) {
 		snprintf(reason, len, "own cgroup in %s: %s", g->m->path, strerror(-err));
@@ -285,6 +310,23 @@ static void bw_cleanup(struct vrun *run, const struct vscenario *s)
 	g->home = NULL;
 	free(g->silos);
 	g->silos = NULL;
+}
+
+/* The background spinners: an unlimited sibling group, both groups at their weights. */
+static int bw_predict_bg(struct cgctl_bw_sim *sim, const struct vbw_params *p, int gp,
+			 int gc)
+{
+	struct cgctl_bw_settings inf = { CGCTL_BW_INF, p->period_us, 0 };
+	struct cgctl_bw_thread t = { 0 };
+	int err = cgctl_bw_sim_set_weight(sim, gc, p->shares);
+
+	if (err >= 0)
+		err = t.group = cgctl_bw_sim_add_group(sim, gp, &inf);
+	if (err >= 0)
+		err = cgctl_bw_sim_set_weight(sim, t.group, p->bg_shares);
+	for (unsigned int i = 0; i < p->bg_threads && err >= 0; i++)
+		err = cgctl_bw_sim_add_thread(sim, &t);
+	return err < 0 ? err : 0;
 }
 
 /*
@@ -328,6 +370,10 @@ static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wal
 	err = gc = cgctl_bw_sim_add_group(sim, gp, &bw);
 	if (err >= 0 && g->warm)
 		err = cgctl_bw_sim_set_silos(sim, gc, silos_of(g, run, 0, k), run->ncpu);
+	if (err < 0)
+		goto out;
+	if (err >= 0 && p->bg_threads)
+		err = bw_predict_bg(sim, p, gp, gc);
 	if (err < 0)
 		goto out;
 	t.group = gc;
@@ -482,6 +528,35 @@ static int bw_work(struct vrun *run, const struct vbw_params *p, const struct bw
 	return err;
 }
 
+/*
+ * The background spinners, started in their group and spinning before the workload
+ * starts (they outlast it by the settle time and a second; killed after it).
+ */
+static int bw_background(struct vrun *run, const struct vbw_params *p,
+			 const struct bw_groups *g, struct vwork *w, char *reason, size_t len)
+{
+	char a[2][16], line[256];
+	struct vwork_spec ws = { .cpu = -1, .nice = -20 };
+	const char *v[] = { "spin", a[0], a[1], NULL };
+	int err;
+
+	if (!p->bg_threads)
+		return 0;
+	snprintf(a[0], sizeof(a[0]), "%u", p->bg_threads);
+	snprintf(a[1], sizeof(a[1]), "%u", p->dur_ms + p->settle_ms + 11000);
+	memcpy(ws.argv, v, sizeof(v));
+	ws.m[0] = g->m;
+	ws.path[0] = g->bg;
+	err = vwork_start(run, &ws, w, reason, len);
+	if (err >= 0)
+		err = vwork_expect(run, w, "ready", line, sizeof(line), 10000, reason, len);
+	if (err >= 0)
+		err = vwork_send(w, "go\n");
+	if (err < 0)
+		vwork_kill(run, w);
+	return err;
+}
+
 static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsample *out,
 		       char *reason, size_t len)
 {
@@ -495,7 +570,7 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	double other;
 	bool have_busy;
 	char line[256];
-	struct vwork w = { .pid = -1 };
+	struct vwork w = { .pid = -1 }, bg = { .pid = -1 };
 	struct vsample one[BW_PHASES][VQ_MAX];
 	double usage;
 	size_t i, k;
@@ -507,7 +582,9 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	now = mono_ns();
 	if (g->settled_ns > now && (err = vrun_sleep(run, (unsigned int)((g->settled_ns - now) / 1000000))) < 0)
 		return err;
-	err = bw_work(run, p, g, &w, &wall, reason, len);
+	err = bw_background(run, p, g, &bg, reason, len);
+	if (err >= 0)
+		err = bw_work(run, p, g, &w, &wall, reason, len);
 	if (err >= 0)
 		err = bw_observe(run, g, &c0, &p0, reason, len);
 	have_busy = machine_busy_ns(run, &busy0) == 0;
@@ -540,6 +617,7 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	if (err >= 0)
 		err = vwork_finish(run, &w, 5000, reason, len);
 	vwork_kill(run, &w);
+	vwork_kill(run, &bg);
 	if (err < 0)
 		return err;
 	t_end = t_go + wall;

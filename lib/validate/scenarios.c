@@ -61,6 +61,22 @@ static const struct vbw_params bw_many = { 30000, 100000, 0, 0, 4, 2, 18, 1000, 
 /* the parent's quota throttles an unlimited child: child cpu.stat 0, cpu.stat.local not */
 static const struct vbw_params bw_parent = { 0, 100000, 0, 50000, 2, 0, 0, 800, 300 };
 
+/*
+ * Beside background load: two spinners in a sibling group compete with the workload by
+ * CFS weights, which the model simulates (the group's share of each CPU, not its quota,
+ * decides how fast it reaches the quota).  Two spinners under 80 ms/100 ms at equal
+ * weight: half of each CPU, throttled late in each period.
+ */
+static const struct vbw_params bw_bg_spin = { 80000, 100000, 0, 0, 2, 0, 0, 800, 300,
+					      2, 1024, 1024 };
+/* short bursts beside two spinners: 2 threads of 2 ms per 8 ms idle under 30/100 ms */
+static const struct vbw_params bw_bg_bursty = { 30000, 100000, 0, 0, 2, 2, 8, 1000, 300,
+						2, 1024, 1024 };
+/* weights varied: the group at shares 2048 against spinners at 1024 gets 2/3 of each
+ * CPU, 133 ms per period against a 120 ms quota */
+static const struct vbw_params bw_bg_weight = { 120000, 100000, 0, 0, 2, 0, 0, 800, 300,
+						2, 2048, 1024 };
+
 static const struct vmem_params mem_pinned = { VMEM_STOCK, 4096, 0, 0 };
 static const struct vmem_params mem_unpinned = { VMEM_STOCK, 4096, -1, 0 };
 /* 24 MiB touched under a 16 MiB parent: anon, no swap -> the parent fails, OOM kills */
@@ -160,6 +176,12 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_bw, &bw_parent,
 	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.15 },
 	    { "throttled_time", "ns", 1 * MS, 0 }, Q_LOCAL, Q_USAGE, Q_OTHER, Q_WAIT } },
+	{ "bw-bg-spin", "2 spinners under 80ms/100ms beside 2 spinners of a sibling, equal weight",
+	  &vdriver_bw, &bw_bg_spin, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
+	{ "bw-bg-bursty", "2 threads of 2ms bursts under 30ms/100ms beside 2 spinners",
+	  &vdriver_bw, &bw_bg_bursty, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
+	{ "bw-bg-weight", "2 spinners at cpu.shares 2048 under 120ms/100ms beside 2 at 1024",
+	  &vdriver_bw, &bw_bg_weight, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT } },
 	/* ---- memhigh: cgroup v2 memory.high (drv-memhigh.c) ---- */
 	{ "memhigh-file", "48 MiB of page cache read under a 16 MiB memory.high", &vdriver_memhigh,
 	  &mh_file,

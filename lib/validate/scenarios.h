@@ -17,6 +17,10 @@ struct vbw_params {
 	unsigned int busy_ms, idle_ms;	/* duty cycle; busy 0: spin */
 	unsigned int dur_ms;		/* wall time of the workload */
 	unsigned int settle_ms;		/* wait after it for trailing periods */
+	/* background load: spinners in a sibling group that compete with the workload by
+	 * CFS weights (the model simulates them: cgctl_bw_sim_set_weight()) */
+	unsigned int bg_threads;	/* 0: none */
+	uint32_t shares, bg_shares;	/* cpu.shares of the group and of the spinners' */
 };
 
 /* Memory charge: a workload touching anonymous pages in a fresh memory cgroup. */

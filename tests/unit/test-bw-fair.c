@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The bandwidth simulator's competition with other load (lib/engine/bandwidth-fair.c)
+ * against hand-computed CFS behaviour: shares by cpu.shares at each level
+ * (calc_group_shares()), a group's shares split over the CPUs it runs on, throttled
+ * threads leaving their CPU to the others, and before 6.6 place_entity()'s sleeper
+ * credit (none from 6.6: EEVDF).
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "libcgctl.h"
+#include "testutil.h"
+
+#define K CGCTL_KVER
+#define MS 1000000ULL
+#define SEC 1000000000ULL
+#define INF CGCTL_BW_INF
+
+static struct cgctl_bw_sim *mk(uint32_t kver, unsigned int ncpus, uint64_t dur)
+{
+	struct cgctl_bw_sim_config cfg = {
+		.kver = kver, .ncpus = ncpus, .seed = 7, .duration_ns = dur,
+		.settle_ns = 300 * MS,
+	};
+	struct cgctl_bw_sim *s;
+
+	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+	return s;
+}
+
+static int group(struct cgctl_bw_sim *s, uint64_t quota_us, uint32_t shares)
+{
+	struct cgctl_bw_settings bw = { quota_us, 100000, 0 };
+	int g = cgctl_bw_sim_add_group(s, -1, &bw);
+
+	ck_assert_int_ge(g, 0);
+	ck_assert_int_eq(cgctl_bw_sim_set_weight(s, g, shares), 0);
+	return g;
+}
+
+static void threads(struct cgctl_bw_sim *s, int g, unsigned int n, uint64_t busy,
+		    uint64_t idle)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		struct cgctl_bw_thread t = { .group = g, .busy_ns = busy, .idle_ns = idle };
+
+		ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &t), 0);
+	}
+}
+
+static uint64_t usage(struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st)
+{
+	struct cgctl_bw_stat tmp;
+
+	if (!st)
+		st = &tmp;
+	ck_assert_int_eq(cgctl_bw_sim_stat(s, g, false, st), 0);
+	return st->usage_ns;
+}
+
+#define NEAR(a, b, tol) ck_assert_msg(llabs((long long)(a) - (long long)(b)) <= (long long)(tol), \
+				      "%s = %llu, expected %llu +- %llu", #a, \
+				      (unsigned long long)(a), (unsigned long long)(b), \
+				      (unsigned long long)(tol))
+
+/* one CPU, a spinner per group at shares 1024 and 2048: 1/3 and 2/3 of 1 s */
+START_TEST(shares_one_cpu)
+{
+	struct cgctl_bw_sim *s = mk(0, 1, SEC);
+	int a = group(s, INF, 1024), b = group(s, INF, 2048);
+
+	threads(s, a, 1, 0, 0);
+	threads(s, b, 1, 0, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	NEAR(usage(s, a, NULL), SEC / 3, 1 * MS);
+	NEAR(usage(s, b, NULL), 2 * SEC / 3, 1 * MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
+/* hierarchical, not per thread: 1 thread of A against 2 of B at equal shares gets half
+ * (the old processor sharing gave it a third) */
+START_TEST(group_not_thread_shares)
+{
+	struct cgctl_bw_sim *s = mk(0, 1, SEC);
+	int a = group(s, INF, 1024), b = group(s, INF, 1024);
+
+	threads(s, a, 1, 0, 0);
+	threads(s, b, 2, 0, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	NEAR(usage(s, a, NULL), SEC / 2, 1 * MS);
+	NEAR(usage(s, b, NULL), SEC / 2, 1 * MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
+/*
+ * 2 CPUs: a group of 1 spinner against a group of 2 spinners, equal shares.  The
+ * single spinner's group weighs 1024 on its CPU (all its load is there); the pair's
+ * group 512 on each (calc_group_shares(): 1024 * 1024 / 2048).  On the shared CPU A
+ * gets 1024 / 1536 = 2/3; B gets the other CPU whole plus 1/3: 4/3 of 1 s.
+ */
+START_TEST(shares_split_over_cpus)
+{
+	struct cgctl_bw_sim *s = mk(0, 2, SEC);
+	int a = group(s, INF, 1024), b = group(s, INF, 1024);
+
+	threads(s, b, 2, 0, 0);
+	threads(s, a, 1, 0, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	NEAR(usage(s, a, NULL), 2 * SEC / 3, 5 * MS);
+	NEAR(usage(s, b, NULL), 4 * SEC / 3, 5 * MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
+/*
+ * Two spinners limited to 150 ms/100 ms beside two unlimited spinners of a sibling at
+ * equal shares on 2 CPUs: each CPU is split 512:512, so the limited group gets one CPU
+ * (100 ms per period), under its quota: never throttled; alone it would be.
+ */
+START_TEST(competition_hides_throttling)
+{
+	struct cgctl_bw_sim *s = mk(0, 2, SEC);
+	struct cgctl_bw_stat st;
+	int l = group(s, 150000, 1024), o = group(s, INF, 1024);
+
+	threads(s, l, 2, 0, 0);
+	threads(s, o, 2, 0, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	NEAR(usage(s, l, &st), SEC, 10 * MS);
+	ck_assert_int_eq(st.nr_throttled, 0);
+	NEAR(usage(s, o, NULL), SEC, 10 * MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
+/* a throttled group's parked threads leave the CPU to the others: 20 ms/100 ms beside a
+ * spinner on one CPU uses its full pool (20 ms) and the 20 ms of each of the 10 refills
+ * in the second (the last one's cut short by the end when its 40 ms of half a CPU do
+ * not fit): 200-220 ms plus a tick of overrun; the spinner the rest */
+START_TEST(throttled_leaves_cpu)
+{
+	struct cgctl_bw_sim *s = mk(0, 1, SEC);
+	struct cgctl_bw_stat st;
+	int l = group(s, 20000, 1024), o = group(s, INF, 1024);
+
+	threads(s, l, 1, 0, 0);
+	threads(s, o, 1, 0, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	NEAR(usage(s, l, &st), 212 * MS, 12 * MS);
+	ck_assert_int_ge(st.nr_throttled, 8);
+	NEAR(usage(s, o, NULL) + usage(s, l, NULL), SEC, 1 * MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
+/*
+ * 4 ms busy every 16 ms idle beside a spinner on one CPU (shares equal).  6.18: no
+ * sleeper credit, half the CPU while busy: 8 ms of wall per burst, 24 ms per cycle,
+ * 41 cycles (984 ms) and a 42nd burst done at 992 ms: 168 ms.  6.1: place_entity() puts
+ * the woken group 3 ms (latency 6 ms / 2 on 1 CPU) of vruntime behind; with weight
+ * 1024 that is 3 ms alone, then 1 ms at half: 5 ms per burst, 21 ms per cycle.  The
+ * first burst (both wake at 0: nobody to be placed behind) takes 8 ms: 24 ms, then 46
+ * cycles (990 ms) and a 48th burst done at 995 ms: 192 ms.
+ */
+START_TEST(sleeper_credit_era)
+{
+	uint64_t u[2];
+	uint32_t kv[2] = { K(6, 18, 0), K(6, 1, 0) };
+
+	for (int i = 0; i < 2; i++) {
+		struct cgctl_bw_sim *s = mk(kv[i], 1, SEC);
+		int l = group(s, INF, 1024), o = group(s, INF, 1024);
+
+		threads(s, l, 1, 4 * MS, 16 * MS);
+		threads(s, o, 1, 0, 0);
+		ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+		u[i] = usage(s, l, NULL);
+		cgctl_bw_sim_free(s);
+	}
+	NEAR(u[0], 168 * MS, 2 * MS);
+	NEAR(u[1], 192 * MS, 2 * MS);
+}
+END_TEST
+
+START_TEST(weight_arguments)
+{
+	struct cgctl_bw_sim *s = mk(0, 1, SEC);
+	int g = group(s, INF, 1024);
+
+	ck_assert_int_eq(cgctl_bw_sim_set_weight(s, g, 1), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_sim_set_weight(s, g, (1u << 18) + 1), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_sim_set_weight(s, g + 1, 1024), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_sim_set_weight(NULL, g, 1024), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_sim_set_weight(s, g, 262144), 0);
+	threads(s, g, 1, 0, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	ck_assert_int_eq(cgctl_bw_sim_set_weight(s, g, 1024), -EINVAL);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("bw-fair");
+	TCase *tc = tcase_create("fair");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, shares_one_cpu);
+	tcase_add_test(tc, group_not_thread_shares);
+	tcase_add_test(tc, shares_split_over_cpus);
+	tcase_add_test(tc, competition_hides_throttling);
+	tcase_add_test(tc, throttled_leaves_cpu);
+	tcase_add_test(tc, sleeper_credit_era);
+	tcase_add_test(tc, weight_arguments);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
