@@ -47,6 +47,7 @@ struct cgctl_ctx;
  * @root does not exist).
  */
 int cgctl_new(struct cgctl_ctx **ret, const char *root);
+/* Returns: @ctx, with one more reference. */
 struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx);
 /* Returns: NULL when the last reference was dropped, @ctx otherwise. */
 struct cgctl_ctx *cgctl_unref(struct cgctl_ctx *ctx);
@@ -58,6 +59,8 @@ const char *cgctl_get_root(const struct cgctl_ctx *ctx);
 typedef void (*cgctl_log_fn)(void *data, int priority, const char *file, int line,
 			     const char *fn, const char *format, va_list args);
 void cgctl_set_log_fn(struct cgctl_ctx *ctx, cgctl_log_fn fn, void *data);
+/* Returns: the priority up to which messages reach the callback (LOG_ERR without a
+ * context). */
 int cgctl_get_log_priority(const struct cgctl_ctx *ctx);
 void cgctl_set_log_priority(struct cgctl_ctx *ctx, int priority);
 
@@ -96,7 +99,7 @@ int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uint64_t *ret);
 int cgctl_format_size(char *buf, size_t len, uint64_t bytes);
 int cgctl_format_duration(char *buf, size_t len, uint64_t ns);
 
-/* Exit status the CLI uses for a -errno (see cgctl(1) EXIT STATUS). */
+/* Returns: the exit status the CLI uses for a -errno (see cgctl(1) EXIT STATUS). */
 int cgctl_errno_to_exit(int neg_errno);
 
 /* ===== end: core ===== */
@@ -153,7 +156,8 @@ int cgctl_cg_create(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
 #define CGCTL_RM_MOVE_TASKS	(1u << 1)	/* move remaining tasks to the parent of @path */
 #define CGCTL_RM_DRY_RUN	(1u << 2)	/* check everything, remove nothing */
 /* Remove @path.  Without CGCTL_RM_MOVE_TASKS nothing is moved: -EBUSY (and nothing
- * removed) when any cgroup to remove still has tasks.  The root is refused (-EPERM). */
+ * removed) when any cgroup to remove still has tasks.  The root is refused (-EPERM).
+ * Returns: 0, -EBUSY, -EPERM, -ENOENT, or the kernel's -errno of rmdir(2). */
 int cgctl_cg_remove(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		    unsigned int flags, struct cgctl_error *e);
 /* PIDs (cgroup.procs) or TIDs (tasks / cgroup.threads) of @path.  Returns: count and a
@@ -174,7 +178,8 @@ int cgctl_cg_attach(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
  * Returns: 0 and a malloc'ed path, -ESRCH, -ENOENT (not in that hierarchy). */
 int cgctl_pid_cgroup(struct cgctl_ctx *ctx, pid_t pid, const struct cgctl_mount *m,
 		     char **ret);
-/* The hierarchy's cgroup inode number of @path (st_ino; what /proc/kpagecgroup holds). */
+/* The hierarchy's cgroup inode number of @path (st_ino; what /proc/kpagecgroup holds).
+ * Returns: 0 and *ino set, or -errno (-ENOENT: no such cgroup). */
 int cgctl_cg_ino(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		 uint64_t *ino);
 /* Open an absolute system path (e.g. "/proc/123/pagemap") below the root prefix.
