@@ -1550,20 +1550,21 @@ int cgctl_mem_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
 
 /*
  * Real workloads: record a group's threads with perf context-switch records, rebuild
- * their CPU demand as a trace (format v1, cgctl-bw(1) "TRACE FORMAT"), replay it in the
+ * their CPU demand as a trace (format v2, cgctl-bw(1) "TRACE FORMAT"), replay it in the
  * bandwidth model and search the smallest limit that keeps throttling within a budget.
  */
 
 /* What a parsed trace (cgctl_bw_trace_parse) holds. */
 struct cgctl_bw_trace_info {
-	unsigned int version;	/* format version: 0 (no version line) or 1 */
+	unsigned int version;	/* format version: 0 (no version line), 1 or 2 */
 	unsigned int threads;
 	unsigned int ncpus;	/* CPUs of the recording machine; 0: not stated */
 	uint64_t lost;		/* records the kernel lost while recording */
 	uint64_t busy_ns;	/* Σ CPU time the threads used (their demand) */
-	uint64_t wait_ns;	/* Σ time runnable but not running (preempted, throttled) */
-	uint64_t span_ns;	/* the longest thread's replay length (busy + idle) */
+	uint64_t wait_ns;	/* Σ time runnable, held back by the limit (v1: also preempted) */
+	uint64_t span_ns;	/* the longest thread's replay length (busy + idle + ready) */
 	uint64_t duration_ns;	/* the stated length of the recording, else span_ns */
+	uint64_t ready_ns;	/* Σ time runnable while other tasks held the CPU (v2) */
 };
 /* Returns: 0, -EINVAL (NULL argument). */
 int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
@@ -1606,7 +1607,16 @@ struct cgctl_bw_demand_meta {
 	uint64_t lost;		/* records the kernel dropped (ring buffer overruns) */
 };
 /*
- * cgctl_bw_demand_trace: the demand as a v1 trace text, one thread per recorded TID in
+ * cgctl_bw_demand_throttled: the recorded group (or a limited ancestor) may have been
+ * throttled in [@from_ns, @to_ns) (CLOCK_MONOTONIC).  Once called (also with an empty
+ * window: "never throttled"), runnable time outside every such window is written as
+ * "ready" (others held the CPU; kept on replay) and inside as "wait" (demand the limit
+ * withheld; dropped on replay).  Never called: all runnable time is "wait".
+ * Returns: 0, -ENOMEM.
+ */
+int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns, uint64_t to_ns);
+/*
+ * cgctl_bw_demand_trace: the demand as a v2 trace text, one thread per recorded TID in
  * order of first appearance (a "thread N TID" line each), every interval with its START.
  * Returns: 0 and a malloc'd NUL-terminated text in *text (length in *len), -ENOMEM.
  */
@@ -1624,7 +1634,7 @@ struct cgctl_bw_record_opts {
 };
 
 struct cgctl_bw_record_result {
-	char *trace;		/* v1 trace text (malloc'd) */
+	char *trace;		/* v2 trace text (malloc'd) */
 	size_t len;
 	uint64_t duration_ns;	/* how long it recorded */
 	uint64_t switches;	/* switch records read */
