@@ -1704,6 +1704,65 @@ struct cgctl_bw_recommendation {
 int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
 		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e);
 
+/*
+ * ---- the destination's throttling for `cgctl move` (lib/predict/move-throttle*.c) ----
+ * A short recording of the moving tasks and of the tasks already in the destination
+ * (and below it), replayed by the bandwidth engine under the destination's quota and
+ * its limited ancestors: once with the tasks there now (before), once with both (after).
+ */
+#define CGCTL_MOVE_THROTTLE_LEVELS 32	/* limited groups above the destination, at most */
+
+struct cgctl_move_throttle_side {
+	unsigned int threads;		/* threads that used any CPU while observed */
+	double demand_cpus;		/* their CPU time / the observation's length */
+	struct cgctl_bw_stat st;	/* predicted cpu.stat over run_ns */
+	uint64_t run_ns;		/* simulated wall time */
+};
+
+enum cgctl_move_demand {
+	CGCTL_MOVE_DEMAND_NONE = 0,	/* not observed (unlimited, or no sample asked) */
+	CGCTL_MOVE_DEMAND_RECORD,	/* recorded context switches (cgctl_bw_record) */
+	CGCTL_MOVE_DEMAND_CPUTIME,	/* CPU-time deltas: recording was not possible */
+};
+
+struct cgctl_move_throttle {
+	bool limited;			/* a finite quota at the destination or above */
+	char path[4096];		/* the destination in the cpu hierarchy */
+	struct cgctl_bw_settings bw;	/* the destination's own setting */
+	char limit_path[4096];		/* the group whose quota allows the fewest CPUs */
+	double limit_cpus;		/* that quota / period */
+	unsigned int ncpus, levels;	/* CPUs; limited groups simulated (the destination
+					 * counts always) */
+	struct cgctl_bw_settings lv[CGCTL_MOVE_THROTTLE_LEVELS];	/* top down */
+	int demand;			/* enum cgctl_move_demand */
+	char why_not_recorded[256];	/* CGCTL_MOVE_DEMAND_CPUTIME: the recording's error */
+	uint64_t sample_ns;		/* observed for this long */
+	struct cgctl_move_throttle_side before, after;
+};
+
+/*
+ * cgctl_move_throttle_limits: the bandwidth settings of @dest and of its limited
+ * ancestors in the cpu hierarchy @m into @mt (mt->limited: a finite quota among them),
+ * for @ncpus CPUs (0: the online ones).  Returns: 0, -ENOENT (no such cgroup), -errno.
+ */
+int cgctl_move_throttle_limits(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			       const char *dest, unsigned int ncpus,
+			       struct cgctl_move_throttle *mt, struct cgctl_error *e);
+/*
+ * cgctl_move_throttle_predict: after cgctl_move_throttle_limits() found a limit, record
+ * for @sample_ns the threads of the @n thread groups @pids and the tasks in @dest and
+ * below (perf context switches, as cgctl_bw_record), and predict the destination's
+ * cpu.stat before and after the move for kernel @kver (0: 6.18).  Where recording is
+ * refused (-EACCES, -EPERM: perf_event_paranoid, no CAP_PERFMON) the demand comes from
+ * the threads' CPU-time deltas over the same window instead: mt->demand and
+ * mt->why_not_recorded say so.
+ * Returns: 0, -ENOENT, -ENOMEM, -errno.
+ */
+int cgctl_move_throttle_predict(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				const char *dest, const pid_t *pids, size_t n,
+				uint64_t sample_ns, uint32_t kver,
+				struct cgctl_move_throttle *mt, struct cgctl_error *e);
+
 /* ===== end: record ===== */
 
 /* ===== section: memhigh: engine: cgroup v2 memory.high throttling and low/min protection (lib/engine) ===== */
