@@ -120,7 +120,8 @@ int mt_by_cputime(struct cgctl_ctx *ctx, const pid_t *pids, size_t n, const pid_
 	}
 	/* the destination's threads first, then the moving ones not among them (both
 	 * sorted: one merge) */
-	memcpy(all, in, nin * sizeof(*all));
+	if (nin)
+		memcpy(all, in, nin * sizeof(*all));
 	for (size_t i = 0, j = 0; i < nmv; i++) {
 		while (j < nin && in[j] < mv[i])
 			j++;

@@ -233,8 +233,10 @@ static int by_recording(struct cgctl_ctx *ctx, const pid_t *pids, size_t n,
 
 	if (!v)
 		return -ENOMEM;
-	memcpy(v, pids, n * sizeof(*v));
-	memcpy(v + n, in, nin * sizeof(*v));
+	if (n)
+		memcpy(v, pids, n * sizeof(*v));
+	if (nin)
+		memcpy(v + n, in, nin * sizeof(*v));
 	o.pids = v;
 	o.npids = n + nin;
 	/* nothing in the destination: no second trace, nothing before */

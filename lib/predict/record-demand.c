@@ -299,6 +299,8 @@ static void merge_windows(struct cgctl_bw_demand *d)
 {
 	size_t n = 0;
 
+	if (!d->nwin)
+		return;
 	qsort(d->win, d->nwin, sizeof(*d->win), cmp_win);
 	for (size_t i = 0; i < d->nwin; i++) {
 		if (n && d->win[i].from <= d->win[n - 1].to)
@@ -312,7 +314,8 @@ static void merge_windows(struct cgctl_bw_demand *d)
 static int build(struct cgctl_bw_demand *d, uint64_t end)
 {
 	merge_windows(d);
-	qsort(d->sw, d->nsw, sizeof(*d->sw), cmp_sw);
+	if (d->nsw)
+		qsort(d->sw, d->nsw, sizeof(*d->sw), cmp_sw);
 	for (size_t i = 0; i < d->nsw; i++) {
 		struct dthread *t = thread_of(d, d->sw[i].tid);
 
