@@ -215,8 +215,8 @@ int mt_tasks_below(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const cha
 		if (r == -ENOENT)
 			r = 0;	/* removed meanwhile */
 	}
-	if (k > 0)
-		cgctl_strv_free(kids);
+	if (k >= 0)
+		cgctl_strv_free(kids);	/* also the empty list */
 	return r;
 }
 
