@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * bench/bwrecord-load THREADS SECONDS SLEEP_US BUSY_US: threads that sleep SLEEP_US and
- * spin BUSY_US in turn (each cycle is two context switches), for bench/bwrecord.sh.
+ * bench/bwrecord-load THREADS CYCLES SLEEP_US ITERS: threads that sleep SLEEP_US and then
+ * spin ITERS iterations, CYCLES times (each cycle is two context switches), for
+ * bench/bwrecord.sh.  The work is fixed, not timed, so what recording adds to the
+ * switch path shows up as more CPU time and not as less work in the same time.
  * Prints its own user+system CPU time in ms when done.
+ * bench/bwrecord-load --calibrate US: the ITERS that spin about US microseconds here
+ * (the fastest of 20 tries, so a preempted try does not count).
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
-static long secs, sleep_us, busy_us;
+static long cycles, sleep_us, iters;
 
 static double now(void)
 {
@@ -21,20 +26,38 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void *run(void *arg)
+static void spin(long n)
 {
-	double end = now() + secs;
 	volatile unsigned long x = 0;
 
-	(void)arg;
-	while (now() < end) {
-		double b = now() + busy_us / 1e6;
+	for (long i = 0; i < n; i++)
+		x++;
+}
 
+static void *run(void *arg)
+{
+	(void)arg;
+	for (long c = 0; c < cycles; c++) {
 		usleep((useconds_t)sleep_us);
-		while (now() < b)
-			x++;
+		spin(iters);
 	}
 	return NULL;
+}
+
+static int calibrate(long us)
+{
+	const long n = 1000000;
+	double best = 1e9;
+
+	for (int i = 0; i < 20; i++) {
+		double a = now();
+
+		spin(n);
+		if (now() - a < best)
+			best = now() - a;
+	}
+	printf("%ld\n", (long)(n * (us / 1e6) / best));
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -43,13 +66,15 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	long n;
 
+	if (argc == 3 && !strcmp(argv[1], "--calibrate"))
+		return calibrate(atol(argv[2]));
 	if (argc != 5)
 		return 2;
 	n = atol(argv[1]);
-	secs = atol(argv[2]);
+	cycles = atol(argv[2]);
 	sleep_us = atol(argv[3]);
-	busy_us = atol(argv[4]);
-	if (n < 1 || n > 256)
+	iters = atol(argv[4]);
+	if (n < 1 || n > 256 || cycles < 1 || iters < 0)
 		return 2;
 	for (long i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, run, NULL);

@@ -1613,20 +1613,21 @@ int cgctl_mem_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
 
 /*
  * Real workloads: record a group's threads with perf context-switch records, rebuild
- * their CPU demand as a trace (format v1, cgctl-bw(1) "TRACE FORMAT"), replay it in the
+ * their CPU demand as a trace (format v2, cgctl-bw(1) "TRACE FORMAT"), replay it in the
  * bandwidth model and search the smallest limit that keeps throttling within a budget.
  */
 
 /* What a parsed trace (cgctl_bw_trace_parse) holds. */
 struct cgctl_bw_trace_info {
-	unsigned int version;	/* format version: 0 (no version line) or 1 */
+	unsigned int version;	/* format version: 0 (no version line), 1 or 2 */
 	unsigned int threads;
 	unsigned int ncpus;	/* CPUs of the recording machine; 0: not stated */
 	uint64_t lost;		/* records the kernel lost while recording */
 	uint64_t busy_ns;	/* Σ CPU time the threads used (their demand) */
-	uint64_t wait_ns;	/* Σ time runnable but not running (preempted, throttled) */
-	uint64_t span_ns;	/* the longest thread's replay length (busy + idle) */
+	uint64_t wait_ns;	/* Σ time runnable, held back by the limit (v1: also preempted) */
+	uint64_t span_ns;	/* the longest thread's replay length (busy + idle + ready) */
 	uint64_t duration_ns;	/* the stated length of the recording, else span_ns */
+	uint64_t ready_ns;	/* Σ time runnable while other tasks held the CPU (v2) */
 };
 /* Returns: 0, -EINVAL (NULL argument). */
 int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
@@ -1669,7 +1670,16 @@ struct cgctl_bw_demand_meta {
 	uint64_t lost;		/* records the kernel dropped (ring buffer overruns) */
 };
 /*
- * cgctl_bw_demand_trace: the demand as a v1 trace text, one thread per recorded TID in
+ * cgctl_bw_demand_throttled: the recorded group (or a limited ancestor) may have been
+ * throttled in [@from_ns, @to_ns) (CLOCK_MONOTONIC).  Once called (also with an empty
+ * window: "never throttled"), runnable time outside every such window is written as
+ * "ready" (others held the CPU; kept on replay) and inside as "wait" (demand the limit
+ * withheld; dropped on replay).  Never called: all runnable time is "wait".
+ * Returns: 0, -ENOMEM.
+ */
+int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns, uint64_t to_ns);
+/*
+ * cgctl_bw_demand_trace: the demand as a v2 trace text, one thread per recorded TID in
  * order of first appearance (a "thread N TID" line each), every interval with its START.
  * Returns: 0 and a malloc'd NUL-terminated text in *text (length in *len), -ENOMEM.
  */
@@ -1687,7 +1697,7 @@ struct cgctl_bw_record_opts {
 };
 
 struct cgctl_bw_record_result {
-	char *trace;		/* v1 trace text (malloc'd) */
+	char *trace;		/* v2 trace text (malloc'd) */
 	size_t len;
 	uint64_t duration_ns;	/* how long it recorded */
 	uint64_t switches;	/* switch records read */
@@ -1756,6 +1766,65 @@ struct cgctl_bw_recommendation {
  */
 int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
 		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e);
+
+/*
+ * ---- the destination's throttling for `cgctl move` (lib/predict/move-throttle*.c) ----
+ * A short recording of the moving tasks and of the tasks already in the destination
+ * (and below it), replayed by the bandwidth engine under the destination's quota and
+ * its limited ancestors: once with the tasks there now (before), once with both (after).
+ */
+#define CGCTL_MOVE_THROTTLE_LEVELS 32	/* limited groups above the destination, at most */
+
+struct cgctl_move_throttle_side {
+	unsigned int threads;		/* threads that used any CPU while observed */
+	double demand_cpus;		/* their CPU time / the observation's length */
+	struct cgctl_bw_stat st;	/* predicted cpu.stat over run_ns */
+	uint64_t run_ns;		/* simulated wall time */
+};
+
+enum cgctl_move_demand {
+	CGCTL_MOVE_DEMAND_NONE = 0,	/* not observed (unlimited, or no sample asked) */
+	CGCTL_MOVE_DEMAND_RECORD,	/* recorded context switches (cgctl_bw_record) */
+	CGCTL_MOVE_DEMAND_CPUTIME,	/* CPU-time deltas: recording was not possible */
+};
+
+struct cgctl_move_throttle {
+	bool limited;			/* a finite quota at the destination or above */
+	char path[4096];		/* the destination in the cpu hierarchy */
+	struct cgctl_bw_settings bw;	/* the destination's own setting */
+	char limit_path[4096];		/* the group whose quota allows the fewest CPUs */
+	double limit_cpus;		/* that quota / period */
+	unsigned int ncpus, levels;	/* CPUs; limited groups simulated (the destination
+					 * counts always) */
+	struct cgctl_bw_settings lv[CGCTL_MOVE_THROTTLE_LEVELS];	/* top down */
+	int demand;			/* enum cgctl_move_demand */
+	char why_not_recorded[256];	/* CGCTL_MOVE_DEMAND_CPUTIME: the recording's error */
+	uint64_t sample_ns;		/* observed for this long */
+	struct cgctl_move_throttle_side before, after;
+};
+
+/*
+ * cgctl_move_throttle_limits: the bandwidth settings of @dest and of its limited
+ * ancestors in the cpu hierarchy @m into @mt (mt->limited: a finite quota among them),
+ * for @ncpus CPUs (0: the online ones).  Returns: 0, -ENOENT (no such cgroup), -errno.
+ */
+int cgctl_move_throttle_limits(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			       const char *dest, unsigned int ncpus,
+			       struct cgctl_move_throttle *mt, struct cgctl_error *e);
+/*
+ * cgctl_move_throttle_predict: after cgctl_move_throttle_limits() found a limit, record
+ * for @sample_ns the threads of the @n thread groups @pids and the tasks in @dest and
+ * below (perf context switches, as cgctl_bw_record), and predict the destination's
+ * cpu.stat before and after the move for kernel @kver (0: 6.18).  Where recording is
+ * refused (-EACCES, -EPERM: perf_event_paranoid, no CAP_PERFMON) the demand comes from
+ * the threads' CPU-time deltas over the same window instead: mt->demand and
+ * mt->why_not_recorded say so.
+ * Returns: 0, -ENOENT, -ENOMEM, -errno.
+ */
+int cgctl_move_throttle_predict(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				const char *dest, const pid_t *pids, size_t n,
+				uint64_t sample_ns, uint32_t kver,
+				struct cgctl_move_throttle *mt, struct cgctl_error *e);
 
 /* ===== end: record ===== */
 

@@ -196,6 +196,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_usec(o, "duration_us", p->info.duration_ns);
 	out_usec(o, "busy_us", p->info.busy_ns);
 	out_usec(o, "wait_us", p->info.wait_ns);
+	out_usec(o, "ready_us", p->info.ready_ns);
 	out_double(o, "mean_use_cpus", r->mean_use, 3);
 	out_u64(o, "lost_records", p->info.lost);
 	out_obj_end(o);

@@ -32,7 +32,8 @@ static const struct poptOption options[] = {
 	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
 	  "only these hierarchies (default: every one where PATH exists)", "LIST" },
 	{ "sample", '\0', POPT_ARG_STRING, &opt_sample, 0,
-	  "sample CPU use this long to predict throttling (default 1s; 0: do not)", "DUR" },
+	  "record CPU demand this long to predict throttling (default 1s; 0: do not)",
+	  "DUR" },
 	POPT_TABLEEND
 };
 
@@ -425,12 +426,12 @@ static void emit_tree(struct cli *cli, const struct task *t)
 
 /*
  * Before anything moves: the destination's throttling with its current tasks and with
- * the moving ones (their trees with --tree), from a CPU sample of all of them.  Only
+ * the moving ones (their trees with --tree), from a recording of all of them.  Only
  * where a cpu hierarchy is a target and a quota limits the destination (else nothing is
  * sampled and the object says limited: false).
  */
 static int throttle_before(struct cli *cli, const struct target *tg, const pid_t *pids,
-			   size_t n, struct move_throttle *mt, bool *have)
+			   size_t n, struct cgctl_move_throttle *mt, bool *have)
 {
 	uint64_t sample_ns = 1000 * 1000000ULL;
 	const struct cgctl_mount *m = NULL;
@@ -549,7 +550,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	/* not zeroed: paths[] alone is 64 KiB of stack, and only the first n are read */
 	struct target tg;
 	struct cgctl_mem_model mm = { 0 };
-	struct move_throttle mt;
+	struct cgctl_move_throttle mt;
 	bool have_mt = false;
 	struct task *tasks = NULL;
 	pid_t *pids = NULL;

@@ -104,7 +104,8 @@ enum bw_tstate { BW_T_WAIT, BW_T_BUSY, BW_T_IDLE, BW_T_DONE };
 struct bw_trace_thread {
 	uint64_t *busy, *idle;		/* pairs; idle may be 0 */
 	size_t n, cap;
-	uint64_t wait_ns;		/* runnable, not running (lib/predict/record-trace.c) */
+	uint64_t wait_ns;		/* runnable, held by the limit (lib/predict/record-trace.c) */
+	uint64_t ready_ns;		/* runnable, others held the CPU (replayed as idle) */
 };
 
 /* Parsed by lib/predict/record-trace.c (format v1 with metadata, or v0 busy/idle). */

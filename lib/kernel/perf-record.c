@@ -350,6 +350,36 @@ void perf_rec_close(struct perf_rec *pr)
 	memset(pr, 0, sizeof(*pr));
 }
 
+int perf_task_threads(pid_t pid, pid_t **tids, size_t *n)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int added = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -ESRCH;
+	while ((de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+		pid_t *v;
+
+		if (tid <= 0)
+			continue;
+		v = realloc(*tids, (*n + 1) * sizeof(*v));
+		if (!v) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		*tids = v;
+		v[(*n)++] = (pid_t)tid;
+		added++;
+	}
+	closedir(d);
+	return added;
+}
+
 int perf_task_oncpu(pid_t tid, uint64_t *ns)
 {
 	char path[64], buf[128];

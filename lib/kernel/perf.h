@@ -41,6 +41,9 @@ int perf_rec_add_process(struct perf_rec *pr, pid_t pid, struct cgctl_error *e);
 /* Wait up to @timeout_ms for data, then drain every ring buffer.  Returns: 0, -errno. */
 int perf_rec_poll(struct perf_rec *pr, int timeout_ms);
 void perf_rec_close(struct perf_rec *pr);
+/* The threads of thread group @pid (/proc/PID/task), appended to *tids (realloc'd, *n
+ * counted).  Returns: the number added (>= 0), -ESRCH (gone), -ENOMEM. */
+int perf_task_threads(pid_t pid, pid_t **tids, size_t *n);
 /* On-CPU time of @tid (/proc/TID/schedstat).  Returns: 0, -errno. */
 int perf_task_oncpu(pid_t tid, uint64_t *ns);
 /* Parse one ring-buffer record (exposed for tests).  Returns: 1 if it was one we keep

@@ -3,8 +3,18 @@
  * Demand from context switches: each recorded thread is running (switched in), waiting
  * (switched out still runnable: preempted, or parked by a throttled group), sleeping
  * (switched out blocked) or gone.  The intervals between its switches are its busy, wait
- * and idle time; wait is the CPU it wanted and did not get, which a replay under a
- * looser limit must hand out again (lib/predict/record-trace.c drops it on replay).
+ * and idle time.  Runnable time has two causes a replay must not confuse: the group's
+ * own limit held it back (throttle_cfs_rq() dequeued its cfs_rq, or since 6.18 the task
+ * itself at return to user), which is demand a looser limit hands out again ("wait",
+ * dropped on replay), or other tasks of the machine held the CPU (preempted by a
+ * competitor), which no limit of this group changes and which recurs on the same
+ * machine ("ready", kept in the replayed timeline).  The recorder says when the group
+ * may have been throttled (cgctl_bw_demand_throttled, from the cpu.stat of the group and
+ * its limited ancestors); runnable time outside those windows is "ready".  Measured:
+ * xz -T2 recorded on this 2-CPU machine with ten other runnable tasks spent 0.8 s of
+ * 1.4 s per worker preempted and never throttled; replayed as "wait" it asked for two
+ * full CPUs and the search found no finite quota, while the kernel ran it unthrottled
+ * even at one CPU of quota.
  *
  * The kernel writes one ring buffer per CPU, so records of a migrating thread arrive out
  * of order across buffers; they are kept and sorted by time before being walked.
@@ -35,6 +45,9 @@ struct cgctl_bw_demand {
 	unsigned int nthr, capthr;
 	uint32_t *hash;		/* open addressing: tid -> thread index + 1 */
 	size_t hsize;
+	bool classify;		/* throttle windows known: split runnable into wait/ready */
+	struct dwin { uint64_t from, to; } *win;	/* sorted, merged at build */
+	size_t nwin, capwin;
 };
 
 CGCTL_EXPORT int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns)
@@ -57,7 +70,27 @@ CGCTL_EXPORT void cgctl_bw_demand_free(struct cgctl_bw_demand *d)
 	free(d->thr);
 	free(d->hash);
 	free(d->sw);
+	free(d->win);
 	free(d);
+}
+
+CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
+					   uint64_t to_ns)
+{
+	d->classify = true;
+	if (to_ns <= from_ns)
+		return 0;
+	if (d->nwin == d->capwin) {
+		size_t cap = d->capwin ? 2 * d->capwin : 64;
+		struct dwin *n = realloc(d->win, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		d->win = n;
+		d->capwin = cap;
+	}
+	d->win[d->nwin++] = (struct dwin){ from_ns, to_ns };
+	return 0;
 }
 
 CGCTL_EXPORT int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
@@ -151,16 +184,45 @@ static void emit(const struct cgctl_bw_demand *d, struct dthread *t, unsigned in
 		      from - d->start_ns);
 }
 
+/* Runnable [from, to): "wait" where the group may have been throttled, "ready" elsewhere
+ * (the windows are sorted and disjoint; a binary search finds the first that matters). */
+static void emit_runnable(const struct cgctl_bw_demand *d, struct dthread *t,
+			  unsigned int idx, uint64_t from, uint64_t to)
+{
+	size_t lo = 0, hi = d->nwin;
+
+	if (!d->classify) {	/* cause unknown: all of it is demand, as format v1 had it */
+		emit(d, t, idx, "wait", from, to);
+		return;
+	}
+	while (lo < hi) {	/* first window ending after @from */
+		size_t mid = (lo + hi) / 2;
+
+		if (d->win[mid].to <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < d->nwin && from < to && d->win[i].from < to; i++) {
+		uint64_t a = MAX(from, d->win[i].from), b = MIN(to, d->win[i].to);
+
+		emit(d, t, idx, "ready", from, a);
+		emit(d, t, idx, "wait", a, b);
+		from = b;
+	}
+	emit(d, t, idx, "ready", from, to);
+}
+
 /* Close the thread's current state at @now (an interval of that state). */
 static void close_state(const struct cgctl_bw_demand *d, struct dthread *t,
 			unsigned int idx, uint64_t now)
 {
-	static const char *const name[] = { [D_RUN] = "busy", [D_WAIT] = "wait",
-					    [D_SLEEP] = "idle" };
-
 	if (t->st == D_UNKNOWN || t->st == D_GONE)
 		return;
-	emit(d, t, idx, name[t->st], t->since, now);
+	if (t->st == D_WAIT)
+		emit_runnable(d, t, idx, t->since, now);
+	else
+		emit(d, t, idx, t->st == D_RUN ? "busy" : "idle", t->since, now);
 }
 
 static void step(const struct cgctl_bw_demand *d, struct dthread *t, unsigned int idx,
@@ -225,9 +287,35 @@ static void finish(struct cgctl_bw_demand *d, uint64_t end)
 	}
 }
 
+static int cmp_win(const void *a, const void *b)
+{
+	const struct dwin *x = a, *y = b;
+
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* Sort the throttle windows and merge the overlapping ones. */
+static void merge_windows(struct cgctl_bw_demand *d)
+{
+	size_t n = 0;
+
+	if (!d->nwin)
+		return;
+	qsort(d->win, d->nwin, sizeof(*d->win), cmp_win);
+	for (size_t i = 0; i < d->nwin; i++) {
+		if (n && d->win[i].from <= d->win[n - 1].to)
+			d->win[n - 1].to = MAX(d->win[n - 1].to, d->win[i].to);
+		else
+			d->win[n++] = d->win[i];
+	}
+	d->nwin = n;
+}
+
 static int build(struct cgctl_bw_demand *d, uint64_t end)
 {
-	qsort(d->sw, d->nsw, sizeof(*d->sw), cmp_sw);
+	merge_windows(d);
+	if (d->nsw)
+		qsort(d->sw, d->nsw, sizeof(*d->sw), cmp_sw);
 	for (size_t i = 0; i < d->nsw; i++) {
 		struct dthread *t = thread_of(d, d->sw[i].tid);
 
@@ -249,8 +337,8 @@ CGCTL_EXPORT int cgctl_bw_demand_trace(struct cgctl_bw_demand *d,
 
 	if (r < 0)
 		return r;
-	strbuf_printf(&sb, "cgctl-bw-trace 1\n# recorded by cgctl bw record: THREAD "
-		      "busy|idle|wait DURATION START\ncpus %u\nduration %" PRIu64 "ns\n"
+	strbuf_printf(&sb, "cgctl-bw-trace 2\n# recorded by cgctl bw record: THREAD "
+		      "busy|idle|wait|ready DURATION START\ncpus %u\nduration %" PRIu64 "ns\n"
 		      "lost %" PRIu64 "\n", m->ncpus ? m->ncpus : 1, end - d->start_ns, m->lost);
 	for (unsigned int i = 0; i < d->nthr; i++)
 		strbuf_printf(&sb, "thread %u %" PRIu32 "\n", i, d->thr[i].tid);

@@ -6,12 +6,16 @@
  *   cgctl-bw-trace 1                  version line (absent: version 0, same grammar)
  *   cpus N | duration DUR | lost N    metadata of the recording
  *   thread THREAD TID [COMM]          names a thread (informational)
- *   THREAD busy|idle|wait DUR [START] an interval; START: time since the trace began
+ *   THREAD busy|idle|wait|ready DUR [START]
+ *                                     an interval; START: time since the trace began
  *
- * "wait" is time the thread was runnable but not running (preempted or throttled): the
- * demand it did not get when it wanted it.  The replay drops it, so the busy time around
- * it joins up and the simulated kernel decides the waiting anew; a replay under a looser
- * limit then runs that work sooner, as the thread would have.
+ * "wait" is time the thread was runnable but held back by its group's limit (throttled;
+ * in version 1 traces also any preemption): the demand it did not get when it wanted
+ * it.  The replay drops it, so the busy time around it joins up and the simulated kernel
+ * decides the waiting anew; a replay under a looser limit then runs that work sooner, as
+ * the thread would have.  "ready" (version 2) is time runnable while other tasks of the
+ * machine held the CPU: no limit of the group gives it back, so the replay keeps it in
+ * the timeline like idle time (lib/predict/record-demand.c says how they are told apart).
  *
  * Lines with START may come in any order: each thread's intervals are sorted by START,
  * overlaps are refused and gaps are idle.  Lines without START follow each other.
@@ -25,9 +29,9 @@
 
 #define TRACE_MAX_THREADS 65536
 #define TRACE_MAX_SPAN_NS (366ULL * 86400 * 1000000000ULL)	/* a year */
-#define TRACE_VERSION 1
+#define TRACE_VERSION 2
 
-enum tstate { TS_BUSY, TS_IDLE, TS_WAIT };
+enum tstate { TS_BUSY, TS_IDLE, TS_WAIT, TS_READY };
 
 struct raw_iv {
 	uint64_t start, dur;
@@ -162,7 +166,7 @@ static int parse_meta(struct parse *p, char **f, int nf, size_t lineno,
 
 static int parse_state(const char *s, enum tstate *st)
 {
-	static const char *const names[] = { "busy", "idle", "wait" };
+	static const char *const names[] = { "busy", "idle", "wait", "ready" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(s, names[i])) {
@@ -182,13 +186,13 @@ static int parse_interval(struct parse *p, char **f, int nf, size_t lineno,
 
 	if (nf != 3 && nf != 4)
 		return cgctl_error_set(e, EINVAL, "trace line %zu: expected THREAD "
-				       "busy|idle|wait DURATION [START]", lineno);
+				       "busy|idle|wait|ready DURATION [START]", lineno);
 	if (parse_uint(f[0], TRACE_MAX_THREADS - 1, &id) < 0)
 		return cgctl_error_set(e, EINVAL, "trace line %zu: bad thread number '%s'",
 				       lineno, f[0]);
 	if (parse_state(f[1], &iv.st) < 0)
-		return cgctl_error_set(e, EINVAL, "trace line %zu: '%s' is not busy, idle or "
-				       "wait", lineno, f[1]);
+		return cgctl_error_set(e, EINVAL, "trace line %zu: '%s' is not busy, idle, "
+				       "wait or ready", lineno, f[1]);
 	if (parse_dur(f[2], &iv.dur) < 0)
 		return cgctl_error_set(e, EINVAL, "trace line %zu: bad duration '%s'",
 				       lineno, f[2]);
@@ -288,9 +292,14 @@ static int finish_thread(struct raw_thread *rt, struct bw_trace_thread *tt, unsi
 			return cgctl_error_set(e, EINVAL, "trace: thread %u lasts more than a year",
 					       id);
 		at += iv->dur;
-		if (iv->st == TS_WAIT)
+		if (iv->st == TS_WAIT) {
 			tt->wait_ns += iv->dur;
-		else if ((r = add_interval(tt, iv->st == TS_BUSY, iv->dur)) < 0)
+			continue;
+		}
+		if (iv->st == TS_READY)		/* kept: idle to the replay */
+			tt->ready_ns += iv->dur;
+		r = add_interval(tt, iv->st == TS_BUSY, iv->dur);
+		if (r < 0)
 			return r;
 	}
 	return 0;
@@ -383,6 +392,7 @@ CGCTL_EXPORT int cgctl_bw_trace_info(const struct cgctl_bw_trace *t,
 			span += tt->busy[k] + tt->idle[k];
 		}
 		ret->wait_ns += tt->wait_ns;
+		ret->ready_ns += tt->ready_ns;
 		ret->span_ns = MAX(ret->span_ns, span);
 	}
 	ret->duration_ns = t->duration_ns ? t->duration_ns : ret->span_ns;

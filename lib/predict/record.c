@@ -11,6 +11,7 @@
 
 #include "internal.h"
 #include "kernel/perf.h"
+#include "predict/record-internal.h"
 
 #define POLL_MS 100
 
@@ -68,13 +69,14 @@ static int add_targets(struct cgctl_ctx *ctx, struct perf_rec *pr,
 	return 0;
 }
 
-/* Record until the duration is over, *stop is set or every recorded task has exited. */
-static int record_loop(struct perf_rec *pr, const struct cgctl_bw_record_opts *o,
-		       uint64_t start)
+/* Record until the duration is over, *stop is set or every recorded task has exited;
+ * between polls, note whether the group was throttled. */
+static int record_loop(struct cgctl_ctx *ctx, struct perf_rec *pr, struct rec_watch *w,
+		       const struct cgctl_bw_record_opts *o, uint64_t start)
 {
 	int r = 0;
 
-	while (r == 0) {
+	while (r == 0 && (r = rec_watch_poll(ctx, w, mono_ns(CLOCK_MONOTONIC))) == 0) {
 		uint64_t now = mono_ns(CLOCK_MONOTONIC);
 		int ms = POLL_MS;
 
@@ -86,6 +88,8 @@ static int record_loop(struct perf_rec *pr, const struct cgctl_bw_record_opts *o
 				      (o->duration_ns - (now - start)) / 1000000 + 1);
 		r = perf_rec_poll(pr, ms);
 	}
+	if (r == 0)
+		r = rec_watch_poll(ctx, w, mono_ns(CLOCK_MONOTONIC));
 	return r < 0 ? r : perf_rec_poll(pr, 0);
 }
 
@@ -100,8 +104,45 @@ static uint64_t *oncpu_snapshot(const struct perf_rec *pr)
 	return v;
 }
 
-static int make_trace(struct perf_rec *pr, const uint64_t *oncpu0, uint64_t start,
-		      uint64_t end, struct cgctl_bw_record_result *res)
+static bool in_set(const pid_t *set, size_t n, pid_t tid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (set[mid] == tid)
+			return true;
+		if (set[mid] < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* Add the switch records of the threads in @only (sorted; NULL: every thread). */
+static int add_switches(struct cgctl_bw_demand *d, const struct perf_rec *pr,
+			const pid_t *only, size_t nonly)
+{
+	size_t from = 0;
+	int r = 0;
+
+	if (!only)
+		return cgctl_bw_demand_add(d, pr->sw, pr->nsw);
+	for (size_t i = 0; i <= pr->nsw && r >= 0; i++) {
+		if (i < pr->nsw && in_set(only, nonly, (pid_t)pr->sw[i].tid))
+			continue;
+		if (i > from)	/* a run of wanted records */
+			r = cgctl_bw_demand_add(d, pr->sw + from, i - from);
+		from = i + 1;
+	}
+	return r;
+}
+
+static int make_trace(struct perf_rec *pr, const struct rec_watch *w,
+		      const uint64_t *oncpu0, uint64_t start, uint64_t end,
+		      const pid_t *only, size_t nonly, struct cgctl_bw_record_result *res)
 {
 	struct cgctl_bw_demand_meta meta = { .end_ns = end, .ncpus = pr->ncpus,
 					     .lost = pr->lost };
@@ -110,10 +151,14 @@ static int make_trace(struct perf_rec *pr, const uint64_t *oncpu0, uint64_t star
 
 	if (r < 0)
 		return r;
-	r = cgctl_bw_demand_add(d, pr->sw, pr->nsw);
+	r = add_switches(d, pr, only, nonly);
+	if (r >= 0)
+		r = rec_watch_apply(w, d);
 	for (size_t i = 0; r >= 0 && i < pr->ntids; i++) {
 		uint64_t v;
 
+		if (only && !in_set(only, nonly, pr->tids[i]))
+			continue;
 		if (oncpu0[i] != UINT64_MAX && perf_task_oncpu(pr->tids[i], &v) == 0 &&
 		    v >= oncpu0[i])
 			r = cgctl_bw_demand_known(d, (uint32_t)pr->tids[i], v - oncpu0[i]);
@@ -133,10 +178,12 @@ static unsigned int count_threads(const char *text)
 	return n;
 }
 
-CGCTL_EXPORT int cgctl_bw_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
-				 struct cgctl_bw_record_result *res, struct cgctl_error *e)
+int rec_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
+	       const pid_t *only, size_t nonly, struct cgctl_bw_record_result *res,
+	       struct cgctl_bw_record_result *res_only, struct cgctl_error *e)
 {
 	struct perf_rec *pr;
+	struct rec_watch w = { 0 };
 	uint64_t start, end, self0, *oncpu0 = NULL;
 	unsigned int pages = o && o->pages ? o->pages : 128;
 	int r;
@@ -145,6 +192,8 @@ CGCTL_EXPORT int cgctl_bw_record(struct cgctl_ctx *ctx, const struct cgctl_bw_re
 	    (pages & (pages - 1)))
 		return cgctl_error_set(e, EINVAL, "record: give processes or a cgroup");
 	memset(res, 0, sizeof(*res));
+	if (res_only)
+		memset(res_only, 0, sizeof(*res_only));
 	pr = malloc(sizeof(*pr));
 	if (!pr)
 		return -ENOMEM;
@@ -156,10 +205,15 @@ CGCTL_EXPORT int cgctl_bw_record(struct cgctl_ctx *ctx, const struct cgctl_bw_re
 	if (r >= 0 && !(oncpu0 = oncpu_snapshot(pr)))
 		r = -ENOMEM;
 	if (r >= 0)
-		r = record_loop(pr, o, start);
+		r = rec_watch_init(ctx, &w, o->pids ? NULL : o->cgroup, o->pids, o->npids,
+				   start);
+	if (r >= 0)
+		r = record_loop(ctx, pr, &w, o, start);
 	end = mono_ns(CLOCK_MONOTONIC);
 	if (r >= 0)
-		r = make_trace(pr, oncpu0, start, end, res);
+		r = make_trace(pr, &w, oncpu0, start, end, NULL, 0, res);
+	if (r >= 0 && res_only)
+		r = make_trace(pr, &w, oncpu0, start, end, only, nonly, res_only);
 	if (r >= 0) {
 		res->duration_ns = end - start;
 		res->switches = pr->switches;
@@ -169,9 +223,20 @@ CGCTL_EXPORT int cgctl_bw_record(struct cgctl_ctx *ctx, const struct cgctl_bw_re
 		res->self_cpu_ns = mono_ns(CLOCK_PROCESS_CPUTIME_ID) - self0;
 	}
 	free(oncpu0);
+	rec_watch_free(&w);
 	perf_rec_close(pr);
 	free(pr);
+	if (r < 0) {
+		cgctl_bw_record_result_free(res);
+		cgctl_bw_record_result_free(res_only);
+	}
 	return r < 0 ? r : 0;
+}
+
+CGCTL_EXPORT int cgctl_bw_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
+				 struct cgctl_bw_record_result *res, struct cgctl_error *e)
+{
+	return rec_record(ctx, o, NULL, 0, res, NULL, e);
 }
 
 CGCTL_EXPORT void cgctl_bw_record_result_free(struct cgctl_bw_record_result *res)

@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	FUZZ_CHECK(cgctl_bw_trace_info(t, &ti) == 0);
-	FUZZ_CHECK(ti.threads >= 1 && ti.threads <= 65536 && ti.version <= 1);
+	FUZZ_CHECK(ti.threads >= 1 && ti.threads <= 65536 && ti.version <= 2);
+	FUZZ_CHECK(ti.ready_ns <= (uint64_t)ti.threads * ti.span_ns);
 	FUZZ_CHECK(ti.span_ns <= 366ULL * 86400 * 1000000000ULL);
 	FUZZ_CHECK(ti.busy_ns <= (uint64_t)ti.threads * ti.span_ns);
 	cgctl_bw_trace_free(t);

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `cgctl move` predicts the destination's throttling: two always-busy threads moved into
-# a 0.5-CPU group are predicted throttled in (nearly) every period, the kernel then
-# throttles them too; an unlimited destination is not sampled; a bad --sample changes
-# nothing.
+# `cgctl move` predicts the destination's throttling from a short recording of the tasks
+# (perf context switches): two always-busy threads moved into a 0.5-CPU group are
+# predicted throttled in (nearly) every period, the kernel then throttles them too; an
+# unlimited destination is not recorded; a bad --sample changes nothing; without the
+# right to record (CAP_PERFMON and CAP_SYS_ADMIN dropped, perf_event_paranoid >= 2) the
+# prediction says it fell back to CPU-time deltas.
 . "$top_srcdir/tests/lib.sh"
 spinner_setup
 
@@ -25,6 +27,8 @@ cg --json move -c cpu --sample 500ms $PIDS "$lim"
 expect_rc 0 "move into the 0.5-CPU group"
 echo "prediction: $(json_get 'j["throttling"]')"
 [ "$(json_get 'j["throttling"]["limited"]')" = True ] && ok || fail "not limited: $OUT"
+[ "$(json_get 'j["throttling"]["demand_from"]')" = recording ] && ok ||
+	fail "root did not record the demand: $OUT"
 [ "$(json_get 'j["throttling"]["limit_cpus"]')" = 0.5 ] && ok || fail "limit: $OUT"
 [ "$(json_get 'j["throttling"]["before"]["threads"]')" = 0 ] && ok ||
 	fail "the empty group had threads before: $OUT"
@@ -62,6 +66,26 @@ expect_rc 0 "move into the unlimited group"
 [ "$(json_get 'j["throttling"]["after"]')" = None ] && ok || fail "sampled: $OUT"
 [ $(( (end - start) / 1000000 )) -lt 900 ] && ok ||
 	fail "an unlimited destination took $(( (end - start) / 1000000 )) ms (sampled?)"
+
+# ---- not allowed to record: CPU-time deltas, said so ----
+if command -v capsh >/dev/null &&
+   [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -ge 2 ]; then
+	capsh --drop=cap_perfmon,cap_sys_admin -- -c \
+		"'$CGCTL' --json move -c cpu --sample 300ms $PIDS '$lim'" \
+		>"$T_TMP/fb.out" 2>"$T_TMP/fb.err"
+	rc=$?
+	OUT=$(cat "$T_TMP/fb.out")
+	[ $rc = 0 ] && ok || fail "move without CAP_PERFMON: rc $rc: $(cat "$T_TMP/fb.err")"
+	[ "$(json_get 'j["throttling"]["demand_from"]')" = cpu-time ] && ok ||
+		fail "fallback not said: $OUT"
+	json_get 'j["throttling"]["not_recorded_because"]' | grep -q perf_event_paranoid &&
+		ok || fail "fallback reason: $OUT"
+	grep -q "cannot record" "$T_TMP/fb.err" && ok || fail "no warning: $(cat "$T_TMP/fb.err")"
+	[ "$(json_get 'j["throttling"]["after"]["threads"]')" = 2 ] && ok ||
+		fail "fallback: two spinning threads expected after: $OUT"
+else
+	echo "# fallback not checked: no capsh, or perf_event_paranoid < 2"
+fi
 
 # ---- --sample 0: no prediction ----
 cg --json move -c cpu --sample 0 $PIDS "$lim"

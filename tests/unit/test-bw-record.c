@@ -53,10 +53,27 @@ START_TEST(parse_v0_and_v1)
 }
 END_TEST
 
+START_TEST(parse_v2_ready)
+{
+	struct cgctl_bw_trace_info ti;
+
+	/* ready (others held the CPU) stays in the timeline, wait (the limit) does not */
+	ck_assert_int_eq(parse("cgctl-bw-trace 2\n0 busy 1ms 0\n0 ready 2ms 1ms\n"
+			       "0 busy 1ms 3ms\n0 wait 3ms 4ms\n0 busy 1ms 7ms\n", &ti), 0);
+	ck_assert_uint_eq(ti.version, 2);
+	ck_assert_uint_eq(ti.busy_ns, 3 * MS);
+	ck_assert_uint_eq(ti.ready_ns, 2 * MS);
+	ck_assert_uint_eq(ti.wait_ns, 3 * MS);
+	ck_assert_uint_eq(ti.span_ns, 5 * MS);
+	ck_assert_int_eq(parse("cgctl-bw-trace 2\n0 ready 1ms\n0 sleep 1ms\n", NULL),
+			 -EINVAL);
+}
+END_TEST
+
 START_TEST(parse_malformed)
 {
 	static const char *const bad[] = {
-		"", "# only a comment\n", "cgctl-bw-trace 2\n0 busy 1ms\n",
+		"", "# only a comment\n", "cgctl-bw-trace 3\n0 busy 1ms\n",
 		"0 busy 1ms\ncgctl-bw-trace 1\n", "cgctl-bw-trace 1\ncgctl-bw-trace 1\n0 busy 1\n",
 		"0 run 1ms\n", "0 busy\n", "0 busy -1ms\n", "0 busy 1h\n", "x busy 1ms\n",
 		"65536 busy 1ms\n", "0 busy 1ms 0 extra\n", "cpus 0\n0 busy 1\n",
@@ -171,7 +188,7 @@ START_TEST(demand_from_switches)
 	struct cgctl_bw_trace *t;
 	char *text = demand_text(sw, sizeof(sw) / sizeof(sw[0]), 200, 0, 0);
 
-	ck_assert_ptr_nonnull(strstr(text, "cgctl-bw-trace 1\n"));
+	ck_assert_ptr_nonnull(strstr(text, "cgctl-bw-trace 2\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\nthread 0 42\nthread 1 43\nthread 2 44\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\n0 busy 10000000ns 0ns\n0 wait 20000000ns "
 					   "10000000ns\n0 busy 10000000ns 30000000ns\n"
@@ -188,6 +205,36 @@ START_TEST(demand_from_switches)
 	ck_assert_uint_eq(ti.wait_ns, (20 + 10 + 2) * MS);
 	ck_assert_uint_eq(ti.duration_ns, 200 * MS);
 	cgctl_bw_trace_free(t);
+	free(text);
+}
+END_TEST
+
+START_TEST(demand_throttle_windows)
+{
+	/* runnable 10..30 ms; the group was throttled in 15..20 ms only */
+	const struct cgctl_bw_switch sw[] = {
+		SW(0, 42, IN), SW(10, 42, PREEMPT), SW(30, 42, IN), SW(40, 42, SLEEP),
+		SW(50, 43, PREEMPT), SW(60, 43, IN),	/* after every window: ready */
+	};
+	struct cgctl_bw_demand_meta m = { .end_ns = T0 + 100 * MS, .ncpus = 2 };
+	struct cgctl_bw_demand *d;
+	char *text;
+	size_t len;
+
+	ck_assert_int_eq(cgctl_bw_demand_new(&d, T0), 0);
+	ck_assert_int_eq(cgctl_bw_demand_add(d, sw, sizeof(sw) / sizeof(sw[0])), 0);
+	/* given out of order and overlapping: merged */
+	ck_assert_int_eq(cgctl_bw_demand_throttled(d, T0 + 17 * MS, T0 + 20 * MS), 0);
+	ck_assert_int_eq(cgctl_bw_demand_throttled(d, T0 + 15 * MS, T0 + 18 * MS), 0);
+	ck_assert_int_eq(cgctl_bw_demand_throttled(d, T0 + 5 * MS, T0 + 5 * MS), 0);
+	ck_assert_int_eq(cgctl_bw_demand_trace(d, &m, &text, &len), 0);
+	ck_assert_ptr_nonnull(strstr(text, "\n0 busy 10000000ns 0ns\n0 ready 5000000ns "
+					   "10000000ns\n0 wait 5000000ns 15000000ns\n"
+					   "0 ready 10000000ns 20000000ns\n"
+					   "0 busy 10000000ns 30000000ns\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n1 busy 50000000ns 0ns\n1 ready 10000000ns "
+					   "50000000ns\n"));
+	cgctl_bw_demand_free(d);
 	free(text);
 }
 END_TEST
@@ -311,11 +358,13 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, parse_v0_and_v1);
+	tcase_add_test(tc, parse_v2_ready);
 	tcase_add_test(tc, parse_malformed);
 	tcase_add_test(tc, parse_truncated);
 	tcase_add_test(tc, parse_out_of_order);
 	tcase_add_test(tc, parse_huge);
 	tcase_add_test(tc, demand_from_switches);
+	tcase_add_test(tc, demand_throttle_windows);
 	tcase_add_test(tc, demand_silent_thread);
 	tcase_add_test(tc, recommend_always_busy);
 	tcase_add_test(tc, recommend_bursty_beats_percentile);

@@ -436,7 +436,8 @@ START_TEST(trace_workload)
 	cgctl_bw_trace_free(tr);
 
 	ck_assert_int_eq(cgctl_bw_trace_parse("0\tbusy\n", 7, &tr, &e), -EINVAL);
-	ck_assert_str_eq(e.msg, "trace line 1: expected THREAD busy|idle|wait DURATION [START]");
+	ck_assert_str_eq(e.msg, "trace line 1: expected THREAD busy|idle|wait|ready DURATION "
+			 "[START]");
 	ck_assert_int_eq(cgctl_bw_trace_parse("0 run 5ms\n", 10, &tr, &e), -EINVAL);
 	ck_assert_int_eq(cgctl_bw_trace_parse("0 busy 5 ms\n", 12, &tr, &e), -EINVAL);
 	ck_assert_int_eq(cgctl_bw_trace_parse("\n# nothing\n", 11, &tr, &e), -EINVAL);
