@@ -59,6 +59,28 @@ static int num(struct vrun *run, const struct cgctl_mount *m, const char *path,
 	return err;
 }
 
+/*
+ * memory.stat is flushed on read only above a threshold of pending updates.  6.1 counts
+ * them machine-wide (mem_cgroup_flush_stats(): > 64 * ncpu, 6.1 mm/memcontrol.c), which
+ * other activity keeps crossing; since 6.8 ("mm: memcg: make stats flushing threshold
+ * per-memcg") it counts only the memcg's subtree (memcg_vmstats_needs_flush(), 6.12
+ * mm/memcontrol.c), so a fresh cgroup whose workload made fewer than 128 updates reads
+ * anon 0 and kernel 0 (6.12-v2: 0/0 read, 23/17 pages after a flush).  Reading cpu.stat
+ * (cgroup_base_stat_cputime_show() -> cgroup_rstat_flush_hold(), 4.16+) flushes the
+ * rstat of every controller of the subtree, memcg's included (css_rstat_flush).  v1:
+ * cpu.stat is not in the memory hierarchy; there the kernel figure is the kmem page
+ * counter, exact without a flush.
+ */
+static int stats_flush(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		       char *reason, size_t len)
+{
+	uint64_t usec;
+
+	if (m->version != 2)
+		return 0;
+	return vcg_read_key(run, m, path, "cpu.stat", "usage_usec", &usec, reason, len);
+}
+
 /* v1: usage_in_bytes, kmem, rss/cache, max_usage, failcnt; v2: current, stat kernel,
  * anon/file, peak (5.19+; else 0), no failcnt.  The counters come from the reader
  * `cgctl mem` and `cgctl move` use (cgctl_mem_counters_read()). */
@@ -70,6 +92,9 @@ static int mem_read(struct vrun *run, const struct cgctl_mount *m, const char *p
 	int err;
 
 	memset(o, 0, sizeof(*o));
+	err = stats_flush(run, m, path, reason, len);
+	if (err < 0)
+		return err;
 	err = cgctl_mem_counters_read(run->ctx, m, path, &c);
 	if (err < 0) {
 		snprintf(reason, len, "%s: memory counters: %s", path, strerror(-err));
