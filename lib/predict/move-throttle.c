@@ -99,7 +99,7 @@ int mt_sim_new(const struct cgctl_move_throttle *mt, uint32_t kver, uint64_t run
 	       struct cgctl_bw_sim **sim, int *group)
 {
 	struct cgctl_bw_sim_config cfg = {
-		.kver = kver ? kver : CGCTL_KVER(6, 18, 0), .ncpus = mt->ncpus, .seed = 1,
+		.kver = kver ? kver : CGCTL_KVER_NEWEST, .ncpus = mt->ncpus, .seed = 1,
 		.duration_ns = run_ns,
 	};
 	int r = cgctl_bw_sim_new(sim, &cfg), g = -1;
