@@ -11,9 +11,13 @@
 
 #include "cgctl.h"
 
+/* A ring of buffers: one message may name two errors (a failed write and its failed
+ * rollback), and each must keep its own text. */
 const char *cli_strerror(int neg_errno)
 {
-	static char buf[128];
+	static char ring[4][128];
+	static unsigned int next;
+	char *buf = ring[next++ % 4];
 	int e = neg_errno < 0 ? -neg_errno : neg_errno;
 
 	switch (e) {
@@ -24,7 +28,7 @@ const char *cli_strerror(int neg_errno)
 	default:
 		break;
 	}
-	snprintf(buf, sizeof(buf), "%s", strerror(e));
+	snprintf(buf, sizeof(ring[0]), "%s", strerror(e));
 	buf[0] = (char)tolower((unsigned char)buf[0]);
 	return buf;
 }
