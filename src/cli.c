@@ -94,6 +94,25 @@ void cli_progress(struct cli *cli, const char *fmt, ...)
 	fflush(stderr);
 }
 
+int cli_parse_decimal(const char *s, double *ret)
+{
+	const char *p = s;
+	size_t digits = 0;
+	char *end;
+
+	/* strtod() also takes " 1", "+1", "0x10", "1e3", "inf" and "nan" */
+	for (; isdigit((unsigned char)*p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	if (!digits || *p)
+		return -EINVAL;
+	errno = 0;
+	*ret = strtod(s, &end);
+	return errno || *end ? -ERANGE : 0;
+}
+
 int cli_parse_pid(const char *s, pid_t *pid)
 {
 	char *end;
@@ -144,6 +163,12 @@ static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 		pid_t p;
 
 		lineno++;
+		/* strlen() would stop at a NUL and drop what follows it */
+		if (memchr(line, '\0', (size_t)len)) {
+			rc = cli_usage(cli, "stdin line %lu: a NUL byte is not part of a PID",
+				       lineno);
+			break;
+		}
 		while (*s == ' ' || *s == '\t')
 			s++;
 		e = s + strlen(s);
