@@ -511,8 +511,9 @@ static int build(struct planner *p, struct cgctl_error *e)
 					continue;
 				}
 				p->done[i] = true;
+				/* an irreversible write has nothing to restore */
 				step(p, it, it->file, it->value,
-				     p->has_old[i] ? p->old[i] : NULL, i);
+				     p->has_old[i] && phase != 3 ? p->old[i] : NULL, i);
 			}
 			if (phase == 1 || phase == 3)
 				break;	/* rank only orders memory limits */
