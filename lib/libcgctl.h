@@ -1607,6 +1607,54 @@ int cgctl_mem_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
 		    const struct cgctl_mem_settings *want, unsigned int which,
 		    struct cgctl_mem_applied *res, struct cgctl_error *e);
 
+/*
+ * ---- raw writes as one plan (lib/predict/settings-set.c, `cgctl set`) ----
+ * Every item is checked before anything is written: the file exists, the value has the
+ * syntax the file takes (memory sizes, numbers, cpu.max ...), the end state obeys the
+ * kernel's memory and CPU bandwidth rules.  The writes run as: memory limits going
+ * down, then CPU bandwidth (cgctl_bw_write_plan() against the tree) and the other files
+ * in the order given, then memory limits going up, then at most one irreversible write
+ * (an action file such as memory.force_empty, memory.reclaim, cgroup.kill,
+ * memory.oom_control or a counter reset, or a value that cannot be read back) last.
+ * Task files (cgroup.procs, tasks, cgroup.threads) are refused: use the move API.
+ * Signals as for cgctl_bw_apply(); a failed write restores every earlier one, newest
+ * first.
+ */
+#define CGCTL_SET_MAX 16
+#define CGCTL_SET_OLD_MAX 256
+struct cgctl_set_item {
+	const struct cgctl_mount *m;
+	const char *path;		/* normalised cgroup path in @m */
+	const char *file;		/* "memory.max" */
+	const char *value;		/* as written, without newline */
+};
+struct cgctl_set_step {
+	const struct cgctl_mount *m;
+	const char *path, *file;
+	const char *value;		/* what is written (an item's value or @buf) */
+	char buf[48];
+	char old[CGCTL_SET_OLD_MAX];	/* what the file held before this step */
+	bool has_old;			/* false: irreversible, nothing to restore */
+	size_t item;			/* the item it comes from */
+};
+struct cgctl_set_applied {
+	int n;				/* writes planned, in @s, in plan order */
+	struct cgctl_set_step s[2 * CGCTL_SET_MAX];
+	int failed;			/* index of the write that failed, or -1 */
+	bool rolled_back;		/* a write failed and the old values are back */
+	size_t refused;			/* item refused before any write, or (size_t)-1 */
+};
+/*
+ * cgctl_set_apply: write @items (1..CGCTL_SET_MAX) as one plan (above).  Unchanged
+ * memory limits are skipped.
+ * Returns: the number of writes, -EINVAL (a malformed or refused item, @res->refused
+ * names it; or a kernel rule; nothing written), -ENOENT (no such file), -E2BIG, or the
+ * failed write's -errno (@res->rolled_back says whether the old values are back; @e
+ * names the files and what they hold when they are not).
+ */
+int cgctl_set_apply(struct cgctl_ctx *ctx, const struct cgctl_set_item *items, size_t n,
+		    struct cgctl_set_applied *res, struct cgctl_error *e);
+
 /* ===== end: predict-settings ===== */
 
 /* ===== section: record: the prediction layer (lib/predict) and kernel (lib/kernel/perf*): bw record, trace, recommend ===== */

@@ -89,6 +89,9 @@ int cli_collect_pids(struct cli *cli, int argc, const char **argv, pid_t **pids,
  */
 int cli_resolve(struct cli *cli, const char *controller, const char *path,
 		const struct cgctl_mount **m, char *norm, size_t len);
+/* A plain decimal number ("2", "0.5", ".5"): no sign, space, exponent, hex, inf or nan.
+ * Returns: 0, -EINVAL, -ERANGE. */
+int cli_parse_decimal(const char *s, double *ret);
 /* Parse a size / duration option value; on error print "--OPT: ..." and return
  * EXIT_USAGE. */
 int cli_parse_size(struct cli *cli, const char *opt, const char *s, uint64_t *ret);

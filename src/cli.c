@@ -11,9 +11,13 @@
 
 #include "cgctl.h"
 
+/* A ring of buffers: one message may name two errors (a failed write and its failed
+ * rollback), and each must keep its own text. */
 const char *cli_strerror(int neg_errno)
 {
-	static char buf[128];
+	static char ring[4][128];
+	static unsigned int next;
+	char *buf = ring[next++ % 4];
 	int e = neg_errno < 0 ? -neg_errno : neg_errno;
 
 	switch (e) {
@@ -24,7 +28,7 @@ const char *cli_strerror(int neg_errno)
 	default:
 		break;
 	}
-	snprintf(buf, sizeof(buf), "%s", strerror(e));
+	snprintf(buf, sizeof(ring[0]), "%s", strerror(e));
 	buf[0] = (char)tolower((unsigned char)buf[0]);
 	return buf;
 }
@@ -90,6 +94,25 @@ void cli_progress(struct cli *cli, const char *fmt, ...)
 	fflush(stderr);
 }
 
+int cli_parse_decimal(const char *s, double *ret)
+{
+	const char *p = s;
+	size_t digits = 0;
+	char *end;
+
+	/* strtod() also takes " 1", "+1", "0x10", "1e3", "inf" and "nan" */
+	for (; isdigit((unsigned char)*p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	if (!digits || *p)
+		return -EINVAL;
+	errno = 0;
+	*ret = strtod(s, &end);
+	return errno || *end ? -ERANGE : 0;
+}
+
 int cli_parse_pid(const char *s, pid_t *pid)
 {
 	char *end;
@@ -140,6 +163,12 @@ static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 		pid_t p;
 
 		lineno++;
+		/* strlen() would stop at a NUL and drop what follows it */
+		if (memchr(line, '\0', (size_t)len)) {
+			rc = cli_usage(cli, "stdin line %lu: a NUL byte is not part of a PID",
+				       lineno);
+			break;
+		}
 		while (*s == ' ' || *s == '\t')
 			s++;
 		e = s + strlen(s);

@@ -35,12 +35,9 @@ static const struct poptOption options[] = {
 
 static int parse_cpus(struct cli *cli, uint64_t period_us, uint64_t *quota_us)
 {
-	char *end;
 	double c;
 
-	errno = 0;
-	c = strtod(opt_cpus, &end);
-	if (errno || end == opt_cpus || *end || !isfinite(c) || c <= 0 || c > 1e9)
+	if (cli_parse_decimal(opt_cpus, &c) < 0 || !isfinite(c) || c <= 0 || c > 1e9)
 		return cli_usage(cli, "--cpus: '%s' is not a positive number of CPUs", opt_cpus);
 	*quota_us = num_round_u64(c * (double)period_us);
 	return EXIT_OK;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cgctl set PATH FILE=VALUE...: raw writes, all or nothing. */
+/* cgctl set PATH FILE=VALUE...: raw writes as one plan of cgctl_set_apply(). */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -18,87 +18,71 @@ static const struct poptOption options[] = {
 
 struct assignment {
 	char file[256];
-	const char *value;
-	const struct cgctl_mount *m;
 	char norm[PATH_MAX];
-	char *old;
 };
 
-/* Files whose write is an action, not a setting: nothing to restore. */
-static bool is_action(const char *file)
-{
-	return strcmp(file, "cgroup.procs") == 0 || strcmp(file, "tasks") == 0 ||
-	       strcmp(file, "cgroup.threads") == 0 || strcmp(file, "cgroup.kill") == 0 ||
-	       strstr(file, "force_empty") || strstr(file, "reclaim") ||
-	       strstr(file, "max_usage_in_bytes") || strstr(file, "failcnt");
-}
-
 static int parse_assignment(struct cli *cli, const char *path, const char *arg,
-			    struct assignment *a)
+			    struct assignment *a, struct cgctl_set_item *it)
 {
 	const char *eq = strchr(arg, '=');
-	char *buf = NULL;
-	size_t len;
-	int r, rc;
+	int rc;
 
 	if (!eq || eq == arg)
 		return cli_usage(cli, "'%s': expected FILE=VALUE", arg);
 	if ((size_t)(eq - arg) >= sizeof(a->file))
 		return cli_usage(cli, "'%.*s': file name too long", (int)(eq - arg), arg);
 	snprintf(a->file, sizeof(a->file), "%.*s", (int)(eq - arg), arg);
-	a->value = eq + 1;
-	if (strpbrk(a->value, "\n\r"))
+	if (strpbrk(eq + 1, "\n\r"))
 		return cli_usage(cli, "%s: a value cannot contain a newline", a->file);
-	rc = cli_file_target(cli, opt_ctrls, path, a->file, &a->m, a->norm);
+	rc = cli_file_target(cli, opt_ctrls, path, a->file, &it->m, a->norm);
 	if (rc)
 		return rc;
-	r = cgctl_cg_read(cli->ctx, a->m, a->norm, a->file, &buf, &len);
-	if (r == -ENOENT)
-		return cli_error(cli, path, r, "%s: no such control file", a->file);
-	if (r < 0 && r != -EINVAL && r != -EACCES && r != -EPERM)
-		return cli_error(cli, path, r, "%s: %s", a->file, cli_strerror(r));
-	if (buf) {
-		while (len && buf[len - 1] == '\n')
-			buf[--len] = '\0';
-		/* multi-line settings cannot be written back as read */
-		if (!strchr(buf, '\n') && !is_action(a->file))
-			a->old = buf;
-		else
-			free(buf);
-	}
+	it->path = a->norm;
+	it->file = a->file;
+	it->value = eq + 1;
 	return EXIT_OK;
+}
+
+static int failed(struct cli *cli, const char *path, const struct cgctl_set_applied *res,
+		  int r, const struct cgctl_error *e)
+{
+	const char *msg = e->msg[0] ? e->msg : cli_strerror(r);
+
+	/* refused before anything was written: a bad assignment */
+	if (res->failed < 0 && r == -EINVAL)
+		return cli_usage(cli, "%s: %s", path, msg);
+	return cli_error(cli, path, r, "%s", msg);
 }
 
 static int run(struct cli *cli, int argc, const char **argv)
 {
-	int n = argc - 1, i, rc = EXIT_OK;
-	struct assignment *as = calloc((size_t)n, sizeof(*as));
+	size_t n = (size_t)argc - 1;
+	struct assignment *as;
+	struct cgctl_set_item *items;
+	struct cgctl_set_applied *res;
+	struct cgctl_error e = { 0 };
+	int rc = EXIT_OK, r;
 
-	if (!as)
-		return cli_error(cli, NULL, -ENOMEM, NULL);
-	for (i = 0; i < n && rc == EXIT_OK; i++)
-		rc = parse_assignment(cli, argv[0], argv[i + 1], &as[i]);
-	for (i = 0; i < n && rc == EXIT_OK; i++) {
-		int r = cgctl_cg_write(cli->ctx, as[i].m, as[i].norm, as[i].file, as[i].value);
-
-		if (r == 0)
-			continue;
-		rc = cli_error(cli, argv[0], r, "%s=%s: %s%s", as[i].file, as[i].value,
-			       r == -EINVAL ? "the kernel refused the value" : cli_strerror(r),
-			       r == -EINVAL ? " (invalid argument)" : "");
-		/* undo the writes that succeeded, newest first */
-		for (int k = i - 1; k >= 0; k--) {
-			if (!as[k].old)
-				continue;
-			r = cgctl_cg_write(cli->ctx, as[k].m, as[k].norm, as[k].file, as[k].old);
-			if (r < 0)
-				cli_error(cli, argv[0], r, "%s: could not restore '%s': %s",
-					  as[k].file, as[k].old, cli_strerror(r));
-		}
+	if (n > CGCTL_SET_MAX)
+		return cli_usage(cli, "set: at most %d files at once", CGCTL_SET_MAX);
+	as = calloc(n, sizeof(*as));
+	items = calloc(n, sizeof(*items));
+	res = calloc(1, sizeof(*res));
+	if (!as || !items || !res) {
+		rc = cli_error(cli, NULL, -ENOMEM, NULL);
+		goto out;
 	}
-	for (i = 0; i < n; i++)
-		free(as[i].old);
+	for (size_t i = 0; i < n && rc == EXIT_OK; i++)
+		rc = parse_assignment(cli, argv[0], argv[i + 1], &as[i], &items[i]);
+	if (rc != EXIT_OK)
+		goto out;
+	r = cgctl_set_apply(cli->ctx, items, n, res, &e);
+	if (r < 0)
+		rc = failed(cli, argv[0], res, r, &e);
+out:
 	free(as);
+	free(items);
+	free(res);
 	return rc;
 }
 

@@ -258,6 +258,21 @@ static void emit_states(struct cli *cli, const struct stat_row *row)
 	out_obj_end(cli->out);
 }
 
+/* A figure set that failed for another reason than "not in this hierarchy". */
+static bool unread(int r)
+{
+	return r < 0 && r != -ENOENT && r != -ENODEV && r != -EOPNOTSUPP;
+}
+
+static int half_error(struct cli *cli, const char *path, const char *what, int r)
+{
+	if (r == -EINVAL || r == -ERANGE)
+		return cli_error(cli, path, r, "%s figures not shown: a %s.* file is malformed",
+				 what, what);
+	return cli_error(cli, path, r, "%s figures not shown: a %s.* file cannot be read: %s",
+			 what, what, cli_strerror(r));
+}
+
 /* Returns: EXIT_OK or the exit status of the error printed. */
 static int row_emit(struct cli *cli, const struct stat_run *sr, const struct stat_row *row)
 {
@@ -276,6 +291,11 @@ static int row_emit(struct cli *cli, const struct stat_run *sr, const struct sta
 		out_cpubw(cli->out, &row->bw, sr->full);
 	emit_states(cli, row);
 	out_obj_end(cli->out);
+	/* one side read, the other not: say so rather than leave its columns out */
+	if (unread(row->rm))
+		return half_error(cli, row->path, "memory", row->rm);
+	if (unread(row->rc))
+		return half_error(cli, row->path, "cpu", row->rc);
 	return EXIT_OK;
 }
 

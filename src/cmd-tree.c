@@ -8,12 +8,13 @@
 #include "cgctl.h"
 
 static const char *opt_ctrls;
-static int opt_depth = -1;
+static const char *opt_depth_s;
+static int opt_depth = -1;	/* -1: no --depth, unlimited */
 
 static const struct poptOption options[] = {
 	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
 	  "hierarchies to walk (default memory,cpu,cpuacct)", "LIST" },
-	{ "depth", 'd', POPT_ARG_INT, &opt_depth, 0, "descend at most N levels", "N" },
+	{ "depth", 'd', POPT_ARG_STRING, &opt_depth_s, 0, "descend at most N levels", "N" },
 	POPT_TABLEEND
 };
 
@@ -135,6 +136,17 @@ static int run(struct cli *cli, int argc, const char **argv)
 	char base[PATH_MAX] = "/";
 	int rc, found = 0;
 
+	opt_depth = -1;
+	if (opt_depth_s) {
+		pid_t d;	/* a non-negative int, strictly decimal, as a PID is */
+
+		if (strcmp(opt_depth_s, "0") == 0)
+			d = 0;
+		else if (cli_parse_pid(opt_depth_s, &d) < 0)
+			return cli_usage(cli, "--depth: '%s' is not a number of levels (0 or more)",
+					 opt_depth_s);
+		opt_depth = (int)d;
+	}
 	rc = cli_hierarchies(cli, opt_ctrls, ms, &w.n);
 	if (rc)
 		return rc;

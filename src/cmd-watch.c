@@ -217,6 +217,8 @@ static int parse_opts(struct cli *cli, uint64_t *interval_ns, uint64_t *count)
 		return EXIT_USAGE;
 	if (*interval_ns < 10000000ull)
 		return cli_usage(cli, "--interval: %s: shorter than 10ms", opt_interval);
+	if (*interval_ns > 24ull * 3600 * 1000000000ull)
+		return cli_usage(cli, "--interval: %s: longer than 24h", opt_interval);
 	if (opt_count) {
 		errno = 0;
 		*count = strtoull(opt_count, &end, 10);

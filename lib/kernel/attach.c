@@ -54,15 +54,11 @@ CGCTL_EXPORT int cgctl_cg_attach(struct cgctl_ctx *ctx, const struct cgctl_mount
 	}
 	snprintf(buf, sizeof(buf), "%d\n", (int)pid);
 	for (tries = 0;; tries++) {
-		int dfd = cgctl_cg_open(ctx, m, path);
-
-		if (dfd < 0)
-			return dfd;
-		fd = openat(dfd, "cgroup.procs", O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-		r = fd < 0 ? -errno : 0;
-		close(dfd);
-		if (r < 0)
-			return r;
+		/* through cgfs.c's checks: a bind mount over the cgroup or over its
+		 * cgroup.procs is refused (-EXDEV) before the PID is written */
+		fd = cgctl_cg_open_append(ctx, m, path, "cgroup.procs");
+		if (fd < 0)
+			return fd;
 		r = write(fd, buf, strlen(buf)) < 0 ? -errno : 0;
 		close(fd);
 		if (r != -EINVAL || tries >= ATTACH_RETRIES || pid_exists(ctx, pid) < 0)

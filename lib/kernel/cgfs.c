@@ -426,18 +426,12 @@ CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *
 	return cg_walk(mfd, norm);
 }
 
-/* @file in cgroup @path, on the hierarchy's mount (a file bind-mounted over it is
- * refused with -EXDEV, before anything is read or written). */
-static int open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		     const char *file, int flags)
+int cgctl_cg_open_in(int dfd, const char *file, int flags)
 {
-	int dfd, fd, e;
+	int fd, e;
 
 	if (!cgctl_valid_filename(file))
 		return -EINVAL;
-	dfd = cgctl_cg_open(ctx, m, path);
-	if (dfd < 0)
-		return dfd;
 	/* O_TRUNC of a bind-mounted file would act at open: decide before it */
 	fd = openat2_beneath(dfd, file, (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC));
 	if (fd == -EAGAIN) {	/* no openat2(), or an error the walk tells exactly */
@@ -450,8 +444,30 @@ static int open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const c
 		else if (flags & O_TRUNC)	/* fixtures; cgroupfs ignores it (kernfs) */
 			(void)!ftruncate(fd, 0);
 	}
+	return fd;
+}
+
+/* @file in cgroup @path, on the hierarchy's mount (a file bind-mounted over it is
+ * refused with -EXDEV, before anything is read or written). */
+static int open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		     const char *file, int flags)
+{
+	int dfd, fd;
+
+	if (!cgctl_valid_filename(file))
+		return -EINVAL;
+	dfd = cgctl_cg_open(ctx, m, path);
+	if (dfd < 0)
+		return dfd;
+	fd = cgctl_cg_open_in(dfd, file, flags);
 	close(dfd);
 	return fd;
+}
+
+int cgctl_cg_open_append(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			 const char *path, const char *file)
+{
+	return open_file(ctx, m, path, file, O_WRONLY | O_APPEND);
 }
 
 /*

@@ -20,6 +20,17 @@ ssize_t cgctl_read_small_open(int fd, char *buf, size_t size);
  * then openat()'s.  Returns: the fd, -ENOENT (no such cgroup or no such file), -errno. */
 int cgctl_cg_open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		       const char *file);
+/* @file in the cgroup directory @dfd (from cgctl_cg_open()) with @flags, by the rules of
+ * every cgroupfs access: no symlink, no mount crossed (a file bind-mounted over it is
+ * refused before it is opened for real: O_TRUNC acts only then).
+ * Returns: the fd, -EINVAL (bad file name), -ELOOP, -EXDEV, -ENOENT, -errno. */
+int cgctl_cg_open_in(int dfd, const char *file, int flags);
+/* @file of the cgroup @path below @m opened for appending (cgroup.procs: one PID per
+ * write), by the same rules as every cgroupfs access: no symlink, no mount crossed (a
+ * bind mount over the cgroup or the file is refused before the write).
+ * Returns: the fd, -EINVAL (bad file name), -ELOOP, -EXDEV, -ENOENT, -errno. */
+int cgctl_cg_open_append(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			 const char *path, const char *file);
 /* A file name inside a cgroup directory: no '/', not "." or "..", not empty. */
 bool cgctl_valid_filename(const char *name);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "kernel/cgfs.h"
 #include "kernel/proctree.h"
 
 CGCTL_EXPORT int cgctl_move_task_kind(struct cgctl_ctx *ctx, pid_t pid)
@@ -177,10 +178,13 @@ CGCTL_EXPORT int cgctl_move_dest_attach(struct cgctl_move_dest *d, pid_t pid)
 	if (cgctl_get_root(d->ctx)[0])
 		return cgctl_cg_attach(d->ctx, d->m, d->path, pid);
 	if (d->procs_fd < 0) {
-		d->procs_fd = openat(d->dir_fd, "cgroup.procs", O_WRONLY | O_NOFOLLOW |
-				     O_CLOEXEC);
-		if (d->procs_fd < 0)
-			return -errno;
+		/* cgfs.c's checks: a bind mount over cgroup.procs is refused */
+		d->procs_fd = cgctl_cg_open_in(d->dir_fd, "cgroup.procs", O_WRONLY);
+		if (d->procs_fd < 0) {
+			r = d->procs_fd;
+			d->procs_fd = -1;
+			return r;
+		}
 	}
 	len = pid_line(pid, line);
 	r = write(d->procs_fd, line, len) < 0 ? -errno : 0;

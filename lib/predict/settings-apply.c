@@ -277,7 +277,31 @@ struct mem_plan {
 	const struct cgctl_mem_settings *want;
 	char old[CGCTL_APPLY_MAX][48];
 	int version;
+	struct cgctl_ctx *ctx;
+	const struct cgctl_mount *m;
+	const char *path;
 };
+
+/* What @bit's file holds, byte for byte as read (restored as is: a v1 limit of
+ * PAGE_COUNTER_MAX pages goes back as those digits, not as "-1"), else @fallback
+ * (which may be @out). */
+static void raw_old(const struct mem_plan *p, unsigned int bit, const char *fallback,
+		    char *out, size_t len)
+{
+	char *buf = NULL;
+	size_t bl;
+
+	if (out != fallback)
+		snprintf(out, len, "%s", fallback);
+	if (!p->ctx || cgctl_cg_read(p->ctx, p->m, p->path, predict_mem_file(bit, p->version),
+				     &buf, &bl) < 0)
+		return;
+	while (bl && buf[bl - 1] == '\n')
+		buf[--bl] = '\0';
+	if (bl && bl < len && !strchr(buf, '\n'))
+		memcpy(out, buf, bl + 1);
+	free(buf);
+}
 
 static int add(struct mem_plan *p, unsigned int bit, const char *value, const char *old)
 {
@@ -307,6 +331,7 @@ static void plan_limits(struct mem_plan *p, unsigned int which, const unsigned i
 			continue;
 		format_bytes(v, sizeof(v), nv, p->version);
 		format_bytes(ovs, sizeof(ovs), ov, p->version);
+		raw_old(p, order[i], ovs, ovs, sizeof(ovs));
 		add(p, order[i], v, ovs);
 	}
 }
@@ -411,7 +436,8 @@ int predict_mem_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			   struct cgctl_error *e, const struct predict_writer *wr)
 {
 	struct exec x = { .ctx = ctx, .m = m, .path = path, .wr = wr };
-	struct mem_plan p = { .res = res, .want = want, .version = m ? m->version : 0 };
+	struct mem_plan p = { .res = res, .want = want, .version = m ? m->version : 0,
+			      .ctx = ctx, .m = m, .path = path };
 	int r = 0;
 
 	if (!ctx || !m || !path || !want || !res)

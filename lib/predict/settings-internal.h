@@ -21,6 +21,9 @@ int predict_mem_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			   const char *path, const struct cgctl_mem_settings *want,
 			   unsigned int which, struct cgctl_mem_applied *res,
 			   struct cgctl_error *e, const struct predict_writer *wr);
+int predict_set_apply_with(struct cgctl_ctx *ctx, const struct cgctl_set_item *items,
+			   size_t n, struct cgctl_set_applied *res, struct cgctl_error *e,
+			   const struct predict_writer *wr);
 /* Returns: the interface file of CGCTL_MEMSET_* @bit for cgroup @version, or NULL. */
 const char *predict_mem_file(unsigned int bit, int version);
 

@@ -78,8 +78,8 @@ for tree in v1 v2 hybrid; do
 	cg "$R" create /a/busy
 	pid=$(ls "$ROOT/proc" | grep -E '^[0-9]+$' | head -n 1)
 	[ -n "$pid" ] || fail "$tree: fixture has no /proc/PID"
-	cg "$R" set /a/busy "cgroup.procs=$pid"
-	expect_rc 0 "$tree: attach by set"
+	cg "$R" move --no-plan "$pid" /a/busy
+	expect_rc 0 "$tree: attach by move"
 	snapshot before
 	cg "$R" delete /a/busy
 	expect_rc 5 "$tree: delete busy"

@@ -29,8 +29,15 @@ expect_rc 0 "get"
 cg --self --json get "$name" memory.limit_in_bytes
 [ "$(json_get 'j["files"][0]["value"]')" = 67108864 ] && ok || fail "get json: $OUT"
 
-# a value the kernel refuses: exit 1, the earlier write of the same call restored
+# a value the kernel's rules refuse is refused before anything is written: exit 2
 cg --self set "$name" memory.limit_in_bytes=32M cpu.cfs_quota_us=10
+expect_rc 2 "quota below the minimum"
+expect_err_line "quota below the minimum"
+[ "$(cat "$mem${self_mem%/}/$name/memory.limit_in_bytes")" = 67108864 ] && ok ||
+	fail "limit written although the plan was refused"
+
+# a value the kernel refuses: exit 1, the earlier write of the same call restored
+cg --self set "$name" memory.limit_in_bytes=32M memory.swappiness=500
 expect_rc 1 "kernel EINVAL"
 expect_err_line "kernel EINVAL"
 [ "$(cat "$mem${self_mem%/}/$name/memory.limit_in_bytes")" = 67108864 ] && ok ||

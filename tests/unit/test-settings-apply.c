@@ -247,8 +247,6 @@ START_TEST(mem_v1_every_step)
 					   .soft = 1ULL << 30, .move_charge = 3 };
 	unsigned int which = CGCTL_MEMSET_MAX | CGCTL_MEMSET_MEMSW | CGCTL_MEMSET_SOFT |
 			     CGCTL_MEMSET_MOVE;
-	char *soft;
-
 	mem_v1_tree(lim, sw);
 	for (size_t k = 0; k < 3; k++)
 		for (int step = 0; step < 4; step++) {
@@ -261,10 +259,8 @@ START_TEST(mem_v1_every_step)
 			ck_assert(res.rolled_back);
 			expect(M1 "memory.limit_in_bytes", lim);
 			expect(M1 "memory.memsw.limit_in_bytes", sw);
-			soft = get(M1 "memory.soft_limit_in_bytes");	/* unlimited either way */
-			ck_assert_msg(!strcmp(soft, "-1") || !strcmp(soft, "9223372036854771712"),
-				      "soft limit %s", soft);
-			free(soft);
+			/* restored byte for byte as read */
+			expect(M1 "memory.soft_limit_in_bytes", "9223372036854771712");
 			expect(M1 "memory.move_charge_at_immigrate", "0");
 		}
 	done();
@@ -342,6 +338,77 @@ START_TEST(mem_v2_every_step)
 }
 END_TEST
 
+/* set: memory down first, other files as given, memory up, the action last; every
+ * step failed in turn restores all earlier ones (the action has nothing to restore). */
+START_TEST(set_order_and_rollback)
+{
+	const struct cgctl_mount *m;
+	struct cgctl_set_item it[4];
+	static const char *const order[] = {
+		"memory.limit_in_bytes", "memory.swappiness", "memory.memsw.limit_in_bytes",
+		"memory.force_empty",
+	};
+
+	mem_v1_tree("1073741824", "2147483648");
+	put(M1 "memory.swappiness", "60");
+	put(M1 "memory.force_empty", "");
+	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &m), 0);
+	it[0] = (struct cgctl_set_item){ m, "/g", "memory.force_empty", "0" };
+	it[1] = (struct cgctl_set_item){ m, "/g", "memory.memsw.limit_in_bytes", "4G" };
+	it[2] = (struct cgctl_set_item){ m, "/g", "memory.swappiness", "10" };
+	it[3] = (struct cgctl_set_item){ m, "/g", "memory.limit_in_bytes", "512M" };
+	for (int step = 0; step <= 4; step++) {
+		struct fault f = { 0, step, -1, EBUSY };
+		struct predict_writer wr = { faulty, &f };
+		struct cgctl_error e = { 0 };
+		struct cgctl_set_applied *res = calloc(1, sizeof(*res));
+
+		ck_assert_ptr_nonnull(res);
+		ck_assert_int_eq(predict_set_apply_with(ctx, it, 4, res, &e, &wr),
+				 step < 4 ? -EBUSY : 4);
+		ck_assert_int_eq(res->n, 4);
+		for (int k = 0; k < 4; k++)
+			ck_assert_str_eq(res->s[k].file, order[k]);
+		ck_assert(!res->s[3].has_old);
+		if (step < 4) {
+			ck_assert(res->rolled_back);
+			expect(M1 "memory.limit_in_bytes", "1073741824");
+			expect(M1 "memory.memsw.limit_in_bytes", "2147483648");
+			expect(M1 "memory.swappiness", "60");
+		} else {
+			expect(M1 "memory.limit_in_bytes", "512M");
+			expect(M1 "memory.memsw.limit_in_bytes", "4G");
+		}
+		free(res);
+	}
+	/* refused before any write: a bad size, two actions, a task file */
+	{
+		struct cgctl_set_item bad[2] = {
+			{ m, "/g", "memory.limit_in_bytes", "1.5G" },
+			{ m, "/g", "memory.force_empty", "0" },
+		};
+		struct fault f = { 0, -1, -1, 0 };
+		struct predict_writer wr = { faulty, &f };
+		struct cgctl_error e = { 0 };
+		struct cgctl_set_applied *res = calloc(1, sizeof(*res));
+
+		ck_assert_ptr_nonnull(res);
+		ck_assert_int_eq(predict_set_apply_with(ctx, bad, 2, res, &e, &wr), -EINVAL);
+		ck_assert_int_eq(res->refused, 0);
+		bad[0] = (struct cgctl_set_item){ m, "/g", "memory.force_empty", "0" };
+		bad[1] = (struct cgctl_set_item){ m, "/g", "memory.max_usage_in_bytes", "0" };
+		put(M1 "memory.max_usage_in_bytes", "0");
+		ck_assert_int_eq(predict_set_apply_with(ctx, bad, 2, res, &e, &wr), -EINVAL);
+		ck_assert_int_eq(res->refused, 1);
+		bad[0] = (struct cgctl_set_item){ m, "/g", "cgroup.procs", "1" };
+		ck_assert_int_eq(predict_set_apply_with(ctx, bad, 1, res, &e, &wr), -EINVAL);
+		ck_assert_int_eq(f.count, 0);
+		free(res);
+	}
+	done();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("settings-apply");
@@ -355,6 +422,7 @@ int main(void)
 	tcase_add_test(tc, mem_v1_every_step);
 	tcase_add_test(tc, mem_v1_order);
 	tcase_add_test(tc, mem_v2_every_step);
+	tcase_add_test(tc, set_order_and_rollback);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -1,0 +1,162 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Fault tier (issue 15): every write plan of `bw set`, `mem set` and `set` is run once to
+# count its writes (N), then again with the LD_PRELOAD shim tests/helpers/faultshim.c
+# failing write n = 1..N with EINVAL, EIO and EBUSY: the group must end exactly in its
+# old state (every file reads back its old value).  Then write n is paused and SIGINT,
+# SIGTERM or SIGHUP (in turn) is sent during the pause: the plan must finish (the signals are
+# blocked while it runs), so the group ends in the new state, never in between.
+# v1 plans run on real cgroups beneath our own (memory and cpu); v2 plans on the
+# fixture trees (this machine's cgroup2 has no controllers), where the shim works alike.
+. "$top_srcdir/tests/lib.sh"
+require_root
+SHIM="$top_builddir/tests/helpers/.libs/faultshim.so"
+[ -f "$SHIM" ] || skip "tests/helpers/.libs/faultshim.so not built"
+ASAN="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+mem=$(mount_of memory)
+cpu=$(mount_of cpu)
+[ -n "$mem" ] && [ -n "$cpu" ] || skip "needs v1 memory and cpu hierarchies"
+
+FAILS_TRIED=0 SIGS_TRIED=0
+
+# state: the files of $FILES (absolute paths), one "name=value" line each
+state() {
+	for f in $FILES; do printf '%s=%s\n' "$f" "$(cat "$f" 2>&1)"; done
+}
+
+# shimmed PREFIX ENV... -- ARGS: run cgctl under the shim
+shimmed() {
+	pfx=$1
+	shift
+	env FAULT_PREFIX="$pfx" ASAN_OPTIONS="$ASAN" LD_PRELOAD="$SHIM" "$@"
+}
+
+# plan DESC PREFIX SETUP ARGS...: SETUP (a function) puts the group in its old state;
+# ARGS is the cgctl command line that takes it to the new one
+plan() {
+	desc=$1 pfx=$2 setup=$3
+	shift 3
+	"$setup" || { fail "$desc: setup"; return; }
+	old=$(state)
+	: >"$T_TMP/log"
+	shimmed "$pfx" FAULT_NTH=1000000 FAULT_LOG="$T_TMP/log" "$CGCTL" "$@" \
+		>/dev/null 2>"$T_TMP/err" || { fail "$desc: clean run: $(cat "$T_TMP/err")"; return; }
+	new=$(state)
+	n=$(grep -c '^write' "$T_TMP/log")
+	[ "$n" -ge 1 ] && [ "$old" != "$new" ] && ok ||
+		{ fail "$desc: the plan wrote $n files and changed nothing"; return; }
+	for k in $(seq 1 "$n"); do
+		for act in EINVAL EIO EBUSY; do
+			"$setup"
+			shimmed "$pfx" FAULT_NTH="$k" FAULT_ACTION="$act" "$CGCTL" "$@" \
+				>/dev/null 2>"$T_TMP/err"
+			rc=$?
+			FAILS_TRIED=$((FAILS_TRIED + 1))
+			[ "$rc" != 0 ] && ok || fail "$desc: write $k/$n $act: exit 0"
+			[ "$(grep -c . "$T_TMP/err")" = 1 ] && ok ||
+				fail "$desc: write $k/$n $act: stderr: $(cat "$T_TMP/err")"
+			now=$(state)
+			[ "$now" = "$old" ] && ok || fail "$desc: write $k/$n $act: not restored:
+$(diff -u0 "$T_TMP/log" /dev/null >/dev/null; printf '%s\n' "$old" >"$T_TMP/o"; printf '%s\n' "$now" | diff "$T_TMP/o" - | head -6)"
+		done
+		# one signal per step, INT, TERM and HUP in turn across all steps of all plans
+		for sig in $(echo INT TERM HUP | cut -d' ' -f$((SIGS_TRIED % 3 + 1))); do
+			"$setup"
+			: >"$T_TMP/plog"
+			# env execs cgctl (no subshell): $! is the process the signal is for
+			env FAULT_PREFIX="$pfx" ASAN_OPTIONS="$ASAN" LD_PRELOAD="$SHIM" \
+				FAULT_NTH="$k" FAULT_ACTION=pause:200 FAULT_LOG="$T_TMP/plog" \
+				"$CGCTL" "$@" >/dev/null 2>&1 &
+			p=$!
+			# the shim logs the write before it pauses: signal inside the pause
+			w=0
+			while ! grep -q "^write $k HIT" "$T_TMP/plog" && [ $w -lt 500 ]; do
+				sleep 0.01
+				w=$((w + 1))
+			done
+			kill -s "$sig" "$p" 2>/dev/null
+			wait "$p" 2>/dev/null
+			SIGS_TRIED=$((SIGS_TRIED + 1))
+			now=$(state)
+			[ "$now" = "$new" ] && ok || { printf '%s\n' "$new" >"$T_TMP/o"; fail \
+				"$desc: SIG$sig at write $k/$n: left between old and new: $(printf '%s\n' "$now" | diff "$T_TMP/o" - | head -6)"; }
+		done
+	done
+}
+
+# ---- v1 on real cgroups ----
+mp=$(scratch memory "cgctl-fault-$$")
+cp=$(scratch cpu "cgctl-fault-$$")
+mkdir "$cpu$cp/child" || skip "cannot create a cpu child cgroup"
+M="$mem$mp" C="$cpu$cp"
+
+cpu_old() {
+	echo -1 >"$C/child/cpu.cfs_quota_us"
+	echo 100000 >"$C/child/cpu.cfs_period_us"
+	echo 0 >"$C/cpu.cfs_burst_us" && echo -1 >"$C/cpu.cfs_quota_us" &&
+		echo 100000 >"$C/cpu.cfs_period_us" && echo 50000 >"$C/cpu.cfs_quota_us"
+}
+cpu_old_child() {
+	cpu_old && echo 30000 >"$C/child/cpu.cfs_quota_us"
+}
+cpu_old_burst() {
+	cpu_old && echo 20000 >"$C/cpu.cfs_burst_us"
+}
+FILES="$C/cpu.cfs_quota_us $C/cpu.cfs_period_us $C/cpu.cfs_burst_us $C/child/cpu.cfs_quota_us $C/child/cpu.cfs_period_us"
+plan "bw v1 grow" "$C" cpu_old bw set "$cp" --quota 400ms --period 800ms
+plan "bw v1 shrink" "$C" cpu_old bw set "$cp" --quota 20ms --period 50ms
+plan "bw v1 burst" "$C" cpu_old bw set "$cp" --quota 80ms --period 200ms --burst 10ms
+plan "bw v1 child grow" "$C" cpu_old_child bw set "$cp" --quota 400ms --period 800ms
+plan "bw v1 child period" "$C" cpu_old_child bw set "$cp" --quota 40ms --period 40ms
+plan "bw v1 child unlimited" "$C" cpu_old_child bw set "$cp" --unlimited --period 200ms
+
+mem_old() {
+	echo -1 >"$M/memory.memsw.limit_in_bytes" 2>/dev/null
+	echo 64M >"$M/memory.limit_in_bytes" && echo 128M >"$M/memory.memsw.limit_in_bytes" &&
+		echo 32M >"$M/memory.soft_limit_in_bytes" &&
+		echo 60 >"$M/memory.swappiness"
+}
+FILES="$M/memory.limit_in_bytes $M/memory.memsw.limit_in_bytes $M/memory.soft_limit_in_bytes $M/memory.swappiness"
+[ -e "$M/memory.memsw.limit_in_bytes" ] || skip "no swap accounting (memsw)"
+plan "mem v1 up" "$M" mem_old mem set "$mp" --limit 256M --memsw-limit 512M --soft-limit 128M
+plan "mem v1 down" "$M" mem_old mem set "$mp" --limit 16M --memsw-limit 24M --soft-limit 8M
+plan "mem v1 cross" "$M" mem_old mem set "$mp" --limit 100M --memsw-limit 110M --soft-limit 4M
+plan "set v1 mixed" "/sys/fs/cgroup" mem_old set "$mp" memory.limit_in_bytes=16M \
+	memory.memsw.limit_in_bytes=256M memory.soft_limit_in_bytes=8M memory.swappiness=10
+FILES="$FILES $C/cpu.cfs_quota_us $C/cpu.cfs_period_us $C/child/cpu.cfs_quota_us"
+both_old() { mem_old && cpu_old_child; }
+# one call, two hierarchies: --self names the same relative path in each
+rel="cgctl-fault-$$"
+plan "set v1 mem+cpu" "/sys/fs/cgroup" both_old --self set "$rel" \
+	memory.limit_in_bytes=256M memory.memsw.limit_in_bytes=512M \
+	cpu.cfs_quota_us=40000 cpu.cfs_period_us=40000 memory.swappiness=30
+
+# ---- v2 on fixtures ----
+for t in v2 bw-v2; do
+	[ -d "$top_srcdir/tests/fixtures/$t" ] || skip "fixture $t missing"
+done
+fixture v2
+F2="$ROOT/sys/fs/cgroup"
+g2=a
+cp -a "$F2/$g2" "$T_TMP/v2-pristine"
+v2_old() { rm -rf "${F2:?}/$g2" && cp -a "$T_TMP/v2-pristine" "$F2/$g2"; }
+FILES="$F2/$g2/memory.max $F2/$g2/memory.high $F2/$g2/memory.low $F2/$g2/memory.min $F2/$g2/memory.swap.max"
+plan "mem v2 all" "$F2" v2_old --root="$ROOT" mem set "/$g2" --limit 512M --high 256M \
+	--low 16M --min 8M --swap-max 1G
+plan "mem v2 down" "$F2" v2_old --root="$ROOT" mem set "/$g2" --limit 20M --high 10M \
+	--low 0 --min 0 --swap-max 0
+plan "set v2" "$F2" v2_old --root="$ROOT" set "/$g2" memory.max=20M memory.high=10M \
+	memory.low=1M memory.swap.max=max
+
+fixture bw-v2
+B2="$ROOT/sys/fs/cgroup"
+cp -a "$B2" "$T_TMP/bw-v2-pristine"
+bw2_old() { rm -rf "${B2:?}" && cp -a "$T_TMP/bw-v2-pristine" "$B2"; }
+FILES="$B2/a/cpu.max $B2/a/cpu.max.burst"
+plan "bw v2" "$B2" bw2_old --root="$ROOT" bw set /a --quota 400ms --period 800ms --burst 5ms
+plan "set v2 cpu" "$B2" bw2_old --root="$ROOT" set /a 'cpu.max=300000 600000' \
+	cpu.max.burst=2000
+
+echo "fault-plans: $FAILS_TRIED injected failures, $SIGS_TRIED signals"
+done_testing
