@@ -496,9 +496,12 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 	struct mover mv = { .ctx = ctx, .targets = targets, .n_targets = n_targets,
 			    .opts = opts, .e = e, .self = getpid() };
 	uint64_t t0 = now_ns();
+	int locks[CGCTL_MOVE_LOCK_MAX];
 	pid_t *tg = NULL;
 	int r;
 
+	for (size_t i = 0; i < ARRAY_SIZE(locks); i++)
+		locks[i] = -1;
 	mv.res = res ? res : &dummy;
 	memset(mv.res, 0, sizeof(*mv.res));
 	if (!roots || !n_roots || (!(opts && opts->attach) && (!targets || !n_targets)))
@@ -510,6 +513,21 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 	if (!tg) {
 		r = -ENOMEM;
 		goto out;
+	}
+	/* the lock every cgctl move takes: a concurrent move of a member cannot split it */
+	if (!(opts && opts->attach)) {
+		const struct cgctl_mount *ms[CGCTL_MOVE_LOCK_MAX];
+		size_t k = MIN(n_targets, ARRAY_SIZE(ms));
+
+		for (size_t i = 0; i < k; i++)
+			ms[i] = targets[i].m;
+		r = cgctl_move_lock(ctx, ms, k, locks);
+		if (r < 0) {
+			cgctl_error_set(e, -r, "move: %s", r == -EBUSY ?
+					"another move has held the move lock for 30 s" :
+					strerror(-r));
+			goto out;
+		}
 	}
 	/* subscribe before the first walk, so no fork falls between the two */
 	open_connector(&mv, opts ? opts->flags : 0);
@@ -524,6 +542,7 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 		r = mv.res->first_error;
 out:
 	cgctl_mover_cont_tree(&mv);
+	cgctl_move_unlock(locks);
 	mv.res->elapsed_ns = now_ns() - t0;
 	free(tg);
 	mover_free(&mv);
