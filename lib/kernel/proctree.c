@@ -183,7 +183,12 @@ static int on_fork(struct mover *mv, const struct cgctl_procev *ev)
 		return 0;	/* a new thread: cgroup.procs moved its whole group */
 	}
 	parent = cgctl_pidset_get(&mv->set, ev->parent_tgid);
-	if (!parent || (parent->state & PT_GONE))
+	/* A parent marked gone (its attach met ESRCH) is still a member: its fork events
+	 * can be read after that attach, and the children it forked before it exited live
+	 * on in the source, orphans a re-walk would only find one pass later (under a fork
+	 * storm, every pass: it never converged).  Its exit event, read after these, drops
+	 * it from the set before the PID can be reused. */
+	if (!parent)
 		return 0;	/* not (yet) known to be in the tree: a walk decides */
 	/* adding the child may grow (move) the set: keep a copy of the parent */
 	struct cgctl_pident pcopy = *parent;
@@ -333,7 +338,20 @@ static int run_pass(struct mover *mv, const pid_t *roots, size_t n_roots)
 		if (!pe || (pe->state & (PT_QUEUED | PT_GONE)) || pe->seen == mv->pass)
 			continue;
 		pe->state |= PT_QUEUED;
+		pe->seen = mv->pass;
 		r = q_push(mv, roots[i], mv->pass == 1 ? MODE_ATTACH : MODE_WALK);
+		if (r < 0)
+			return r;
+	}
+	/*
+	 * Know the whole tree of the snapshot before moving any of it: a fork event is only
+	 * followed when its parent is known, and a member met only when the walk reached
+	 * its parent forked unseen until then; under a fork storm every pass found such
+	 * children in the source again (half the runs never converged).  The queue grows
+	 * as it is read: a breadth-first walk; run_queue() then finds the children seen.
+	 */
+	for (size_t k = mv->q_head; k < mv->q_len; k++) {
+		r = queue_children(mv, mv->q[k].pid);
 		if (r < 0)
 			return r;
 	}

@@ -268,7 +268,7 @@ static void run(struct batch *b, struct cgctl_move_pid *v, size_t n, unsigned in
 	bool fixture = cgctl_get_root(b->ctx)[0];
 	struct move_from f;
 
-	from_start(&f, b->ctx, b->t[0].m, v, n);
+	from_start(&f, b->ctx, b->t[0].m, v, (flags & CGCTL_MOVE_PIDS_FROM) ? n : 0);
 	for (size_t i = 0; i < n; i++) {
 		struct cgctl_move_pid *p = &v[i];
 
