@@ -502,6 +502,9 @@ static void mover_free(struct mover *mv)
 	free(mv->q);
 	for (i = 0; mv->tpaths && mv->tpaths[i]; i++)
 		free(mv->tpaths[i]);
+	for (i = 0; i < mv->n_srcs; i++)
+		free(mv->srcs[i].path);
+	free(mv->srcs);
 	free(mv->tpaths);
 }
 
@@ -550,6 +553,8 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 	/* subscribe before the first walk, so no fork falls between the two */
 	open_connector(&mv, opts ? opts->flags : 0);
 	r = add_roots(&mv, roots, n_roots, tg);
+	if (r == 0 && !(opts && opts->attach))
+		r = cgctl_mover_sources(&mv, tg, n_roots);
 	if (r == 0 && opts && (opts->flags & CGCTL_MOVE_TREE_FREEZE))
 		r = cgctl_mover_stop_tree(&mv, tg, n_roots);
 	if (r == 0)

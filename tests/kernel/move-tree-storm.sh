@@ -93,8 +93,8 @@ sleep 1
 echo "storm: $(procs a) processes in a after 1 s (pids.max $PIDS_MAX)"
 [ "$(procs a)" -gt 20 ] && ok || fail "the storm did not grow: $(procs a) processes"
 storm_runs treestorm tree "$RUNS" a b
-# every run exiting non-zero would make "0 left in every run that exits 0" empty
-[ "$STORM_EXIT0" -ge $((RUNS / 2)) ] && ok ||
+# the mover converges: 19 of 20 runs exit 0 (and none of them leaves a live task)
+[ "$STORM_EXIT0" -ge $((RUNS - RUNS / 20)) ] && ok ||
 	fail "treestorm tree: only $STORM_EXIT0 of $RUNS runs exited 0"
 storm_runs treestorm freeze $((RUNS / 2)) a b
 [ "$STORM_EXIT0" -ge $((RUNS / 2 - 1)) ] && ok ||
