@@ -377,6 +377,20 @@ static ssize_t add_from_sources(struct mover *mv, const pid_t *tg, size_t n,
 	return (ssize_t)k;
 }
 
+ssize_t cgctl_mover_in_sources(struct mover *mv, const pid_t *tg, size_t n,
+			       struct cgctl_proc_pair **ret)
+{
+	struct cgctl_proc_pair *v = NULL;
+	ssize_t k = add_from_sources(mv, tg, n, &v, 0);
+
+	if (k < 0) {
+		free(v);
+		return k;
+	}
+	*ret = v;
+	return k;
+}
+
 /* One round: check every member; move again what is outside unless @last.
  * Returns: the number outside, -errno. */
 static ssize_t verify_round(struct mover *mv, const pid_t *tg, size_t n, bool last)

@@ -76,6 +76,10 @@ void cgctl_mover_cont_tree(struct mover *mv);
 /* Remember the cgroups of the roots @tg[0..@n) in each target hierarchy.  Returns: 0,
  * -ENOMEM (a root that is gone is skipped). */
 int cgctl_mover_sources(struct mover *mv, const pid_t *tg, size_t n);
+/* The live members in the roots' source cgroups (parents leading to a root now), which
+ * a snapshot can miss.  Returns: their count and *@ret (free()), -errno. */
+ssize_t cgctl_mover_in_sources(struct mover *mv, const pid_t *tg, size_t n,
+			       struct cgctl_proc_pair **ret);
 /* The final pass: every live member of the trees in every target, stragglers and splits
  * repaired, re-checked.  Returns: 0, -EBUSY (stragglers listed in the result), -errno. */
 int cgctl_mover_verify(struct mover *mv, const pid_t *tg, size_t n);

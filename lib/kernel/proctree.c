@@ -320,6 +320,40 @@ static int run_queue(struct mover *mv)
 	return 0;
 }
 
+/*
+ * Members still in the roots' source cgroups that the snapshot hangs off no root (a
+ * parent that died between two reads of the snapshot): queued like the walk's, so that
+ * their forks are followed too; else they fork on in the source, unseen by every pass.
+ */
+static int queue_sources(struct mover *mv, const pid_t *roots, size_t n_roots)
+{
+	struct cgctl_proc_pair *v = NULL;
+	ssize_t k;
+	int r = 0;
+
+	if (!mv->n_srcs)
+		return 0;
+	k = cgctl_mover_in_sources(mv, roots, n_roots, &v);
+	if (k < 0)
+		return (int)k;
+	for (ssize_t i = 0; i < k && r >= 0; i++) {
+		bool created;
+		struct cgctl_pident *pe = cgctl_pidset_add(&mv->set, v[i].pid, &created);
+
+		if (!pe) {
+			r = -ENOMEM;
+			break;
+		}
+		if (pe->seen == mv->pass || (pe->state & PT_QUEUED))
+			continue;
+		pe->seen = mv->pass;
+		pe->state = (pe->state & ~PT_GONE) | PT_QUEUED;
+		r = q_push(mv, v[i].pid, MODE_CHECK);
+	}
+	free(v);
+	return r;
+}
+
 static int run_pass(struct mover *mv, const pid_t *roots, size_t n_roots)
 {
 	ssize_t n;
@@ -350,11 +384,11 @@ static int run_pass(struct mover *mv, const pid_t *roots, size_t n_roots)
 	 * children in the source again (half the runs never converged).  The queue grows
 	 * as it is read: a breadth-first walk; run_queue() then finds the children seen.
 	 */
-	for (size_t k = mv->q_head; k < mv->q_len; k++) {
+	r = queue_sources(mv, roots, n_roots);
+	for (size_t k = mv->q_head; k < mv->q_len && r >= 0; k++)
 		r = queue_children(mv, mv->q[k].pid);
-		if (r < 0)
-			return r;
-	}
+	if (r < 0)
+		return r;
 	r = run_queue(mv);
 	mv->res->passes = mv->pass;
 	return r;
