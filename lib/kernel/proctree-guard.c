@@ -37,6 +37,9 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static ssize_t add_from_sources(struct mover *mv, const pid_t *tg, size_t n,
+				struct cgctl_proc_pair **v, size_t k);
+
 /* ---- the connector probe ---- */
 
 static void *probe_thread(void *arg)
@@ -176,8 +179,13 @@ int cgctl_mover_stop_tree(struct mover *mv, const pid_t *tg, size_t n)
 		if (k < 0)
 			return cgctl_error_set(mv->e, -k, "move: reading /proc: %s", strerror(-k));
 		k = tree_members(mv, tg, n, &v);
-		if (k < 0)
+		/* members the snapshot hangs off no root fork on unless stopped too */
+		if (k >= 0)
+			k = add_from_sources(mv, tg, n, &v, (size_t)k);
+		if (k < 0) {
+			free(v);
 			return (int)k;
+		}
 		stopped = 0;
 		for (i = 0; i < k; i++) {
 			bool known = false;

@@ -29,12 +29,14 @@ splits=0 i=0
 while [ $i -lt "$PAIRS" ]; do
 	i=$((i + 1))
 	# each move writes memory, then cpu; the cpu write waits 3 ms (the shim)
+	movers=""
 	for s in a b; do
 		FAULT_PREFIX="$CPU$CPU_REL" FAULT_OP=write FAULT_ACTION=pause:3 \
 		FAULT_COUNT=0 LD_PRELOAD="$SHIM" \
 			"$CGCTL" --self -q move --no-plan "$P" "$BASE/$s" >/dev/null 2>&1 &
+		movers="$movers $!"
 	done
-	wait
+	wait $movers
 	m=$(side_of "$P" memory) c=$(side_of "$P" cpu)
 	[ "$m" = "$c" ] || splits=$((splits + 1))
 done
