@@ -250,7 +250,9 @@ static void dry_one(struct batch *b, struct cgctl_move_pid *p)
 			r = cgctl_attach_permitted(b->ctx, b->t[j].m, b->paths[j], from, p->pid);
 		free(from);
 		if (r < 0) {
+			/* nothing is held by a dry run: no split to report, the refusal */
 			p->err = r == -ENOENT ? -ESRCH : r;
+			p->held = 0;
 			return;
 		}
 		p->held |= 1u << j;

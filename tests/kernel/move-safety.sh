@@ -86,7 +86,7 @@ fi
 # not root: nobody moving root's task (v1 euid rule), and its own task, into d whose
 # cgroup.procs nobody may write
 NOBODY=65534
-for h in "$CPU$CPU_REL/d" "$MEM$MEM_REL/d"; do
+for h in "$CPU$CPU_REL/d" "$MEM$MEM_REL/d" ${ACCT_DIR:+"$ACCT_DIR/d"}; do
 	chown "$NOBODY" "$h/cgroup.procs" "$h/tasks" || skip "cannot delegate $h"
 done
 start_in c setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups sleep 600
