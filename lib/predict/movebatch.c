@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "kernel/proctree.h"
@@ -268,6 +269,9 @@ static void run(struct batch *b, struct cgctl_move_pid *v, size_t n, unsigned in
 	 * zombie: its /proc says what they are before the write, and nothing is checked
 	 * after it */
 	bool fixture = cgctl_get_root(b->ctx)[0];
+	/* a caller that is not root may be refused in the second hierarchy after the first
+	 * moved it: the kernel's checks are made for every target before any write */
+	bool precheck = !dry && geteuid() != 0;
 	struct move_from f;
 
 	from_start(&f, b->ctx, b->t[0].m, v, (flags & CGCTL_MOVE_PIDS_FROM) ? n : 0);
@@ -284,9 +288,13 @@ static void run(struct batch *b, struct cgctl_move_pid *v, size_t n, unsigned in
 				continue;
 			}
 		}
-		if (dry)
+		if (dry || precheck) {
 			dry_one(b, p);
-		else if (!fixture || classify(b, p) == CGCTL_TASK_MOVABLE)
+			if (dry || p->err)
+				continue;	/* refused before any write: nothing split */
+			p->held = 0;	/* permitted: now the writes */
+		}
+		if (!fixture || classify(b, p) == CGCTL_TASK_MOVABLE)
 			attach_missing(b, p);
 	}
 	from_end(&f);
