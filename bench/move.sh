@@ -1,14 +1,17 @@
 #!/bin/sh
 # bench/move.sh: cgctl move against cgclassify (libcgroup), both moving into the memory
 # and cpu hierarchies.
+# Both are measured in the same run, interleaved (cgctl, cgclassify, cgctl, ...), and
+# compared by their medians; the load average is printed first: on a busy machine the
+# ratios say little (quote them with it).
 #  1. one PID: `cgctl -q move -c memory,cpu --no-plan PID PATH` vs
-#     `cgclassify -g memory,cpu:PATH PID` (hyperfine; target: ratio <= 1.0)
+#     `cgclassify -g memory,cpu:PATH PID`, 60 interleaved pairs (target: ratio <= 1.0)
 #  2. 10,000 PIDs: through stdin vs cgclassify with the PIDs as arguments (target >= 3x),
-#     the best of 5 runs each, alternated, once the spawned tasks have settled;
+#     7 interleaved pairs once the spawned tasks have settled, medians;
 #     and the physical floor: `move-spawn -w`, one write(2) per PID and hierarchy and
 #     nothing else (the kernel's attach work; 3x is out of reach when it alone takes more
 #     than a third of cgclassify's time)
-# Needs root, v1 memory and cpu hierarchies, cgclassify and hyperfine.
+# Needs root, v1 memory and cpu hierarchies, cgclassify and python3.
 set -u
 : "${top_builddir:=.}"
 : "${CGCTL:=$top_builddir/src/cgctl}"
@@ -17,7 +20,7 @@ N=${MOVE_BENCH_PIDS:-10000}
 
 [ "$(id -u)" = 0 ] || { echo "bench/move: needs root"; exit 0; }
 command -v cgclassify >/dev/null || { echo "bench/move: no cgclassify"; exit 0; }
-command -v hyperfine >/dev/null || { echo "bench/move: no hyperfine"; exit 0; }
+command -v python3 >/dev/null || { echo "bench/move: no python3"; exit 0; }
 [ -x "$SPAWN" ] || { echo "bench/move: $SPAWN not built (make bench)"; exit 0; }
 MEM=/sys/fs/cgroup/memory
 CPU=/sys/fs/cgroup/cpu
@@ -55,22 +58,34 @@ mkcg() {	# mkcg HIERARCHY PATH: create every missing component, remember it
 	done
 }
 mkcg "$MEM" "$A"; mkcg "$MEM" "$B"; mkcg "$CPU" "$A"; mkcg "$CPU" "$B"
+echo "bench/move: $(uptime | sed 's/^ *//')"
+echo "bench/move: ratios are only meaningful on a quiet machine (load well below $(getconf _NPROCESSORS_ONLN) CPUs)"
 
 # ---- 1. one PID ----
 sleep 600 &
 P1=$!
 SPID=$P1
-hyperfine -N --warmup 5 --runs 100 --export-json "$TMP/one.json" \
-	"$CGCTL -q move -c memory,cpu --no-plan $P1 $A" \
-	"cgclassify -g memory,cpu:$A $P1" >"$TMP/one.txt" 2>&1 || { cat "$TMP/one.txt"; exit 1; }
-kill "$P1"; wait "$P1" 2>/dev/null
-python3 - "$TMP/one.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))["results"]
-c, g = r[0]["mean"], r[1]["mean"]
-print("one PID:   cgctl move %.3f ms, cgclassify %.3f ms, ratio %.2fx (target <= 1.0: %s)"
-      % (c * 1e3, g * 1e3, c / g, "met" if c <= g else "NOT met"))
+python3 - "$CGCTL" "$P1" "$A" "$B" <<'PY' || exit 1
+import statistics, subprocess, sys, time
+cgctl, pid, a, b = sys.argv[1:]
+def run(argv):
+    t = time.perf_counter_ns()
+    r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if r.returncode:
+        sys.exit("bench/move: %s exited %d" % (argv[0], r.returncode))
+    return (time.perf_counter_ns() - t) / 1e6
+c, g = [], []
+for i in range(65):	# 5 warm-up pairs, then 60; each moves the PID to the other side
+    d = a if i % 2 else b
+    tc = run([cgctl, "-q", "move", "-c", "memory,cpu", "--no-plan", pid, d])
+    tg = run(["cgclassify", "-g", "memory,cpu:" + (b if i % 2 else a), pid])
+    if i >= 5:
+        c.append(tc), g.append(tg)
+mc, mg = statistics.median(c), statistics.median(g)
+print("one PID: cgctl move %.3f ms, cgclassify %.3f ms (medians of 60 interleaved pairs), "
+      "ratio %.2fx (target <= 1.0: %s)" % (mc, mg, mc / mg, "met" if mc <= mg else "NOT met"))
 PY
+kill "$P1"; wait "$P1" 2>/dev/null
 
 # ---- 2. N PIDs ----
 "$SPAWN" "$N" "$TMP/pids" &
@@ -90,23 +105,23 @@ while [ $calm -lt 3 ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 t() { s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(((e - s) / 1000)); }
-best_c=""; best_g=""; best_f=""
-for r in 1 2 3 4 5; do
+# median of the values on stdin
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+: >"$TMP/c"; : >"$TMP/g"; : >"$TMP/f"
+for r in 1 2 3 4 5 6 7; do
 	dst=$A; [ $((r % 2)) = 0 ] && dst=$B
-	c=$(t sh -c "$CGCTL -q move -c memory,cpu --no-plan - $dst <$TMP/pids")
+	t sh -c "$CGCTL -q move -c memory,cpu --no-plan - $dst <$TMP/pids" >>"$TMP/c"
 	dst2=$B; [ "$dst" = "$B" ] && dst2=$A
-	g=$(t sh -c "cgclassify -g memory,cpu:$dst2 \$(cat $TMP/pids)")
-	[ -z "$best_c" ] || [ "$c" -lt "$best_c" ] && best_c=$c
-	[ -z "$best_g" ] || [ "$g" -lt "$best_g" ] && best_g=$g
-	f=$(t "$SPAWN" -w "$TMP/pids" "$MEM$dst" "$CPU$dst")
-	[ -z "$best_f" ] || [ "$f" -lt "$best_f" ] && best_f=$f
+	t sh -c "cgclassify -g memory,cpu:$dst2 \$(cat $TMP/pids)" >>"$TMP/g"
+	t "$SPAWN" -w "$TMP/pids" "$MEM$dst" "$CPU$dst" >>"$TMP/f"
 done
+best_c=$(median <"$TMP/c"); best_g=$(median <"$TMP/g"); best_f=$(median <"$TMP/f")
 # cgctl really moved every one of them
 "$CGCTL" -q move -c memory,cpu --no-plan - "$A" <"$TMP/pids" >/dev/null
 moved=$(grep -c . "$MEM$A/cgroup.procs")
 [ "$moved" = "$N" ] || echo "bench/move: only $moved of $N PIDs in $A"
 awk -v c="$best_c" -v g="$best_g" -v f="$best_f" -v n="$N" 'BEGIN {
-	printf "%d PIDs: cgctl move (stdin) %.1f ms, cgclassify (args) %.1f ms, speed-up %.2fx (target >= 3: %s)\n",
+	printf "%d PIDs: cgctl move (stdin) %.1f ms, cgclassify (args) %.1f ms (medians of 7 interleaved), speed-up %.2fx (target >= 3: %s)\n",
 		n, c / 1000, g / 1000, g / c, (g / c >= 3) ? "met" : "NOT met"
 	printf "%d PIDs: floor (one write(2) per PID and hierarchy) %.1f ms = %.0f%% of cgclassify; cgctl is %.2fx the floor; best possible speed-up %.2fx\n",
 		n, f / 1000, 100 * f / g, c / f, g / f

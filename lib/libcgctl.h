@@ -1465,6 +1465,49 @@ int cgctl_move_dest_attach(struct cgctl_move_dest *d, pid_t pid);
 /* Close @d (NULL is fine). */
 void cgctl_move_dest_close(struct cgctl_move_dest *d);
 
+/* ---- moving many processes at once ---- */
+/* One process of cgctl_move_pids(): @pid in, the rest filled. */
+struct cgctl_move_pid {
+	pid_t pid;		/* in: the process (a TID names its thread group) */
+	int err;		/* 0: moved (dry run: would move); -ESRCH gone (kind GONE) or
+				 * a zombie (kind ZOMBIE); -EINVAL a kernel thread (kind
+				 * KTHREAD); -ENOMEM precharge refused; -EACCES, -EPERM;
+				 * -EBUSY still split after the repair (see held) */
+	int kind;		/* CGCTL_TASK_* (MOVABLE unless err says otherwise) */
+	uint32_t held;		/* bit j: targets[j] holds it at the end (dry run: would);
+				 * some bits but not all: a task split across hierarchies */
+	bool repaired;		/* the check found it outside a target and moved it again */
+	char *from;		/* CGCTL_MOVE_PIDS_FROM: its cgroup in targets[0]'s hierarchy
+				 * before the move (NULL: unknown); cgctl_move_pids_free() */
+};
+#define CGCTL_MOVE_PIDS_FROM	(1u << 0)	/* fill from (one thread list read per
+						 * source cgroup while that pays) */
+#define CGCTL_MOVE_PIDS_MAX_TARGETS 16
+#define CGCTL_MOVE_PIDS_DRY_RUN	(1u << 1)	/* write nothing: err says what the real
+						 * move would meet (task kind, the kernel's
+						 * permission checks) */
+/*
+ * cgctl_move_pids: move the thread groups of @v[0..@n) into every target, in the order
+ * of @targets (put memory first: a refused precharge leaves the task where it was),
+ * one write(2) per PID and target with cgroup.procs kept open.  The writes happen
+ * under the move lock (flock(2) on the root directory of each target hierarchy, taken
+ * in mount-path order, by every cgctl move and cgctl_move_tree()), so two concurrent
+ * moves of one task cannot leave it split.  Then a check on the live system: each PID
+ * must be in every target (one cgroup.procs read per target for long lists, else
+ * /proc/PID/cgroup): a zombie or exiting task the kernel skipped silently gets err
+ * -ESRCH (kind ZOMBIE); a task found outside a target is moved there again
+ * (repaired) and checked again; still outside is -EBUSY with done < n_targets.
+ * A write error stops that PID's writes: held says which targets it reached.  At most
+ * CGCTL_MOVE_PIDS_MAX_TARGETS targets.
+ * Returns: the number of PIDs with err 0; or -EINVAL, -ENOENT (a target does not
+ * exist), -EBUSY (the lock is held for 30 s), -errno, when none was tried (@e says why).
+ */
+ssize_t cgctl_move_pids(struct cgctl_ctx *ctx, const struct cgctl_move_target *targets,
+			size_t n_targets, struct cgctl_move_pid *v, size_t n, unsigned int flags,
+			struct cgctl_error *e);
+/* Free the from strings of @v[0..@n) (the array is the caller's).  Returns: nothing. */
+void cgctl_move_pids_free(struct cgctl_move_pid *v, size_t n);
+
 /* ===== end: predict-move ===== */
 
 /* ===== section: predict-settings: the prediction layer (lib/predict): settings read/apply with rollback, throttling prediction ===== */

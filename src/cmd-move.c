@@ -12,18 +12,18 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "move-ahead.h"
 #include "mem-util.h"
 #include "move-throttle.h"
 
-static int opt_dry, opt_force, opt_noplan, opt_tree;
+static int opt_dry, opt_force, opt_noplan, opt_tree, opt_freeze;
 static const char *opt_ctrls, *opt_sample;
 
 static const struct poptOption options[] = {
 	{ "tree", 't', POPT_ARG_NONE, &opt_tree, 0,
 	  "move each PID with all its descendants, also those forked during the move", NULL },
+	{ "freeze", '\0', POPT_ARG_NONE, &opt_freeze, 0,
+	  "with --tree: stop the tree (SIGSTOP) while it moves, continue it after", NULL },
 	{ "dry-run", 'n', POPT_ARG_NONE, &opt_dry, 0, "plan and print, move nothing", NULL },
 	{ "force", 'f', POPT_ARG_NONE, &opt_force, 0,
 	  "move even when the plan predicts the kernel will refuse", NULL },
@@ -43,7 +43,6 @@ struct target {
 	char paths[CLI_MAX_MOUNTS][PATH_MAX];
 	int mem;		/* index of the memory hierarchy, -1 if none */
 	const char *arg;
-	struct cgctl_move_dest *dest[CLI_MAX_MOUNTS];	/* opened when looked up */
 };
 
 /* One task's record. */
@@ -67,11 +66,6 @@ struct task {
  * task itself too: tree results live apart) */
 static struct cgctl_move_expect no_expect;
 
-/* --no-plan of many PIDs: their "from" read ahead by another thread (move-ahead.c) */
-#define AHEAD_MIN 64
-static struct move_ahead *ahead;
-static struct task *ahead_base;
-
 /* ---- hierarchies ---- */
 
 static int add_mount(struct cli *cli, struct target *tg, const struct cgctl_mount *m)
@@ -83,8 +77,9 @@ static int add_mount(struct cli *cli, struct target *tg, const struct cgctl_moun
 	rc = cli_path(cli, m, tg->arg, tg->paths[tg->n], PATH_MAX);
 	if (rc)
 		return rc;
-	/* kept open: the attach opens cgroup.procs below it without a second walk */
-	r = cgctl_move_dest_open(cli->ctx, m, tg->paths[tg->n], &tg->dest[tg->n]);
+	r = cgctl_cg_exists(cli->ctx, m, tg->paths[tg->n]);
+	if (r == 0)
+		r = -ENOENT;
 	if (r == -ENOENT)
 		return opt_ctrls ? cli_error(cli, tg->arg, -ENOENT, "no such cgroup in %s",
 					     m->path) : EXIT_OK;
@@ -121,6 +116,14 @@ static int resolve_targets(struct cli *cli, struct target *tg)
 	return rc;
 }
 
+/* The library's message without its "move: " (ours says it already). */
+static const char *lib_msg(const struct cgctl_error *e, int r)
+{
+	if (!e->msg[0])
+		return cli_strerror(r);
+	return strncmp(e->msg, "move: ", 6) ? e->msg : e->msg + 6;
+}
+
 /* ---- tasks that cannot move ---- */
 
 /* One clear line for a task that is not moved; returns its exit status. */
@@ -144,16 +147,9 @@ static int check_task(struct cli *cli, struct task *t)
 
 /* ---- plan, attach, observe ---- */
 
-static int attach_error(struct cli *cli, struct task *t, const struct target *tg,
+static int attach_error(struct cli *cli, const struct task *t, const struct target *tg,
 			size_t i, int r)
 {
-	/* without the pre-check (--no-plan) say what kind of task the kernel refused */
-	if (r == -ESRCH || r == -EINVAL) {
-		int rc = check_task(cli, t);
-
-		if (rc)
-			return rc;
-	}
 	if (r == -ESRCH)
 		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
 	if (r == -EACCES || r == -EPERM)
@@ -180,18 +176,89 @@ static size_t mem_first(const struct target *tg, size_t *order)
 	return k;
 }
 
+/* The targets of the library's movers, memory first.  Returns: their count. */
+static size_t move_targets(const struct target *tg, struct cgctl_move_target *tv,
+			   size_t *order)
+{
+	size_t k = mem_first(tg, order);
+
+	for (size_t j = 0; j < k; j++)
+		tv[j] = (struct cgctl_move_target){ tg->ms[order[j]], tg->paths[order[j]] };
+	return k;
+}
+
+/* "memory,cpu" of the targets whose @held bit is @set, into @buf. */
+static const char *held_names(const struct target *tg, const size_t *order, size_t k,
+			      uint32_t held, bool set, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t j = 0; j < k && o < size; j++) {
+		if (!!(held & (1u << j)) != set)
+			continue;
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? "," : "",
+				      tg->ms[order[j]]->controllers);
+	}
+	return buf;
+}
+
+/*
+ * One line for a PID the library did not move whole; returns its exit status.  A task
+ * left in some hierarchies but not the others (split) is partial: exit 8.
+ */
+static int pid_result(struct cli *cli, const struct task *t, const struct target *tg,
+		      const size_t *order, size_t k, const struct cgctl_move_pid *p)
+{
+	uint32_t all = (uint32_t)((1ull << k) - 1);
+	char in[256], out[256];
+	size_t j;
+
+	if (!p->err)
+		return EXIT_OK;
+	if (p->kind == CGCTL_TASK_GONE)
+		return cli_error(cli, NULL, -ESRCH, "%d: no such process (it exited)",
+				 (int)t->pid);
+	if (p->kind == CGCTL_TASK_KTHREAD)
+		return cli_error(cli, NULL, -EINVAL, "%d: a kernel thread cannot be moved",
+				 (int)t->pid);
+	if (p->kind == CGCTL_TASK_ZOMBIE)
+		return cli_error(cli, NULL, -ESRCH, "%d: a zombie: nothing left to move",
+				 (int)t->pid);
+	if (p->held && p->held != all) {
+		cli_error(cli, NULL, p->err, "%d: split: moved in %s but not in %s: %s",
+			  (int)t->pid, held_names(tg, order, k, p->held, true, in, sizeof(in)),
+			  held_names(tg, order, k, p->held, false, out, sizeof(out)),
+			  p->err == -EBUSY ? "still outside after moving it again"
+					   : cli_strerror(p->err));
+		return EXIT_PARTIAL;
+	}
+	for (j = 0; j < k - 1 && (p->held & (1u << j)); j++)
+		;
+	return attach_error(cli, t, tg, order[j], p->err);
+}
+
+/* Move (or, @flags CGCTL_MOVE_PIDS_DRY_RUN, check) one task in every target. */
+static int move_one(struct cli *cli, struct task *t, struct target *tg, unsigned int flags)
+{
+	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
+	struct cgctl_move_pid p = { .pid = t->pid };
+	struct cgctl_error e = { 0 };
+	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
+	ssize_t r = cgctl_move_pids(cli->ctx, tv, k, &p, 1, flags, &e);
+	int rc;
+
+	if (r < 0)
+		return cli_error(cli, tg->arg, (int)r, "%s", lib_msg(&e, (int)r));
+	rc = pid_result(cli, t, tg, order, k, &p);
+	t->moved = !rc && !(flags & CGCTL_MOVE_PIDS_DRY_RUN);
+	cgctl_move_pids_free(&p, 1);
+	return rc;
+}
+
 static int attach_all(struct cli *cli, struct task *t, struct target *tg)
 {
-	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
-
-	for (size_t j = 0; j < k; j++) {
-		int r = cgctl_move_dest_attach(tg->dest[order[j]], t->pid);
-
-		if (r < 0)
-			return attach_error(cli, t, tg, order[j], r);
-	}
-	t->moved = true;
-	return EXIT_OK;
+	return move_one(cli, t, tg, 0);
 }
 
 static void warn_headroom(struct cli *cli, const struct task *t, const struct target *tg)
@@ -212,8 +279,7 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 {
 	const struct cgctl_mount *m = tg->ms[tg->mem];
 	struct cgctl_error err = { 0 };
-	int r = ahead ? move_ahead_get(ahead, (size_t)(t - ahead_base), &t->from)
-		      : cgctl_pid_cgroup(cli->ctx, t->pid, m, &t->from);
+	int r = cgctl_pid_cgroup(cli->ctx, t->pid, m, &t->from);
 
 	if (r < 0)
 		return cli_error(cli, NULL, r == -ENOENT ? -ESRCH : r,
@@ -326,14 +392,56 @@ static int do_task(struct cli *cli, struct task *t, struct target *tg,
 		   struct cgctl_mem_model *mm)
 {
 	const struct cgctl_mount *m = tg->mem >= 0 ? tg->ms[tg->mem] : NULL;
-	/* --no-plan: the kernel's answer to the write tells kthreads and zombies apart */
-	int rc = opt_noplan && !cgctl_get_root(cli->ctx)[0] ? EXIT_OK : check_task(cli, t);
+	int rc = check_task(cli, t);
 
 	if (!rc && m)
 		rc = plan_task(cli, t, tg, mm, &t->pid, 1);
-	if (rc || opt_dry)
+	if (rc)
 		return rc;
+	/* a dry run meets the kernel's checks too: what it predicts, the move does */
+	if (opt_dry)
+		return move_one(cli, t, tg, CGCTL_MOVE_PIDS_DRY_RUN);
 	return observe_move(cli, t, tg, attach_all);
+}
+
+/* ---- --no-plan: every PID in one call ---- */
+
+/* Move (or check, with --dry-run) all @n tasks at once.  Returns: EXIT_OK with the
+ * per-PID results in *@ret (free()), or the printed status of a call that tried none. */
+static int move_batch(struct cli *cli, struct task *tasks, size_t n, struct target *tg,
+		      struct cgctl_move_pid **ret)
+{
+	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
+	struct cgctl_move_pid *v = calloc(n, sizeof(*v));
+	struct cgctl_error e = { 0 };
+	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
+	ssize_t r;
+
+	if (!v)
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	for (size_t i = 0; i < n; i++)
+		v[i].pid = tasks[i].pid;
+	r = cgctl_move_pids(cli->ctx, tv, k, v, n, CGCTL_MOVE_PIDS_FROM |
+			    (opt_dry ? CGCTL_MOVE_PIDS_DRY_RUN : 0), &e);
+	if (r < 0) {
+		free(v);
+		return cli_error(cli, tg->arg, (int)r, "%s", lib_msg(&e, (int)r));
+	}
+	*ret = v;
+	return EXIT_OK;
+}
+
+/* The result of task @t of a batch: its from (taken over), moved or one line. */
+static int batch_task(struct cli *cli, struct task *t, const struct target *tg,
+		      struct cgctl_move_pid *p)
+{
+	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
+	int rc = pid_result(cli, t, tg, order, k, p);
+
+	t->from = p->from;
+	p->from = NULL;
+	t->moved = !rc && !opt_dry;
+	return rc;
 }
 
 /* ---- --tree ---- */
@@ -353,17 +461,16 @@ static int tree_members(struct cli *cli, struct task *t)
 static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 {
 	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
+	struct cgctl_move_tree_opts o = { .flags = opt_freeze ? CGCTL_MOVE_TREE_FREEZE : 0 };
 	struct cgctl_error e = { 0 };
-	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
+	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	static bool warned;
 	ssize_t r;
 
 	t->tr = calloc(1, sizeof(*t->tr));
 	if (!t->tr)
 		return cli_error(cli, NULL, -ENOMEM, NULL);
-	for (size_t j = 0; j < k; j++)
-		tv[j] = (struct cgctl_move_target){ tg->ms[order[j]], tg->paths[order[j]] };
-	r = cgctl_move_tree(cli->ctx, &t->pid, 1, tv, k, NULL, t->tr, &e);
+	r = cgctl_move_tree(cli->ctx, &t->pid, 1, tv, k, &o, t->tr, &e);
 	if (!t->tr->used_connector && t->tr->note[0] && !warned) {
 		cli_warn(cli, "%s; following the trees by re-walking /proc only", t->tr->note);
 		warned = true;
@@ -373,12 +480,17 @@ static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 		return cli_error(cli, NULL, (int)r, "%d: the tree kept growing faster than it "
 				 "could be moved (%zu moved in %zu passes); stop the forking "
 				 "or run again", (int)t->pid, t->tr->moved, t->tr->passes);
+	if (r == -EBUSY && t->tr->n_stragglers) {
+		/* the moved part stays moved: partial, whatever the count */
+		cli_error(cli, NULL, (int)r, "%d: %s", (int)t->pid, lib_msg(&e, (int)r));
+		return EXIT_PARTIAL;
+	}
 	if (r == -ESRCH && !t->tr->moved)
 		return cli_error(cli, NULL, (int)r, "%d: no such process (it exited)",
 				 (int)t->pid);
 	if (r < 0)
 		return cli_error(cli, NULL, (int)r, "%d: %s (%zu of the tree moved, %zu failed)",
-				 (int)t->pid, e.msg[0] ? e.msg : cli_strerror((int)r),
+				 (int)t->pid, lib_msg(&e, (int)r),
 				 t->tr->moved, t->tr->failed);
 	t->moved = true;
 	return EXIT_OK;
@@ -399,8 +511,10 @@ static int do_tree(struct cli *cli, struct task *t, struct target *tg,
 			t->elsewhere = cgctl_move_tree_elsewhere(cli->ctx, m, t->members,
 								 t->n_members, t->from);
 	}
-	if (rc || opt_dry)
+	if (rc)
 		return rc;
+	if (opt_dry)	/* the root meets the kernel's checks (the rest may change) */
+		return move_one(cli, t, tg, CGCTL_MOVE_PIDS_DRY_RUN);
 	return observe_move(cli, t, tg, move_tree);
 }
 
@@ -416,6 +530,7 @@ static void emit_tree(struct cli *cli, const struct task *t)
 		out_u64(cli->out, "failed", t->tr->failed);
 		out_u64(cli->out, "passes", t->tr->passes);
 		out_u64(cli->out, "fork_events", t->tr->fork_events);
+		out_u64(cli->out, "stopped", t->tr->stopped);
 		out_bool(cli->out, "connector", t->tr->used_connector);
 		out_usec(cli->out, "elapsed_us", t->tr->elapsed_ns);
 	}
@@ -553,11 +668,14 @@ static int run(struct cli *cli, int argc, const char **argv)
 	struct cgctl_move_throttle mt;
 	bool have_mt = false;
 	struct task *tasks = NULL;
+	struct cgctl_move_pid *batch = NULL;
 	pid_t *pids = NULL;
 	size_t n = 0, failed = 0;
 	int rc, first_rc = EXIT_OK;
-	bool differs = false, model = false, partial = false, borrowed;
+	bool differs = false, model = false, partial = false;
 
+	if (opt_freeze && !opt_tree)
+		return cli_usage(cli, "--freeze stops a tree: it needs --tree");
 	rc = cli_collect_pids(cli, argc - 1, argv, &pids, &n);
 	if (rc)
 		return rc;
@@ -568,7 +686,6 @@ static int run(struct cli *cli, int argc, const char **argv)
 	tg.n = 0;
 	tg.mem = -1;
 	tg.arg = argv[argc - 1];
-	memset(tg.dest, 0, sizeof(tg.dest));
 	rc = resolve_targets(cli, &tg);
 	if (!rc && tg.mem >= 0 && !opt_noplan) {
 		int r = cgctl_mem_model_init(cli->ctx, tg.ms[tg.mem], mem_kver(cli),
@@ -586,18 +703,23 @@ static int run(struct cli *cli, int argc, const char **argv)
 		rc = throttle_before(cli, &tg, pids, n, &mt, &have_mt);
 	if (rc)
 		goto out;
-	/* every task reaches plan_task() in order: nothing is checked before it live */
-	if (opt_noplan && !opt_tree && !opt_dry && tg.mem >= 0 && n >= AHEAD_MIN &&
-	    !cgctl_get_root(cli->ctx)[0] && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
-	    move_ahead_start(&ahead, cli->ctx, tg.ms[tg.mem], pids, n) == 0)
-		ahead_base = tasks;
+	for (size_t i = 0; i < n; i++) {
+		tasks[i].pid = pids[i];
+		tasks[i].e = &no_expect;
+	}
+	if (opt_noplan && !opt_tree) {
+		rc = move_batch(cli, tasks, n, &tg, &batch);
+		if (rc)
+			goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct task *t = &tasks[i];
 		int r;
 
-		t->pid = pids[i];
-		t->e = &no_expect;
-		r = opt_tree ? do_tree(cli, t, &tg, &mm) : do_task(cli, t, &tg, &mm);
+		if (batch)
+			r = batch_task(cli, t, &tg, &batch[i]);
+		else
+			r = opt_tree ? do_tree(cli, t, &tg, &mm) : do_task(cli, t, &tg, &mm);
 		if (r) {
 			failed++;
 			first_rc = first_rc ? first_rc : r;
@@ -622,21 +744,17 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:
-	/* with a reader, every from is lent by it: freed by move_ahead_stop() below */
-	borrowed = ahead != NULL;
-	for (size_t i = 0; i < CLI_MAX_MOUNTS; i++)
-		cgctl_move_dest_close(tg.dest[i]);
+	if (batch)
+		cgctl_move_pids_free(batch, n);
+	free(batch);
 	for (size_t i = 0; tasks && i < n; i++) {
-		if (!borrowed)
-			free(tasks[i].from);
+		free(tasks[i].from);
 		free(tasks[i].members);
 		free(tasks[i].tr);
 		if (tasks[i].e != &no_expect)
 			free(tasks[i].e);
 	}
 	free(tasks);
-	move_ahead_stop(ahead);
-	ahead = NULL;
 	free(pids);
 	if (model)
 		cgctl_mem_model_free(&mm);

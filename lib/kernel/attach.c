@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "kernel/cgfs.h"
+#include "kernel/proctree.h"
 #include "util/strbuf.h"
 
 #define ATTACH_RETRIES 5
@@ -164,4 +166,161 @@ CGCTL_EXPORT int cgctl_cg_ino(struct cgctl_ctx *ctx, const struct cgctl_mount *m
 		*ino = (uint64_t)st.st_ino;
 	close(fd);
 	return r;
+}
+
+/* ---- the move lock ---- */
+
+static int mount_cmp(const void *a, const void *b)
+{
+	const struct cgctl_mount *x = *(const struct cgctl_mount *const *)a;
+	const struct cgctl_mount *y = *(const struct cgctl_mount *const *)b;
+
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * Two movers that take the same hierarchies' locks in different orders could deadlock,
+ * so the order is fixed: mount paths sorted.  flock(2) needs nothing of the filesystem
+ * (the VFS keeps the lock on the inode), and any caller can open a hierarchy's root
+ * read-only, so an unprivileged (delegated) mover takes the same lock as root.
+ */
+int cgctl_move_lock(struct cgctl_ctx *ctx, const struct cgctl_mount *const *ms, size_t n,
+		    int *fds)
+{
+	const struct cgctl_mount *v[CGCTL_MOVE_LOCK_MAX];
+	size_t k = 0, i, j;
+	int r = 0;
+
+	for (i = 0; i < n && k < ARRAY_SIZE(v); i++) {
+		for (j = 0; j < k && v[j] != ms[i]; j++)
+			;
+		if (j == k)
+			v[k++] = ms[i];
+	}
+	qsort(v, k, sizeof(*v), mount_cmp);
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		fds[i] = -1;
+	for (i = 0; i < k && r == 0; i++) {
+		struct timespec ts = { 0, 1000 * 1000 };
+		unsigned int waited_ms = 0;
+
+		fds[i] = cgctl_cg_open(ctx, v[i], "/");
+		if (fds[i] < 0) {
+			r = fds[i];
+			fds[i] = -1;
+			break;
+		}
+		/* not a blocking flock(): a mover that hangs must not hang us for ever */
+		while (flock(fds[i], LOCK_EX | LOCK_NB) < 0) {
+			if (errno != EWOULDBLOCK && errno != EINTR) {
+				r = -errno;
+				break;
+			}
+			if (waited_ms >= CGCTL_MOVE_LOCK_WAIT_MS) {
+				r = -EBUSY;
+				break;
+			}
+			nanosleep(&ts, NULL);
+			waited_ms++;
+		}
+	}
+	if (r < 0)
+		cgctl_move_unlock(fds);
+	dbg(ctx, "move lock of %zu hierarchies: %s", k, r ? strerror(-r) : "taken");
+	return r;
+}
+
+void cgctl_move_unlock(int *fds)
+{
+	for (size_t i = 0; i < CGCTL_MOVE_LOCK_MAX; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);	/* the last close of the description drops the lock */
+		fds[i] = -1;
+	}
+}
+
+/* ---- what the kernel would refuse ---- */
+
+/* The real and saved UIDs of @pid (/proc/PID/status "Uid:").  Returns: 0, -ESRCH, -errno. */
+static int task_uids(struct cgctl_ctx *ctx, pid_t pid, uid_t *ruid, uid_t *suid)
+{
+	_cleanup_(freep) char *buf = NULL;
+	unsigned long r, e, s;
+	char path[48];
+	const char *p;
+	size_t len;
+	int k;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	k = cgctl_read_sys(ctx, path, &buf, &len);
+	if (k < 0)
+		return k == -ENOENT ? -ESRCH : k;
+	p = strstr(buf, "\nUid:");
+	if (!p || sscanf(p + 5, "%lu %lu %lu", &r, &e, &s) != 3)
+		return -EBADMSG;
+	*ruid = (uid_t)r;
+	*suid = (uid_t)s;
+	return 0;
+}
+
+/* The longest common ancestor of two normalized cgroup paths, into @out. */
+static void common_ancestor(const char *a, const char *b, char *out, size_t size)
+{
+	size_t i = 0, last = 0;
+
+	while (a[i] && a[i] == b[i]) {
+		if (a[i] == '/')
+			last = i;
+		i++;
+	}
+	if ((!a[i] || a[i] == '/') && (!b[i] || b[i] == '/'))
+		last = i;	/* one is the other's ancestor (or they are equal) */
+	if (last >= size)
+		last = size - 1;
+	memcpy(out, a, last);
+	out[last] = '\0';
+	if (!last)
+		snprintf(out, size, "/");
+}
+
+static int may_write_procs(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *path)
+{
+	int fd = cgctl_cg_open(ctx, m, path), r;
+
+	if (fd < 0)
+		return fd;
+	r = faccessat(fd, "cgroup.procs", W_OK, AT_EACCESS) < 0 ? -errno : 0;
+	close(fd);
+	return r;
+}
+
+/*
+ * The kernel's permission checks of a cgroup.procs write (6.1 and 6.12 alike): the open
+ * needs write access to the file; v1 __cgroup1_procs_write() then wants an euid of root
+ * or the task's real or saved UID; v2 cgroup_procs_write_permission() wants write access
+ * to cgroup.procs of the common ancestor of source and destination.
+ */
+int cgctl_attach_permitted(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *to, const char *from, pid_t pid)
+{
+	uid_t euid = geteuid(), ruid, suid;
+	char com[PATH_MAX];
+	int r;
+
+	r = may_write_procs(ctx, m, to);
+	if (r < 0)
+		return r;
+	if (m->version == 2) {
+		if (!from)
+			return 0;
+		common_ancestor(from, to, com, sizeof(com));
+		return may_write_procs(ctx, m, com);
+	}
+	if (euid == 0)
+		return 0;
+	r = task_uids(ctx, pid, &ruid, &suid);
+	if (r < 0)
+		return r;
+	return euid == ruid || euid == suid ? 0 : -EACCES;
 }

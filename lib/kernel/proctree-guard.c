@@ -37,6 +37,9 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static ssize_t add_from_sources(struct mover *mv, const pid_t *tg, size_t n,
+				struct cgctl_proc_pair **v, size_t k);
+
 /* ---- the connector probe ---- */
 
 static void *probe_thread(void *arg)
@@ -176,8 +179,13 @@ int cgctl_mover_stop_tree(struct mover *mv, const pid_t *tg, size_t n)
 		if (k < 0)
 			return cgctl_error_set(mv->e, -k, "move: reading /proc: %s", strerror(-k));
 		k = tree_members(mv, tg, n, &v);
-		if (k < 0)
+		/* members the snapshot hangs off no root fork on unless stopped too */
+		if (k >= 0)
+			k = add_from_sources(mv, tg, n, &v, (size_t)k);
+		if (k < 0) {
+			free(v);
 			return (int)k;
+		}
 		stopped = 0;
 		for (i = 0; i < k; i++) {
 			bool known = false;
@@ -293,6 +301,104 @@ static void straggler_add(struct mover *mv, pid_t pid)
 	res->n_stragglers++;
 }
 
+int cgctl_mover_sources(struct mover *mv, const pid_t *tg, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < mv->n_targets && tg[i] > 0; j++) {
+			struct src_cg *v;
+			char *p = NULL;
+			size_t k;
+
+			if (cgctl_pid_cgroup(mv->ctx, tg[i], mv->targets[j].m, &p) < 0)
+				continue;
+			for (k = 0; k < mv->n_srcs; k++)
+				if (mv->srcs[k].target == j && !strcmp(mv->srcs[k].path, p))
+					break;
+			if (k < mv->n_srcs || !strcmp(p, mv->tpaths[j])) {
+				free(p);
+				continue;
+			}
+			v = reallocarray(mv->srcs, mv->n_srcs + 1, sizeof(*v));
+			if (!v) {
+				free(p);
+				return -ENOMEM;
+			}
+			mv->srcs = v;
+			mv->srcs[mv->n_srcs++] = (struct src_cg){ j, p };
+		}
+	}
+	return 0;
+}
+
+/* Is @pid a descendant of one of the roots, by its parents now?  Returns: true/false. */
+static bool descends(struct mover *mv, pid_t pid, const pid_t *tg, size_t n)
+{
+	for (int depth = 0; depth < 256 && pid > 1; depth++) {
+		struct cgctl_proc_stat st;
+
+		for (size_t i = 0; i < n; i++)
+			if (tg[i] == pid)
+				return depth > 0;
+		if (cgctl_proc_stat_read(mv->ctx, pid, &st) < 0)
+			return false;
+		pid = st.ppid;
+	}
+	return false;
+}
+
+/*
+ * Members the snapshot missed: a /proc snapshot reads each process's ppid at another
+ * moment, so a child whose parent died between the two reads hangs off no root there,
+ * though it lives on in the source, re-parented to the roots' subreaper.  So each
+ * source cgroup is read too, and each live process there whose parents lead to a root
+ * (now) is added to @v.  Returns: the new count of @v, -errno.
+ */
+static ssize_t add_from_sources(struct mover *mv, const pid_t *tg, size_t n,
+				struct cgctl_proc_pair **v, size_t k)
+{
+	for (size_t s = 0; s < mv->n_srcs; s++) {
+		const struct src_cg *src = &mv->srcs[s];
+		pid_t *pids = NULL;
+		ssize_t np = cgctl_cg_pids(mv->ctx, mv->targets[src->target].m, src->path,
+					   "cgroup.procs", &pids);
+
+		if (np < 0)
+			continue;	/* the source went away: nothing left there */
+		for (ssize_t i = 0; i < np; i++) {
+			struct cgctl_proc_pair *nv;
+			size_t j;
+
+			for (j = 0; j < k && (*v)[j].pid != pids[i]; j++)
+				;
+			if (j < k || !descends(mv, pids[i], tg, n))
+				continue;
+			nv = reallocarray(*v, k + 1, sizeof(**v));
+			if (!nv) {
+				free(pids);
+				return -ENOMEM;
+			}
+			*v = nv;
+			(*v)[k++] = (struct cgctl_proc_pair){ pids[i], 0 };
+		}
+		free(pids);
+	}
+	return (ssize_t)k;
+}
+
+ssize_t cgctl_mover_in_sources(struct mover *mv, const pid_t *tg, size_t n,
+			       struct cgctl_proc_pair **ret)
+{
+	struct cgctl_proc_pair *v = NULL;
+	ssize_t k = add_from_sources(mv, tg, n, &v, 0);
+
+	if (k < 0) {
+		free(v);
+		return k;
+	}
+	*ret = v;
+	return k;
+}
+
 /* One round: check every member; move again what is outside unless @last.
  * Returns: the number outside, -errno. */
 static ssize_t verify_round(struct mover *mv, const pid_t *tg, size_t n, bool last)
@@ -307,8 +413,12 @@ static ssize_t verify_round(struct mover *mv, const pid_t *tg, size_t n, bool la
 	if (k < 0)
 		return cgctl_error_set(mv->e, -k, "move: reading /proc: %s", strerror(-k));
 	k = tree_members(mv, tg, n, &v);
-	if (k < 0)
+	if (k >= 0)
+		k = add_from_sources(mv, tg, n, &v, (size_t)k);
+	if (k < 0) {
+		free(v);
 		return k;
+	}
 	mv->res->n_stragglers = 0;
 	for (i = 0; i < k; i++) {
 		pid_t pid = v[i].pid;

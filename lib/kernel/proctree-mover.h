@@ -49,6 +49,13 @@ struct mover {
 	struct stopped *stopped;	/* CGCTL_MOVE_TREE_FREEZE */
 	size_t n_stopped, cap_stopped;
 	int verify_err;			/* first failed re-move of the final pass */
+	/* the cgroups the roots were in, per target (not the target itself): the final
+	 * pass looks there for members a /proc snapshot missed */
+	struct src_cg {
+		size_t target;
+		char *path;
+	} *srcs;
+	size_t n_srcs;
 };
 
 /* proctree.c */
@@ -66,6 +73,13 @@ int cgctl_mover_probe(struct mover *mv);
 int cgctl_mover_stop_tree(struct mover *mv, const pid_t *tg, size_t n);
 /* SIGCONT what cgctl_mover_stop_tree() stopped (every path, errors too). */
 void cgctl_mover_cont_tree(struct mover *mv);
+/* Remember the cgroups of the roots @tg[0..@n) in each target hierarchy.  Returns: 0,
+ * -ENOMEM (a root that is gone is skipped). */
+int cgctl_mover_sources(struct mover *mv, const pid_t *tg, size_t n);
+/* The live members in the roots' source cgroups (parents leading to a root now), which
+ * a snapshot can miss.  Returns: their count and *@ret (free()), -errno. */
+ssize_t cgctl_mover_in_sources(struct mover *mv, const pid_t *tg, size_t n,
+			       struct cgctl_proc_pair **ret);
 /* The final pass: every live member of the trees in every target, stragglers and splits
  * repaired, re-checked.  Returns: 0, -EBUSY (stragglers listed in the result), -errno. */
 int cgctl_mover_verify(struct mover *mv, const pid_t *tg, size_t n);

@@ -183,7 +183,12 @@ static int on_fork(struct mover *mv, const struct cgctl_procev *ev)
 		return 0;	/* a new thread: cgroup.procs moved its whole group */
 	}
 	parent = cgctl_pidset_get(&mv->set, ev->parent_tgid);
-	if (!parent || (parent->state & PT_GONE))
+	/* A parent marked gone (its attach met ESRCH) is still a member: its fork events
+	 * can be read after that attach, and the children it forked before it exited live
+	 * on in the source, orphans a re-walk would only find one pass later (under a fork
+	 * storm, every pass: it never converged).  Its exit event, read after these, drops
+	 * it from the set before the PID can be reused. */
+	if (!parent)
 		return 0;	/* not (yet) known to be in the tree: a walk decides */
 	/* adding the child may grow (move) the set: keep a copy of the parent */
 	struct cgctl_pident pcopy = *parent;
@@ -315,6 +320,40 @@ static int run_queue(struct mover *mv)
 	return 0;
 }
 
+/*
+ * Members still in the roots' source cgroups that the snapshot hangs off no root (a
+ * parent that died between two reads of the snapshot): queued like the walk's, so that
+ * their forks are followed too; else they fork on in the source, unseen by every pass.
+ */
+static int queue_sources(struct mover *mv, const pid_t *roots, size_t n_roots)
+{
+	struct cgctl_proc_pair *v = NULL;
+	ssize_t k;
+	int r = 0;
+
+	if (!mv->n_srcs)
+		return 0;
+	k = cgctl_mover_in_sources(mv, roots, n_roots, &v);
+	if (k < 0)
+		return (int)k;
+	for (ssize_t i = 0; i < k && r >= 0; i++) {
+		bool created;
+		struct cgctl_pident *pe = cgctl_pidset_add(&mv->set, v[i].pid, &created);
+
+		if (!pe) {
+			r = -ENOMEM;
+			break;
+		}
+		if (pe->seen == mv->pass || (pe->state & PT_QUEUED))
+			continue;
+		pe->seen = mv->pass;
+		pe->state = (pe->state & ~PT_GONE) | PT_QUEUED;
+		r = q_push(mv, v[i].pid, MODE_CHECK);
+	}
+	free(v);
+	return r;
+}
+
 static int run_pass(struct mover *mv, const pid_t *roots, size_t n_roots)
 {
 	ssize_t n;
@@ -333,10 +372,23 @@ static int run_pass(struct mover *mv, const pid_t *roots, size_t n_roots)
 		if (!pe || (pe->state & (PT_QUEUED | PT_GONE)) || pe->seen == mv->pass)
 			continue;
 		pe->state |= PT_QUEUED;
+		pe->seen = mv->pass;
 		r = q_push(mv, roots[i], mv->pass == 1 ? MODE_ATTACH : MODE_WALK);
 		if (r < 0)
 			return r;
 	}
+	/*
+	 * Know the whole tree of the snapshot before moving any of it: a fork event is only
+	 * followed when its parent is known, and a member met only when the walk reached
+	 * its parent forked unseen until then; under a fork storm every pass found such
+	 * children in the source again (half the runs never converged).  The queue grows
+	 * as it is read: a breadth-first walk; run_queue() then finds the children seen.
+	 */
+	r = queue_sources(mv, roots, n_roots);
+	for (size_t k = mv->q_head; k < mv->q_len && r >= 0; k++)
+		r = queue_children(mv, mv->q[k].pid);
+	if (r < 0)
+		return r;
 	r = run_queue(mv);
 	mv->res->passes = mv->pass;
 	return r;
@@ -484,6 +536,9 @@ static void mover_free(struct mover *mv)
 	free(mv->q);
 	for (i = 0; mv->tpaths && mv->tpaths[i]; i++)
 		free(mv->tpaths[i]);
+	for (i = 0; i < mv->n_srcs; i++)
+		free(mv->srcs[i].path);
+	free(mv->srcs);
 	free(mv->tpaths);
 }
 
@@ -496,9 +551,12 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 	struct mover mv = { .ctx = ctx, .targets = targets, .n_targets = n_targets,
 			    .opts = opts, .e = e, .self = getpid() };
 	uint64_t t0 = now_ns();
+	int locks[CGCTL_MOVE_LOCK_MAX];
 	pid_t *tg = NULL;
 	int r;
 
+	for (size_t i = 0; i < ARRAY_SIZE(locks); i++)
+		locks[i] = -1;
 	mv.res = res ? res : &dummy;
 	memset(mv.res, 0, sizeof(*mv.res));
 	if (!roots || !n_roots || (!(opts && opts->attach) && (!targets || !n_targets)))
@@ -511,9 +569,26 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 		r = -ENOMEM;
 		goto out;
 	}
+	/* the lock every cgctl move takes: a concurrent move of a member cannot split it */
+	if (!(opts && opts->attach)) {
+		const struct cgctl_mount *ms[CGCTL_MOVE_LOCK_MAX];
+		size_t k = MIN(n_targets, ARRAY_SIZE(ms));
+
+		for (size_t i = 0; i < k; i++)
+			ms[i] = targets[i].m;
+		r = cgctl_move_lock(ctx, ms, k, locks);
+		if (r < 0) {
+			cgctl_error_set(e, -r, "move: %s", r == -EBUSY ?
+					"another move has held the move lock for 30 s" :
+					strerror(-r));
+			goto out;
+		}
+	}
 	/* subscribe before the first walk, so no fork falls between the two */
 	open_connector(&mv, opts ? opts->flags : 0);
 	r = add_roots(&mv, roots, n_roots, tg);
+	if (r == 0 && !(opts && opts->attach))
+		r = cgctl_mover_sources(&mv, tg, n_roots);
 	if (r == 0 && opts && (opts->flags & CGCTL_MOVE_TREE_FREEZE))
 		r = cgctl_mover_stop_tree(&mv, tg, n_roots);
 	if (r == 0)
@@ -524,6 +599,7 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 		r = mv.res->first_error;
 out:
 	cgctl_mover_cont_tree(&mv);
+	cgctl_move_unlock(locks);
 	mv.res->elapsed_ns = now_ns() - t0;
 	free(tg);
 	mover_free(&mv);

@@ -91,4 +91,21 @@ struct cgctl_pident *cgctl_pidset_add(struct cgctl_pidset *s, pid_t pid, bool *c
 void cgctl_pidset_del(struct cgctl_pidset *s, pid_t pid);
 void cgctl_pidset_free(struct cgctl_pidset *s);
 
+/* ---- the move lock and the kernel's permission checks (attach.c) ---- */
+#define CGCTL_MOVE_LOCK_MAX	16	/* hierarchies a lock covers (fds[] size) */
+#define CGCTL_MOVE_LOCK_WAIT_MS	30000	/* then -EBUSY */
+/* cgctl_move_lock: flock(LOCK_EX) the root directory of each distinct hierarchy of
+ * @ms, in the order of their mount paths, into @fds[CGCTL_MOVE_LOCK_MAX] (-1 unused).
+ * Every cgctl move takes it around its writes, so two moves of one task cannot
+ * interleave their hierarchies.  Returns: 0, -EBUSY (held for 30 s), -errno (nothing
+ * held). */
+int cgctl_move_lock(struct cgctl_ctx *ctx, const struct cgctl_mount *const *ms, size_t n,
+		    int *fds);
+/* Drop what cgctl_move_lock() took. */
+void cgctl_move_unlock(int *fds);
+/* cgctl_attach_permitted: would the kernel let this process write @pid, now in @from
+ * (NULL: unknown), to cgroup.procs of @to in @m?  Returns: 0, -EACCES, -ESRCH, -errno. */
+int cgctl_attach_permitted(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *to, const char *from, pid_t pid);
+
 #endif
