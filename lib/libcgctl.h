@@ -25,7 +25,8 @@ extern "C" {
 
 #define CGCTL_EXPORT __attribute__((visibility("default")))
 
-/* ===== section: core (owner: lead) ===== */
+/* ===== core ===== */
+/* contexts, logging, kernel versions, units, exit codes */
 
 /* One line explaining the last failure, filled by functions that take it. */
 struct cgctl_error {
@@ -104,7 +105,8 @@ int cgctl_errno_to_exit(int neg_errno);
 
 /* ===== end: core ===== */
 
-/* ===== section: cgroupfs (owner: lead) ===== */
+/* ===== kernel: cgroupfs ===== */
+/* hierarchy discovery and confined cgroupfs access (lib/kernel) */
 
 /* A mounted cgroup hierarchy, as discovered (libcgroup) or read from a fixture's map. */
 struct cgctl_mount {
@@ -188,9 +190,10 @@ int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags);
 /* Read a whole system file below the root prefix.  Returns: 0 / -errno. */
 int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char **buf, size_t *len);
 
-/* ===== end: cgroupfs ===== */
+/* ===== end: kernel: cgroupfs ===== */
 
-/* ===== section: parse (owner: parsers) ===== */
+/* ===== kernel: parsers ===== */
+/* the kernel's file formats (lib/kernel/parse*) */
 
 /*
  * Parsers of kernel control files.  Each one is a pure function over @buf/@len (the
@@ -301,9 +304,10 @@ int cgctl_parse_cfs_quota(const char *buf, size_t len, uint64_t *quota_us);
  */
 int cgctl_parse_mem_limit(const char *buf, size_t len, uint64_t *bytes);
 
-/* ===== end: parse ===== */
+/* ===== end: kernel: parsers ===== */
 
-/* ===== section: kstat (owner: lead) ===== */
+/* ===== kernel: statistics ===== */
+/* memory and CPU statistics, PSI, memory.events (lib/kernel) */
 /* Normalised statistics of a cgroup, v1 and v2 (lib/kernel/kstat.c). */
 #define CGCTL_MEMSTAT_FAILCNT	(1u << 0)	/* v1 only */
 #define CGCTL_MEMSTAT_PEAK	(1u << 1)	/* v1 max_usage, v2 memory.peak */
@@ -392,9 +396,327 @@ int cgctl_mem_events_parse(const char *buf, size_t len, struct cgctl_mem_events 
 int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			  const char *path, bool local, struct cgctl_mem_events *ret);
 
-/* ===== end: kstat ===== */
+/* ===== end: kernel: statistics ===== */
 
-/* ===== section: memcg (owner: memcg) ===== */
+/* ===== kernel: cgroup statistics readers ===== */
+/* stat/watch/tree (lib/kernel) */
+
+/*
+ * cgctl_memstat_read() and cgctl_cpubw_read() reading only what the caller prints
+ * (lib/kernel/kstat.c).  Memory: CGCTL_MEMSTAT_LEAN reads usage, limit and (v1) failcnt
+ * only, each file in one openat2(): 2 or 3 files a cgroup instead of up to 7;
+ * CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT leaves memsw_failcnt 0.  CPU: CGCTL_CPUBW_LEAN reads
+ * only cpu.stat and (v1, with @acct) cpuacct.usage; quota_us is then UINT64_MAX,
+ * period_us, burst_us and throttled_local_ns 0, and present has neither
+ * CGCTL_CPUBW_BURST nor CGCTL_CPUBW_LOCAL.
+ */
+#define CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT	(1u << 0)
+#define CGCTL_MEMSTAT_LEAN			(1u << 1)
+/* Returns: as cgctl_memstat_read(): 0, -ENOENT, -EOPNOTSUPP (no memory controller
+ * there), -errno. */
+int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			     const char *path, unsigned int flags, struct cgctl_memstat *st);
+#define CGCTL_CPUBW_LEAN			(1u << 0)
+/* Returns: as cgctl_cpubw_read(): 0, -ENOENT, -EOPNOTSUPP (no cpu.stat; the root
+ * reads 0), -errno. */
+int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *path, const struct cgctl_mount *acct,
+			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
+
+/* Where cgctl_task_states() counted: cgroupstats has nr_io_wait, /proc does not. */
+#define CGCTL_STATES_PROC		0
+#define CGCTL_STATES_CGROUPSTATS	1
+/* The states of the tasks of @path in @m: from cgroupstats (v1 on the live system),
+ * else from /proc/TID/stat of each thread in its tasks / cgroup.threads (nr_io_wait 0).
+ * Returns: CGCTL_STATES_CGROUPSTATS or CGCTL_STATES_PROC, -ENOENT, -EINVAL, -errno. */
+int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      struct cgctl_cgroupstats *cs);
+
+/* What `cgctl stat --tasks` prints of a process besides its taskstats. */
+struct cgctl_proc_info {
+	char comm[64];		/* /proc/PID/stat field 2, without the parentheses */
+	char state;		/* field 3: R S D T t Z X I ... */
+	uint64_t minflt, majflt;	/* fields 10 and 12 */
+};
+/* Read /proc/@pid/stat (below the context's root).  Returns: 0, -ESRCH (gone),
+ * -EINVAL, -EBADMSG, -errno. */
+int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_info *info);
+
+/* The kernel version of the context: ROOT/proc/sys/kernel/osrelease below a root prefix
+ * (a fixture names its kernel), else the running kernel's.  Returns: CGCTL_KVER(...),
+ * 0 when unknown (a fixture without the file, or an unparsable one). */
+uint32_t cgctl_kver_of(struct cgctl_ctx *ctx);
+/* ===== end: kernel: cgroup statistics readers ===== */
+
+/* ===== kernel: page inventory ===== */
+/* where a task's pages are and who they are charged to (lib/kernel/pagescan*) */
+
+/*
+ * Page inventory of one task: which memory cgroup each resident page is charged to,
+ * read from /proc/PID/maps, /proc/PID/pagemap, /proc/kpagecgroup, /proc/kpageflags and
+ * /proc/kpagecount.  Counts are base pages (PAGE_SIZE); a 2 MiB THP counts 512.  A
+ * physical page mapped at several addresses of the task is counted once (charged bytes,
+ * not RSS).  kpagecgroup reports the nearest online ancestor for pages of a removed
+ * cgroup and the hierarchy root for pages charged to the root memcg.
+ */
+struct cgctl_inv_group {
+	uint64_t ino;		/* memcg inode as in /proc/kpagecgroup; 0: not charged */
+	char *path;		/* "/a/b" in the memory hierarchy ("/" root); NULL: inode not
+				 * found there, or owner unknown (CGCTL_INV_UNKNOWN_OWNER) */
+	uint64_t pages;		/* all resident pages of the task charged here (sum below) */
+	uint64_t anon_exclusive;	/* anon, mapped by this task only (pagemap bit 56) */
+	uint64_t anon_shared;	/* anon, also mapped by others (COW after fork, KSM) */
+	uint64_t anon_shared_mc2;	/* of anon_shared: mapcount exactly 2 (2.6.35-3.4's
+					 * move-charge test "mapcount <= 2") */
+	uint64_t file;		/* page cache of regular files (not shmem) */
+	uint64_t shmem;		/* shmem/tmpfs, SysV SHM, MAP_SHARED|MAP_ANONYMOUS */
+	uint64_t thp;		/* of the above: pages in transparent huge/large folios */
+	uint64_t thp_pmd;	/* of thp: anon pages of PMD-mapped 2 MiB folios (3.5-6.12 move
+				 * them as one unit, PTE-mapped parts of large folios are
+				 * skipped).  Exact with the PAGEMAP_SCAN ioctl (6.7+); else
+				 * whole folios mapped at one 2 MiB-aligned address */
+};
+
+/* Figures that could not be determined; they read as 0 (never guessed). */
+#define CGCTL_INV_UNKNOWN_OWNER		(1u << 0)	/* PFNs hidden (opener lacks
+			CAP_SYS_ADMIN) or no kpagecgroup: one group, ino 0, path NULL */
+#define CGCTL_INV_UNKNOWN_SHMEM		(1u << 1)	/* no kpageflags: shmem counted
+							 * in file */
+#define CGCTL_INV_UNKNOWN_THP		(1u << 2)	/* no kpageflags: thp, thp_pmd */
+#define CGCTL_INV_UNKNOWN_MAPCOUNT	(1u << 3)	/* no kpagecount: anon_shared_mc2 */
+
+struct cgctl_inventory {
+	pid_t pid;
+	bool pfn_visible;	/* pagemap carried PFNs */
+	unsigned int unknown;	/* CGCTL_INV_UNKNOWN_* */
+	uint64_t present_pages;	/* resident pages (each physical page once), incl. zero */
+	uint64_t zero_pages;	/* mappings of the shared zero page: never charged, in no
+				 * group */
+	uint64_t swap_pages;	/* swapped-out entries (pagemap bit 62).  Their owner is not
+				 * visible from /proc (swap_cgroup is not exported); assume
+				 * them charged to task_cgroup (true unless the task moved
+				 * after swap-out without move charge) */
+	uint64_t virt_pages;	/* virtual pages walked (all VMAs) */
+	size_t n_vmas;
+	char *task_cgroup;	/* the task's memory cgroup now; NULL if unknown */
+	uint64_t task_ino;	/* its inode, 0 if unknown */
+	size_t n_groups;
+	struct cgctl_inv_group *groups;	/* descending by pages, then by ino */
+	size_t n_tasks;		/* tasks whose pages are counted (1 for a single scan) */
+	size_t gone_tasks;	/* tasks of cgctl_inventory_scan_tasks() that exited first */
+};
+
+#define CGCTL_INV_SINGLE_THREAD	(1u << 0)	/* accepted, no effect: always one thread */
+#define CGCTL_INV_NO_PATHS	(1u << 1)	/* do not resolve inodes to paths */
+#define CGCTL_INV_NO_MAPCOUNT	(1u << 2)	/* skip kpagecount (anon_shared_mc2 unknown) */
+
+/*
+ * cgctl_inventory_scan: inventory the resident pages of @pid (CGCTL_INV_* flags).  Needs
+ * ptrace-read access to @pid; without CAP_SYS_ADMIN the owner is unknown (see unknown).
+ * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.  @ctx keeps the
+ * scan's scratch arrays (at most 64 MiB) and its second worker thread (asleep between
+ * scans, every signal blocked) for its next scans, until the last cgctl_unref(): fresh
+ * memory costs a page fault per page, a new thread 0.1-0.5 ms.  A fork()ed child's
+ * scans start a thread of their own; two scans at once on one context each have one.
+ * Returns: 0 and a result to free with cgctl_inventory_free(), or -ESRCH (no such
+ * process), -EACCES/-EPERM, -ENOMEM, -EIO (malformed /proc file), -errno.
+ */
+int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
+			 struct cgctl_inventory **ret, struct cgctl_error *e);
+/*
+ * cgctl_inventory_scan_tasks: the union of the resident pages of @n_pids tasks (a process
+ * tree): each physical page counted once however many of them map it, so the figures are
+ * what the tasks are charged together.  task_cgroup/task_ino are those of @pids[0].  A
+ * task other than the first that exits meanwhile is left out (gone_tasks).  Swap entries
+ * carry no PFN: swap_pages is the sum over the tasks (a page swapped out while shared
+ * counts once per task), as are n_vmas and virt_pages.
+ * Returns: as cgctl_inventory_scan(); -ESRCH when @pids[0] does not exist.
+ */
+int cgctl_inventory_scan_tasks(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
+			       unsigned int flags, struct cgctl_inventory **ret,
+			       struct cgctl_error *e);
+/* Free a result of cgctl_inventory_scan (NULL is fine). */
+void cgctl_inventory_free(struct cgctl_inventory *inv);
+/* Returns: the group charged with @ino in @inv, or NULL. */
+const struct cgctl_inv_group *cgctl_inventory_group(const struct cgctl_inventory *inv,
+						    uint64_t ino);
+
+/* ===== end: kernel: page inventory ===== */
+
+/* ===== kernel: netlink ===== */
+/* proc connector, taskstats, process-tree moves (lib/kernel) */
+
+/* ---- proc connector (NETLINK_CONNECTOR, CN_IDX_PROC): fork/exec/exit of every task ---- */
+enum cgctl_procev_what {
+	CGCTL_PROCEV_OTHER = 0,	/* an event we do not decode (uid, comm, ptrace, ...) */
+	CGCTL_PROCEV_FORK,
+	CGCTL_PROCEV_EXEC,
+	CGCTL_PROCEV_EXIT,
+};
+
+struct cgctl_procev {
+	enum cgctl_procev_what what;
+	pid_t pid, tgid;		/* fork: the child; exec/exit: the task */
+	pid_t parent_pid, parent_tgid;	/* fork: the (real) parent; exit: its parent (>= 4.18) */
+	uint32_t exit_code, exit_signal;	/* exit only */
+	uint64_t timestamp_ns;		/* CLOCK_MONOTONIC of the event */
+};
+
+struct cgctl_procev_sock;
+/* cgctl_procev_open: bind a proc connector socket and send PROC_CN_MCAST_LISTEN (on
+ * 6.6+ with a filter: fork and exit events only).  Needs the initial user and PID
+ * namespaces, and before 6.6 CAP_NET_ADMIN.  Returns: 0, -EPERM, -EPROTONOSUPPORT
+ * (kernel without CONFIG_CONNECTOR), -errno; @e says which. */
+int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_sock **ret,
+		      struct cgctl_error *e);
+/* Returns: the socket fd for poll(2). */
+int cgctl_procev_fd(const struct cgctl_procev_sock *s);
+/* cgctl_procev_read: decode up to @max queued events into @ev, waiting at most
+ * @timeout_ms (0: do not wait, -1: forever) for the first.  Returns: the count (0 when
+ * nothing came), -ENOBUFS when the socket overran and events were lost (the socket stays
+ * usable; events after the loss are returned by the next call), -errno. */
+ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev, size_t max,
+			  int timeout_ms);
+/* Send PROC_CN_MCAST_IGNORE and close.  NULL is fine. */
+void cgctl_procev_close(struct cgctl_procev_sock *s);
+
+/* ---- taskstats (generic netlink "TASKSTATS") ---- */
+/* Times in ns, converted from the kernel's µs fields where needed.  Which CPU time to
+ * trust (kernel/delayacct.c:delayacct_add_tsk()): cpu_run_virtual_total is the
+ * scheduler's sum_exec_runtime, exact, and what getrusage() totals to; cpu_run_real_total
+ * is utime+stime as sampled by the tick, off by whole ticks (25% on a busy VM).
+ * cpu_count and cpu_delay_total come from sched_info and are there even with delay
+ * accounting off; the other delay fields then read 0 (see cgctl_delayacct_enabled()). */
+struct cgctl_taskstats {
+	uint32_t version;		/* TASKSTATS_VERSION the kernel sent */
+	uint32_t ac_pid;		/* 0 when asked for a tgid */
+	char comm[32];
+	uint64_t cpu_count;		/* times on a runqueue */
+	uint64_t cpu_run_real_total_ns;	/* utime + stime, tick-sampled */
+	uint64_t cpu_run_virtual_total_ns;	/* sum_exec_runtime: exact CPU time run */
+	uint64_t cpu_delay_total_ns;	/* waiting on a runqueue */
+	uint64_t blkio_count, blkio_delay_total_ns;
+	uint64_t swapin_count, swapin_delay_total_ns;
+	uint64_t freepages_count, freepages_delay_total_ns;	/* memory reclaim */
+	uint64_t thrashing_count, thrashing_delay_total_ns;	/* v8+, else 0 */
+	uint64_t compact_count, compact_delay_total_ns;		/* v11+, else 0 */
+	uint64_t wpcopy_count, wpcopy_delay_total_ns;		/* v13+, else 0 */
+	uint64_t irq_count, irq_delay_total_ns;			/* v14+, else 0 */
+	uint64_t utime_ns, stime_ns;	/* ac_utime/ac_stime (tick-sampled, scaled) */
+	uint64_t nvcsw, nivcsw;
+	uint64_t minflt, majflt;
+	uint64_t read_bytes, write_bytes;	/* storage I/O (CONFIG_TASK_IO_ACCOUNTING) */
+};
+/*
+ * cgctl_taskstats_get: TASKSTATS_CMD_GET for one task (@tgid false: @id is a TID) or a
+ * whole thread group summed over its live threads (@tgid true).  Needs CAP_NET_ADMIN
+ * for other users' tasks on some kernels.
+ * Returns: 0, -ESRCH (no such task), -EPROTONOSUPPORT (no TASKSTATS family), -errno.
+ */
+int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
+			struct cgctl_taskstats *ret, struct cgctl_error *e);
+/* cgctl_delayacct_enabled: read /proc/sys/kernel/task_delayacct.  When it is off, @e
+ * (if given) says how to turn it on.  Returns: 1 on, 0 off, -errno (-ENOENT: kernel
+ * without CONFIG_TASK_DELAY_ACCT or before 5.14, where only the boot option existed). */
+int cgctl_delayacct_enabled(struct cgctl_ctx *ctx, struct cgctl_error *e);
+
+/* cgroupstats: task states of one v1 cgroup (CGROUPSTATS_CMD_GET). */
+struct cgctl_cgroupstats {
+	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible, nr_io_wait;
+};
+/* cgctl_cgroupstats_get: @m must be a v1 hierarchy (the kernel refuses cgroup2 dirs).
+ * Returns: 0, -EINVAL (v2 or not a cgroup dir), -ENOENT, -errno. */
+int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			  const char *path, struct cgctl_cgroupstats *ret,
+			  struct cgctl_error *e);
+
+/* ---- move a whole process tree (race-free with the proc connector) ---- */
+/* One destination: cgroup @path of hierarchy @m (v1: one per hierarchy to move in). */
+struct cgctl_move_target {
+	const struct cgctl_mount *m;
+	const char *path;
+};
+
+#define CGCTL_MOVE_TREE_NO_CONNECTOR	(1u << 0)	/* use repeated walks only */
+#define CGCTL_MOVE_TREE_ONE_SHOT	(1u << 1)	/* one walk, no re-walk (comparison) */
+/* Stop the trees with SIGSTOP while they move (a stopped process cannot fork:
+ * kernel/fork.c:copy_process() restarts a fork once a signal is pending), and SIGCONT
+ * every process stopped this way when done, on every path (by pidfd, so a reused PID is
+ * never signalled).  Processes already stopped (state T) are left stopped.  Their
+ * parents may see the stop and the continue in waitpid(WUNTRACED|WCONTINUED).  Opt-in:
+ * a stopped service misses its deadlines while the tree moves. */
+#define CGCTL_MOVE_TREE_FREEZE		(1u << 2)
+
+struct cgctl_move_tree_opts {
+	unsigned int flags;		/* CGCTL_MOVE_TREE_* */
+	unsigned int max_passes;	/* 0: 64 */
+	uint64_t timeout_ns;		/* 0: 10 s */
+	/* Optional, instead of @targets: move thread group @tgid; return 0 moved, 1 it was
+	 * already there, -ESRCH gone, -errno.  Optional too: @in_target returns 1 if @tgid
+	 * is already in the destination, 0 if not, -errno; without it a process found in a
+	 * re-walk is moved again and counts as new, so a tree that keeps forking never
+	 * converges. */
+	int (*attach)(void *data, pid_t tgid);
+	int (*in_target)(void *data, pid_t tgid);
+	void *data;
+};
+
+struct cgctl_move_tree_result {
+	size_t moved;		/* thread groups written to cgroup.procs */
+	size_t already;		/* found already in the destination (born there) */
+	size_t vanished;	/* exited before they could be moved */
+	size_t failed;		/* other errors (first one in @e and first_error*) */
+	size_t passes;		/* walks done, the first one included */
+	size_t fork_events;	/* fork events of the tree seen on the connector */
+	bool used_connector;	/* false: fallback to repeated walks (reason in note) */
+	bool overrun;		/* the connector lost events; re-walks covered them */
+	int first_error;	/* -errno of the first failure, 0 if none */
+	pid_t first_error_pid;
+	uint64_t elapsed_ns;
+	char note[128];		/* why the connector was not used, "" otherwise */
+	/* appended (safety): */
+	bool connector_deaf;	/* subscribed, but our probe thread's fork event never came:
+				 * not used, re-walks did the job */
+	size_t rewalk_moved;	/* moved by a re-walk (pass 2+) though no event announced
+				 * them: forks the connector missed, or raced a move */
+	size_t stopped;		/* CGCTL_MOVE_TREE_FREEZE: processes stopped and continued */
+	size_t verified;	/* live members found in every target by the final pass */
+	size_t repaired;	/* found outside the destination (or split) by the final pass
+				 * and moved again */
+	size_t splits;		/* of those, in some targets but not all */
+	size_t n_stragglers;	/* live members still outside a target at the end */
+	pid_t stragglers[16];	/* the first 16 of them */
+};
+/*
+ * cgctl_move_tree: move the process trees rooted at @roots (thread groups; a TID is
+ * taken as its thread group) into every target.  Subscribes to fork events first, then
+ * walks /proc/PID/task/TID/children, writing each process once to cgroup.procs (whole
+ * thread groups, v1 too), and keeps draining events and re-walking until a pass finds no
+ * process outside the destination.  Without the connector (not root, no
+ * CONFIG_PROC_EVENTS) it falls back to repeated walks and says so in @res.  @opts may be
+ * NULL.  A process that exits meanwhile is not an error.
+ * Before it trusts the connector it creates and joins a thread of its own and waits
+ * for that fork event (500 ms); a socket that stays silent is a failure of the
+ * connector, not a quiet tree: it is closed and re-walks do the job (connector_deaf).
+ * It finishes only after a final pass found every live member (not exiting) of the
+ * trees in every target (by /proc/PID/cgroup; with a caller's attach(), by in_target(),
+ * and not at all without one): a member outside the destination, or split across
+ * hierarchies, is moved again and checked again, up to 4 rounds.
+ * Returns: the number of processes moved; -ESRCH when no root exists; -EAGAIN when the
+ * tree kept growing faster than it could be moved (max_passes or timeout reached);
+ * -EBUSY when live members are still outside a target after the final pass (the first
+ * 16 in @res->stragglers, named in @e); -EINVAL; or the first attach error when some
+ * processes could not be moved (the rest were; counts in @res, reason in @e).
+ */
+ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_roots,
+			const struct cgctl_move_target *targets, size_t n_targets,
+			const struct cgctl_move_tree_opts *opts,
+			struct cgctl_move_tree_result *res, struct cgctl_error *e);
+
+/* ===== end: kernel: netlink ===== */
+
+/* ===== engine: memcg ===== */
+/* page counters, per-cpu charge stock, move charge (lib/engine) */
 
 /*
  * Memory cgroup accounting model: hierarchical page counters (res_counter before 3.19,
@@ -634,103 +956,155 @@ int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to, unsigned int c
 		    const struct cgctl_move_input *in, const struct cgctl_memcg_charge_opts *opts,
 		    struct cgctl_move_plan *plan);
 
-/* ===== end: memcg ===== */
+/* ===== end: engine: memcg ===== */
 
-/* ===== section: pagescan (owner: pagescan) ===== */
+/* ===== engine: memory.high ===== */
+/* cgroup v2 memory.high throttling and low/min protection (lib/engine) */
 
 /*
- * Page inventory of one task: which memory cgroup each resident page is charged to,
- * read from /proc/PID/maps, /proc/PID/pagemap, /proc/kpagecgroup, /proc/kpageflags and
- * /proc/kpagecount.  Counts are base pages (PAGE_SIZE); a 2 MiB THP counts 512.  A
- * physical page mapped at several addresses of the task is counted once (charged bytes,
- * not RSS).  kpagecgroup reports the nearest online ancestor for pages of a removed
- * cgroup and the hierarchy root for pages charged to the root memcg.
+ * cgroup v2 memory.high, memory.low/min and swap.max: the over-high path of
+ * try_charge_memcg() and mem_cgroup_handle_over_high(), the penalty curve of
+ * calculate_high_delay(), effective protection through the tree, and a model run of a
+ * workload (anon or file pages) under those settings.  Amounts are pages, times ns.
+ * Pure: the era (kernel version) and HZ are parameters.
  */
-struct cgctl_inv_group {
-	uint64_t ino;		/* memcg inode as in /proc/kpagecgroup; 0: not charged */
-	char *path;		/* "/a/b" in the memory hierarchy ("/" root); NULL: inode not
-				 * found there, or owner unknown (CGCTL_INV_UNKNOWN_OWNER) */
-	uint64_t pages;		/* all resident pages of the task charged here (sum below) */
-	uint64_t anon_exclusive;	/* anon, mapped by this task only (pagemap bit 56) */
-	uint64_t anon_shared;	/* anon, also mapped by others (COW after fork, KSM) */
-	uint64_t anon_shared_mc2;	/* of anon_shared: mapcount exactly 2 (2.6.35-3.4's
-					 * move-charge test "mapcount <= 2") */
-	uint64_t file;		/* page cache of regular files (not shmem) */
-	uint64_t shmem;		/* shmem/tmpfs, SysV SHM, MAP_SHARED|MAP_ANONYMOUS */
-	uint64_t thp;		/* of the above: pages in transparent huge/large folios */
-	uint64_t thp_pmd;	/* of thp: anon pages of PMD-mapped 2 MiB folios (3.5-6.12 move
-				 * them as one unit, PTE-mapped parts of large folios are
-				 * skipped).  Exact with the PAGEMAP_SCAN ioctl (6.7+); else
-				 * whole folios mapped at one 2 MiB-aligned address */
+#define CGCTL_MEMHIGH_DELAY_PRECISION_SHIFT 20	/* MEMCG_DELAY_PRECISION_SHIFT */
+#define CGCTL_MEMHIGH_DELAY_SCALING_SHIFT 14	/* MEMCG_DELAY_SCALING_SHIFT */
+#define CGCTL_MEMHIGH_SWAP_CLUSTER_MAX 32u	/* SWAP_CLUSTER_MAX */
+
+/* What differs between the kernels this model covers. */
+struct cgctl_memhigh_era {
+	uint32_t kver;
+	unsigned int batch;		/* MEMCG_CHARGE_BATCH: 64 */
+	unsigned int retries;		/* MAX_RECLAIM_RETRIES: 16 */
+	unsigned int stock_slots;	/* memcgs one CPU's stock holds: 1, 7 (6.16+) */
+	bool dying_bail;		/* 6.12: handle_over_high bails for a dying task */
+	bool prot_capped;		/* 6.12: effective_protection caps the unprotected
+					 * ratio and divides in 128 bits; 6.1 in 64 */
+	bool partial_walk;		/* 6.12: memcg reclaim stops walking the subtree
+					 * once nr_to_reclaim is met; 6.1 walks it all */
+	bool lru_gen;			/* the multi-gen LRU is on by default: Debian's
+					 * CONFIG_LRU_GEN_ENABLED (6.12 y, 6.1 n) */
+};
+/* Fill @ret for @kver; versions between 6.1 and 6.12 take 6.1's rules (only 6.1 and
+ * 6.12 were read).  Returns: 0, or -EINVAL for kernels before 6.1 (not modelled) or a
+ * NULL @ret. */
+int cgctl_memhigh_era_get(uint32_t kver, struct cgctl_memhigh_era *ret);
+
+/* mirrors mm/memcontrol.c:calculate_overage() (v6.1, v6.12): (usage - high) << 20 / high,
+ * 0 when usage <= high; high 0 acts as 1.  Returns: the overage in 2^-20 units. */
+uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high);
+/* mirrors mm/memcontrol.c:calculate_high_delay() (v6.1, v6.12): overage^2 * HZ >> 34,
+ * scaled by @nr_pages / @batch, in the kernel's wrapping 64-bit arithmetic (no clamp:
+ * the caller adds the swap term and clamps).  Returns: jiffies. */
+uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage, unsigned int nr_pages,
+				     unsigned int hz, unsigned int batch);
+/* The sleep of one mem_cgroup_handle_over_high() once reclaim has given up: the memory
+ * and swap delays summed, clamped to MEMCG_MAX_HIGH_DELAY_JIFFIES (2 * HZ), and 0 when
+ * <= HZ / 100 (no sleep).  Returns: jiffies. */
+uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage, uint64_t swap_overage,
+				       unsigned int nr_pages, unsigned int hz,
+				       unsigned int batch);
+
+/* mirrors mm/page_counter.c:effective_protection() (v6.12; mm/memcontrol.c in v6.1):
+ * a child's effective min or low from its usage, its parent's usage, its setting, its
+ * parent's effective value, the siblings' protected usage (children_*_usage) and the
+ * memory_recursiveprot mount option.  Returns: pages. */
+uint64_t cgctl_memhigh_effective_protection(const struct cgctl_memhigh_era *era,
+					    uint64_t usage, uint64_t parent_usage,
+					    uint64_t setting, uint64_t parent_effective,
+					    uint64_t siblings_protected, bool recursive);
+
+/* Settings of one v2 memory cgroup, pages (CGCTL_MEMCG_UNLIMITED: "max"). */
+struct cgctl_memhigh_limits {
+	uint64_t high, max, low, min, swap_max;
+};
+#define CGCTL_MEMHIGH_NO_LIMITS { CGCTL_MEMCG_UNLIMITED, CGCTL_MEMCG_UNLIMITED, 0, 0, \
+				  CGCTL_MEMCG_UNLIMITED }
+
+/* One group of a model run: a child of @parent (-1: a child of the root cgroup). */
+struct cgctl_memhigh_group {
+	int parent;
+	struct cgctl_memhigh_limits lim;
+	uint64_t file, anon;		/* pages already charged (clean file, anon) */
 };
 
-/* Figures that could not be determined; they read as 0 (never guessed). */
-#define CGCTL_INV_UNKNOWN_OWNER		(1u << 0)	/* PFNs hidden (opener lacks
-			CAP_SYS_ADMIN) or no kpagecgroup: one group, ino 0, path NULL */
-#define CGCTL_INV_UNKNOWN_SHMEM		(1u << 1)	/* no kpageflags: shmem counted
-							 * in file */
-#define CGCTL_INV_UNKNOWN_THP		(1u << 2)	/* no kpageflags: thp, thp_pmd */
-#define CGCTL_INV_UNKNOWN_MAPCOUNT	(1u << 3)	/* no kpagecount: anon_shared_mc2 */
-
-struct cgctl_inventory {
-	pid_t pid;
-	bool pfn_visible;	/* pagemap carried PFNs */
-	unsigned int unknown;	/* CGCTL_INV_UNKNOWN_* */
-	uint64_t present_pages;	/* resident pages (each physical page once), incl. zero */
-	uint64_t zero_pages;	/* mappings of the shared zero page: never charged, in no
-				 * group */
-	uint64_t swap_pages;	/* swapped-out entries (pagemap bit 62).  Their owner is not
-				 * visible from /proc (swap_cgroup is not exported); assume
-				 * them charged to task_cgroup (true unless the task moved
-				 * after swap-out without move charge) */
-	uint64_t virt_pages;	/* virtual pages walked (all VMAs) */
-	size_t n_vmas;
-	char *task_cgroup;	/* the task's memory cgroup now; NULL if unknown */
-	uint64_t task_ino;	/* its inode, 0 if unknown */
-	size_t n_groups;
-	struct cgctl_inv_group *groups;	/* descending by pages, then by ino */
-	size_t n_tasks;		/* tasks whose pages are counted (1 for a single scan) */
-	size_t gone_tasks;	/* tasks of cgctl_inventory_scan_tasks() that exited first */
+#define CGCTL_MEMHIGH_ANON 0		/* private anonymous pages, touched one fault each */
+#define CGCTL_MEMHIGH_FILE 1		/* clean page cache, read() into a buffer */
+/* A workload: @threads tasks in @group, each charging @size_pages pages. */
+struct cgctl_memhigh_workload {
+	int group;
+	unsigned int kind;		/* CGCTL_MEMHIGH_ANON or CGCTL_MEMHIGH_FILE */
+	unsigned int threads;
+	uint64_t size_pages;		/* per thread */
+	uint64_t rate_pages;		/* per thread per second, 0: as fast as the CPU */
+	unsigned int chunk_pages;	/* pages between returns to user: 1 for anon faults,
+					 * the read() size for file (0: those defaults, 32) */
+	uint64_t start_ns;		/* when the tasks start */
+	bool stay;			/* anon: the tasks keep their memory and sleep at the
+					 * end (else they exit and free it) */
 };
 
-#define CGCTL_INV_SINGLE_THREAD	(1u << 0)	/* accepted, no effect: always one thread */
-#define CGCTL_INV_NO_PATHS	(1u << 1)	/* do not resolve inodes to paths */
-#define CGCTL_INV_NO_MAPCOUNT	(1u << 2)	/* skip kpagecount (anon_shared_mc2 unknown) */
+/* Which LRU reclaim the kernel runs (/sys/kernel/mm/lru_gen/enabled): the era's default
+ * (its Debian config), the active/inactive lists, or the multi-gen LRU. */
+#define CGCTL_MEMHIGH_LRU_DEFAULT 0
+#define CGCTL_MEMHIGH_LRU_CLASSIC 1
+#define CGCTL_MEMHIGH_LRU_GEN 2
 
-/*
- * cgctl_inventory_scan: inventory the resident pages of @pid (CGCTL_INV_* flags).  Needs
- * ptrace-read access to @pid; without CAP_SYS_ADMIN the owner is unknown (see unknown).
- * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.  @ctx keeps the
- * scan's scratch arrays (at most 64 MiB) and its second worker thread (asleep between
- * scans, every signal blocked) for its next scans, until the last cgctl_unref(): fresh
- * memory costs a page fault per page, a new thread 0.1-0.5 ms.  A fork()ed child's
- * scans start a thread of their own; two scans at once on one context each have one.
- * Returns: 0 and a result to free with cgctl_inventory_free(), or -ESRCH (no such
- * process), -EACCES/-EPERM, -ENOMEM, -EIO (malformed /proc file), -errno.
- */
-int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
-			 struct cgctl_inventory **ret, struct cgctl_error *e);
-/*
- * cgctl_inventory_scan_tasks: the union of the resident pages of @n_pids tasks (a process
- * tree): each physical page counted once however many of them map it, so the figures are
- * what the tasks are charged together.  task_cgroup/task_ino are those of @pids[0].  A
- * task other than the first that exits meanwhile is left out (gone_tasks).  Swap entries
- * carry no PFN: swap_pages is the sum over the tasks (a page swapped out while shared
- * counts once per task), as are n_vmas and virt_pages.
- * Returns: as cgctl_inventory_scan(); -ESRCH when @pids[0] does not exist.
- */
-int cgctl_inventory_scan_tasks(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
-			       unsigned int flags, struct cgctl_inventory **ret,
-			       struct cgctl_error *e);
-/* Free a result of cgctl_inventory_scan (NULL is fine). */
-void cgctl_inventory_free(struct cgctl_inventory *inv);
-/* Returns: the group charged with @ino in @inv, or NULL. */
-const struct cgctl_inv_group *cgctl_inventory_group(const struct cgctl_inventory *inv,
-						    uint64_t ino);
+/* The world around the groups: what the model takes as given. */
+struct cgctl_memhigh_config {
+	uint32_t kver;
+	unsigned int hz;		/* CONFIG_HZ (Debian: 250) */
+	unsigned int ncpus;		/* a task stays on CPU task % ncpus (its stock) */
+	bool recursive_prot;		/* memory_recursiveprot mount option */
+	uint64_t swap_free;		/* system swap space free, pages (0: no swap) */
+	uint64_t alloc_ns;		/* CPU time to fault/read one page (default 250) */
+	uint64_t reclaim_file_ns;	/* per clean file page reclaimed (default 100) */
+	uint64_t reclaim_anon_ns;	/* per anon page swapped out (default 2000) */
+	uint64_t sample_ns;		/* timeline step (0: no timeline) */
+	uint64_t limit_ns;		/* stop the run here (0: an hour after the last start) */
+	unsigned int lru;		/* CGCTL_MEMHIGH_LRU_*: the reclaim the kernel runs */
+	unsigned int ngroups, nworkloads;
+	const struct cgctl_memhigh_group *groups;
+	const struct cgctl_memhigh_workload *workloads;
+};
 
-/* ===== end: pagescan ===== */
+/* What one group's files would read at the end of the run, and how its tasks fared. */
+struct cgctl_memhigh_group_result {
+	uint64_t current, peak;		/* memory.current (pages) at the end / memory.peak */
+	uint64_t file, anon, swap;	/* pages resident (file, anon) and in swap */
+	uint64_t ev_low, ev_high, ev_max, ev_oom, ev_oom_kill;	/* memory.events */
+	uint64_t stall_ns;		/* sum of the throttling sleeps of its tasks */
+	uint64_t reclaim_ns;		/* its tasks' time in reclaim */
+	uint64_t sleeps;		/* throttling sleeps */
+	uint64_t end_ns;		/* when its last task finished or was killed */
+	unsigned int killed;		/* its tasks killed by the OOM killer */
+};
 
-/* ===== section: bandwidth (owner: bandwidth) ===== */
+/* One timeline sample of a group. */
+struct cgctl_memhigh_sample {
+	uint64_t t_ns, current, ev_high, stall_ns;
+	unsigned int sleeping;		/* tasks in a throttling sleep at t */
+};
+
+struct cgctl_memhigh_run;
+/* Run the model.  @e explains a refused configuration.  Returns: 0, -EINVAL (bad
+ * configuration: parent after child, limits, sizes), -ENOMEM. */
+int cgctl_memhigh_run(const struct cgctl_memhigh_config *cfg, struct cgctl_memhigh_run **ret,
+		      struct cgctl_error *e);
+void cgctl_memhigh_run_free(struct cgctl_memhigh_run *r);
+/* Returns: 0, -EINVAL for a bad group index. */
+int cgctl_memhigh_run_group(const struct cgctl_memhigh_run *r, int group,
+			    struct cgctl_memhigh_group_result *ret);
+/* @ret points at the run's samples of @group (valid until the run is freed).
+ * Returns: the number of samples, -EINVAL. */
+ssize_t cgctl_memhigh_run_samples(const struct cgctl_memhigh_run *r, int group,
+				  const struct cgctl_memhigh_sample **ret);
+
+/* ===== end: engine: memory.high ===== */
+
+/* ===== engine: CFS bandwidth ===== */
+/* pool, slices, period timer, slack, burst (lib/engine) */
 
 /*
  * CFS bandwidth control (cpu.cfs_quota_us / cpu.max): a discrete-event model of the
@@ -915,9 +1289,10 @@ int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
 			const struct cgctl_bw_node *nodes, size_t n, size_t target,
 			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
 
-/* ===== end: bandwidth ===== */
+/* ===== end: engine: CFS bandwidth ===== */
 
-/* ===== section: pcp (owner: pcp) ===== */
+/* ===== engine: per-cpu counters and page lists ===== */
+/* percpu_counter, RSS counters, the page allocator's per-cpu lists (lib/engine) */
 
 /* ---- percpu_counter model (lib/percpu_counter.c) ---- */
 
@@ -1118,180 +1493,10 @@ int cgctl_pcp_fraction_read(struct cgctl_ctx *ctx);
 /* Compare one observed pageset with a prediction.  Returns: the OK bits that hold. */
 int cgctl_pcp_check(const struct cgctl_pcp_pred *p, const struct cgctl_zone_pageset *ps);
 
-/* ===== end: pcp ===== */
+/* ===== end: engine: per-cpu counters and page lists ===== */
 
-/* ===== section: netlink (owner: netlink) ===== */
-
-/* ---- proc connector (NETLINK_CONNECTOR, CN_IDX_PROC): fork/exec/exit of every task ---- */
-enum cgctl_procev_what {
-	CGCTL_PROCEV_OTHER = 0,	/* an event we do not decode (uid, comm, ptrace, ...) */
-	CGCTL_PROCEV_FORK,
-	CGCTL_PROCEV_EXEC,
-	CGCTL_PROCEV_EXIT,
-};
-
-struct cgctl_procev {
-	enum cgctl_procev_what what;
-	pid_t pid, tgid;		/* fork: the child; exec/exit: the task */
-	pid_t parent_pid, parent_tgid;	/* fork: the (real) parent; exit: its parent (>= 4.18) */
-	uint32_t exit_code, exit_signal;	/* exit only */
-	uint64_t timestamp_ns;		/* CLOCK_MONOTONIC of the event */
-};
-
-struct cgctl_procev_sock;
-/* cgctl_procev_open: bind a proc connector socket and send PROC_CN_MCAST_LISTEN (on
- * 6.6+ with a filter: fork and exit events only).  Needs the initial user and PID
- * namespaces, and before 6.6 CAP_NET_ADMIN.  Returns: 0, -EPERM, -EPROTONOSUPPORT
- * (kernel without CONFIG_CONNECTOR), -errno; @e says which. */
-int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_sock **ret,
-		      struct cgctl_error *e);
-/* Returns: the socket fd for poll(2). */
-int cgctl_procev_fd(const struct cgctl_procev_sock *s);
-/* cgctl_procev_read: decode up to @max queued events into @ev, waiting at most
- * @timeout_ms (0: do not wait, -1: forever) for the first.  Returns: the count (0 when
- * nothing came), -ENOBUFS when the socket overran and events were lost (the socket stays
- * usable; events after the loss are returned by the next call), -errno. */
-ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev, size_t max,
-			  int timeout_ms);
-/* Send PROC_CN_MCAST_IGNORE and close.  NULL is fine. */
-void cgctl_procev_close(struct cgctl_procev_sock *s);
-
-/* ---- taskstats (generic netlink "TASKSTATS") ---- */
-/* Times in ns, converted from the kernel's µs fields where needed.  Which CPU time to
- * trust (kernel/delayacct.c:delayacct_add_tsk()): cpu_run_virtual_total is the
- * scheduler's sum_exec_runtime, exact, and what getrusage() totals to; cpu_run_real_total
- * is utime+stime as sampled by the tick, off by whole ticks (25% on a busy VM).
- * cpu_count and cpu_delay_total come from sched_info and are there even with delay
- * accounting off; the other delay fields then read 0 (see cgctl_delayacct_enabled()). */
-struct cgctl_taskstats {
-	uint32_t version;		/* TASKSTATS_VERSION the kernel sent */
-	uint32_t ac_pid;		/* 0 when asked for a tgid */
-	char comm[32];
-	uint64_t cpu_count;		/* times on a runqueue */
-	uint64_t cpu_run_real_total_ns;	/* utime + stime, tick-sampled */
-	uint64_t cpu_run_virtual_total_ns;	/* sum_exec_runtime: exact CPU time run */
-	uint64_t cpu_delay_total_ns;	/* waiting on a runqueue */
-	uint64_t blkio_count, blkio_delay_total_ns;
-	uint64_t swapin_count, swapin_delay_total_ns;
-	uint64_t freepages_count, freepages_delay_total_ns;	/* memory reclaim */
-	uint64_t thrashing_count, thrashing_delay_total_ns;	/* v8+, else 0 */
-	uint64_t compact_count, compact_delay_total_ns;		/* v11+, else 0 */
-	uint64_t wpcopy_count, wpcopy_delay_total_ns;		/* v13+, else 0 */
-	uint64_t irq_count, irq_delay_total_ns;			/* v14+, else 0 */
-	uint64_t utime_ns, stime_ns;	/* ac_utime/ac_stime (tick-sampled, scaled) */
-	uint64_t nvcsw, nivcsw;
-	uint64_t minflt, majflt;
-	uint64_t read_bytes, write_bytes;	/* storage I/O (CONFIG_TASK_IO_ACCOUNTING) */
-};
-/*
- * cgctl_taskstats_get: TASKSTATS_CMD_GET for one task (@tgid false: @id is a TID) or a
- * whole thread group summed over its live threads (@tgid true).  Needs CAP_NET_ADMIN
- * for other users' tasks on some kernels.
- * Returns: 0, -ESRCH (no such task), -EPROTONOSUPPORT (no TASKSTATS family), -errno.
- */
-int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
-			struct cgctl_taskstats *ret, struct cgctl_error *e);
-/* cgctl_delayacct_enabled: read /proc/sys/kernel/task_delayacct.  When it is off, @e
- * (if given) says how to turn it on.  Returns: 1 on, 0 off, -errno (-ENOENT: kernel
- * without CONFIG_TASK_DELAY_ACCT or before 5.14, where only the boot option existed). */
-int cgctl_delayacct_enabled(struct cgctl_ctx *ctx, struct cgctl_error *e);
-
-/* cgroupstats: task states of one v1 cgroup (CGROUPSTATS_CMD_GET). */
-struct cgctl_cgroupstats {
-	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible, nr_io_wait;
-};
-/* cgctl_cgroupstats_get: @m must be a v1 hierarchy (the kernel refuses cgroup2 dirs).
- * Returns: 0, -EINVAL (v2 or not a cgroup dir), -ENOENT, -errno. */
-int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			  const char *path, struct cgctl_cgroupstats *ret,
-			  struct cgctl_error *e);
-
-/* ---- move a whole process tree (race-free with the proc connector) ---- */
-/* One destination: cgroup @path of hierarchy @m (v1: one per hierarchy to move in). */
-struct cgctl_move_target {
-	const struct cgctl_mount *m;
-	const char *path;
-};
-
-#define CGCTL_MOVE_TREE_NO_CONNECTOR	(1u << 0)	/* use repeated walks only */
-#define CGCTL_MOVE_TREE_ONE_SHOT	(1u << 1)	/* one walk, no re-walk (comparison) */
-/* Stop the trees with SIGSTOP while they move (a stopped process cannot fork:
- * kernel/fork.c:copy_process() restarts a fork once a signal is pending), and SIGCONT
- * every process stopped this way when done, on every path (by pidfd, so a reused PID is
- * never signalled).  Processes already stopped (state T) are left stopped.  Their
- * parents may see the stop and the continue in waitpid(WUNTRACED|WCONTINUED).  Opt-in:
- * a stopped service misses its deadlines while the tree moves. */
-#define CGCTL_MOVE_TREE_FREEZE		(1u << 2)
-
-struct cgctl_move_tree_opts {
-	unsigned int flags;		/* CGCTL_MOVE_TREE_* */
-	unsigned int max_passes;	/* 0: 64 */
-	uint64_t timeout_ns;		/* 0: 10 s */
-	/* Optional, instead of @targets: move thread group @tgid; return 0 moved, 1 it was
-	 * already there, -ESRCH gone, -errno.  Optional too: @in_target returns 1 if @tgid
-	 * is already in the destination, 0 if not, -errno; without it a process found in a
-	 * re-walk is moved again and counts as new, so a tree that keeps forking never
-	 * converges. */
-	int (*attach)(void *data, pid_t tgid);
-	int (*in_target)(void *data, pid_t tgid);
-	void *data;
-};
-
-struct cgctl_move_tree_result {
-	size_t moved;		/* thread groups written to cgroup.procs */
-	size_t already;		/* found already in the destination (born there) */
-	size_t vanished;	/* exited before they could be moved */
-	size_t failed;		/* other errors (first one in @e and first_error*) */
-	size_t passes;		/* walks done, the first one included */
-	size_t fork_events;	/* fork events of the tree seen on the connector */
-	bool used_connector;	/* false: fallback to repeated walks (reason in note) */
-	bool overrun;		/* the connector lost events; re-walks covered them */
-	int first_error;	/* -errno of the first failure, 0 if none */
-	pid_t first_error_pid;
-	uint64_t elapsed_ns;
-	char note[128];		/* why the connector was not used, "" otherwise */
-	/* appended (safety): */
-	bool connector_deaf;	/* subscribed, but our probe thread's fork event never came:
-				 * not used, re-walks did the job */
-	size_t rewalk_moved;	/* moved by a re-walk (pass 2+) though no event announced
-				 * them: forks the connector missed, or raced a move */
-	size_t stopped;		/* CGCTL_MOVE_TREE_FREEZE: processes stopped and continued */
-	size_t verified;	/* live members found in every target by the final pass */
-	size_t repaired;	/* found outside the destination (or split) by the final pass
-				 * and moved again */
-	size_t splits;		/* of those, in some targets but not all */
-	size_t n_stragglers;	/* live members still outside a target at the end */
-	pid_t stragglers[16];	/* the first 16 of them */
-};
-/*
- * cgctl_move_tree: move the process trees rooted at @roots (thread groups; a TID is
- * taken as its thread group) into every target.  Subscribes to fork events first, then
- * walks /proc/PID/task/TID/children, writing each process once to cgroup.procs (whole
- * thread groups, v1 too), and keeps draining events and re-walking until a pass finds no
- * process outside the destination.  Without the connector (not root, no
- * CONFIG_PROC_EVENTS) it falls back to repeated walks and says so in @res.  @opts may be
- * NULL.  A process that exits meanwhile is not an error.
- * Before it trusts the connector it creates and joins a thread of its own and waits
- * for that fork event (500 ms); a socket that stays silent is a failure of the
- * connector, not a quiet tree: it is closed and re-walks do the job (connector_deaf).
- * It finishes only after a final pass found every live member (not exiting) of the
- * trees in every target (by /proc/PID/cgroup; with a caller's attach(), by in_target(),
- * and not at all without one): a member outside the destination, or split across
- * hierarchies, is moved again and checked again, up to 4 rounds.
- * Returns: the number of processes moved; -ESRCH when no root exists; -EAGAIN when the
- * tree kept growing faster than it could be moved (max_passes or timeout reached);
- * -EBUSY when live members are still outside a target after the final pass (the first
- * 16 in @res->stragglers, named in @e); -EINVAL; or the first attach error when some
- * processes could not be moved (the rest were; counts in @res, reason in @e).
- */
-ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_roots,
-			const struct cgctl_move_target *targets, size_t n_targets,
-			const struct cgctl_move_tree_opts *opts,
-			struct cgctl_move_tree_result *res, struct cgctl_error *e);
-
-/* ===== end: netlink ===== */
-
-/* ===== section: predict-move: the prediction layer (lib/predict): memcg model seeding, move plan, move execution ===== */
+/* ===== predict: memory and moves ===== */
+/* memcg model seeding, move plan, move execution (lib/predict) */
 
 /*
  * The memory half of the prediction layer: one reader of the memory page counters,
@@ -1508,9 +1713,10 @@ ssize_t cgctl_move_pids(struct cgctl_ctx *ctx, const struct cgctl_move_target *t
 /* Free the from strings of @v[0..@n) (the array is the caller's).  Returns: nothing. */
 void cgctl_move_pids_free(struct cgctl_move_pid *v, size_t n);
 
-/* ===== end: predict-move ===== */
+/* ===== end: predict: memory and moves ===== */
 
-/* ===== section: predict-settings: the prediction layer (lib/predict): settings read/apply with rollback, throttling prediction ===== */
+/* ===== predict: settings ===== */
+/* read and apply with rollback, throttling prediction (lib/predict) */
 
 /*
  * ---- CFS bandwidth kernel eras (lib/engine/bandwidth-era.c) ----
@@ -1698,9 +1904,10 @@ struct cgctl_set_applied {
 int cgctl_set_apply(struct cgctl_ctx *ctx, const struct cgctl_set_item *items, size_t n,
 		    struct cgctl_set_applied *res, struct cgctl_error *e);
 
-/* ===== end: predict-settings ===== */
+/* ===== end: predict: settings ===== */
 
-/* ===== section: record: the prediction layer (lib/predict) and kernel (lib/kernel/perf*): bw record, trace, recommend ===== */
+/* ===== predict: record and recommend ===== */
+/* bw record, traces, recommend (lib/predict, lib/kernel/perf*) */
 
 /*
  * Real workloads: record a group's threads with perf context-switch records, rebuild
@@ -1917,202 +2124,10 @@ int cgctl_move_throttle_predict(struct cgctl_ctx *ctx, const struct cgctl_mount 
 				uint64_t sample_ns, uint32_t kver,
 				struct cgctl_move_throttle *mt, struct cgctl_error *e);
 
-/* ===== end: record ===== */
+/* ===== end: predict: record and recommend ===== */
 
-/* ===== section: memhigh: engine: cgroup v2 memory.high throttling and low/min protection (lib/engine) ===== */
-
-/*
- * cgroup v2 memory.high, memory.low/min and swap.max: the over-high path of
- * try_charge_memcg() and mem_cgroup_handle_over_high(), the penalty curve of
- * calculate_high_delay(), effective protection through the tree, and a model run of a
- * workload (anon or file pages) under those settings.  Amounts are pages, times ns.
- * Pure: the era (kernel version) and HZ are parameters.
- */
-#define CGCTL_MEMHIGH_DELAY_PRECISION_SHIFT 20	/* MEMCG_DELAY_PRECISION_SHIFT */
-#define CGCTL_MEMHIGH_DELAY_SCALING_SHIFT 14	/* MEMCG_DELAY_SCALING_SHIFT */
-#define CGCTL_MEMHIGH_SWAP_CLUSTER_MAX 32u	/* SWAP_CLUSTER_MAX */
-
-/* What differs between the kernels this model covers. */
-struct cgctl_memhigh_era {
-	uint32_t kver;
-	unsigned int batch;		/* MEMCG_CHARGE_BATCH: 64 */
-	unsigned int retries;		/* MAX_RECLAIM_RETRIES: 16 */
-	unsigned int stock_slots;	/* memcgs one CPU's stock holds: 1, 7 (6.16+) */
-	bool dying_bail;		/* 6.12: handle_over_high bails for a dying task */
-	bool prot_capped;		/* 6.12: effective_protection caps the unprotected
-					 * ratio and divides in 128 bits; 6.1 in 64 */
-	bool partial_walk;		/* 6.12: memcg reclaim stops walking the subtree
-					 * once nr_to_reclaim is met; 6.1 walks it all */
-	bool lru_gen;			/* the multi-gen LRU is on by default: Debian's
-					 * CONFIG_LRU_GEN_ENABLED (6.12 y, 6.1 n) */
-};
-/* Fill @ret for @kver; versions between 6.1 and 6.12 take 6.1's rules (only 6.1 and
- * 6.12 were read).  Returns: 0, or -EINVAL for kernels before 6.1 (not modelled) or a
- * NULL @ret. */
-int cgctl_memhigh_era_get(uint32_t kver, struct cgctl_memhigh_era *ret);
-
-/* mirrors mm/memcontrol.c:calculate_overage() (v6.1, v6.12): (usage - high) << 20 / high,
- * 0 when usage <= high; high 0 acts as 1.  Returns: the overage in 2^-20 units. */
-uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high);
-/* mirrors mm/memcontrol.c:calculate_high_delay() (v6.1, v6.12): overage^2 * HZ >> 34,
- * scaled by @nr_pages / @batch, in the kernel's wrapping 64-bit arithmetic (no clamp:
- * the caller adds the swap term and clamps).  Returns: jiffies. */
-uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage, unsigned int nr_pages,
-				     unsigned int hz, unsigned int batch);
-/* The sleep of one mem_cgroup_handle_over_high() once reclaim has given up: the memory
- * and swap delays summed, clamped to MEMCG_MAX_HIGH_DELAY_JIFFIES (2 * HZ), and 0 when
- * <= HZ / 100 (no sleep).  Returns: jiffies. */
-uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage, uint64_t swap_overage,
-				       unsigned int nr_pages, unsigned int hz,
-				       unsigned int batch);
-
-/* mirrors mm/page_counter.c:effective_protection() (v6.12; mm/memcontrol.c in v6.1):
- * a child's effective min or low from its usage, its parent's usage, its setting, its
- * parent's effective value, the siblings' protected usage (children_*_usage) and the
- * memory_recursiveprot mount option.  Returns: pages. */
-uint64_t cgctl_memhigh_effective_protection(const struct cgctl_memhigh_era *era,
-					    uint64_t usage, uint64_t parent_usage,
-					    uint64_t setting, uint64_t parent_effective,
-					    uint64_t siblings_protected, bool recursive);
-
-/* Settings of one v2 memory cgroup, pages (CGCTL_MEMCG_UNLIMITED: "max"). */
-struct cgctl_memhigh_limits {
-	uint64_t high, max, low, min, swap_max;
-};
-#define CGCTL_MEMHIGH_NO_LIMITS { CGCTL_MEMCG_UNLIMITED, CGCTL_MEMCG_UNLIMITED, 0, 0, \
-				  CGCTL_MEMCG_UNLIMITED }
-
-/* One group of a model run: a child of @parent (-1: a child of the root cgroup). */
-struct cgctl_memhigh_group {
-	int parent;
-	struct cgctl_memhigh_limits lim;
-	uint64_t file, anon;		/* pages already charged (clean file, anon) */
-};
-
-#define CGCTL_MEMHIGH_ANON 0		/* private anonymous pages, touched one fault each */
-#define CGCTL_MEMHIGH_FILE 1		/* clean page cache, read() into a buffer */
-/* A workload: @threads tasks in @group, each charging @size_pages pages. */
-struct cgctl_memhigh_workload {
-	int group;
-	unsigned int kind;		/* CGCTL_MEMHIGH_ANON or CGCTL_MEMHIGH_FILE */
-	unsigned int threads;
-	uint64_t size_pages;		/* per thread */
-	uint64_t rate_pages;		/* per thread per second, 0: as fast as the CPU */
-	unsigned int chunk_pages;	/* pages between returns to user: 1 for anon faults,
-					 * the read() size for file (0: those defaults, 32) */
-	uint64_t start_ns;		/* when the tasks start */
-	bool stay;			/* anon: the tasks keep their memory and sleep at the
-					 * end (else they exit and free it) */
-};
-
-/* Which LRU reclaim the kernel runs (/sys/kernel/mm/lru_gen/enabled): the era's default
- * (its Debian config), the active/inactive lists, or the multi-gen LRU. */
-#define CGCTL_MEMHIGH_LRU_DEFAULT 0
-#define CGCTL_MEMHIGH_LRU_CLASSIC 1
-#define CGCTL_MEMHIGH_LRU_GEN 2
-
-/* The world around the groups: what the model takes as given. */
-struct cgctl_memhigh_config {
-	uint32_t kver;
-	unsigned int hz;		/* CONFIG_HZ (Debian: 250) */
-	unsigned int ncpus;		/* a task stays on CPU task % ncpus (its stock) */
-	bool recursive_prot;		/* memory_recursiveprot mount option */
-	uint64_t swap_free;		/* system swap space free, pages (0: no swap) */
-	uint64_t alloc_ns;		/* CPU time to fault/read one page (default 250) */
-	uint64_t reclaim_file_ns;	/* per clean file page reclaimed (default 100) */
-	uint64_t reclaim_anon_ns;	/* per anon page swapped out (default 2000) */
-	uint64_t sample_ns;		/* timeline step (0: no timeline) */
-	uint64_t limit_ns;		/* stop the run here (0: an hour after the last start) */
-	unsigned int lru;		/* CGCTL_MEMHIGH_LRU_*: the reclaim the kernel runs */
-	unsigned int ngroups, nworkloads;
-	const struct cgctl_memhigh_group *groups;
-	const struct cgctl_memhigh_workload *workloads;
-};
-
-/* What one group's files would read at the end of the run, and how its tasks fared. */
-struct cgctl_memhigh_group_result {
-	uint64_t current, peak;		/* memory.current (pages) at the end / memory.peak */
-	uint64_t file, anon, swap;	/* pages resident (file, anon) and in swap */
-	uint64_t ev_low, ev_high, ev_max, ev_oom, ev_oom_kill;	/* memory.events */
-	uint64_t stall_ns;		/* sum of the throttling sleeps of its tasks */
-	uint64_t reclaim_ns;		/* its tasks' time in reclaim */
-	uint64_t sleeps;		/* throttling sleeps */
-	uint64_t end_ns;		/* when its last task finished or was killed */
-	unsigned int killed;		/* its tasks killed by the OOM killer */
-};
-
-/* One timeline sample of a group. */
-struct cgctl_memhigh_sample {
-	uint64_t t_ns, current, ev_high, stall_ns;
-	unsigned int sleeping;		/* tasks in a throttling sleep at t */
-};
-
-struct cgctl_memhigh_run;
-/* Run the model.  @e explains a refused configuration.  Returns: 0, -EINVAL (bad
- * configuration: parent after child, limits, sizes), -ENOMEM. */
-int cgctl_memhigh_run(const struct cgctl_memhigh_config *cfg, struct cgctl_memhigh_run **ret,
-		      struct cgctl_error *e);
-void cgctl_memhigh_run_free(struct cgctl_memhigh_run *r);
-/* Returns: 0, -EINVAL for a bad group index. */
-int cgctl_memhigh_run_group(const struct cgctl_memhigh_run *r, int group,
-			    struct cgctl_memhigh_group_result *ret);
-/* @ret points at the run's samples of @group (valid until the run is freed).
- * Returns: the number of samples, -EINVAL. */
-ssize_t cgctl_memhigh_run_samples(const struct cgctl_memhigh_run *r, int group,
-				  const struct cgctl_memhigh_sample **ret);
-
-/* ===== end: memhigh ===== */
-
-/* ===== section: stat: kernel: cgroup statistics readers used by stat/watch/tree (lib/kernel) ===== */
-
-/*
- * cgctl_memstat_read() and cgctl_cpubw_read() reading only what the caller prints
- * (lib/kernel/kstat.c).  Memory: CGCTL_MEMSTAT_LEAN reads usage, limit and (v1) failcnt
- * only, each file in one openat2(): 2 or 3 files a cgroup instead of up to 7;
- * CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT leaves memsw_failcnt 0.  CPU: CGCTL_CPUBW_LEAN reads
- * only cpu.stat and (v1, with @acct) cpuacct.usage; quota_us is then UINT64_MAX,
- * period_us, burst_us and throttled_local_ns 0, and present has neither
- * CGCTL_CPUBW_BURST nor CGCTL_CPUBW_LOCAL.
- */
-#define CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT	(1u << 0)
-#define CGCTL_MEMSTAT_LEAN			(1u << 1)
-/* Returns: as cgctl_memstat_read(): 0, -ENOENT, -EOPNOTSUPP (no memory controller
- * there), -errno. */
-int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			     const char *path, unsigned int flags, struct cgctl_memstat *st);
-#define CGCTL_CPUBW_LEAN			(1u << 0)
-/* Returns: as cgctl_cpubw_read(): 0, -ENOENT, -EOPNOTSUPP (no cpu.stat; the root
- * reads 0), -errno. */
-int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			   const char *path, const struct cgctl_mount *acct,
-			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
-
-/* Where cgctl_task_states() counted: cgroupstats has nr_io_wait, /proc does not. */
-#define CGCTL_STATES_PROC		0
-#define CGCTL_STATES_CGROUPSTATS	1
-/* The states of the tasks of @path in @m: from cgroupstats (v1 on the live system),
- * else from /proc/TID/stat of each thread in its tasks / cgroup.threads (nr_io_wait 0).
- * Returns: CGCTL_STATES_CGROUPSTATS or CGCTL_STATES_PROC, -ENOENT, -EINVAL, -errno. */
-int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		      struct cgctl_cgroupstats *cs);
-
-/* What `cgctl stat --tasks` prints of a process besides its taskstats. */
-struct cgctl_proc_info {
-	char comm[64];		/* /proc/PID/stat field 2, without the parentheses */
-	char state;		/* field 3: R S D T t Z X I ... */
-	uint64_t minflt, majflt;	/* fields 10 and 12 */
-};
-/* Read /proc/@pid/stat (below the context's root).  Returns: 0, -ESRCH (gone),
- * -EINVAL, -EBADMSG, -errno. */
-int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_info *info);
-
-/* The kernel version of the context: ROOT/proc/sys/kernel/osrelease below a root prefix
- * (a fixture names its kernel), else the running kernel's.  Returns: CGCTL_KVER(...),
- * 0 when unknown (a fixture without the file, or an unparsable one). */
-uint32_t cgctl_kver_of(struct cgctl_ctx *ctx);
-/* ===== end: stat ===== */
-
-/* ===== section: validate (owner: validate) ===== */
+/* ===== validate ===== */
+/* scenarios, runs and verdicts (lib/validate) */
 
 /* Verdict of one predicted quantity against repeated kernel observations. */
 enum cgctl_verdict {
