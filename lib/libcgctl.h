@@ -398,56 +398,6 @@ int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 
 /* ===== end: kernel: statistics ===== */
 
-/* ===== kernel: cgroup statistics readers ===== */
-/* stat/watch/tree (lib/kernel) */
-
-/*
- * cgctl_memstat_read() and cgctl_cpubw_read() reading only what the caller prints
- * (lib/kernel/kstat.c).  Memory: CGCTL_MEMSTAT_LEAN reads usage, limit and (v1) failcnt
- * only, each file in one openat2(): 2 or 3 files a cgroup instead of up to 7;
- * CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT leaves memsw_failcnt 0.  CPU: CGCTL_CPUBW_LEAN reads
- * only cpu.stat and (v1, with @acct) cpuacct.usage; quota_us is then UINT64_MAX,
- * period_us, burst_us and throttled_local_ns 0, and present has neither
- * CGCTL_CPUBW_BURST nor CGCTL_CPUBW_LOCAL.
- */
-#define CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT	(1u << 0)
-#define CGCTL_MEMSTAT_LEAN			(1u << 1)
-/* Returns: as cgctl_memstat_read(): 0, -ENOENT, -EOPNOTSUPP (no memory controller
- * there), -errno. */
-int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			     const char *path, unsigned int flags, struct cgctl_memstat *st);
-#define CGCTL_CPUBW_LEAN			(1u << 0)
-/* Returns: as cgctl_cpubw_read(): 0, -ENOENT, -EOPNOTSUPP (no cpu.stat; the root
- * reads 0), -errno. */
-int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			   const char *path, const struct cgctl_mount *acct,
-			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
-
-/* Where cgctl_task_states() counted: cgroupstats has nr_io_wait, /proc does not. */
-#define CGCTL_STATES_PROC		0
-#define CGCTL_STATES_CGROUPSTATS	1
-/* The states of the tasks of @path in @m: from cgroupstats (v1 on the live system),
- * else from /proc/TID/stat of each thread in its tasks / cgroup.threads (nr_io_wait 0).
- * Returns: CGCTL_STATES_CGROUPSTATS or CGCTL_STATES_PROC, -ENOENT, -EINVAL, -errno. */
-int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		      struct cgctl_cgroupstats *cs);
-
-/* What `cgctl stat --tasks` prints of a process besides its taskstats. */
-struct cgctl_proc_info {
-	char comm[64];		/* /proc/PID/stat field 2, without the parentheses */
-	char state;		/* field 3: R S D T t Z X I ... */
-	uint64_t minflt, majflt;	/* fields 10 and 12 */
-};
-/* Read /proc/@pid/stat (below the context's root).  Returns: 0, -ESRCH (gone),
- * -EINVAL, -EBADMSG, -errno. */
-int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_info *info);
-
-/* The kernel version of the context: ROOT/proc/sys/kernel/osrelease below a root prefix
- * (a fixture names its kernel), else the running kernel's.  Returns: CGCTL_KVER(...),
- * 0 when unknown (a fixture without the file, or an unparsable one). */
-uint32_t cgctl_kver_of(struct cgctl_ctx *ctx);
-/* ===== end: kernel: cgroup statistics readers ===== */
-
 /* ===== kernel: page inventory ===== */
 /* where a task's pages are and who they are charged to (lib/kernel/pagescan*) */
 
@@ -714,6 +664,56 @@ ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_root
 			struct cgctl_move_tree_result *res, struct cgctl_error *e);
 
 /* ===== end: kernel: netlink ===== */
+
+/* ===== kernel: cgroup statistics readers ===== */
+/* stat/watch/tree (lib/kernel) */
+
+/*
+ * cgctl_memstat_read() and cgctl_cpubw_read() reading only what the caller prints
+ * (lib/kernel/kstat.c).  Memory: CGCTL_MEMSTAT_LEAN reads usage, limit and (v1) failcnt
+ * only, each file in one openat2(): 2 or 3 files a cgroup instead of up to 7;
+ * CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT leaves memsw_failcnt 0.  CPU: CGCTL_CPUBW_LEAN reads
+ * only cpu.stat and (v1, with @acct) cpuacct.usage; quota_us is then UINT64_MAX,
+ * period_us, burst_us and throttled_local_ns 0, and present has neither
+ * CGCTL_CPUBW_BURST nor CGCTL_CPUBW_LOCAL.
+ */
+#define CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT	(1u << 0)
+#define CGCTL_MEMSTAT_LEAN			(1u << 1)
+/* Returns: as cgctl_memstat_read(): 0, -ENOENT, -EOPNOTSUPP (no memory controller
+ * there), -errno. */
+int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			     const char *path, unsigned int flags, struct cgctl_memstat *st);
+#define CGCTL_CPUBW_LEAN			(1u << 0)
+/* Returns: as cgctl_cpubw_read(): 0, -ENOENT, -EOPNOTSUPP (no cpu.stat; the root
+ * reads 0), -errno. */
+int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *path, const struct cgctl_mount *acct,
+			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
+
+/* Where cgctl_task_states() counted: cgroupstats has nr_io_wait, /proc does not. */
+#define CGCTL_STATES_PROC		0
+#define CGCTL_STATES_CGROUPSTATS	1
+/* The states of the tasks of @path in @m: from cgroupstats (v1 on the live system),
+ * else from /proc/TID/stat of each thread in its tasks / cgroup.threads (nr_io_wait 0).
+ * Returns: CGCTL_STATES_CGROUPSTATS or CGCTL_STATES_PROC, -ENOENT, -EINVAL, -errno. */
+int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      struct cgctl_cgroupstats *cs);
+
+/* What `cgctl stat --tasks` prints of a process besides its taskstats. */
+struct cgctl_proc_info {
+	char comm[64];		/* /proc/PID/stat field 2, without the parentheses */
+	char state;		/* field 3: R S D T t Z X I ... */
+	uint64_t minflt, majflt;	/* fields 10 and 12 */
+};
+/* Read /proc/@pid/stat (below the context's root).  Returns: 0, -ESRCH (gone),
+ * -EINVAL, -EBADMSG, -errno. */
+int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_info *info);
+
+/* The kernel version of the context: ROOT/proc/sys/kernel/osrelease below a root prefix
+ * (a fixture names its kernel), else the running kernel's.  Returns: CGCTL_KVER(...),
+ * 0 when unknown (a fixture without the file, or an unparsable one). */
+uint32_t cgctl_kver_of(struct cgctl_ctx *ctx);
+/* ===== end: kernel: cgroup statistics readers ===== */
 
 /* ===== engine: memcg ===== */
 /* page counters, per-cpu charge stock, move charge (lib/engine) */
