@@ -395,6 +395,11 @@ int cgctl_mem_events_parse(const char *buf, size_t len, struct cgctl_mem_events 
  * Returns: 0, -EOPNOTSUPP on v1, -ENOENT (no such file), -errno, or the parse error. */
 int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			  const char *path, bool local, struct cgctl_mem_events *ret);
+/* Bring @path's v2 memory.stat up to date before it is read: since 6.8 the kernel flushes
+ * a small group's per-cpu statistics only past a threshold of its own.  Returns: 0
+ * (nothing to do on v1), or -errno of the read that flushes (cpu.stat). */
+int cgctl_mem_stat_flush(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			 const char *path);
 
 /* ===== end: kernel: statistics ===== */
 

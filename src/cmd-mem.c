@@ -159,6 +159,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 		emit_move(cli, kver, m, c.move_charge);
 	else
 		emit_move(cli, kver, m, UINT64_MAX);
+	cgctl_mem_stat_flush(cli->ctx, m, norm);	/* a new group's stat may lag */
 	emit_keyed(cli, m, norm, "memory.stat", "stat");
 	if (m->version == 2)
 		emit_v2_signals(cli, m, norm);

@@ -75,3 +75,27 @@ CGCTL_EXPORT int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl
 	free(buf);
 	return r;
 }
+
+/*
+ * Since 6.8 ("mm: memcg: make stats flushing threshold per-memcg") a read of
+ * memory.stat flushes the per-cpu deltas only once the memcg's own subtree has more than
+ * 64 x ncpu of them (memcg_vmstats_needs_flush(), 6.12 mm/memcontrol.c): a small or new
+ * group reads anon 0 for pages it has.  Reading cpu.stat, a core file of every v2 group,
+ * flushes the rstat of all controllers of the subtree (cgroup_base_stat_cputime_show()
+ * -> cgroup_rstat_flush_hold(), 4.16+).  v1 has no such file in the memory hierarchy.
+ */
+CGCTL_EXPORT int cgctl_mem_stat_flush(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				      const char *path)
+{
+	char *buf = NULL;
+	size_t len;
+	int r;
+
+	if (!ctx || !m || !path)
+		return -EINVAL;
+	if (m->version != 2)
+		return 0;
+	r = cgctl_cg_read(ctx, m, path, "cpu.stat", &buf, &len);
+	free(buf);
+	return r;
+}

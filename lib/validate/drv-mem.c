@@ -74,11 +74,12 @@ static int num(struct vrun *run, const struct cgctl_mount *m, const char *path,
 static int stats_flush(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		       char *reason, size_t len)
 {
-	uint64_t usec;
+	int r = cgctl_mem_stat_flush(run->ctx, m, path);
 
-	if (m->version != 2)
-		return 0;
-	return vcg_read_key(run, m, path, "cpu.stat", "usage_usec", &usec, reason, len);
+	if (r < 0)
+		snprintf(reason, len, "%s/cpu.stat (flushes memory.stat): %s", path,
+			 strerror(-r));
+	return r;
 }
 
 /* v1: usage_in_bytes, kmem, rss/cache, max_usage, failcnt; v2: current, stat kernel,
