@@ -77,11 +77,13 @@ const char *cli_strerror(int neg_errno);
 /* Parse a PID argument strictly.  Returns: 0 or -EINVAL. */
 int cli_parse_pid(const char *s, pid_t *pid);
 /*
- * Collect PIDs from @argv; a lone "-" reads one PID per line from stdin.  Bad PIDs are
- * usage errors (nothing is done).  Returns: EXIT_OK with a malloc'ed array, or an exit
- * status after printing the error.
+ * Collect PIDs from @argv; a lone "-" reads PIDs separated by any blanks or newlines
+ * from stdin.  Bad PIDs are usage errors (nothing is done).  Returns: EXIT_OK with a
+ * malloc'ed array (maybe empty after "-"), or an exit status after printing the error.
  */
 int cli_collect_pids(struct cli *cli, int argc, const char **argv, pid_t **pids, size_t *n);
+/* Returns: whether one of @argv is "-" (an empty list read from stdin is no error). */
+bool cli_args_have_stdin(int argc, const char **argv);
 
 /*
  * Resolve PATH for a controller: the hierarchy carrying @controller (NULL: the cgroup2

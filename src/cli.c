@@ -169,24 +169,32 @@ static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 				       lineno);
 			break;
 		}
-		while (*s == ' ' || *s == '\t')
-			s++;
-		e = s + strlen(s);
-		while (e > s && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		if (!*s)
-			continue;
-		if (cli_parse_pid(s, &p) < 0) {
-			rc = cli_usage(cli, "stdin line %lu: '%s' is not a PID", lineno, s);
-			break;
+		/* PIDs separated by any blanks: echo "$P1 $P2" | cgctl move - X */
+		for (char *tok = strtok_r(s, " \t\r\n\v\f", &e); tok;
+		     tok = strtok_r(NULL, " \t\r\n\v\f", &e)) {
+			if (cli_parse_pid(tok, &p) < 0) {
+				rc = cli_usage(cli, "stdin line %lu: '%s' is not a PID", lineno,
+					       tok);
+				break;
+			}
+			if (add_pid(l, p) < 0) {
+				rc = cli_error(cli, NULL, -ENOMEM, NULL);
+				break;
+			}
 		}
-		if (add_pid(l, p) < 0) {
-			rc = cli_error(cli, NULL, -ENOMEM, NULL);
+		if (rc)
 			break;
-		}
 	}
 	free(line);
 	return rc;
+}
+
+bool cli_args_have_stdin(int argc, const char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "-"))
+			return true;
+	return false;
 }
 
 int cli_collect_pids(struct cli *cli, int argc, const char **argv, pid_t **pids, size_t *n)

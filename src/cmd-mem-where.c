@@ -187,7 +187,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 		return rc;
 	if (!n) {
 		free(pids);
-		return cli_usage(cli, "no PID given");
+		if (!cli_args_have_stdin(argc, argv))
+			return cli_usage(cli, "no PID given");
+		emit(cli, NULL, 0);	/* "-" and an empty stdin: nothing, and success */
+		return EXIT_OK;
 	}
 	inv = calloc(n, sizeof(*inv));
 	if (!inv) {

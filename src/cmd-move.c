@@ -679,7 +679,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	rc = cli_collect_pids(cli, argc - 1, argv, &pids, &n);
 	if (rc)
 		return rc;
-	if (!n) {
+	if (!n && !cli_args_have_stdin(argc - 1, argv)) {
 		free(pids);
 		return cli_usage(cli, "no PID given");
 	}
@@ -687,6 +687,14 @@ static int run(struct cli *cli, int argc, const char **argv)
 	tg.mem = -1;
 	tg.arg = argv[argc - 1];
 	rc = resolve_targets(cli, &tg);
+	if (!rc && !n) {
+		/* "-" and an empty stdin (a pipeline whose source found nothing): the
+		 * destination is checked, nothing is moved, and that is success */
+		out_list_begin(cli->out, "moves");
+		out_list_end(cli->out);
+		free(pids);
+		return EXIT_OK;
+	}
 	if (!rc && tg.mem >= 0 && !opt_noplan) {
 		int r = cgctl_mem_model_init(cli->ctx, tg.ms[tg.mem], mem_kver(cli),
 					     mem_ncpu(cli), &mm);

@@ -51,4 +51,24 @@ cg_in "100
 expect_rc 0 "PIDs on stdin"
 [ "$(cat "$ROOT/$M/c/cgroup.procs" | tr '\n' ' ')" = "100 101 " ] && ok || fail "stdin moved"
 
+# PIDs separated by any blanks (echo "$P1 $P2" | cgctl move - X)
+fixture mem-v1
+fake_task 100 S 4194304 /a
+fake_task 101 S 4194304 /a
+cg_in "100	101
+" --root "$ROOT" -q move --no-plan - /c
+expect_rc 0 "two PIDs on one stdin line"
+[ "$(cat "$ROOT/$M/c/cgroup.procs" | tr '\n' ' ')" = "100 101 " ] && ok || fail "line moved"
+# an empty source: nothing to do is success, with the destination still checked
+cg --root "$ROOT" --json move --no-plan - /c
+expect_rc 0 "empty stdin"
+[ "$OUT" = '{"moves":[]}' ] && ok || fail "empty stdin prints an empty list: $OUT"
+bad_input 4 "empty stdin, missing destination" --root "$ROOT" move --no-plan - /nope
+cg --root "$ROOT" --json mem where -
+expect_rc 0 "mem where, empty stdin"
+cg_in "100 x
+" --root "$ROOT" move --no-plan - /c
+expect_rc 2 "a bad token"
+expect_err "cgctl: move: stdin line 1: 'x' is not a PID" "the token, not the line"
+
 done_testing
