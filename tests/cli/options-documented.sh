@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every option that `cgctl [CMD [VERB]] --help` shows must be in the man page and in the
-# command's block of the bash and zsh completions; every command has a man page.
+# command's block of the bash and zsh completions; every command has a man page with
+# NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS, EXAMPLES and SEE ALSO.
 . "$top_srcdir/tests/lib.sh"
 
 man="$top_srcdir/man"
@@ -50,5 +51,12 @@ for c in $cmds; do
 		check_cmd "$c"
 	fi
 	grep -q "$c" "$man/cgctl.1.scd" && ok || fail "$c not listed in cgctl.1.scd"
+done
+# every command's page has the sections a user looks for (cgctl(1): GLOBAL OPTIONS)
+for page in "$man"/cgctl*.1.scd; do
+	for sec in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+		grep -Eq "^# (GLOBAL )?$sec\$" "$page" && ok ||
+			fail "$(basename "$page"): no $sec section"
+	done
 done
 done_testing
