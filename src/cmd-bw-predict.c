@@ -20,7 +20,8 @@
 
 static const char *opt_quota, *opt_period, *opt_burst, *opt_busy, *opt_idle, *opt_duty;
 static const char *opt_jitter, *opt_trace, *opt_duration, *opt_kernel, *opt_other;
-static int opt_threads = -1, opt_cpus = -1, opt_timeline, opt_ascii;
+static const char *opt_cpus;
+static int opt_threads = -1, opt_online = -1, opt_timeline, opt_ascii;
 static long long opt_seed = 1;
 
 static const struct poptOption options[] = {
@@ -29,7 +30,10 @@ static const struct poptOption options[] = {
 	{ "period", '\0', POPT_ARG_STRING, &opt_period, 0, "period (default 100ms)", "DUR" },
 	{ "burst", '\0', POPT_ARG_STRING, &opt_burst, 0, "burst (default 0)", "DUR" },
 	{ "threads", '\0', POPT_ARG_INT, &opt_threads, 0, "number of threads", "N" },
-	{ "cpus", '\0', POPT_ARG_INT, &opt_cpus, 0, "CPUs (default: online CPUs)", "M" },
+	{ "cpus", '\0', POPT_ARG_STRING, &opt_cpus, 0,
+	  "quota as a number of CPUs (quota = CPUS x period), as bw set takes it", "FLOAT" },
+	{ "online-cpus", '\0', POPT_ARG_INT, &opt_online, 0,
+	  "CPUs of the machine simulated (default: this one's online CPUs)", "M" },
 	{ "busy", '\0', POPT_ARG_STRING, &opt_busy, 0,
 	  "CPU time per busy phase (default: always busy)", "DUR" },
 	{ "idle", '\0', POPT_ARG_STRING, &opt_idle, 0, "sleep after each busy phase", "DUR" },
@@ -131,6 +135,10 @@ static int parse_settings(struct cli *cli, int argc, const char **argv, struct p
 	}
 	if (opt_period && (rc = bw_parse_us(cli, "period", opt_period, &p->bw.period_us)))
 		return rc;
+	if (opt_quota && opt_cpus)
+		return cli_usage(cli, "--quota and --cpus exclude each other");
+	if (opt_cpus && (rc = bw_parse_cpus(cli, opt_cpus, p->bw.period_us, &p->bw.quota_us)))
+		return rc;
 	if (opt_quota && !strcmp(opt_quota, "max"))
 		p->bw.quota_us = CGCTL_BW_INF;
 	else if (opt_quota && (rc = bw_parse_us(cli, "quota", opt_quota, &p->bw.quota_us)))
@@ -157,9 +165,9 @@ static int parse_workload(struct cli *cli, struct pred *p)
 		     cgctl_bw_trace_threads(p->trace);
 	if (p->threads < 1 || p->threads > 100000)
 		return cli_usage(cli, "--threads: %d is not in 1..100000", opt_threads);
-	if (opt_cpus == 0 || opt_cpus > 4096 || opt_cpus < -1)
-		return cli_usage(cli, "--cpus: %d is not in 1..4096", opt_cpus);
-	p->ncpus = opt_cpus > 0 ? (unsigned int)opt_cpus : bw_ncpu(cli);
+	if (opt_online == 0 || opt_online > 4096 || opt_online < -1)
+		return cli_usage(cli, "--online-cpus: %d is not in 1..4096", opt_online);
+	p->ncpus = opt_online > 0 ? (unsigned int)opt_online : bw_ncpu(cli);
 	if (opt_busy && (rc = cli_parse_duration(cli, "busy", opt_busy, 1000, &p->busy_ns)))
 		return rc;
 	if (opt_idle && (rc = cli_parse_duration(cli, "idle", opt_idle, 1000, &p->idle_ns)))
@@ -280,8 +288,13 @@ static void emit(struct cli *cli, const struct pred *p)
 		 p->bw.quota_us * 1000);
 	out_usec(o, "period_us", p->bw.period_us * 1000);
 	out_usec(o, "burst_us", p->bw.burst_us * 1000);
-	out_u64(o, "cpus", p->ncpus);
+	/* as bw show: the limit in CPUs; the machine's CPUs are online_cpus */
+	if (p->bw.quota_us == CGCTL_BW_INF)
+		out_null(o, "cpus");
+	else
+		out_double(o, "cpus", (double)p->bw.quota_us / p->bw.period_us, 3);
 	out_obj_end(o);
+	out_u64(o, "online_cpus", p->ncpus);
 	out_obj_begin(o, "workload");
 	out_u64(o, "threads", p->threads);
 	if (p->trace) {

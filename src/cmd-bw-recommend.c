@@ -20,7 +20,7 @@
 
 static const char *opt_trace, *opt_max_thr, *opt_max_delay, *opt_period, *opt_burst;
 static const char *opt_duration, *opt_kernel, *opt_apply;
-static int opt_cpus = -1;
+static int opt_online = -1;
 static long long opt_seed = 1;
 
 static const struct poptOption options[] = {
@@ -34,7 +34,7 @@ static const struct poptOption options[] = {
 	  "period, or candidate periods (default 100ms)", "DUR[,DUR...]" },
 	{ "burst", '\0', POPT_ARG_STRING, &opt_burst, 0,
 	  "burst: \"auto\" searches it too (default 0)", "auto|DUR" },
-	{ "cpus", '\0', POPT_ARG_INT, &opt_cpus, 0,
+	{ "online-cpus", '\0', POPT_ARG_INT, &opt_online, 0,
 	  "CPUs to replay on (default: the trace's)", "N" },
 	{ "duration", '\0', POPT_ARG_STRING, &opt_duration, 0,
 	  "how long to record a PID or PATH (default 10s)", "DUR" },
@@ -108,8 +108,8 @@ static int parse_opts(struct cli *cli, struct rec *p)
 		p->o.burst_auto = true;
 	else if (opt_burst && (rc = bw_parse_us(cli, "burst", opt_burst, &p->o.burst_us)))
 		return rc;
-	if (opt_cpus == 0 || opt_cpus > 4096 || opt_cpus < -1)
-		return cli_usage(cli, "--cpus: %d is not in 1..4096", opt_cpus);
+	if (opt_online == 0 || opt_online > 4096 || opt_online < -1)
+		return cli_usage(cli, "--online-cpus: %d is not in 1..4096", opt_online);
 	if (opt_kernel && cgctl_kver_parse(opt_kernel, &p->o.kver) < 0)
 		return cli_usage(cli, "--kernel: '%s' is not a version (e.g. 6.18, 5.3)",
 				 opt_kernel);
@@ -155,7 +155,7 @@ static int load_trace(struct cli *cli, struct rec *p)
 	if (p->info.lost)
 		cli_warn(cli, "%s: the recording lost %" PRIu64 " records: its demand is "
 			 "approximate", opt_trace, p->info.lost);
-	p->o.ncpus = opt_cpus > 0 ? (unsigned int)opt_cpus :
+	p->o.ncpus = opt_online > 0 ? (unsigned int)opt_online :
 		     p->info.ncpus ? p->info.ncpus : bw_ncpu(cli);
 	return EXIT_OK;
 }
@@ -192,7 +192,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_obj_begin(o, "workload");
 	out_str(o, "trace", opt_trace);
 	out_u64(o, "threads", p->info.threads);
-	out_u64(o, "cpus", p->o.ncpus);
+	out_u64(o, "online_cpus", p->o.ncpus);
 	out_usec(o, "duration_us", p->info.duration_ns);
 	out_usec(o, "busy_us", p->info.busy_ns);
 	out_usec(o, "wait_us", p->info.wait_ns);

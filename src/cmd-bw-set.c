@@ -33,16 +33,6 @@ static const struct poptOption options[] = {
 	POPT_TABLEEND
 };
 
-static int parse_cpus(struct cli *cli, uint64_t period_us, uint64_t *quota_us)
-{
-	double c;
-
-	if (cli_parse_decimal(opt_cpus, &c) < 0 || !isfinite(c) || c <= 0 || c > 1e9)
-		return cli_usage(cli, "--cpus: '%s' is not a positive number of CPUs", opt_cpus);
-	*quota_us = num_round_u64(c * (double)period_us);
-	return EXIT_OK;
-}
-
 /* The setting asked for, from the current one and the options. */
 static int wanted(struct cli *cli, const struct cgctl_bw_settings *old,
 		  struct cgctl_bw_settings *bw)
@@ -59,7 +49,7 @@ static int wanted(struct cli *cli, const struct cgctl_bw_settings *old,
 		return rc;
 	if (opt_quota && (rc = bw_parse_us(cli, "quota", opt_quota, &bw->quota_us)))
 		return rc;
-	if (opt_cpus && (rc = parse_cpus(cli, bw->period_us, &bw->quota_us)))
+	if (opt_cpus && (rc = bw_parse_cpus(cli, opt_cpus, bw->period_us, &bw->quota_us)))
 		return rc;
 	if (opt_unlimited)
 		bw->quota_us = CGCTL_BW_INF;

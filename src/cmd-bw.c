@@ -5,11 +5,13 @@
  * (cmd-bw-predict.c).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd-bw.h"
+#include "util/num.h"
 #include "pressure.h"
 
 int bw_resolve(struct cli *cli, const char *arg, struct bw_target *t)
@@ -247,3 +249,13 @@ const struct cgctl_cmd cmd_bw_show = {
 	.min_args = 1,
 	.max_args = 1,
 };
+
+int bw_parse_cpus(struct cli *cli, const char *s, uint64_t period_us, uint64_t *quota_us)
+{
+	double c;
+
+	if (cli_parse_decimal(s, &c) < 0 || !isfinite(c) || c <= 0 || c > 1e9)
+		return cli_usage(cli, "--cpus: '%s' is not a positive number of CPUs", s);
+	*quota_us = num_round_u64(c * (double)period_us);
+	return EXIT_OK;
+}

@@ -21,5 +21,8 @@ uint32_t bw_kver(struct cli *cli);
 unsigned int bw_ncpu(struct cli *cli);
 /* Parse a duration option into whole µs.  Returns: exit status. */
 int bw_parse_us(struct cli *cli, const char *opt, const char *s, uint64_t *us);
+/* --cpus FLOAT: a limit in CPUs, the quota = FLOAT x @period_us.  Returns: EXIT_OK or
+ * a usage error printed. */
+int bw_parse_cpus(struct cli *cli, const char *s, uint64_t period_us, uint64_t *quota_us);
 
 #endif

@@ -157,7 +157,7 @@ run_case() { # run_case QUOTA_US NTHREADS
 	nt=$(( $(stat_of "$P" nr_throttled) - t0 ))
 	th=$(( $(stat_of "$P" throttled_time) - th0 ))
 	use=$(( $(cat "$ACCT$A/cpuacct.usage") - u0 ))
-	cg --json bw predict --quota "$q" --period 100000 --threads "$n" --cpus "$NCPU" \
+	cg --json bw predict --quota "$q" --period 100000 --threads "$n" --online-cpus "$NCPU" \
 		--duration 2s --other-load "$other"
 	expect_rc 0 "predict $q/$n"
 	echo "quota ${q}us, $n spinners, other load $other: kernel periods $np throttled $nt" \

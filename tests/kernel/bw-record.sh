@@ -93,7 +93,7 @@ for name in bursty tree xz; do
 	[ $? = 0 ] && ok || { fail "$name: bw record failed: $(cat "$W/$name.rec")"; continue; }
 	echo "# $name: $(cat "$W/$name.rec")"
 	grep -q '^lost 0$' "$W/$name.trace" && ok || fail "$name: records lost"
-	cg --json bw recommend --trace "$W/$name.trace" --cpus "$(getconf _NPROCESSORS_ONLN)"
+	cg --json bw recommend --trace "$W/$name.trace" --online-cpus "$(getconf _NPROCESSORS_ONLN)"
 	[ "$RC" = 0 ] && ok || { fail "$name: bw recommend: $ERR"; continue; }
 	q=$(json_get 'j["recommended"]["quota_us"]')
 	pq=$(json_get 'j["percentile"]["quota_us"]')

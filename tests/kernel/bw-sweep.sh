@@ -120,7 +120,7 @@ while [ $i -lt "$N" ]; do
 	[ "$busy" = 0 ] || phase="--busy ${busy}ms --idle ${idle}ms"
 	# the prediction covers the run's wall time, from a fresh write's silos
 	cg --json bw predict --quota "$q" --period "$p" --burst "$b" --threads "$n" \
-		--cpus "$NCPU" $phase --duration "$((wall / 1000))us" --other-load "$other"
+		--online-cpus "$NCPU" $phase --duration "$((wall / 1000))us" --other-load "$other"
 	expect_rc 0 "predict seed $s"
 	res=$(printf '%s\n' "$OUT" | python3 -c '
 import json, sys
