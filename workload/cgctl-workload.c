@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -419,35 +420,28 @@ static int wl_touch_timed(int argc, const char **argv)
 	return 0;
 }
 
-/* write PATH (PAGES pages), fsync it and drop it from the page cache: clean, uncached */
-static int prepare_file(const char *path, unsigned long pages)
+/* open PATH (at least PAGES pages, written and fsynced by the caller) and drop what
+ * the page cache holds of it: the reads below then charge every page to this task's
+ * cgroup.  The caller prepares the file so that writing it is not charged here (the
+ * cgroup's memory.peak must show the reads only). */
+static int open_clean_file(const char *path, unsigned long pages)
 {
-	static char buf[64 * PAGE];
-	unsigned long done = 0;
-	int fd;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	memset(buf, 'x', sizeof(buf));
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	while (done < pages) {
-		size_t n = MIN(pages - done, sizeof(buf) / PAGE) * PAGE;
-
-		if (write(fd, buf, n) != (ssize_t)n) {
-			close(fd);
-			return -1;
-		}
-		done += n / PAGE;
-	}
-	if (fsync(fd) < 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0) {
+	if (fstat(fd, &st) < 0 || (unsigned long)st.st_size / PAGE < pages ||
+	    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0) {
 		close(fd);
 		return -1;
 	}
 	return fd;
 }
 
-/* read-file PATH PAGES CHUNK_PAGES: read a clean, uncached file CHUNK_PAGES pages per
- * read() into the page cache, report the wall time; the cache stays after "done" */
+/* read-file PATH PAGES CHUNK_PAGES: read PAGES pages of the existing file PATH, uncached,
+ * CHUNK_PAGES pages per read() into the page cache, report the wall time; the cache
+ * stays after "done" (the caller removes the file) */
 static int wl_read_file(int argc, const char **argv)
 {
 	static char buf[256 * PAGE];
@@ -458,8 +452,8 @@ static int wl_read_file(int argc, const char **argv)
 	if (argc != 4 || num(argv[2], 1UL << 22, &pages) < 0 || pages == 0 ||
 	    num(argv[3], 256, &chunk) < 0 || chunk == 0)
 		return 2;
-	fd = prepare_file(argv[1], pages);
-	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
+	fd = open_clean_file(argv[1], pages);
+	if (fd < 0)
 		return 1;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);	/* no readahead beyond each read */
 	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
@@ -477,7 +471,6 @@ static int wl_read_file(int argc, const char **argv)
 		return 1;
 	wait_eof();
 	close(fd);
-	unlink(argv[1]);
 	return 0;
 }
 /* ---- end memhigh ---- */

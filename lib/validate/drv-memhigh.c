@@ -8,10 +8,12 @@
  * the memory stall: memory.pressure "some" total counts the psi_memstall_enter() regions,
  * the throttling sleeps and reclaim_high()'s reclaim, whose cost per page of clean
  * cache the driver measures with memory.reclaim (reclaim_cost()).  The
- * peak is sampled every few ms (memory.peak would include the file's preparation).
+ * peak is the kernel's memory.peak: the driver writes the file the workload reads, so
+ * that its preparation is not charged to the scratch cgroup.
  * Kernel HZ is taken as 250 (Debian's CONFIG_HZ).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,18 +134,55 @@ static int write_pages(struct vrun *run, const struct cgctl_mount *m, const char
 	return vcg_write(run, m, path, file, v, reason, len);
 }
 
+/* write @path (@pages pages), fsync it and drop it from the page cache: a clean,
+ * uncached file.  The driver writes it, not the workload, so that the writing is not
+ * charged to the scratch cgroup and its memory.peak shows the workload's reads only
+ * (the writer's cgroup holds the dirty pages briefly; POSIX_FADV_DONTNEED after the
+ * fsync frees them). */
+static int prepare_file(const char *path, unsigned long pages, char *reason, size_t len)
+{
+	static char buf[64 * PG];
+	unsigned long done = 0;
+	int fd, err = 0;
+
+	memset(buf, 'x', sizeof(buf));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(reason, len, "%s: %s", path, strerror(errno));
+		return err;
+	}
+	while (done < pages && err == 0) {
+		size_t n = (pages - done < 64 ? pages - done : 64) * PG;
+
+		if (write(fd, buf, n) != (ssize_t)n)
+			err = errno ? -errno : -ENOSPC;
+		done += n / PG;
+	}
+	if (err == 0 && fsync(fd) < 0)
+		err = -errno;
+	if (err == 0)
+		err = -posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	if (err < 0)
+		snprintf(reason, len, "%s: %s", path, strerror(-err));
+	return err;
+}
+
 static int start(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		 const struct vmemhigh_params *p, bool file, unsigned int pages,
 		 struct vwork *w, char *fname, char *reason, size_t len)
 {
 	struct vwork_spec ws = {.m = {m}, .path = {path}, .cpu = 0};
 	char n[16], c[16], line[128];
+	int err = 0;
 
 	snprintf(n, sizeof(n), "%u", pages);
 	snprintf(c, sizeof(c), "%u", p->chunk);
 	if (file) {
 		snprintf(fname, 128, "%s/cgctl-memhigh-%d-%u", file_dir(), (int)getpid(),
 			 run->seq++);
+		err = prepare_file(fname, pages, reason, len);
 		ws.argv[0] = "read-file";
 		ws.argv[1] = fname;
 		ws.argv[2] = n;
@@ -152,37 +191,26 @@ static int start(struct vrun *run, const struct cgctl_mount *m, const char *path
 		ws.argv[0] = "touch-timed";
 		ws.argv[1] = n;
 	}
-	int err = vwork_start(run, &ws, w, reason, len);
-
+	if (err >= 0)
+		err = vwork_start(run, &ws, w, reason, len);
 	if (err >= 0)
 		err =
 		    vwork_expect(run, w, "ready", line, sizeof(line), 60000, reason, len);
 	return err;
 }
 
-/* "go", then sample memory.current every 5 ms until "done" */
-static int go(struct vrun *run, const struct cgctl_mount *m, const char *path,
-	      struct vwork *w, struct mh_obs *o, char *reason, size_t len)
+/* "go", then wait for "done" (the peak is the kernel's: memory.peak, read at the end) */
+static int go(struct vrun *run, struct vwork *w, struct mh_obs *o, char *reason,
+	      size_t len)
 {
 	char line[128];
-	uint64_t cur;
 	int err = vwork_send(w, "go\n");
 
-	for (unsigned int i = 0; err >= 0 && i < 24000; i++) {
-		if (vcg_read_u64(run, m, path, "memory.current", &cur, reason, len) >=
-			0 &&
-		    cur / PG > o->peak)
-			o->peak = cur / PG;
-		err = vwork_expect(run, w, "done", line, sizeof(line), 5, reason, len);
-		if (err == -ETIMEDOUT) {
-			err = 0;
-			continue;
-		}
-		if (err >= 0)
-			vline_u64(line, "ns", &o->wall_ns);
-		return err;
-	}
-	return err < 0 ? err : -ETIMEDOUT;
+	if (err >= 0)
+		err = vwork_expect(run, w, "done", line, sizeof(line), 120000, reason, len);
+	if (err >= 0)
+		vline_u64(line, "ns", &o->wall_ns);
+	return err;
 }
 
 static uint64_t mono_ns(void)
@@ -241,7 +269,7 @@ static uint64_t reclaim_cost(struct vrun *run, const struct cgctl_mount *m,
 static int observe_end(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		       struct mh_obs *o, uint64_t stall0, char *reason, size_t len)
 {
-	uint64_t cur = 0, sw = 0;
+	uint64_t cur = 0, sw = 0, pk = 0;
 	int err = vcg_read_u64(run, m, path, "memory.current", &cur, reason, len);
 
 	if (err >= 0)
@@ -252,9 +280,14 @@ static int observe_end(struct vrun *run, const struct cgctl_mount *m, const char
 				   reason, len);
 	if (err < 0)
 		return err;
+	/* memory.peak: the page counter's watermark (page_counter_charge(), 5.19+), the
+	 * peak a sampler of memory.current misses between a read()'s charges and the
+	 * reclaim on its return to user space */
+	if (vcg_read_u64(run, m, path, "memory.peak", &pk, reason, len) < 0)
+		return -ENOENT;
 	vcg_read_u64(run, m, path, "memory.swap.current", &sw, reason, len);
 	o->current = cur / PG;
-	o->peak = o->peak > o->current ? o->peak : o->current;
+	o->peak = pk / PG;
 	o->swap = sw / PG;
 	o->stall_ns = pressure_ns(run, m, path) - stall0;
 	return 0;
@@ -286,7 +319,7 @@ static int observe_one(struct vrun *run, const struct vmemhigh_params *p,
 	if (err >= 0 && p->kind == VMH_ANON && have_swap(run))
 		err = vcg_write(run, m, path, "memory.swap.max", "0", reason, len);
 	if (err >= 0)
-		err = go(run, m, path, &w, o, reason, len);
+		err = go(run, &w, o, reason, len);
 	if (err >= 0)
 		err = observe_end(run, m, path, o, stall0, reason, len);
 	/* the page cache the file workload leaves (after the observation: it shrinks
@@ -297,8 +330,7 @@ static int observe_one(struct vrun *run, const struct vmemhigh_params *p,
 		err = vwork_finish(run, &w, 5000, reason, len);
 	vwork_kill(run, &w);
 	if (fname[0])
-		unlink(fname); /* the workload unlinks it when it finishes, not when
-				  killed */
+		unlink(fname);
 	return err;
 }
 
@@ -426,14 +458,14 @@ static int protect_observe(struct vrun *run, const struct vmemhigh_params *p,
 		err = vcg_read_u64(run, m, ap, "memory.current", &cur, reason, len);
 	a->base = cur / PG;
 	if (err >= 0)
-		err = go(run, m, ap, &wa, a, reason, len);
+		err = go(run, &wa, a, reason, len);
 	if (err >= 0)
 		err = start(run, m, bp, p, true, p->pages, &wb, fb, reason, len);
 	if (err >= 0)
 		err = vcg_read_u64(run, m, bp, "memory.current", &cur, reason, len);
 	b->base = cur / PG;
 	if (err >= 0)
-		err = go(run, m, bp, &wb, b, reason, len);
+		err = go(run, &wb, b, reason, len);
 	if (err >= 0)
 		err = observe_end(run, m, ap, a, 0, reason, len);
 	if (err >= 0)
@@ -441,7 +473,7 @@ static int protect_observe(struct vrun *run, const struct vmemhigh_params *p,
 	vwork_kill(run, &wa);
 	vwork_kill(run, &wb);
 	if (fa[0])
-		unlink(fa); /* killed before their own unlink */
+		unlink(fa);
 	if (fb[0])
 		unlink(fb);
 	return err;
