@@ -308,6 +308,17 @@ int cgctl_parse_mem_limit(const char *buf, size_t len, uint64_t *bytes);
 
 /* ===== kernel: statistics ===== */
 /* memory and CPU statistics, PSI, memory.events (lib/kernel) */
+/* Pressure stall information (cgroup v2 memory.pressure, cpu.pressure, io.pressure):
+ * the averages in hundredths of a percent ("avg10=1.25" -> 125), total in µs. */
+struct cgctl_psi_line {
+	bool present;		/* the line was printed (cpu "full": 5.13+) */
+	uint32_t avg10, avg60, avg300;
+	uint64_t total_us;
+};
+struct cgctl_psi {
+	struct cgctl_psi_line some, full;
+};
+
 /* Normalised statistics of a cgroup, v1 and v2 (lib/kernel/kstat.c). */
 #define CGCTL_MEMSTAT_FAILCNT	(1u << 0)	/* v1 only */
 #define CGCTL_MEMSTAT_PEAK	(1u << 1)	/* v1 max_usage, v2 memory.peak */
@@ -316,6 +327,8 @@ int cgctl_parse_mem_limit(const char *buf, size_t len, uint64_t *bytes);
 #define CGCTL_MEMSTAT_EVENTS	(1u << 4)	/* v2 memory.events */
 #define CGCTL_MEMSTAT_NO_USAGE	(1u << 5)	/* usage unknown: the v2 root has no
 						 * memory.current (usage reads 0) */
+#define CGCTL_MEMSTAT_HIGH	(1u << 6)	/* v2 memory.high */
+#define CGCTL_MEMSTAT_PRESSURE	(1u << 7)	/* v2 memory.pressure (PSI on) */
 struct cgctl_memstat {
 	int version;
 	uint64_t usage;		/* bytes: usage_in_bytes / memory.current */
@@ -325,6 +338,9 @@ struct cgctl_memstat {
 	uint64_t memsw_usage, memsw_limit, memsw_failcnt;
 	uint64_t swap_usage, swap_limit;
 	uint64_t events_max, events_oom, events_oom_kill;
+	uint64_t events_low, events_high;	/* v2 memory.events, with the above */
+	uint64_t high;		/* bytes: v2 memory.high, UINT64_MAX = unlimited */
+	struct cgctl_psi pressure;	/* v2 memory.pressure (CGCTL_MEMSTAT_PRESSURE) */
 	unsigned int present;	/* CGCTL_MEMSTAT_* */
 };
 /* Read the memory figures of @path in the memory hierarchy @m (v1 or v2).
@@ -352,16 +368,6 @@ int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const c
 		     const struct cgctl_mount *acct, const char *acct_path,
 		     struct cgctl_cpubw *bw);
 
-/* Pressure stall information (cgroup v2 memory.pressure, cpu.pressure, io.pressure):
- * the averages in hundredths of a percent ("avg10=1.25" -> 125), total in µs. */
-struct cgctl_psi_line {
-	bool present;		/* the line was printed (cpu "full": 5.13+) */
-	uint32_t avg10, avg60, avg300;
-	uint64_t total_us;
-};
-struct cgctl_psi {
-	struct cgctl_psi_line some, full;
-};
 /* Parse a pressure file as psi_show() prints it.  Returns: 0, -EINVAL (no "some"
  * line, a line twice, a field missing or malformed), -ERANGE. */
 int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret);

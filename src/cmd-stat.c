@@ -15,6 +15,7 @@
 
 #include "cgctl.h"
 #include "cmd-stat.h"
+#include "pressure.h"
 
 /* The "memory" object; @full: everything read (--long), else usage, limit, failcnt. */
 static void out_memstat(struct out *o, const struct cgctl_memstat *st, bool full)
@@ -41,11 +42,18 @@ static void out_memstat(struct out *o, const struct cgctl_memstat *st, bool full
 		out_bytes(o, "swap_usage_bytes", st->swap_usage);
 		out_bytes(o, "swap_limit_bytes", st->swap_limit);
 	}
+	if (st->present & CGCTL_MEMSTAT_HIGH)
+		out_bytes(o, "high_bytes", st->high);
 	if (st->present & CGCTL_MEMSTAT_EVENTS) {
+		out_u64(o, "events_low", st->events_low);
+		out_u64(o, "events_high", st->events_high);
 		out_u64(o, "events_max", st->events_max);
 		out_u64(o, "events_oom", st->events_oom);
 		out_u64(o, "events_oom_kill", st->events_oom_kill);
 	}
+	if (st->version == 2)
+		emit_psi(o, "pressure", st->present & CGCTL_MEMSTAT_PRESSURE ? 0 : -1,
+			 &st->pressure);
 	out_obj_end(o);
 }
 

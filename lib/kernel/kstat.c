@@ -124,8 +124,16 @@ static void memstat_v2(int dfd, struct cgctl_memstat *st)
 		cgctl_parse_keyed_u64(buf, (size_t)n, "max", &st->events_max);
 		cgctl_parse_keyed_u64(buf, (size_t)n, "oom", &st->events_oom);
 		cgctl_parse_keyed_u64(buf, (size_t)n, "oom_kill", &st->events_oom_kill);
+		cgctl_parse_keyed_u64(buf, (size_t)n, "low", &st->events_low);
+		cgctl_parse_keyed_u64(buf, (size_t)n, "high", &st->events_high);
 		st->present |= CGCTL_MEMSTAT_EVENTS;
 	}
+	if (read_limit_at(dfd, "memory.high", &st->high) == 0)
+		st->present |= CGCTL_MEMSTAT_HIGH;
+	/* absent when the kernel runs without PSI (psi=0, CONFIG_PSI=n) */
+	n = read_at(dfd, "memory.pressure", buf, sizeof(buf));
+	if (n >= 0 && cgctl_psi_parse(buf, (size_t)n, &st->pressure) == 0)
+		st->present |= CGCTL_MEMSTAT_PRESSURE;
 }
 
 CGCTL_EXPORT int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
