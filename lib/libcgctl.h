@@ -406,6 +406,10 @@ int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
  * (nothing to do on v1), or -errno of the read that flushes (cpu.stat). */
 int cgctl_mem_stat_flush(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			 const char *path);
+/* Whether reclaim runs on the multi-gen LRU (/sys/kernel/mm/lru_gen/enabled bit 0; under
+ * --root, the fixture's copy).  Returns: 0 (*on false when the file is absent:
+ * CONFIG_LRU_GEN=n), -EINVAL (not a hex mask), -errno. */
+int cgctl_lru_gen_read(struct cgctl_ctx *ctx, bool *on);
 
 /* ===== end: kernel: statistics ===== */
 

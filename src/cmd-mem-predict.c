@@ -23,7 +23,7 @@
 #define ROWS 40
 
 static const char *opt_anon, *opt_file, *opt_rate, *opt_chunk, *opt_high, *opt_max;
-static const char *opt_swap_max, *opt_swap, *opt_page_time, *opt_kernel;
+static const char *opt_swap_max, *opt_swap, *opt_page_time, *opt_kernel, *opt_lru;
 static int opt_threads = 1, opt_cpus = -1, opt_hz = 250, opt_timeline, opt_ascii;
 
 static const struct poptOption options[] = {
@@ -51,6 +51,9 @@ static const struct poptOption options[] = {
      "CPU time to fault or read one page (default 250ns)", "DUR"},
     {"kernel", '\0', POPT_ARG_STRING, &opt_kernel, 0,
      "kernel era (default: the running kernel; 6.1 or later)", "VERSION"},
+    {"lru", '\0', POPT_ARG_STRING, &opt_lru, 0,
+     "reclaim's LRU: gen, classic (default: the running kernel's, or the era's with "
+     "--kernel)", "KIND"},
     {"timeline", '\0', POPT_ARG_NONE, &opt_timeline, 0, "draw memory.current over time",
      NULL},
     {"ascii", '\0', POPT_ARG_NONE, &opt_ascii, 0, "plain ASCII timeline", NULL},
@@ -209,6 +212,22 @@ static int parse_world(struct cli *cli, struct pred *p)
 		return cli_error(cli, NULL, -EOPNOTSUPP,
 				 "the memory.high model covers "
 				 "kernels 6.1 and later");
+	if (opt_lru && !strcmp(opt_lru, "gen")) {
+		p->cfg.lru = CGCTL_MEMHIGH_LRU_GEN;
+	} else if (opt_lru && !strcmp(opt_lru, "classic")) {
+		p->cfg.lru = CGCTL_MEMHIGH_LRU_CLASSIC;
+	} else if (opt_lru) {
+		return cli_usage(cli, "--lru: '%s' is not gen or classic", opt_lru);
+	} else if (!opt_kernel) {
+		bool on;
+
+		/* the running kernel's (lru_gen/enabled); an unreadable file leaves
+		 * the era's default */
+		if (cgctl_lru_gen_read(cli->ctx, &on) == 0)
+			p->cfg.lru = on ? CGCTL_MEMHIGH_LRU_GEN : CGCTL_MEMHIGH_LRU_CLASSIC;
+	}
+	if (p->cfg.lru == CGCTL_MEMHIGH_LRU_DEFAULT)
+		p->cfg.lru = era.lru_gen ? CGCTL_MEMHIGH_LRU_GEN : CGCTL_MEMHIGH_LRU_CLASSIC;
 	p->cfg.hz = (unsigned int)opt_hz;
 	p->cfg.ncpus = opt_cpus > 0 ? (unsigned int)opt_cpus : mem_ncpu(cli);
 	p->cfg.alloc_ns = pt;
@@ -277,6 +296,7 @@ static void emit(struct cli *cli, const struct pred *p)
 	out_u64(o, "page_time_ns", p->cfg.alloc_ns);
 	out_obj_end(o);
 	out_str(o, "kernel", mem_kver_str(p->cfg.kver, kv, sizeof(kv)));
+	out_str(o, "lru", p->cfg.lru == CGCTL_MEMHIGH_LRU_GEN ? "gen" : "classic");
 	out_obj_begin(o, "predicted");
 	out_bytes(o, "current_bytes", r->current * PG);
 	out_bytes(o, "peak_bytes", r->peak * PG);

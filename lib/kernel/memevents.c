@@ -99,3 +99,28 @@ CGCTL_EXPORT int cgctl_mem_stat_flush(struct cgctl_ctx *ctx, const struct cgctl_
 	free(buf);
 	return r;
 }
+
+/* /sys/kernel/mm/lru_gen/enabled (6.1+, CONFIG_LRU_GEN): a hex mask whose bit 0
+ * (LRU_GEN_CORE, mm/vmscan.c:enabled_show()) says reclaim runs on the multi-gen LRU;
+ * without the file (CONFIG_LRU_GEN=n, older kernels) it runs on the active/inactive
+ * lists. */
+CGCTL_EXPORT int cgctl_lru_gen_read(struct cgctl_ctx *ctx, bool *on)
+{
+	char *buf = NULL, *end;
+	size_t len;
+	unsigned long v;
+	int r = cgctl_read_sys(ctx, "/sys/kernel/mm/lru_gen/enabled", &buf, &len);
+
+	*on = false;
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtoul(buf, &end, 16);
+	r = (end == buf || errno) ? -EINVAL : 0;
+	free(buf);
+	if (r == 0)
+		*on = v & 1;
+	return r;
+}

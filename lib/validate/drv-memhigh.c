@@ -62,20 +62,14 @@ static bool have_swap(struct vrun *run)
 	return yes;
 }
 
-/* the LRU reclaim runs on: the multi-gen LRU when /sys/kernel/mm/lru_gen/enabled has
- * bit 0 (LRU_GEN_CORE), the active/inactive lists when it is clear or absent
- * (CONFIG_LRU_GEN=n) */
+/* the LRU reclaim runs on (the era's default when it cannot be read) */
 static unsigned int lru_kind(struct vrun *run)
 {
-	char *buf = NULL;
-	size_t len;
-	unsigned long v;
+	bool on;
 
-	if (cgctl_read_sys(run->ctx, "/sys/kernel/mm/lru_gen/enabled", &buf, &len) < 0)
-		return CGCTL_MEMHIGH_LRU_CLASSIC;
-	v = strtoul(buf, NULL, 16);
-	free(buf);
-	return v & 1 ? CGCTL_MEMHIGH_LRU_GEN : CGCTL_MEMHIGH_LRU_CLASSIC;
+	if (cgctl_lru_gen_read(run->ctx, &on) < 0)
+		return CGCTL_MEMHIGH_LRU_DEFAULT;
+	return on ? CGCTL_MEMHIGH_LRU_GEN : CGCTL_MEMHIGH_LRU_CLASSIC;
 }
 
 static int mh_applies(struct vrun *run, const struct vscenario *s, char *reason,

@@ -9,7 +9,7 @@
 # 17 high events each (reclaim_high + 16 retries), peak 19 batches = 1216 pages
 cg --json mem predict --anon 4800K --high 4096000 --cpus 1 --page-time 1us --kernel 6.12
 expect_rc 0 "anon over high"
-[ "$(json_get 'list(j.keys())')" = "['settings', 'workload', 'kernel', 'predicted']" ] && ok ||
+[ "$(json_get 'list(j.keys())')" = "['settings', 'workload', 'kernel', 'lru', 'predicted']" ] && ok ||
 	fail "top-level keys: $OUT"
 [ "$(json_get 'list(j["predicted"].keys())')" = \
 	"['current_bytes', 'peak_bytes', 'swap_bytes', 'events', 'stall_usec', 'throttle_sleeps', 'reclaim_usec', 'wall_usec', 'oom_killed']" ] \
@@ -26,6 +26,24 @@ cg --json mem predict --anon 4800K --high 4096000 --cpus 1 --page-time 1us --ker
 cg --json mem predict --anon 4800K --high 4096000 --cpus 1 --page-time 1us --kernel 6.1
 [ "$(json_get '(j["kernel"], j["predicted"]["events"]["high"], j["predicted"]["stall_usec"])')" = \
 	"('6.1', 68, 4004000)" ] && ok || fail "6.1: $OUT"
+
+# the LRU: --kernel's era default (6.12 gen, 6.1 classic), --lru, the machine's file
+[ "$(json_get 'j["lru"]')" = classic ] && ok || fail "6.1's LRU: $OUT"
+cg --json mem predict --anon 4800K --high 4096000 --cpus 1 --kernel 6.12 --lru classic
+[ "$(json_get 'j["lru"]')" = classic ] && ok || fail "--lru classic: $OUT"
+cg mem predict --anon 4800K --high 4096000 --lru lru
+expect_rc 2 "--lru lru"
+expect_err "cgctl: mem predict: --lru: 'lru' is not gen or classic" "--lru lru"
+fixture v2
+mkdir -p "$ROOT/sys/kernel/mm/lru_gen"
+printf '0x0007\n' >"$ROOT/sys/kernel/mm/lru_gen/enabled"
+cg --root="$ROOT" --json mem predict --file 200M --high 100M --cpus 1 --kernel 6.1
+[ "$(json_get 'j["lru"]')" = classic ] && ok || fail "--kernel's, not the machine's: $OUT"
+cg --root="$ROOT" --json mem predict --file 200M --high 100M --cpus 1
+[ "$(json_get 'j["lru"]')" = gen ] && ok || fail "lru_gen/enabled 0x0007: $OUT"
+printf '0x0000\n' >"$ROOT/sys/kernel/mm/lru_gen/enabled"
+cg --root="$ROOT" --json mem predict --file 200M --high 100M --cpus 1
+[ "$(json_get 'j["lru"]')" = classic ] && ok || fail "lru_gen/enabled 0: $OUT"
 
 # the same under max 1100 pages without swap: OOM-killed after 18 max events
 cg --json mem predict --anon 4800K --high 4096000 --max 4505600 --cpus 1 --kernel 6.12
