@@ -2222,6 +2222,22 @@ struct cgctl_vscenario_info {
 };
 /* Returns: the number of built-in scenarios and *ret pointing to a static table. */
 size_t cgctl_validate_scenarios(const struct cgctl_vscenario_info **ret);
+/* Returns: the number of VM configurations cgctl_validate_vm() boots ("6.1-v1",
+ * "6.1-v2", "6.12-v2") and *ret pointing to their static names. */
+size_t cgctl_validate_vm_configs(const char *const **ret);
+/*
+ * Boot the VM configuration @config with the VM harness ($CGCTL_VM_HARNESS, a build
+ * tree's tests/vm/run-vm, or $(libexecdir)/cgctl/run-vm), pack @cgctl (an absolute
+ * path: the program the guest runs) and run `cgctl validate --json -r @runs NAMES...`
+ * (@n names, none: all) in the guest; *ret is the guest's report, target "vm:CONFIG".
+ * Blocks for the whole boot (minutes under emulation).  Returns: 0; -EOPNOTSUPP when
+ * the VM tier cannot run here (no harness, qemu or kernel: @e says why); -EINVAL (an
+ * unknown @config, a relative @cgctl, a malformed guest report); -EIO (the harness
+ * failed); -E2BIG (more than 32 names); -errno.
+ */
+int cgctl_validate_vm(struct cgctl_ctx *ctx, const char *config, const char *cgctl,
+		      const char *const *names, size_t n, unsigned int runs,
+		      struct cgctl_vreport **ret, struct cgctl_error *e);
 
 struct cgctl_validate_opts {
 	unsigned int runs;			/* repetitions per scenario (>= 1) */

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Validation inside a VM: the VM harness (tests/vm/run-vm; $CGCTL_VM_HARNESS; installed
+ * as $(libexecdir)/cgctl/run-vm) boots a Debian kernel under qemu, packs the cgctl the
+ * caller names, runs `cgctl validate --json` in the guest and hands back its stdout and a
+ * status file (harness=ok|unavailable|..., reason=...).  The guest's report is parsed
+ * and given the target "vm:CONFIG" and the scenarios' summaries (the guest runs the
+ * same scenarios as this library).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "validate/validate.h"
+
+static const char *const vm_configs[] = {"6.1-v1", "6.1-v2", "6.12-v2"};
+
+CGCTL_EXPORT size_t cgctl_validate_vm_configs(const char *const **ret)
+{
+	*ret = vm_configs;
+	return ARRAY_SIZE(vm_configs);
+}
+
+static bool executable(const char *p)
+{
+	return access(p, X_OK) == 0;
+}
+
+/* The harness: $CGCTL_VM_HARNESS, $top_srcdir (make check), the build tree @cgctl was
+ * built in (beside it, libtool's .libs/ one level deeper), the source tree this library
+ * was configured from (a build outside the source tree), or the installed copy. */
+static int find_harness(const char *cgctl, char *out, size_t len)
+{
+	static const char *const rel[] = {"/../tests/vm/run-vm", "/../../tests/vm/run-vm"};
+	const char *env = secure_getenv("CGCTL_VM_HARNESS");
+	char dir[PATH_MAX], *slash;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return executable(out) ? 0 : -ENOENT;
+	}
+	env = secure_getenv("top_srcdir");
+	if (env && *env && (size_t)snprintf(out, len, "%s/tests/vm/run-vm", env) < len &&
+	    executable(out))
+		return 0;
+	if ((size_t)snprintf(dir, sizeof(dir), "%s", cgctl) < sizeof(dir) &&
+	    (slash = strrchr(dir, '/'))) {
+		*slash = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(rel); i++)
+			if ((size_t)snprintf(out, len, "%s%s", dir, rel[i]) < len &&
+			    executable(out))
+				return 0;
+	}
+#ifdef CGCTL_ABS_SRCDIR
+	if ((size_t)snprintf(out, len, "%s/tests/vm/run-vm", CGCTL_ABS_SRCDIR) < len &&
+	    executable(out))
+		return 0;
+#endif
+	snprintf(out, len, "%s/cgctl/run-vm", CGCTL_LIBEXECDIR);
+	return executable(out) ? 0 : -ENOENT;
+}
+
+/* Read the whole of @fd from offset 0.  Returns: a malloc'ed string, NULL (errno). */
+static char *slurp(int fd)
+{
+	struct stat st;
+	char *buf;
+	ssize_t n;
+
+	if (fstat(fd, &st) < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		return NULL;
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		return NULL;
+	n = read(fd, buf, (size_t)st.st_size);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/* Run @argv with stdin /dev/null and stdout @out_fd; wait for it.  Returns: 0 and its
+ * wait status, -errno. */
+static int spawn_wait(const char *const *argv, int out_fd, int *status)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (null < 0 || dup2(null, 0) < 0 || dup2(out_fd, 1) < 0)
+			_exit(127);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+/* key=value of the harness's --status file, "" when absent */
+static void status_value(const char *st, const char *key, char *out, size_t len)
+{
+	size_t k = strlen(key);
+
+	out[0] = '\0';
+	for (const char *p = st; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, k) == 0 && p[k] == '=') {
+			snprintf(out, len, "%.*s", (int)strcspn(p + k + 1, "\n"), p + k + 1);
+			return;
+		}
+	}
+}
+
+#define VM_MAX_NAMES 32
+
+static int run_guest(const char *harness, const char *config, const char *cgctl,
+		     const char *const *names, size_t n, unsigned int runs, char **json,
+		     char **st)
+{
+	char statpath[] = "/tmp/cgctl-validate-vm-XXXXXX", rbuf[16];
+	const char *argv[16 + VM_MAX_NAMES + 1];
+	size_t a = 0;
+	int out, sfd, status, err;
+
+	out = memfd_create("cgctl-vm-out", MFD_CLOEXEC);
+	sfd = mkostemp(statpath, O_CLOEXEC);
+	if (out < 0 || sfd < 0) {
+		err = -errno;
+		goto out;
+	}
+	snprintf(rbuf, sizeof(rbuf), "%u", runs);
+	const char *head[] = {harness, "--config", config, "--timeout", "900", "--cgctl",
+			      cgctl, "--status", statpath, "--", "cgctl", "validate", "--json",
+			      "-r", rbuf};
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
+		argv[a++] = head[i];
+	for (size_t i = 0; i < n; i++)
+		argv[a++] = names[i];
+	argv[a] = NULL;
+	err = spawn_wait(argv, out, &status);
+	if (err >= 0) {
+		*json = slurp(out);
+		*st = slurp(sfd);
+		err = *json && *st ? 0 : -ENOMEM;
+	}
+out:
+	if (out >= 0)
+		close(out);
+	if (sfd >= 0) {
+		close(sfd);
+		unlink(statpath);
+	}
+	return err;
+}
+
+/* The guest's JSON carries no summaries: take them from the scenario table. */
+static void add_summaries(struct cgctl_vreport *r)
+{
+	const struct cgctl_vscenario_info *info;
+	size_t n = cgctl_validate_scenarios(&info);
+
+	for (size_t i = 0; i < r->n_scenarios; i++)
+		for (size_t j = 0; j < n; j++)
+			if (strcmp(r->scenarios[i].name, info[j].name) == 0)
+				snprintf(r->scenarios[i].summary,
+					 sizeof(r->scenarios[i].summary), "%s",
+					 info[j].summary);
+}
+
+CGCTL_EXPORT int cgctl_validate_vm(struct cgctl_ctx *ctx, const char *config,
+				   const char *cgctl, const char *const *names, size_t n,
+				   unsigned int runs, struct cgctl_vreport **ret,
+				   struct cgctl_error *e)
+{
+	char harness[PATH_MAX], val[160], *json = NULL, *st = NULL;
+	struct cgctl_error pe = {0};
+	const char *const *cfgs;
+	size_t nc = cgctl_validate_vm_configs(&cfgs), i;
+	int err;
+
+	*ret = NULL;
+	for (i = 0; i < nc && strcmp(cfgs[i], config) != 0; i++)
+		;
+	if (i == nc)
+		return cgctl_error_set(e, EINVAL, "%s: not a VM configuration (6.1-v1, "
+				       "6.1-v2, 6.12-v2)", config);
+	if (n > VM_MAX_NAMES)
+		return cgctl_error_set(e, E2BIG, "more than %d scenarios for a VM",
+				       VM_MAX_NAMES);
+	if (!cgctl || cgctl[0] != '/')
+		return cgctl_error_set(e, EINVAL, "the cgctl to pack must be an absolute "
+				       "path");
+	if (find_harness(cgctl, harness, sizeof(harness)) < 0)
+		return cgctl_error_set(e, EOPNOTSUPP, "no VM harness (set "
+				       "CGCTL_VM_HARNESS to tests/vm/run-vm)");
+	info(ctx, "validate: %s boots %s", harness, config);
+	err = run_guest(harness, config, cgctl, names, n, runs, &json, &st);
+	if (err < 0) {
+		cgctl_error_set(e, -err, "%s: VM harness: %s", config, strerror(-err));
+		goto out;
+	}
+	status_value(st, "harness", val, sizeof(val));
+	if (strcmp(val, "unavailable") == 0) {
+		status_value(st, "reason", val, sizeof(val));
+		err = cgctl_error_set(e, EOPNOTSUPP, "%s: %s", config,
+				      val[0] ? val : "VM tier unavailable");
+	} else if (strcmp(val, "ok") != 0) {
+		err = cgctl_error_set(e, EIO, "%s: VM harness: %s", config,
+				      val[0] ? val : "failed");
+	} else if ((err = cgctl_vreport_parse_json(json, ret, &pe)) < 0) {
+		cgctl_error_set(e, -err, "%s: guest report: %s", config, pe.msg);
+	} else {
+		snprintf((*ret)->target, sizeof((*ret)->target), "vm:%s", config);
+		add_summaries(*ret);
+	}
+out:
+	free(json);
+	free(st);
+	return err;
+}
