@@ -7,8 +7,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/auxv.h>
 
 #include "validate-cli.h"
 
@@ -16,15 +17,14 @@ int validate_vm(struct cli *cli, const char *config, const char *const *names, s
 		int runs, struct cgctl_vreport **ret, char *why, size_t len)
 {
 	struct cgctl_error e = {0};
+	const char *fn = (const char *)getauxval(AT_EXECFN);
 	char exe[PATH_MAX];
-	ssize_t l;
 	int err;
 
-	/* the guest runs this very program */
-	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (l <= 0)
-		return cli_error(cli, config, -errno, "cannot name this program");
-	exe[l] = '\0';
+	/* the guest runs this very program: the file it was started as */
+	if (!fn || !realpath(fn, exe))
+		return cli_error(cli, config, fn ? -errno : -ENOENT,
+				 "cannot name this program");
 	cli_progress(cli, "validate: booting %s", config);
 	err = cgctl_validate_vm(cli->ctx, config, exe, names, n, (unsigned int)runs, ret, &e);
 	if (err == -EOPNOTSUPP) {
