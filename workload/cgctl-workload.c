@@ -7,6 +7,7 @@
  *   cgctl-workload spin THREADS MS                  THREADS busy threads for MS ms of wall time
  *   cgctl-workload duty THREADS BUSY_MS IDLE_MS MS  each thread: BUSY_MS of CPU time, sleep IDLE_MS
  *   cgctl-workload touch PAGES [THREADS]            fault in PAGES anonymous 4 KiB pages (no THP)
+ *   cgctl-workload touch-steps PAGES STEPS          PAGES more on each "go", STEPS times
  *   cgctl-workload fork-touch PAGES                 touch, then fork a child sharing them (COW)
  *   cgctl-workload file-touch PATH PAGES            write a PAGES-page file, map it shared, touch it
  *
@@ -330,6 +331,27 @@ static int wl_touch(int argc, const char **argv)
 	return 0;
 }
 
+/* touch-steps PAGES STEPS: STEPS times, on "go", fault in PAGES more pages; between the
+ * steps the caller moves this task to another memory cgroup (stock across memcgs) */
+static int wl_touch_steps(int argc, const char **argv)
+{
+	unsigned long pages, steps;
+	char *p;
+
+	if (argc != 3 || num(argv[1], 1UL << 20, &pages) < 0 || pages == 0 ||
+	    num(argv[2], 64, &steps) < 0 || steps == 0)
+		return 2;
+	p = map_anon(pages * steps);
+	if (!p || say("ready pid=%d", (int)getpid()) < 0)
+		return 1;
+	for (unsigned long i = 0; i < steps; i++)
+		if (wait_go() < 0 || touch(p + i * pages * PAGE, pages, 1) < 0 ||
+		    say("done step=%lu pages=%lu", i, pages) < 0)
+			return 1;
+	wait_eof();
+	return 0;
+}
+
 static int wl_fork_touch(int argc, const char **argv)
 {
 	unsigned long pages;
@@ -479,6 +501,7 @@ static const char usage[] =
 	"usage: cgctl-workload spin THREADS MS\n"
 	"       cgctl-workload duty THREADS BUSY_MS IDLE_MS MS\n"
 	"       cgctl-workload touch PAGES [THREADS]\n"
+	"       cgctl-workload touch-steps PAGES STEPS\n"
 	"       cgctl-workload fork-touch PAGES\n"
 	"       cgctl-workload file-touch PATH PAGES\n"
 	"       cgctl-workload touch-timed PAGES\n"
@@ -493,6 +516,7 @@ int main(int argc, char **argv)
 	} kinds[] = {
 		{ "spin", wl_spin },	     { "duty", wl_duty },
 		{ "touch", wl_touch },	     { "fork-touch", wl_fork_touch },
+		{ "touch-steps", wl_touch_steps },
 		{ "file-touch", wl_file_touch },
 		{ "touch-timed", wl_touch_timed },  { "read-file", wl_read_file },	/* memhigh */
 	};

@@ -296,6 +296,132 @@ static int stock_run(struct vrun *run, const struct vscenario *s, struct vsample
 	return 0;
 }
 
+/*
+ * ---- stock across memcgs: one CPU charges @memcgs groups in turn ----
+ * The workload, pinned, faults in @pages in the first group, is moved to the next (no
+ * charge moves: 6.13+ has no move_charge, and it is off before), faults in @pages more,
+ * and so on.  Each group's usage passes its pages by what the CPU's stock keeps of its
+ * last batch: 6.16+ keeps up to NR_MEMCG_STOCK = 7 groups per CPU, so every group
+ * keeps its remainder; before, one, so refilling the next group's stock drains the
+ * previous one's (refill_stock() -> drain_stock()).
+ */
+#define SM_MAX 7
+
+struct sm_obs {
+	struct mem_obs before[SM_MAX], after[SM_MAX];
+};
+
+static int sm_step(struct vrun *run, const struct cgctl_mount *m, const char *path,
+		   struct vwork *w, bool move, struct mem_obs *before, char *reason,
+		   size_t len)
+{
+	char pid[16], line[128];
+	int err = 0;
+
+	snprintf(pid, sizeof(pid), "%d", (int)w->pid);
+	if (move)
+		err = vcg_write(run, m, path, "cgroup.procs", pid, reason, len);
+	if (err >= 0)
+		err = mem_read(run, m, path, before, reason, len);
+	if (err >= 0)
+		err = vwork_send(w, "go\n");
+	if (err >= 0)
+		err = vwork_expect(run, w, "done", line, sizeof(line), 20000, reason, len);
+	return err;
+}
+
+static int sm_observe(struct vrun *run, const struct vmem_params *p, struct sm_obs *o,
+		      char *reason, size_t len)
+{
+	struct vwork_spec ws = {.cpu = p->cpu};
+	struct vwork w = {.pid = -1};
+	const struct cgctl_mount *m = NULL;
+	const char *path[SM_MAX];
+	char n[16], k[16], line[128];
+	int err = 0;
+
+	for (unsigned int i = 0; i < p->memcgs && err >= 0; i++)
+		err = vscratch_create(run, "memory", NULL, "stockmc", &m, &path[i], reason,
+				      len);
+	if (err < 0)
+		return err;
+	snprintf(n, sizeof(n), "%u", p->pages);
+	snprintf(k, sizeof(k), "%u", p->memcgs);
+	ws.m[0] = m;
+	ws.path[0] = path[0];
+	ws.argv[0] = "touch-steps";
+	ws.argv[1] = n;
+	ws.argv[2] = k;
+	err = vwork_start(run, &ws, &w, reason, len);
+	if (err >= 0)
+		err = vwork_expect(run, &w, "ready", line, sizeof(line), 10000, reason, len);
+	/* the first group's stock holds what is left of the workload's start: drain it */
+	if (err >= 0)
+		err = drain(run, m, path[0], reason, len);
+	for (unsigned int i = 0; i < p->memcgs && err >= 0; i++)
+		err = sm_step(run, m, path[i], &w, i > 0, &o->before[i], reason, len);
+	for (unsigned int i = 0; i < p->memcgs && err >= 0; i++)
+		err = mem_read(run, m, path[i], &o->after[i], reason, len);
+	if (err >= 0)
+		err = vwork_finish(run, &w, 5000, reason, len);
+	vwork_kill(run, &w);
+	return err;
+}
+
+static int sm_run(struct vrun *run, const struct vscenario *s, struct vsample *out,
+		  char *reason, size_t len)
+{
+	const struct vmem_params *p = s->params;
+	unsigned int cpu = p->cpu >= 0 ? (unsigned int)p->cpu : 0;
+	struct cgctl_memcg_state st[SM_MAX];
+	struct cgctl_memcg_tree *t = NULL;
+	const struct cgctl_mount *m;
+	double usage_obs = 0, usage_pred = 0;
+	struct sm_obs o;
+	int id[SM_MAX], err;
+
+	if (p->memcgs < 2 || p->memcgs > SM_MAX || p->cpu < 0) {
+		snprintf(reason, len, "scenario: 2..%d memcgs, pinned", SM_MAX);
+		return -EINVAL;
+	}
+	memset(&o, 0, sizeof(o));
+	err = sm_observe(run, p, &o, reason, len);
+	if (err < 0)
+		return err;
+	cgctl_mount_find(run->ctx, "memory", &m);
+	err = model_new(run, m, &t, reason, len);
+	for (unsigned int i = 0; i < p->memcgs && err >= 0; i++)
+		err = id[i] = cgctl_memcg_create(t, CGCTL_MEMCG_ROOT);
+	/* in turn, each group's pages and the kernel pages charged to it meanwhile */
+	for (unsigned int i = 0; i < p->memcgs && err >= 0; i++)
+		err = charge_pages(t, id[i], cpu,
+				   p->pages + o.after[i].kernel - o.before[i].kernel, NULL,
+				   NULL);
+	for (unsigned int i = 0; i < p->memcgs && err >= 0; i++)
+		err = cgctl_memcg_get(t, id[i], &st[i]);
+	cgctl_memcg_tree_free(t);
+	if (err < 0) {
+		snprintf(reason, len, "memcg model: %s", strerror(-err));
+		return err;
+	}
+	for (unsigned int i = 0; i < p->memcgs; i++) {
+		usage_obs += o.after[i].usage - o.before[i].usage;
+		usage_pred += (double)st[i].memory.usage;
+	}
+	for (size_t i = 0; i < vscenario_nq(s); i++) {
+		const char *q = s->q[i].name;
+		unsigned int last = p->memcgs - 1;
+
+		if (strcmp(q, "usage_delta") == 0)
+			set(&out[i], usage_obs, usage_pred, 0);
+		else if (strcmp(q, "stock_first") == 0)
+			set(&out[i], stock_of(&o.after[0]), (double)st[0].stock, 0);
+		else if (strcmp(q, "stock_last") == 0)
+			set(&out[i], stock_of(&o.after[last]), (double)st[last].stock, 0);
+	}
+	return 0;
+}
+
 /* ---- hierarchy limit: which level fails, watermarks, OOM ---- */
 struct hier_obs {
 	struct mem_obs parent, child;
@@ -437,6 +563,8 @@ static int mem_run_once(struct vrun *run, const struct vscenario *s, struct vsam
 
 	if (p->kind == VMEM_HIER_LIMIT)
 		return hier_run(run, s, out, reason, len);
+	if (p->kind == VMEM_STOCK_MEMCGS)
+		return sm_run(run, s, out, reason, len);
 	return stock_run(run, s, out, reason, len);
 }
 

@@ -79,6 +79,8 @@ static const struct vbw_params bw_bg_weight = { 120000, 100000, 0, 0, 2, 0, 0, 8
 
 static const struct vmem_params mem_pinned = { VMEM_STOCK, 4096, 0, 0 };
 static const struct vmem_params mem_unpinned = { VMEM_STOCK, 4096, -1, 0 };
+/* 4 memcgs in turn from CPU 0, 100 pages each: two batches, 28 pages left in the stock */
+static const struct vmem_params mem_memcgs = { VMEM_STOCK_MEMCGS, 100, 0, 0, 4 };
 /* 24 MiB touched under a 16 MiB parent: anon, no swap -> the parent fails, OOM kills */
 static const struct vmem_params mem_hier = { VMEM_HIER_LIMIT, 6144, 0, 4096 };
 
@@ -117,6 +119,10 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_mem, &mem_unpinned,
 	  { { "usage_delta", "pages", 4, 0 }, { "stock", "pages", 4, 0 },
 	    { "stock_after_drain", "pages", 2, 0 } } },
+	{ "mem-stock-memcgs", "400 KiB charged from one CPU to each of 4 memcgs in turn: "
+	  "stock slots", &vdriver_mem, &mem_memcgs,
+	  { { "usage_delta", "pages", 4, 0 }, { "stock_first", "pages", 4, 0 },
+	    { "stock_last", "pages", 4, 0 } } },
 	{ "mem-hier-limit", "24 MiB under a 16 MiB parent: failcnt on the parent, watermarks, OOM",
 	  &vdriver_mem, &mem_hier,
 	  { { "parent_failcnt_positive", "bool", 0, 0 }, { "child_failcnt", "count", 0, 0 },

@@ -27,12 +27,14 @@ struct vbw_params {
 enum vmem_kind {
 	VMEM_STOCK,		/* charge batches and the per-cpu stock */
 	VMEM_HIER_LIMIT,	/* limited parent, unlimited child: who fails, watermarks */
+	VMEM_STOCK_MEMCGS,	/* one CPU charges several memcgs in turn: stock slots */
 };
 struct vmem_params {
 	enum vmem_kind kind;
 	unsigned int pages;		/* pages the workload touches */
 	int cpu;			/* pin the workload; -1: not pinned */
 	unsigned int parent_limit_pages;	/* VMEM_HIER_LIMIT */
+	unsigned int memcgs;		/* VMEM_STOCK_MEMCGS: memcgs charged in turn */
 };
 
 /* Move charge at immigrate (v1 memory, 2.6.34 - 6.12) and its removal (6.13+). */

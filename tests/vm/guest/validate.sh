@@ -14,7 +14,7 @@ for f in /lib/x86_64-linux-gnu/libasan.so* /usr/lib/x86_64-linux-gnu/libasan.so*
 	[ -e "$f" ] &&
 		vm_skip "validate in the VM needs a build without ASan (pagemap of the shadow)"
 done
-set -- mem-stock-pinned mem-stock-unpinned mem-hier-limit move-anon move-shared move-file \
+set -- mem-stock-pinned mem-stock-unpinned mem-stock-memcgs mem-hier-limit move-anon move-shared move-file \
 	move-refused move-removed rss-bound pcp-lists
 vm_ok cgctl validate --json -r 1 "$@"
 vm_json_eq '.verdict' match "overall verdict"
