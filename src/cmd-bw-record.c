@@ -82,7 +82,8 @@ int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duratio
 	sigaction(SIGTERM, &old_term, NULL);
 	free(pids);
 	if (r < 0)
-		return cli_error(cli, argc == 1 ? argv[0] : NULL, r, "%s",
+		/* the library's message names the PID or PATH itself */
+		return cli_error(cli, e.msg[0] || argc != 1 ? NULL : argv[0], r, "%s",
 				 e.msg[0] ? e.msg : cli_strerror(r));
 	return EXIT_OK;
 }

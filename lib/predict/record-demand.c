@@ -96,6 +96,8 @@ CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t f
 CGCTL_EXPORT int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
 				     const struct cgctl_bw_switch *sw, size_t n)
 {
+	if (n == 0)
+		return 0;	/* nothing recorded: @sw may be NULL */
 	for (size_t i = 0; i < n; i++)
 		if (sw[i].kind > CGCTL_BW_SW_FORK)
 			return -EINVAL;

@@ -23,9 +23,11 @@ static uint64_t mono_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* The processes of @path in the cpu hierarchy: each becomes a recorded process tree. */
+/* The processes of @path in the cpu hierarchy: each becomes a recorded process tree.
+ * @rescan: a later look for processes that joined (moved in; children are inherited):
+ * no process is then no error.  Returns: processes added, -errno. */
 static int add_cgroup(struct cgctl_ctx *ctx, struct perf_rec *pr, const char *path,
-		      struct cgctl_error *e)
+		      bool rescan, struct cgctl_error *e)
 {
 	const struct cgctl_mount *m;
 	char *buf = NULL, *save = NULL;
@@ -50,14 +52,16 @@ static int add_cgroup(struct cgctl_ctx *ctx, struct perf_rec *pr, const char *pa
 	free(buf);
 	if (r < 0)
 		return r;
-	return n ? 0 : cgctl_error_set(e, ESRCH, "%s: no process to record", path);
+	if (!n && !rescan)
+		return cgctl_error_set(e, ESRCH, "%s: no process to record", path);
+	return n;
 }
 
 static int add_targets(struct cgctl_ctx *ctx, struct perf_rec *pr,
 		       const struct cgctl_bw_record_opts *o, struct cgctl_error *e)
 {
 	if (!o->pids)
-		return add_cgroup(ctx, pr, o->cgroup, e);
+		return MIN(add_cgroup(ctx, pr, o->cgroup, false, e), 0);
 	for (size_t i = 0; i < o->npids; i++) {
 		int r = perf_rec_add_process(pr, o->pids[i], e);
 
@@ -69,17 +73,44 @@ static int add_targets(struct cgctl_ctx *ctx, struct perf_rec *pr,
 	return 0;
 }
 
-/* Record until the duration is over, *stop is set or every recorded task has exited;
- * between polls, note whether the group was throttled. */
+/* On-CPU time of each task when it was opened, for threads that never switch: entries
+ * [@from, pr->ntids) of *@v are taken now (the array grows with the tasks).
+ * Returns: 0, -ENOMEM. */
+static int oncpu_snapshot(const struct perf_rec *pr, uint64_t **v, size_t from)
+{
+	uint64_t *n = realloc(*v, (pr->ntids ? pr->ntids : 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	*v = n;
+	for (size_t i = from; i < pr->ntids; i++)
+		if (perf_task_oncpu(pr->tids[i], &n[i]) < 0)
+			n[i] = UINT64_MAX;
+	return 0;
+}
+
+/* Record until the duration is over, *stop is set or every recorded task has exited (a
+ * cgroup too); between polls, note whether the group was throttled
+ * and, recording a cgroup, open the processes that joined it since the last poll (moved
+ * in: a joiner's first <= POLL_MS are not recorded; one that leaves stays recorded). */
 static int record_loop(struct cgctl_ctx *ctx, struct perf_rec *pr, struct rec_watch *w,
-		       const struct cgctl_bw_record_opts *o, uint64_t start)
+		       const struct cgctl_bw_record_opts *o, uint64_t start,
+		       uint64_t **oncpu0, struct cgctl_error *e)
 {
 	int r = 0;
 
 	while (r == 0 && (r = rec_watch_poll(ctx, w, mono_ns(CLOCK_MONOTONIC))) == 0) {
 		uint64_t now = mono_ns(CLOCK_MONOTONIC);
 		int ms = POLL_MS;
+		size_t had = pr->ntids;
 
+		if (!o->pids) {
+			r = add_cgroup(ctx, pr, o->cgroup, true, e);
+			if (r > 0)
+				r = oncpu_snapshot(pr, oncpu0, had);
+			if (r < 0)
+				break;
+		}
 		if ((o->duration_ns && now - start >= o->duration_ns) || (o->stop && *o->stop) ||
 		    pr->live <= 0)
 			break;
@@ -91,17 +122,6 @@ static int record_loop(struct cgctl_ctx *ctx, struct perf_rec *pr, struct rec_wa
 	if (r == 0)
 		r = rec_watch_poll(ctx, w, mono_ns(CLOCK_MONOTONIC));
 	return r < 0 ? r : perf_rec_poll(pr, 0);
-}
-
-/* On-CPU time at the start of each task opened then; for threads that never switch. */
-static uint64_t *oncpu_snapshot(const struct perf_rec *pr)
-{
-	uint64_t *v = calloc(pr->ntids ? pr->ntids : 1, sizeof(*v));
-
-	for (size_t i = 0; v && i < pr->ntids; i++)
-		if (perf_task_oncpu(pr->tids[i], &v[i]) < 0)
-			v[i] = UINT64_MAX;
-	return v;
 }
 
 static bool in_set(const pid_t *set, size_t n, pid_t tid)
@@ -202,13 +222,13 @@ int rec_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
 	start = mono_ns(CLOCK_MONOTONIC);
 	if (r >= 0)
 		r = add_targets(ctx, pr, o, e);
-	if (r >= 0 && !(oncpu0 = oncpu_snapshot(pr)))
-		r = -ENOMEM;
+	if (r >= 0)
+		r = oncpu_snapshot(pr, &oncpu0, 0);
 	if (r >= 0)
 		r = rec_watch_init(ctx, &w, o->pids ? NULL : o->cgroup, o->pids, o->npids,
 				   start);
 	if (r >= 0)
-		r = record_loop(ctx, pr, &w, o, start);
+		r = record_loop(ctx, pr, &w, o, start, &oncpu0, e);
 	end = mono_ns(CLOCK_MONOTONIC);
 	if (r >= 0)
 		r = make_trace(pr, &w, oncpu0, start, end, NULL, 0, res);
