@@ -16,6 +16,7 @@
 #include "cgctl.h"
 #include "cmd-stat.h"
 #include "pressure.h"
+#include "stat-openmetrics.h"
 
 /* The "memory" object; @full: everything read (--long), else usage, limit, failcnt. */
 static void out_memstat(struct out *o, const struct cgctl_memstat *st, bool full)
@@ -98,7 +99,7 @@ void cli_out_cpubw(struct cli *cli, const struct cgctl_cpubw *bw)
 	out_cpubw(cli->out, bw, true);
 }
 
-static int opt_tasks, opt_long;
+static int opt_tasks, opt_long, opt_om;
 
 static const struct poptOption options[] = {
 	{ "long", 'l', POPT_ARG_NONE, &opt_long, 0,
@@ -106,6 +107,8 @@ static const struct poptOption options[] = {
 	  "task states", NULL },
 	{ "tasks", 't', POPT_ARG_NONE, &opt_tasks, 0,
 	  "also the task states and each process's CPU time and delays (taskstats)", NULL },
+	{ "openmetrics", '\0', POPT_ARG_NONE, &opt_om, 0,
+	  "print in the OpenMetrics (Prometheus) text format", NULL },
 	POPT_TABLEEND
 };
 
@@ -334,6 +337,53 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 	return failed;
 }
 
+/* --openmetrics: everything of each PATH read first (a family's samples go together),
+ * the errors said as the default output says them.  Returns: an exit status. */
+static int stat_om(struct cli *cli, int argc, const char **argv)
+{
+	struct stat_run sr = { .cli = cli, .full = true };
+	struct stat_om_row *rows = calloc((size_t)argc, sizeof(*rows));
+	int failed = 0, last = EXIT_OK;
+	size_t n = 0;
+
+	if (!rows)
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	if (cgctl_mount_find(cli->ctx, "memory", &sr.mm) < 0)
+		sr.mm = NULL;
+	if (cgctl_mount_find(cli->ctx, "cpu", &sr.cm) < 0)
+		sr.cm = NULL;
+	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr.am) < 0)
+		sr.am = NULL;
+	for (int i = 0; i < argc; i++) {
+		struct stat_row row;
+		int rc = row_read(&sr, argv[i], &row);
+
+		if (rc == EXIT_OK && row.rm < 0 && row.rc < 0)
+			rc = cli_error(cli, row.path, row.rm == -ENOENT || row.rc == -ENOENT ?
+					   -ENOENT : row.rm, row.rm == -ENOENT ||
+					   row.rc == -ENOENT ? "no such cgroup" : NULL);
+		else if (rc == EXIT_OK && unread(row.rm))
+			rc = half_error(cli, row.path, "memory", row.rm);
+		else if (rc == EXIT_OK && unread(row.rc))
+			rc = half_error(cli, row.path, "cpu", row.rc);
+		if (row.rm == 0 || row.rc == 0)
+			rows[n++] = (struct stat_om_row){ row.path, row.rm, row.rc, row.ms,
+							  row.bw };
+		if (rc) {
+			failed++;
+			last = rc;
+		}
+	}
+	int w = stat_openmetrics(stdout, rows, n);
+
+	free(rows);
+	if (w < 0)
+		return cli_error(cli, "stdout", -EIO, NULL);
+	if (failed && failed < argc)
+		return EXIT_PARTIAL;
+	return last;
+}
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	int i, rc, failed = 0, last = EXIT_OK;
@@ -348,6 +398,11 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (opt_tasks && cgctl_get_root(cli->ctx)[0])
 		return cli_error(cli, NULL, -EOPNOTSUPP, "--tasks reads the running kernel's "
 				 "taskstats: not with --root");
+	if (opt_om && (opt_tasks || opt_long || cli->fmt != OUT_HUMAN))
+		return cli_usage(cli, "--openmetrics is a format of its own: not with --json, "
+				 "--tsv, --long or --tasks");
+	if (opt_om)
+		return stat_om(cli, argc, argv);
 	out_list_begin(cli->out, "cgroups");
 	failed = stat_all(cli, argc, argv, &last);
 	out_list_end(cli->out);
