@@ -33,7 +33,8 @@ expect_clean() {
 # on the waker's CPU: traced on 6.18 (2026-12-04), the group's two spinners on CPU0 and
 # the sibling's two on CPU1, so the group had a CPU of its own (111-143 ms observed); the
 # model spreads them, one of each per CPU (290-340 ms predicted).  The load balancer
-# keeps either: both CPUs carry one group entity's full shares in both arrangements.
+# keeps either: both put a load of 1024 on each CPU (two half-share group entities, or
+# one full-share one).
 # Issue 18 keeps it open (the model needs wake-up placement and balancing).
 KNOWN="bw-bg-spin/throttled_time"
 cg --json validate -r 3
