@@ -22,7 +22,9 @@
  * equally (processor sharing, the fluid limit of CFS round-robin); a CPU's group
  * runqueues are charged at every tick (HZ grid, aligned on all CPUs) and at every
  * enqueue/dequeue on that CPU, as update_curr() is.  Kernel-mode work of throttled tasks
- * (6.18) and IPI latency of remote unthrottles are taken as zero.
+ * (6.18) and IPI latency of remote unthrottles are taken as zero.  Each group's
+ * run_delay (schedstat) is predicted as the kernel counts it: per thread, waiting for a
+ * CPU and parked by throttling alike (bw_cpu_parked()).
  */
 #ifndef CGCTL_ENGINE_BANDWIDTH_H
 #define CGCTL_ENGINE_BANDWIDTH_H
