@@ -671,7 +671,11 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 		 * other, and parked by throttling, each thread for itself (run_delay minus
 		 * throttled_time would count a CPU's parked time once however many threads
 		 * it parked: measured on bw-many-bursts, 4 threads on 2 CPUs, 659 ms parked
-		 * against 296 ms of throttled_time, and 24 ms of real other load).
+		 * against 296 ms of throttled_time, and 24 ms of real other load).  Nor
+		 * does the observed throttled_time, the quantity judged, enter the model's
+		 * input: with it subtracted the prediction follows the observation (tried:
+		 * two spinners' throttled time then tracked each run's, piled on one CPU
+		 * or not, which the model cannot know).
 		 */
 		wait_ppm = 0;
 		if (have_delay && cpu) {
