@@ -36,7 +36,11 @@ expect_clean() {
 # keeps either: both put a load of 1024 on each CPU (two half-share group entities, or
 # one full-share one).
 # Issue 18 keeps it open (the model needs wake-up placement and balancing).
-KNOWN="bw-bg-spin/throttled_time"
+# bw-duty/throttled_time: the same placement, bimodal on a busy machine: 268-501 ms
+# observed (both bursts on one CPU or not) against 358-453 predicted, 2 of 13 runs of
+# -r 3/-r 5 outside the tolerance.  bw-bg-weight/usage: 2-5% below the prediction with
+# other tasks on 44% of the CPUs, once just past the tolerance (52 ms for 49).
+KNOWN="bw-bg-spin/throttled_time bw-duty/throttled_time bw-bg-weight/usage"
 cg --json validate -r 3
 bad=$(json_get '[s["name"]+"/"+q["name"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a") and s["name"]+"/"+q["name"] not in "'"$KNOWN"'".split()]')
 known=$(json_get '[s["name"]+"/"+q["name"]+": "+q["reason"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" and s["name"]+"/"+q["name"] in "'"$KNOWN"'".split()]')
