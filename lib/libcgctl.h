@@ -1149,6 +1149,10 @@ struct cgctl_bw_stat {
 					 * runnable, not throttled, not running: run_delay
 					 * without throttling; processor sharing makes it up
 					 * to twice the kernel's for threads sharing a CPU */
+	uint64_t delay_ns;		/* Σ over its threads of run_delay (schedstat): the
+					 * wait above plus the time each spent parked by
+					 * throttling (several per CPU count several times;
+					 * throttled_ns counts a CPU once) */
 };
 
 /* One period of a group, for pictures (recorded on the group's phase grid). */

@@ -393,6 +393,7 @@ void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st)
 	st->burst_ns = p->burst_time;
 	st->usage_ns = grp->usage;
 	st->wait_ns = grp->wait;
+	st->delay_ns = grp->wait + grp->parked;
 	if (BW_ERA_LOCAL_STAT(s->cfg.kver))
 		for (unsigned int c = 0; c < s->cfg.ncpus; c++)
 			st->throttled_local_ns += grp->rq[c].self_time;

@@ -83,6 +83,28 @@ void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	c->pending_any = true;
 }
 
+/*
+ * @dt passed on @cpu with busy threads in a throttled hierarchy (parked at return to
+ * user on 6.18, their group entity dequeued before): their run_delay grows all the
+ * same, since a throttled task is never dequeued through dequeue_task(), which alone
+ * stops sched_info's clock (sched_info_dequeue(), kernel/sched/stats.h, v6.1 to v6.18;
+ * 6.18's throttle_cfs_rq_work() calls dequeue_task_fair() directly).  Charged to every
+ * level above each parked thread, as its wait is.
+ */
+void bw_cpu_parked(struct cgctl_bw_sim *s, int cpu, uint64_t dt)
+{
+	const struct bw_cpu *c = &s->cpu[cpu];
+
+	for (int i = 0; i < c->nbusy; i++) {
+		int g = s->t[c->busy[i]].group;
+
+		if (!s->g[g].rq[cpu].throttle_count)
+			continue;
+		for (; g >= 0; g = s->g[g].parent)
+			s->g[g].parked += dt;
+	}
+}
+
 /* update_curr() on level @g of @cpu: its pending run time charged. */
 static inline void charge_rq(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 {

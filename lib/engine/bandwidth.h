@@ -22,7 +22,9 @@
  * equally (processor sharing, the fluid limit of CFS round-robin); a CPU's group
  * runqueues are charged at every tick (HZ grid, aligned on all CPUs) and at every
  * enqueue/dequeue on that CPU, as update_curr() is.  Kernel-mode work of throttled tasks
- * (6.18) and IPI latency of remote unthrottles are taken as zero.
+ * (6.18) and IPI latency of remote unthrottles are taken as zero.  Each group's
+ * run_delay (schedstat) is predicted as the kernel counts it: per thread, waiting for a
+ * CPU and parked by throttling alike (bw_cpu_parked()).
  */
 #ifndef CGCTL_ENGINE_BANDWIDTH_H
 #define CGCTL_ENGINE_BANDWIDTH_H
@@ -89,6 +91,7 @@ struct bw_group {
 	int ndesc;
 	uint64_t usage;
 	uint64_t wait;			/* Σ threads: runnable, not throttled, not running */
+	uint64_t parked;		/* Σ threads: runnable in a throttled hierarchy */
 	uint32_t nr_counting;		/* rqs with throttled_clock running */
 	uint64_t thr_integral, thr_integral_at;
 	struct cgctl_bw_stat run_stat;
@@ -238,6 +241,7 @@ void bw_thr_integrate(struct bw_group *grp, uint64_t now);
 
 /* bandwidth-sim.c: the scheduler side, called back by the pool functions */
 void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now);
+void bw_cpu_parked(struct cgctl_bw_sim *s, int cpu, uint64_t dt);
 void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now);
 void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t now);
 int bw_load_init(struct cgctl_bw_sim *s);
@@ -298,6 +302,8 @@ static inline void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 
+	if (c->nbusy != c->nrun && now > c->last)	/* some threads are parked */
+		bw_cpu_parked(s, cpu, now - c->last);
 	if (!c->nrun || now == c->last) {	/* (an idle CPU: the usual wake-up) */
 		c->last = now;
 	} else if (c->nrun == 1 && c->ngrp == 1 && !s->cfg.other_load_ppm) {

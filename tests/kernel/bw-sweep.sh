@@ -110,9 +110,11 @@ while [ $i -lt "$N" ]; do
 	obs=$(cat "$T_TMP/obs")
 	set -- $obs
 	nt=$1 th=$2 use=$3 wall=$4 delay=$5
-	# Other load, as validate gives it to the model: the workers' run_delay (schedstat)
-	# less the throttled time is the wait other tasks caused, when the workers have a
-	# CPU each (more threads than CPUs also wait for each other: 0 is given then)
+	# Other load: the workers' run_delay (schedstat) less the throttled time is the wait
+	# other tasks caused when the workers have a CPU each (a parked thread's run_delay
+	# grows per thread, throttled_time per CPU: with more threads than CPUs they also
+	# wait for each other and park together, and 0 is given).  validate compares
+	# run_delay with the model's own instead, which bw predict does not print.
 	other=$(awk -v d="$delay" -v t="$th" -v u="$use" -v n="$n" -v c="$NCPU" 'BEGIN {
 		w = d - t; o = (n <= c && w > 0 && u > 0) ? w / (w + u) : 0
 		if (o > 0.9) o = 0.9; printf "%.3f", o }')

@@ -28,11 +28,19 @@ expect_clean() {
 
 # 1. the real thing, 3 runs: nothing differs, every quantity decided.  KNOWN lists the
 # open model gaps (reported to the model's owner; printed, never hidden): they may differ.
-# bw-bg-*/throttled_time: beside spinners in a sibling group the competition model
-# over-throttles the limited group (clean-clone runs, 2026-12-04: bg-weight 97 and 121 ms
-# predicted vs 16 and 26 ms on 6.18; bg-spin 255 vs 165 ms); issue 18 keeps it open.
-KNOWN="bw-duty/throttled_time bw-many-bursts/throttled_time bw-bg-weight/throttled_time"
-KNOWN="$KNOWN bw-bg-spin/throttled_time bw-bg-bursty/throttled_time"
+# bw-bg-spin/throttled_time: where the threads of a group woken together land.  On a busy
+# machine the kernel finds no idle CPU at wake-up (select_idle_sibling()) and keeps them
+# on the waker's CPU: traced on 6.18 (2026-12-04), the group's two spinners on CPU0 and
+# the sibling's two on CPU1, so the group had a CPU of its own (111-143 ms observed); the
+# model spreads them, one of each per CPU (290-340 ms predicted).  The load balancer
+# keeps either: both put a load of 1024 on each CPU (two half-share group entities, or
+# one full-share one).
+# Issue 18 keeps it open (the model needs wake-up placement and balancing).
+# bw-duty/throttled_time: the same placement, bimodal on a busy machine: 268-501 ms
+# observed (both bursts on one CPU or not) against 358-453 predicted, 2 of 13 runs of
+# -r 3/-r 5 outside the tolerance.  bw-bg-weight/usage: 2-5% below the prediction with
+# other tasks on 44% of the CPUs, once just past the tolerance (52 ms for 49).
+KNOWN="bw-bg-spin/throttled_time bw-duty/throttled_time bw-bg-weight/usage"
 cg --json validate -r 3
 bad=$(json_get '[s["name"]+"/"+q["name"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a") and s["name"]+"/"+q["name"] not in "'"$KNOWN"'".split()]')
 known=$(json_get '[s["name"]+"/"+q["name"]+": "+q["reason"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" and s["name"]+"/"+q["name"] in "'"$KNOWN"'".split()]')

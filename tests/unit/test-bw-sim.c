@@ -537,6 +537,37 @@ START_TEST(wait_among_threads_and_other_load)
 }
 END_TEST
 
+/*
+ * run_delay (delay_ns): the wait among threads plus, per thread, the time parked by
+ * throttling.  Two spinners on one CPU under 20/100 ms (6.3: one grid; seed 1 puts
+ * its boundaries at 59 ms + k * 100 ms, so a run of 965 ms ends running, every episode
+ * closed): both threads are parked for each episode the CPU's throttled_time counts
+ * once.
+ */
+START_TEST(delay_counts_each_parked_thread)
+{
+	struct cgctl_bw_sim *s = mk(K(6, 3, 0), 1, 1, 0, 965 * MS, 0);
+	int g = group(s, -1, 20000, 100000, 0);
+	struct run r;
+
+	threads(s, g, 2, 0, 0, 0);
+	finish(s, g, &r);
+	ck_assert_uint_gt(r.run.throttled_ns, 700 * MS);
+	ck_assert_uint_eq(r.run.delay_ns - r.run.wait_ns, 2 * r.run.throttled_ns);
+	/* the wait: each thread waits while the other runs, the usage */
+	ck_assert_uint_eq(r.run.wait_ns, r.run.usage_ns);
+	cgctl_bw_sim_free(s);
+	/* unlimited: nothing parked, run_delay is the wait */
+	s = mk(K(6, 18, 0), 1, 1, 0, SEC, 0);
+	g = group(s, -1, CGCTL_BW_INF, 100000, 0);
+	threads(s, g, 3, 0, 0, 0);
+	finish(s, g, &r);
+	ck_assert_uint_eq(r.run.delay_ns, r.run.wait_ns);
+	ck_assert_uint_eq(r.run.wait_ns, 2 * SEC);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
 /* Eras: random period-timer phases came with 41abdba93747 in 6.4; 6.3 has one grid. */
 static uint64_t first_boundary(uint32_t kver, uint64_t seed, int which)
 {
@@ -750,6 +781,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, random_phase_era);
 	tcase_add_test(tc, burst_statistics_single_thread);
 	tcase_add_test(tc, wait_among_threads_and_other_load);
+	tcase_add_test(tc, delay_counts_each_parked_thread);
 	tcase_add_test(tc, prior_state_silos_left);
 	suite_add_tcase(s, tc);
 	return s;

@@ -17,6 +17,8 @@
  *     exactly (reference: the cycle stepped here);
  *   - spinners of unlimited groups on one CPU share it in proportion to cpu.shares
  *     (reference: weight / total weight of the time);
+ *   - run_delay (delay_ns) is the wait plus each thread's time parked by throttling:
+ *     from 6.6 at least the throttled time, nothing without a limit;
  *   - the same configuration and seed give the same result.
  *
  * The seed is printed with every failure, so a failing draw can be replayed.
@@ -195,6 +197,19 @@ START_TEST(sweep)
 		      " above the demand %" PRIu64, r.usage_ns, demand);
 		CHECK(st.throttled_ns <= d.ncpus * (d.dur + 400 * MS), what,
 		      "throttled %" PRIu64 " above the CPUs' time", st.throttled_ns);
+		/*
+		 * run_delay: the wait plus each thread's parked time, at most every thread
+		 * the whole run; from 6.6 a CPU's throttled clock runs only while a thread
+		 * of the group is parked there (empty groups accrue none), so the parked
+		 * time covers throttled_time; nothing parks an unlimited group
+		 */
+		CHECK(r.delay_ns >= r.wait_ns && r.delay_ns - r.wait_ns <= d.nthr * d.dur, what,
+		      "delay %" PRIu64 " vs wait %" PRIu64, r.delay_ns, r.wait_ns);
+		if (d.kver >= CGCTL_KVER(6, 6, 0))
+			CHECK(r.delay_ns - r.wait_ns >= r.throttled_ns, what, "parked %" PRIu64
+			      " below throttled %" PRIu64, r.delay_ns - r.wait_ns, r.throttled_ns);
+		if (!limited)
+			CHECK(r.delay_ns == r.wait_ns, what, "unlimited, yet parked");
 		if (limited) {
 			uint64_t p = d.period_us * 1000, q = d.quota_us * 1000;
 			uint64_t bound = (d.dur / p + 2) * q + d.burst_us * 1000 +
