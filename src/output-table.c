@@ -187,15 +187,18 @@ static size_t term_width(void)
 	return 80;
 }
 
-static const char *cell_text(const struct tview *t, size_t r, size_t c)
+/* (an empty cell of a column table, as an empty list, prints "-": -r keeps its place) */
+static const char *cell_text(const struct tview *t, size_t r, size_t c, bool spec)
 {
 	if (c == SIZE_MAX || c >= t->lens[r] || !t->cells[r][c].s)
+		return "-";
+	if (spec && !t->cells[r][c].len)
 		return "-";
 	return t->cells[r][c].s;
 }
 
 static struct libscols_table *build(const struct tview *t, const struct picked *p,
-				    const struct out_table_opts *opts, int indent)
+				    const struct out_table_opts *opts, bool spec, int indent)
 {
 	struct libscols_table *tb = scols_new_table();
 	size_t width = term_width();
@@ -231,7 +234,7 @@ static struct libscols_table *build(const struct tview *t, const struct picked *
 		if (!ln)
 			goto fail;
 		for (size_t i = 0; i < p->n; i++)
-			if (scols_line_set_data(ln, i, cell_text(t, r, p->s[i].tcol)) < 0)
+			if (scols_line_set_data(ln, i, cell_text(t, r, p->s[i].tcol, spec)) < 0)
 				goto fail;
 	}
 	return tb;
@@ -271,7 +274,7 @@ int table_print_human(const struct tview *t, const struct out_table *spec,
 	if (!p.n)
 		goto out;	/* -o named none of this table's columns */
 	r = -ENOMEM;
-	tb = build(t, &p, opts, indent);
+	tb = build(t, &p, opts, spec != NULL, indent);
 	if (!tb)
 		goto out;
 	if (heading)
