@@ -79,10 +79,11 @@ static const struct out_col tree_cgroups[] = {
 
 const struct out_table tree_tables[1] = { TABLE("cgroups", tree_cgroups) };
 
-/* the columns of a move after PID, FROM, TO (and the tree's counts) */
+/* the columns of a move after PID, FROM, TO; with --tree the tree's size too (when some
+ * of it is in other memory cgroups, NOTE says so) */
 #define MOVE_COLS(tree)								\
-	{ "TREE-PROCS", "tree.processes", (tree) | R },				\
-	{ "ELSEWHERE", "tree.in_other_memcg", (tree) | R },			\
+	{ "PROCS", "tree.processes", (tree) | R },				\
+	{ "ELSEWHERE", "tree.in_other_memcg", R },				\
 	{ "MOVED", "tree.moved", R },						\
 	{ "ALREADY", "tree.already", R },					\
 	{ "VANISHED", "tree.vanished", R },					\
