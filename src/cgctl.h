@@ -117,17 +117,18 @@ struct cli_table_args {
 	int all, noheadings, bytes, raw;
 };
 extern struct cli_table_args cli_table_args;
-#define CLI_TABLE_OPTIONS(nshort)							\
-	{ "output", 'o', POPT_ARG_STRING, &cli_table_args.output, 0,			\
-	  "the columns to print, by name (+LIST: the default ones and LIST)", "LIST" },	\
-	{ "output-all", '\0', POPT_ARG_NONE, &cli_table_args.all, 0,			\
-	  "print every column", NULL },							\
-	{ "noheadings", (nshort), POPT_ARG_NONE, &cli_table_args.noheadings, 0,		\
-	  "print no header line", NULL },						\
-	{ "bytes", 'b', POPT_ARG_NONE, &cli_table_args.bytes, 0,			\
-	  "sizes in bytes and times in microseconds", NULL },				\
-	{ "raw", 'r', POPT_ARG_NONE, &cli_table_args.raw, 0,				\
-	  "cells unaligned, one space apart (spaces escaped)", NULL }
+#define CLI_TABLE_OPTIONS(nshort)						\
+	{ "output", 'o', POPT_ARG_STRING, &cli_table_args.output, 0,		\
+	  "the columns to print, by name (+COLUMNS: after the default ones)",	\
+	  "COLUMNS" },								\
+	{ "output-all", '\0', POPT_ARG_NONE, &cli_table_args.all, 0,		\
+	  "print every column", NULL },						\
+	{ "noheadings", (nshort), POPT_ARG_NONE, &cli_table_args.noheadings, 0,	\
+	  "print no header line", NULL },					\
+	{ "bytes", 'b', POPT_ARG_NONE, &cli_table_args.bytes, 0,		\
+	  "sizes in bytes and times in microseconds", NULL },			\
+	{ "raw", 'r', POPT_ARG_NONE, &cli_table_args.raw, 0,			\
+	  "cells unaligned, one space apart (blanks escaped)", NULL }
 /*
  * Check the table options against the column tables @t of the command's lists (unknown
  * column names, options that exclude each other) and hand them to the printer; @all:
