@@ -278,7 +278,7 @@ int table_print_human(const struct tview *t, const struct out_table *spec,
 	if (!tb)
 		goto out;
 	if (heading)
-		fprintf(fp, "%*s%s:\n", indent, "", heading);
+		fprintf(fp, "%*s%s:\n", indent >= 2 ? indent - 2 : 0, "", heading);
 	if (!indent) {
 		scols_table_set_stream(tb, fp);
 		r = scols_print_table(tb) < 0 ? -EIO : 0;

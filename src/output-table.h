@@ -26,7 +26,8 @@ struct tview {
 /*
  * Print @t as a human table, with the columns @spec (NULL: every key under its own
  * name) and @opts select, @indent spaces before each line, and the line "@heading:"
- * above it (NULL: none).  A table left without a column prints nothing.
+ * above it, two columns to the left (NULL: none).  A table left without a column
+ * prints nothing, not even its heading.
  * Returns: 0, or -ENOMEM.
  */
 int table_print_human(const struct tview *t, const struct out_table *spec,

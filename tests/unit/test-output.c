@@ -227,6 +227,18 @@ START_TEST(table_columns)
 	free(s);
 	out_free(o);
 
+	/* a table after other keys: "key:" at their indent, the table two columns in;
+	 * without a column table every key, as before */
+	o = out_new(OUT_HUMAN);
+	out_str(o, "pid", "1");
+	table_rows(o);
+	s = render(o);
+	ck_assert_str_eq(s, "pid: 1\ncgroups:\n  path  mem.usage_bytes  extra_key  mem  names\n"
+			 "  /a b  8KiB             7          -    -\n"
+			 "  /c    -                -          -    \n");
+	free(s);
+	out_free(o);
+
 	opts = (struct out_table_opts){ .columns = "+names" };
 	ck_assert_int_eq(out_tables_check(tab, 1, &opts, bad, sizeof(bad)), 0);
 	opts.columns = "path,nope,usage";
