@@ -107,6 +107,36 @@ void cli_cmd_help(const struct cgctl_cmd *cmd, const char *prefix, FILE *fp);
 extern const struct cgctl_cmd *const cgctl_commands[];
 extern const size_t cgctl_n_commands;
 
+/*
+ * The table options of the commands that print tables (stat, tree, move, mem where):
+ * CLI_TABLE_OPTIONS(c) in the command's popt table, with @c the short option of
+ * --noheadings ('n', or '\0' where -n means something else, as move's --dry-run).
+ */
+struct cli_table_args {
+	const char *output;
+	int all, noheadings, bytes, raw;
+};
+extern struct cli_table_args cli_table_args;
+#define CLI_TABLE_OPTIONS(nshort)						\
+	{ "output", 'o', POPT_ARG_STRING, &cli_table_args.output, 0,		\
+	  "the columns to print, by name (+COLUMNS: after the default ones)",	\
+	  "COLUMNS" },								\
+	{ "output-all", '\0', POPT_ARG_NONE, &cli_table_args.all, 0,		\
+	  "print every column", NULL },						\
+	{ "noheadings", (nshort), POPT_ARG_NONE, &cli_table_args.noheadings, 0,	\
+	  "print no header line", NULL },					\
+	{ "bytes", 'b', POPT_ARG_NONE, &cli_table_args.bytes, 0,		\
+	  "sizes in bytes and times in microseconds", NULL },			\
+	{ "raw", 'r', POPT_ARG_NONE, &cli_table_args.raw, 0,			\
+	  "cells unaligned, one space apart (blanks escaped)", NULL }
+/*
+ * Check the table options against the column tables @t of the command's lists (unknown
+ * column names, options that exclude each other) and hand them to the printer; @all:
+ * every column unless -o is given (stat --long).  Returns: EXIT_OK, or EXIT_USAGE after
+ * printing the error.
+ */
+int cli_tables(struct cli *cli, const struct out_table *t, size_t n, bool all);
+
 /* Default controllers of create/delete/tree/get/set when -c is not given. */
 #define CLI_DEFAULT_CONTROLLERS "memory,cpu,cpuacct"
 #define CLI_MAX_MOUNTS 16

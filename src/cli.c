@@ -394,3 +394,49 @@ int cli_check_paths(struct cli *cli, const struct cgctl_mount *const *ms, size_t
 		}
 	return EXIT_OK;
 }
+
+struct cli_table_args cli_table_args;
+
+/* "PATH, USAGE, ...": the column names of @t, for the error line. */
+static void column_names(const struct out_table *t, size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < t[i].n; c++) {
+			const char *name = t[i].cols[c].name;
+			bool dup = false;
+
+			for (size_t j = 0; j <= i && !dup; j++)
+				for (size_t d = 0; d < (j < i ? t[j].n : c) && !dup; d++)
+					dup = !strcmp(t[j].cols[d].name, name);
+			if (!dup && used < len)
+				used += (size_t)snprintf(buf + used, len - used, "%s%s",
+							 used ? "," : "", name);
+		}
+}
+
+int cli_tables(struct cli *cli, const struct out_table *t, size_t n, bool all)
+{
+	const struct cli_table_args *a = &cli_table_args;
+	struct out_table_opts o = {
+		.columns = a->output, .all = all || a->all, .noheadings = a->noheadings,
+		.bytes = a->bytes, .raw = a->raw,
+	};
+	char bad[64], names[1024];
+
+	if (a->output && a->all)
+		return cli_usage(cli, "--output and --output-all exclude each other");
+	if (cli->fmt != OUT_HUMAN && (a->output || a->all || a->noheadings || a->bytes || a->raw))
+		return cli_usage(cli, "--output, --output-all, --noheadings, --bytes and --raw "
+				      "shape tables: not with --%s", cli->fmt == OUT_JSON ? "json" : "tsv");
+	if (out_tables_check(t, n, &o, bad, sizeof(bad)) < 0) {
+		column_names(t, n, names, sizeof(names));
+		if (!bad[0])
+			return cli_usage(cli, "--output: an empty column name (columns: %s)", names);
+		return cli_usage(cli, "--output: unknown column '%s' (columns: %s)", bad, names);
+	}
+	out_set_tables(cli->out, t, n, &o);
+	return EXIT_OK;
+}

@@ -12,12 +12,14 @@
 #include <unistd.h>
 
 #include "cgctl.h"
+#include "columns.h"
 
 static int opt_inodes;
 
 static const struct poptOption options[] = {
 	{ "inodes", 'i', POPT_ARG_NONE, &opt_inodes, 0,
 	  "also print each memory cgroup's inode number (JSON always has it)", NULL },
+	CLI_TABLE_OPTIONS('n'),
 	POPT_TABLEEND
 };
 
@@ -181,8 +183,13 @@ static int run(struct cli *cli, int argc, const char **argv)
 	struct cgctl_inventory **inv;
 	size_t n, failed;
 	pid_t *pids;
-	int rc = cli_collect_pids(cli, argc, argv, &pids, &n);
+	int rc = opt_inodes ? cli_tables(cli, memwhere_ino_tables, N_TABLES(memwhere_ino_tables),
+					 false) :
+			      cli_tables(cli, memwhere_tables, N_TABLES(memwhere_tables), false);
 
+	if (rc)
+		return rc;
+	rc = cli_collect_pids(cli, argc, argv, &pids, &n);
 	if (rc)
 		return rc;
 	if (!n) {

@@ -15,6 +15,7 @@
 
 #include "mem-util.h"
 #include "move-throttle.h"
+#include "columns.h"
 
 static int opt_dry, opt_force, opt_noplan, opt_tree, opt_freeze;
 static const char *opt_ctrls, *opt_sample;
@@ -34,6 +35,7 @@ static const struct poptOption options[] = {
 	{ "sample", '\0', POPT_ARG_STRING, &opt_sample, 0,
 	  "record CPU demand this long to predict throttling (default 1s; 0: do not)",
 	  "DUR" },
+	CLI_TABLE_OPTIONS('\0'),	/* -n is --dry-run */
 	POPT_TABLEEND
 };
 
@@ -676,6 +678,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 
 	if (opt_freeze && !opt_tree)
 		return cli_usage(cli, "--freeze stops a tree: it needs --tree");
+	rc = opt_tree ? cli_tables(cli, move_tree_tables, N_TABLES(move_tree_tables), false) :
+			cli_tables(cli, move_tables, N_TABLES(move_tables), false);
+	if (rc)
+		return rc;
 	rc = cli_collect_pids(cli, argc - 1, argv, &pids, &n);
 	if (rc)
 		return rc;

@@ -17,6 +17,7 @@
 #include "cmd-stat.h"
 #include "pressure.h"
 #include "stat-openmetrics.h"
+#include "columns.h"
 
 /* The "memory" object; @full: everything read (--long), else usage, limit, failcnt. */
 static void out_memstat(struct out *o, const struct cgctl_memstat *st, bool full)
@@ -109,6 +110,7 @@ static const struct poptOption options[] = {
 	  "also the task states and each process's CPU time and delays (taskstats)", NULL },
 	{ "openmetrics", '\0', POPT_ARG_NONE, &opt_om, 0,
 	  "print in the OpenMetrics (Prometheus) text format", NULL },
+	CLI_TABLE_OPTIONS('n'),
 	POPT_TABLEEND
 };
 
@@ -388,6 +390,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 {
 	int i, rc, failed = 0, last = EXIT_OK;
 
+	/* --long in a table: every column (as --output-all) */
+	rc = cli_tables(cli, stat_tables, N_TABLES(stat_tables), opt_long);
+	if (rc)
+		return rc;
 	for (i = 0; i < argc; i++) {
 		char norm[PATH_MAX];
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cgctl.h"
+#include "columns.h"
 
 static const char *opt_ctrls;
 static const char *opt_depth_s;
@@ -15,6 +16,7 @@ static const struct poptOption options[] = {
 	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
 	  "hierarchies to walk (default memory,cpu,cpuacct)", "LIST" },
 	{ "depth", 'd', POPT_ARG_STRING, &opt_depth_s, 0, "descend at most N levels", "N" },
+	CLI_TABLE_OPTIONS('n'),
 	POPT_TABLEEND
 };
 
@@ -136,6 +138,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 	char base[PATH_MAX] = "/";
 	int rc, found = 0;
 
+	rc = cli_tables(cli, tree_tables, N_TABLES(tree_tables), false);
+	if (rc)
+		return rc;
 	opt_depth = -1;
 	if (opt_depth_s) {
 		pid_t d;	/* a non-negative int, strictly decimal, as a PID is */

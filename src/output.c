@@ -14,6 +14,7 @@
 #include "output-json.h"
 #include "libcgctl.h"
 #include "output.h"
+#include "output-table.h"
 #include "util/strbuf.h"
 
 #ifndef MIN
@@ -67,6 +68,9 @@ struct out {
 	size_t depth, cap;
 	struct arena arena;
 	struct key_slot keys[KEY_SLOTS];
+	const struct out_table *tables;	/* the human tables' columns (out_set_tables) */
+	size_t ntables;
+	struct out_table_opts topts;
 };
 
 #define CHUNK_MIN	(16 * 1024)
@@ -362,10 +366,24 @@ void out_usec(struct out *o, const char *key, uint64_t ns)
 	node_new(o, N_USEC, key)->u = ns;
 }
 
+void out_set_tables(struct out *o, const struct out_table *t, size_t n,
+		    const struct out_table_opts *opts)
+{
+	o->tables = t;
+	o->ntables = n;
+	if (opts)
+		o->topts = *opts;
+}
+
 /* ---- scalar text ---- */
 
-static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
+/* How a scalar reads: TSV (raw numbers, true/false), human (units, yes/no), or human
+ * with raw sizes and times (-b). */
+enum txt { TXT_TSV, TXT_HUMAN, TXT_HUMAN_RAW };
+
+static void scalar_text(const struct node *n, enum txt mode, struct strbuf *sb)
 {
+	bool human = mode != TXT_TSV, units = mode == TXT_HUMAN;
 	char buf[64];
 
 	switch (n->type) {
@@ -393,7 +411,7 @@ static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
 	case N_BYTES:
 		if (n->u == UINT64_MAX)
 			strbuf_puts(sb, "max");
-		else if (human) {
+		else if (units) {
 			cgctl_format_size(buf, sizeof(buf), n->u);
 			strbuf_puts(sb, buf);
 		} else {
@@ -403,7 +421,7 @@ static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
 	case N_USEC:
 		if (n->u == UINT64_MAX)
 			strbuf_puts(sb, "max");
-		else if (human) {
+		else if (units) {
 			cgctl_format_duration(buf, sizeof(buf), n->u);
 			strbuf_puts(sb, buf);
 		} else {
@@ -417,12 +435,6 @@ static void scalar_text(const struct node *n, bool human, struct strbuf *sb)
 }
 
 /* ---- tables (human and TSV) ---- */
-
-/* a cell's text and length (s NULL: none, printed "-") */
-struct tcell {
-	const char *s;
-	size_t len;
-};
 
 struct table {
 	char **cols;
@@ -477,7 +489,7 @@ static void column_name(char *buf, size_t len, const char *prefix, const char *k
 
 /* The text of scalar or list @c as a cell: a string node's own text, or formatted into
  * the table's arena. */
-static struct tcell cell_text(struct table *t, const struct node *c, bool human)
+static struct tcell cell_text(struct table *t, const struct node *c, enum txt human)
 {
 	struct strbuf *sb = &t->scratch;
 
@@ -519,7 +531,7 @@ static size_t cell_column(struct table *t, const struct node *c, const char *pre
 }
 
 /* Flatten the scalars of @n into "prefix.key" columns; lists inside a row are joined. */
-static void flatten(struct table *t, const struct node *n, const char *prefix, bool human,
+static void flatten(struct table *t, const struct node *n, const char *prefix, enum txt human,
 		    struct tcell **row, size_t *rowlen)
 {
 	const struct node *c;
@@ -562,7 +574,7 @@ static void table_add_row(struct table *t, struct tcell *row, size_t rowlen)
 	t->nrows++;
 }
 
-static void table_build(struct table *t, const struct node *list, bool human)
+static void table_build(struct table *t, const struct node *list, enum txt human)
 {
 	const struct node *r;
 
@@ -633,81 +645,21 @@ static void tsv_cell(FILE *fp, struct tcell tc)
 	}
 }
 
-/*
- * One row of a human table (the header when @r is SIZE_MAX) into @line, which holds the
- * widest row (indent, every column's width, two spaces between columns, the newline),
- * and out with one fwrite: cells left-aligned in their column's width, the last one not
- * padded.
- */
-static void human_row(const struct table *t, FILE *fp, const size_t *w, size_t r,
-		      int indent, char *line)
+static void table_print_tsv(const struct table *t, FILE *fp)
 {
-	char *p = line;
-
-	memset(p, ' ', (size_t)indent);
-	p += indent;
-	for (size_t c = 0; c < t->ncols; c++) {
-		struct tcell tc = r == SIZE_MAX ? (struct tcell){ t->cols[c], strlen(t->cols[c]) }
-						: cell(t, r, c);
-
-		if (c) {
-			memcpy(p, "  ", 2);
-			p += 2;
-		}
-		memcpy(p, tc.s, tc.len);
-		p += tc.len;
-		if (c + 1 < t->ncols && tc.len < w[c]) {
-			memset(p, ' ', w[c] - tc.len);
-			p += w[c] - tc.len;
-		}
-	}
-	*p++ = '\n';
-	fwrite(line, 1, (size_t)(p - line), fp);
-}
-
-static void table_print(struct table *t, FILE *fp, bool human, int indent)
-{
-	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
 	size_t r, c;
 
-	if (!w)
-		abort();
 	for (c = 0; c < t->ncols; c++)
-		w[c] = strlen(t->cols[c]);
-	for (r = 0; r < t->nrows; r++)
+		fprintf(fp, "%s%s", c ? "\t" : "", t->cols[c]);
+	fputc('\n', fp);
+	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
-			size_t l = cell(t, r, c).len;
-
-			if (l > w[c])
-				w[c] = l;
+			if (c)
+				fputc('\t', fp);
+			tsv_cell(fp, cell(t, r, c));
 		}
-	if (human) {
-		size_t width = (size_t)indent + 1;
-		char *line;
-
-		for (c = 0; c < t->ncols; c++)
-			width += w[c] + 2;
-		line = malloc(width);
-		if (!line)
-			abort();
-		human_row(t, fp, w, SIZE_MAX, indent, line);
-		for (r = 0; r < t->nrows; r++)
-			human_row(t, fp, w, r, indent, line);
-		free(line);
-	} else {
-		for (c = 0; c < t->ncols; c++)
-			fprintf(fp, "%s%s", c ? "\t" : "", t->cols[c]);
 		fputc('\n', fp);
-		for (r = 0; r < t->nrows; r++) {
-			for (c = 0; c < t->ncols; c++) {
-				if (c)
-					fputc('\t', fp);
-				tsv_cell(fp, cell(t, r, c));
-			}
-			fputc('\n', fp);
-		}
 	}
-	free(w);
 }
 
 static bool is_table(const struct node *n)
@@ -717,8 +669,43 @@ static bool is_table(const struct node *n)
 
 /* ---- human ---- */
 
-static void render_human(const struct node *n, FILE *fp, int indent)
+struct human {
+	const struct out *o;
+	FILE *fp;
+	enum txt mode;
+	int err;
+};
+
+static const struct out_table *table_spec(const struct out *o, const char *key)
 {
+	for (size_t i = 0; key && i < o->ntables; i++)
+		if (!strcmp(o->tables[i].list, key))
+			return &o->tables[i];
+	return NULL;
+}
+
+/* List @c of objects as a table, below a "key:" line unless it is the first thing
+ * printed at the top (a command's one table). */
+static void human_table(struct human *h, const struct node *c, bool first, int indent)
+{
+	bool heading = c->key && (!first || indent);
+	struct table t;
+	struct tview v;
+	int r;
+
+	table_build(&t, c, h->mode);
+	v = (struct tview){ .cols = t.cols, .ncols = t.ncols, .nrows = t.nrows,
+			    .cells = t.cells, .lens = t.lens };
+	r = table_print_human(&v, table_spec(h->o, c->key), &h->o->topts, h->fp,
+			      heading ? c->key : NULL, indent + (heading ? 2 : 0));
+	if (r < 0 && !h->err)
+		h->err = r;
+	table_free(&t);
+}
+
+static void render_human(struct human *h, const struct node *n, int indent)
+{
+	FILE *fp = h->fp;
 	const struct node *c;
 	size_t kw = 0;
 
@@ -731,20 +718,14 @@ static void render_human(const struct node *n, FILE *fp, int indent)
 		if (c->type == N_OBJ) {
 			if (c->key) {
 				fprintf(fp, "%*s%s:\n", indent, "", key);
-				render_human(c, fp, indent + 2);
+				render_human(h, c, indent + 2);
 			} else {
-				render_human(c, fp, indent);
+				render_human(h, c, indent);
 				if (c->next)
 					fputc('\n', fp);
 			}
 		} else if (is_table(c)) {
-			struct table t;
-
-			if (c->key && (c != n->child || indent))
-				fprintf(fp, "%*s%s:\n", indent, "", key);
-			table_build(&t, c, true);
-			table_print(&t, fp, true, c->key && (c != n->child || indent) ? indent + 2 : indent);
-			table_free(&t);
+			human_table(h, c, c == n->child, indent);
 		} else {
 			struct strbuf sb = STRBUF_INIT;
 
@@ -752,10 +733,10 @@ static void render_human(const struct node *n, FILE *fp, int indent)
 				for (const struct node *e = c->child; e; e = e->next) {
 					if (sb.len)
 						strbuf_puts(&sb, ", ");
-					scalar_text(e, true, &sb);
+					scalar_text(e, h->mode, &sb);
 				}
 			} else {
-				scalar_text(c, true, &sb);
+				scalar_text(c, h->mode, &sb);
 			}
 			fprintf(fp, "%*s%s:%*s %s\n", indent, "", key, (int)(kw - strlen(key)), "",
 				strbuf_str(&sb));
@@ -776,8 +757,8 @@ static int render_tsv_tables(const struct node *n, FILE *fp, int printed)
 
 			if (printed++)
 				fputc('\n', fp);
-			table_build(&t, c, false);
-			table_print(&t, fp, false, 0);
+			table_build(&t, c, TXT_TSV);
+			table_print_tsv(&t, fp);
 			table_free(&t);
 		} else if (c->type == N_OBJ) {
 			printed = render_tsv_tables(c, fp, printed);
@@ -796,23 +777,27 @@ static void render_tsv(const struct node *root, FILE *fp)
 		return;
 	copy.next = NULL;
 	list.child = &copy;
-	table_build(&t, &list, false);
-	table_print(&t, fp, false, 0);
+	table_build(&t, &list, TXT_TSV);
+	table_print_tsv(&t, fp);
 	table_free(&t);
 }
 
 int out_render(struct out *o, FILE *fp)
 {
+	struct human h = { o, fp, o->topts.bytes ? TXT_HUMAN_RAW : TXT_HUMAN, 0 };
+
 	if (o->jo) {
 		jout_render(o->jo, fp);
 	} else if (o->fmt == OUT_TSV) {
 		if (o->root->child)
 			render_tsv(o->root, fp);
 	} else {
-		render_human(o->root, fp, 0);
+		render_human(&h, o->root, 0);
 	}
 	arena_release(o);
-	if (fflush(fp) != 0 || ferror(fp))
+	if (h.err == -ENOMEM)
+		abort();	/* as node_new(): nothing sensible to print without memory */
+	if (h.err || fflush(fp) != 0 || ferror(fp))
 		return -EIO;
 	return 0;
 }

@@ -3,7 +3,9 @@
  * The one printer.  Commands describe their result with out_*() calls (a tree of
  * objects, lists and typed scalars); out_render() prints it as
  *   - human: "key: value" lines, nested objects indented, every list of objects as an
- *     aligned table (nested keys flattened as "a.b"), sizes and times made readable;
+ *     aligned table (nested keys flattened as "a.b"; libsmartcols, output-table.c),
+ *     sizes and times made readable.  A list with a column table (out_set_tables())
+ *     prints the columns chosen from it under their upper-case names;
  *   - --json: one object per invocation, numbers as numbers, bytes in bytes, times in
  *     microseconds, unlimited as null;
  *   - --tsv: every list of objects as a table (header line + tab-separated rows, raw
@@ -42,6 +44,48 @@ void out_bytes(struct out *o, const char *key, uint64_t bytes);
 /* A time given in ns, printed in µs (JSON/TSV, integer) or readable (human);
  * UINT64_MAX means unlimited ("max"; JSON null). */
 void out_usec(struct out *o, const char *key, uint64_t ns);
+
+/*
+ * A human table's column: @name (upper-case, unique in its table, "USAGE") shows the
+ * row's flattened key @key ("memory.usage_bytes"; a row without it prints "-").
+ */
+struct out_col {
+	const char *name;
+	const char *key;
+	unsigned int flags;
+};
+#define OUT_COL_DEFAULT	0x1	/* in the default column set */
+#define OUT_COL_RIGHT	0x2	/* right-aligned (numbers) */
+#define OUT_COL_TRUNC	0x4	/* may be truncated to fit the terminal (paths, notes) */
+
+/* The columns of the human table printed for the list named @list. */
+struct out_table {
+	const char *list;
+	const struct out_col *cols;
+	size_t n;
+};
+
+/* How human tables print (the table options of cgctl(1)). */
+struct out_table_opts {
+	const char *columns;	/* -o LIST: names (any case), "+LIST" adds to the default */
+	bool all;		/* --output-all */
+	bool noheadings;	/* -n */
+	bool bytes;		/* -b: sizes in bytes, times in microseconds */
+	bool raw;		/* -r: no alignment, one space between cells */
+};
+
+/*
+ * The column tables of the lists a command prints, and how to print them (the arrays
+ * must outlive @o's renders).  Lists without one print every key under its own name.
+ */
+void out_set_tables(struct out *o, const struct out_table *t, size_t n,
+		    const struct out_table_opts *opts);
+/*
+ * Check @opts->columns against @t: every name must be a column of one of the tables.
+ * Returns: 0, or -EINVAL with the offending name in @bad (of @len bytes).
+ */
+int out_tables_check(const struct out_table *t, size_t n, const struct out_table_opts *opts,
+		     char *bad, size_t len);
 
 /* Print what was collected to @fp and start a new record (for streaming, e.g. one JSON
  * object per line).  Returns: 0, or -EIO when writing @fp failed. */

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Fixture tier: `cgctl stat` prints the lean keys by default (memory usage, limit,
 # failcnt; cpu usage and cpu.stat's counts), `stat --long` everything, byte for byte the
-# output stat printed before the default became lean (tests/fixtures/expected/), and the
-# lean view needs none of the files only --long reads.
+# output stat printed before the default became lean (tests/fixtures/expected/; the human
+# table with every column of cgctl-stat(1), named as there), and the lean view needs none
+# of the files only --long reads.
 . "$top_srcdir/tests/lib.sh"
 
 exp="$top_srcdir/tests/fixtures/expected"

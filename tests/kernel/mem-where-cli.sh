@@ -59,7 +59,7 @@ expect_rc 0 "tsv"
 cg mem where --inodes "$H"
 expect_rc 0 "human"
 expect_out_has "$self" "human table names the cgroup"
-expect_out_has "ino" "--inodes column"
+expect_out_has "INODE" "--inodes column"
 
 # PIDs from stdin, one of them bad: rows for the good one, one error line, exit 8
 cg_in "$H

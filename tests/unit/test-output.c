@@ -6,6 +6,7 @@
  * after another, and the tree forms (TSV, human) still fed by the same calls.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,88 @@ START_TEST(tree_forms)
 }
 END_TEST
 
+/* Rows for the column-table tests: two cgroups, one with a nested object, one with it
+ * null, and a key the table does not name. */
+static void table_rows(struct out *o)
+{
+	out_list_begin(o, "cgroups");
+	out_obj_begin(o, NULL);
+	out_str(o, "path", "/a b");
+	out_obj_begin(o, "mem");
+	out_bytes(o, "usage_bytes", 8192);
+	out_obj_end(o);
+	out_u64(o, "extra_key", 7);
+	out_obj_end(o);
+	out_obj_begin(o, NULL);
+	out_str(o, "path", "/c");
+	out_null(o, "mem");
+	out_list_begin(o, "names");
+	out_list_end(o);
+	out_obj_end(o);
+	out_list_end(o);
+}
+
+START_TEST(table_columns)
+{
+	static const struct out_col cols[] = {
+		{ "PATH", "path", OUT_COL_DEFAULT },
+		{ "USAGE", "mem.usage_bytes", OUT_COL_DEFAULT | OUT_COL_RIGHT },
+		{ "NAMES", "names", 0 },
+	};
+	static const struct out_table tab[] = { { "cgroups", cols, 3 } };
+	struct out_table_opts opts = { 0 };
+	char bad[32];
+	struct out *o;
+	char *s;
+
+	/* the default set: a null object is "-" under its columns */
+	o = out_new(OUT_HUMAN);
+	out_set_tables(o, tab, 1, &opts);
+	table_rows(o);
+	s = render(o);
+	ck_assert_str_eq(s, "PATH  USAGE\n/a b   8KiB\n/c        -\n");
+	free(s);
+	/* every column: the unnamed key by its own name, upper-cased; an empty list "-" */
+	opts.all = true;
+	out_set_tables(o, tab, 1, &opts);
+	table_rows(o);
+	s = render(o);
+	ck_assert_str_eq(s, "PATH  USAGE  NAMES  EXTRA-KEY\n/a b   8KiB  -      7\n"
+			 "/c        -  -      -\n");
+	free(s);
+	/* -o in its order, any case; -b; -r escapes blanks; -n */
+	opts = (struct out_table_opts){ .columns = "usage,Path", .bytes = true, .raw = true,
+					.noheadings = true };
+	out_set_tables(o, tab, 1, &opts);
+	table_rows(o);
+	s = render(o);
+	ck_assert_str_eq(s, "8192 /a\\x20b\n- /c\n");
+	free(s);
+	out_free(o);
+
+	/* a table after other keys: "key:" at their indent, the table two columns in;
+	 * without a column table every key, as before */
+	o = out_new(OUT_HUMAN);
+	out_str(o, "pid", "1");
+	table_rows(o);
+	s = render(o);
+	ck_assert_str_eq(s, "pid: 1\ncgroups:\n  path  mem.usage_bytes  extra_key  mem  names\n"
+			 "  /a b  8KiB             7          -    -\n"
+			 "  /c    -                -          -    \n");
+	free(s);
+	out_free(o);
+
+	opts = (struct out_table_opts){ .columns = "+names" };
+	ck_assert_int_eq(out_tables_check(tab, 1, &opts, bad, sizeof(bad)), 0);
+	opts.columns = "path,nope,usage";
+	ck_assert_int_eq(out_tables_check(tab, 1, &opts, bad, sizeof(bad)), -EINVAL);
+	ck_assert_str_eq(bad, "nope");
+	opts.columns = "path,";
+	ck_assert_int_eq(out_tables_check(tab, 1, &opts, bad, sizeof(bad)), -EINVAL);
+	ck_assert_str_eq(bad, "");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("output");
@@ -176,6 +259,7 @@ int main(void)
 	tcase_add_test(tc, json_closes_open);
 	tcase_add_test(tc, json_big);
 	tcase_add_test(tc, tree_forms);
+	tcase_add_test(tc, table_columns);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(su, tc);
 	return tu_run(su);

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Human tables through libsmartcols (util-linux), as lsblk and findmnt print theirs:
+ * columns chosen from a command's column table (the default set, -o LIST,
+ * --output-all), upper-case headers, numbers right-aligned, and on a terminal the
+ * table fitted to its width (paths and notes truncated first); not on a terminal the
+ * full width, so a pipe gets whole cells.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <libsmartcols.h>
+
+#include "output-table.h"
+
+/* a column of the printed table: which of the tview's, named how */
+struct sel {
+	const char *name;
+	size_t tcol;		/* SIZE_MAX: no row has it ("-") */
+	unsigned int flags;
+};
+
+struct picked {
+	struct sel *s;
+	size_t n, cap;
+	char **names;		/* upper-cased keys of --output-all, freed with the table */
+	size_t nnames;
+};
+
+static int pick_add(struct picked *p, const char *name, size_t tcol, unsigned int flags)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcasecmp(p->s[i].name, name))
+			return 0;	/* "-o path,PATH" prints it once */
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+		struct sel *s = realloc(p->s, cap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		p->s = s;
+		p->cap = cap;
+	}
+	p->s[p->n++] = (struct sel){ name, tcol, flags };
+	return 0;
+}
+
+static size_t key_column(const struct tview *t, const char *key)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c], key))
+			return c;
+	return SIZE_MAX;
+}
+
+/* A key of the rows that @spec shows (or whose object it shows: a null "expected"
+ * stands for "expected.total_bytes"). */
+static bool covered(const struct out_table *spec, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (size_t i = 0; i < spec->n; i++)
+		if (!strncmp(spec->cols[i].key, key, len) &&
+		    (spec->cols[i].key[len] == '\0' || spec->cols[i].key[len] == '.'))
+			return true;
+	return false;
+}
+
+static const struct out_col *spec_col(const struct out_table *spec, const char *name,
+				      size_t len)
+{
+	for (size_t i = 0; i < spec->n; i++)
+		if (strlen(spec->cols[i].name) == len && !strncasecmp(spec->cols[i].name, name, len))
+			return &spec->cols[i];
+	return NULL;
+}
+
+static int pick_defaults(const struct tview *t, const struct out_table *spec,
+			 struct picked *p)
+{
+	for (size_t i = 0; i < spec->n; i++)
+		if ((spec->cols[i].flags & OUT_COL_DEFAULT) &&
+		    pick_add(p, spec->cols[i].name, key_column(t, spec->cols[i].key),
+			     spec->cols[i].flags) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* Every column of @spec, then the keys it does not know, named by their key. */
+static int pick_all(const struct tview *t, const struct out_table *spec, struct picked *p)
+{
+	for (size_t i = 0; i < spec->n; i++)
+		if (pick_add(p, spec->cols[i].name, key_column(t, spec->cols[i].key),
+			     spec->cols[i].flags) < 0)
+			return -ENOMEM;
+	for (size_t c = 0; c < t->ncols; c++) {
+		char *name, **names;
+
+		if (covered(spec, t->cols[c]))
+			continue;
+		names = realloc(p->names, (p->nnames + 1) * sizeof(*names));
+		name = strdup(t->cols[c]);
+		if (!names || !name) {
+			free(name);
+			if (names)
+				p->names = names;
+			return -ENOMEM;
+		}
+		p->names = names;
+		p->names[p->nnames++] = name;
+		for (char *s = name; *s; s++)
+			*s = *s == '.' || *s == '_' ? '-' : (char)toupper((unsigned char)*s);
+		if (pick_add(p, name, c, 0) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* -o LIST: the named columns this table has, in the order given ("+LIST": after the
+ * default ones).  The names were checked by out_tables_check(). */
+static int pick_list(const struct tview *t, const struct out_table *spec, const char *list,
+		     struct picked *p)
+{
+	if (*list == '+') {
+		list++;
+		if (pick_defaults(t, spec, p) < 0)
+			return -ENOMEM;
+	}
+	while (*list) {
+		size_t len = strcspn(list, ",");
+		const struct out_col *col = spec_col(spec, list, len);
+
+		if (col && pick_add(p, col->name, key_column(t, col->key), col->flags) < 0)
+			return -ENOMEM;
+		list += len + (list[len] == ',');
+	}
+	return 0;
+}
+
+/* No column table: every key under its own name, as the rows give them. */
+static int pick_keys(const struct tview *t, struct picked *p)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (pick_add(p, t->cols[c], c, 0) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+static int pick(const struct tview *t, const struct out_table *spec,
+		const struct out_table_opts *opts, struct picked *p)
+{
+	if (!spec)
+		return pick_keys(t, p);
+	if (opts && opts->columns)
+		return pick_list(t, spec, opts->columns, p);
+	if (opts && opts->all)
+		return pick_all(t, spec, p);
+	return pick_defaults(t, spec, p);
+}
+
+static void picked_free(struct picked *p)
+{
+	for (size_t i = 0; i < p->nnames; i++)
+		free(p->names[i]);
+	free(p->names);
+	free(p->s);
+}
+
+/* The terminal's width when stdout is one (the window size, else $COLUMNS), else 0. */
+static size_t term_width(void)
+{
+	struct winsize ws;
+	const char *env;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	env = getenv("COLUMNS");
+	if (env && atoi(env) > 0)
+		return (size_t)atoi(env);
+	return 80;
+}
+
+/* (an empty cell of a column table, as an empty list, prints "-": -r keeps its place) */
+static const char *cell_text(const struct tview *t, size_t r, size_t c, bool spec)
+{
+	if (c == SIZE_MAX || c >= t->lens[r] || !t->cells[r][c].s)
+		return "-";
+	if (spec && !t->cells[r][c].len)
+		return "-";
+	return t->cells[r][c].s;
+}
+
+static struct libscols_table *build(const struct tview *t, const struct picked *p,
+				    const struct out_table_opts *opts, bool spec, int indent)
+{
+	struct libscols_table *tb = scols_new_table();
+	size_t width = term_width();
+
+	if (!tb)
+		return NULL;
+	if (opts && opts->raw)
+		scols_table_enable_raw(tb, 1);
+	else
+		scols_table_set_column_separator(tb, "  ");
+	if (opts && opts->noheadings)
+		scols_table_enable_noheadings(tb, 1);
+	/* a terminal: fit its width (less the indent); else print every cell whole */
+	if (width) {
+		scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
+		scols_table_set_termwidth(tb, width > (size_t)indent + 20 ? width - indent : 20);
+	} else {
+		scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		int fl = 0;
+
+		if (p->s[i].flags & OUT_COL_RIGHT)
+			fl |= SCOLS_FL_RIGHT;
+		if (p->s[i].flags & OUT_COL_TRUNC)
+			fl |= SCOLS_FL_TRUNC;
+		if (!scols_table_new_column(tb, p->s[i].name, fl & SCOLS_FL_TRUNC ? 0.3 : 0, fl))
+			goto fail;
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+		if (!ln)
+			goto fail;
+		for (size_t i = 0; i < p->n; i++)
+			if (scols_line_set_data(ln, i, cell_text(t, r, p->s[i].tcol, spec)) < 0)
+				goto fail;
+	}
+	return tb;
+fail:
+	scols_unref_table(tb);
+	return NULL;
+}
+
+/* @text, every line after @indent spaces. */
+static void put_indented(const char *text, size_t len, int indent, FILE *fp)
+{
+	while (len) {
+		const char *nl = memchr(text, '\n', len);
+		size_t n = nl ? (size_t)(nl - text) + 1 : len;
+
+		fprintf(fp, "%*s", indent, "");
+		fwrite(text, 1, n, fp);
+		text += n;
+		len -= n;
+	}
+}
+
+int table_print_human(const struct tview *t, const struct out_table *spec,
+		      const struct out_table_opts *opts, FILE *fp, const char *heading,
+		      int indent)
+{
+	struct picked p = { 0 };
+	struct libscols_table *tb = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r = -ENOMEM;
+
+	if (pick(t, spec, opts, &p) < 0)
+		goto out;
+	r = 0;
+	if (!p.n)
+		goto out;	/* -o named none of this table's columns */
+	r = -ENOMEM;
+	tb = build(t, &p, opts, spec != NULL, indent);
+	if (!tb)
+		goto out;
+	if (heading)
+		fprintf(fp, "%*s%s:\n", indent >= 2 ? indent - 2 : 0, "", heading);
+	if (!indent) {
+		scols_table_set_stream(tb, fp);
+		r = scols_print_table(tb) < 0 ? -EIO : 0;
+		goto out;
+	}
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		goto out;
+	scols_table_set_stream(tb, mem);
+	r = scols_print_table(tb) < 0 ? -EIO : 0;
+	if (fclose(mem) != 0)
+		r = -ENOMEM;
+	if (!r)
+		put_indented(text, len, indent, fp);
+out:
+	free(text);
+	scols_unref_table(tb);
+	picked_free(&p);
+	return r;
+}
+
+int out_tables_check(const struct out_table *t, size_t n, const struct out_table_opts *opts,
+		     char *bad, size_t len)
+{
+	const char *list = opts->columns;
+
+	if (!list)
+		return 0;
+	if (*list == '+')
+		list++;
+	do {
+		size_t l = strcspn(list, ",");
+		bool found = false;
+
+		for (size_t i = 0; i < n && !found; i++)
+			found = spec_col(&t[i], list, l) != NULL;
+		if (!found) {
+			snprintf(bad, len, "%.*s", (int)l, list);
+			return -EINVAL;
+		}
+		list += l;
+	} while (*list++ == ',');
+	return 0;
+}
