@@ -82,6 +82,9 @@ int cli_parse_pid(const char *s, pid_t *pid);
  * malloc'ed array (maybe empty after "-"), or an exit status after printing the error.
  */
 int cli_collect_pids(struct cli *cli, int argc, const char **argv, pid_t **pids, size_t *n);
+/* Returns: whether @value (a control file's text, or one value of a keyed file) is
+ * how the kernel spells "unlimited" for @file (NULL: a value of a keyed file). */
+bool cli_unlimited_text(const char *file, const char *value);
 /* Returns: whether one of @argv is "-" (an empty list read from stdin is no error). */
 bool cli_args_have_stdin(int argc, const char **argv);
 

@@ -189,6 +189,27 @@ static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 	return rc;
 }
 
+/* The spellings of unlimited seen in control files: v1 page counters print
+ * PAGE_COUNTER_MAX pages (LONG_MAX rounded down to a page, cgctl_parse_mem_limit()),
+ * the res_counter era U64_MAX; v2 prints "max"; v1 cpu.cfs_quota_us and
+ * cpu.rt_runtime_us print -1 (kernel/sched/core.c:tg_get_cfs_quota()). */
+bool cli_unlimited_text(const char *file, const char *value)
+{
+	size_t l = strlen(value), f = file ? strlen(file) : 0;
+	uint64_t v;
+
+	while (l && value[l - 1] == '\n')
+		l--;
+	if (l == 3 && !strncmp(value, "max", 3))
+		return true;
+	if (l == 2 && !strncmp(value, "-1", 2))
+		return f >= 12 && (!strcmp(file + f - 12, "cfs_quota_us") ||
+				   (f >= 13 && !strcmp(file + f - 13, "rt_runtime_us")));
+	if (!l || strspn(value, "0123456789") != l || l < 19)
+		return false;
+	return cgctl_parse_mem_limit(value, l, &v) == 0 && v == UINT64_MAX;
+}
+
 bool cli_args_have_stdin(int argc, const char **argv)
 {
 	for (int i = 0; i < argc; i++)

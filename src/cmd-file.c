@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdlib.h>
 #include <limits.h>
 #include <string.h>
 
@@ -50,4 +51,44 @@ int cli_file_target(struct cli *cli, const char *ctrls, const char *path, const 
 	if (r < 0)
 		return cli_error(cli, path, r, NULL);
 	return EXIT_OK;
+}
+
+void cli_out_file_value(struct cli *cli, const char *file, const char *key, const char *text)
+{
+	size_t l = strlen(text);
+	char buf[24], *end;
+
+	while (l && text[l - 1] == '\n')
+		l--;
+	if (cli_unlimited_text(file, text)) {
+		out_bytes(cli->out, key, UINT64_MAX);
+		return;
+	}
+	if (l >= sizeof(buf) || (!l || (strspn(text, "0123456789") != l &&
+		(text[0] != '-' || l < 2 || strspn(text + 1, "0123456789") != l - 1)))) {
+		char *copy = strndup(text, l);
+
+		out_str(cli->out, key, copy ? copy : text);
+		free(copy);
+		return;
+	}
+	memcpy(buf, text, l);
+	buf[l] = '\0';
+	errno = 0;
+	if (buf[0] == '-') {
+		long long v = strtoll(buf, &end, 10);
+
+		if (!errno) {
+			out_i64(cli->out, key, v);
+			return;
+		}
+	} else {
+		unsigned long long v = strtoull(buf, &end, 10);
+
+		if (!errno) {
+			out_u64(cli->out, key, v);
+			return;
+		}
+	}
+	out_str(cli->out, key, buf);
 }

@@ -16,12 +16,15 @@ static void emit_limit(struct out *o, const char *key, uint64_t v)
 	out_bytes(o, key, v);	/* UINT64_MAX prints as max / null */
 }
 
-/* Print memory.stat (or any flat keyed file) as an object of numbers. */
+/* Print memory.stat (or any flat keyed file) as an object of numbers; v1's
+ * hierarchical_*_limit print unlimited as PAGE_COUNTER_MAX pages: null (max). */
 static int emit_kv(const struct cgctl_kv *kv, void *data)
 {
 	struct out *o = data;
 
-	if (kv->has_u)
+	if (cli_unlimited_text(NULL, kv->value))
+		out_bytes(o, kv->key, UINT64_MAX);
+	else if (kv->has_u)
 		out_u64(o, kv->key, kv->u);
 	else
 		out_str(o, kv->key, kv->value);
