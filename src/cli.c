@@ -189,10 +189,18 @@ static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 	return rc;
 }
 
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return s && len >= n && !strcmp(s + len - n, suffix);
+}
+
 /* The spellings of unlimited seen in control files: v1 page counters print
  * PAGE_COUNTER_MAX pages (LONG_MAX rounded down to a page, cgctl_parse_mem_limit()),
  * the res_counter era U64_MAX; v2 prints "max"; v1 cpu.cfs_quota_us and
- * cpu.rt_runtime_us print -1 (kernel/sched/core.c:tg_get_cfs_quota()). */
+ * cpu.rt_runtime_us print -1 (kernel/sched/core.c:tg_get_cfs_quota()), and v1
+ * *limit_in_bytes take -1 for unlimited when written. */
 bool cli_unlimited_text(const char *file, const char *value)
 {
 	size_t l = strlen(value), f = file ? strlen(file) : 0;
@@ -203,8 +211,8 @@ bool cli_unlimited_text(const char *file, const char *value)
 	if (l == 3 && !strncmp(value, "max", 3))
 		return true;
 	if (l == 2 && !strncmp(value, "-1", 2))
-		return f >= 12 && (!strcmp(file + f - 12, "cfs_quota_us") ||
-				   (f >= 13 && !strcmp(file + f - 13, "rt_runtime_us")));
+		return ends_with(file, f, "cfs_quota_us") || ends_with(file, f, "rt_runtime_us") ||
+		       ends_with(file, f, "limit_in_bytes");
 	if (!l || strspn(value, "0123456789") != l || l < 19)
 		return false;
 	return cgctl_parse_mem_limit(value, l, &v) == 0 && v == UINT64_MAX;
