@@ -44,6 +44,7 @@ struct cli {
 	char cmdname[64];	/* "bw set": used in error lines */
 	bool stderr_tty;
 	bool self;		/* --self: paths relative to our own cgroup */
+	const char *tsv_table;	/* --tsv of a command with several tables: the one printed */
 };
 
 struct cgctl_cmd {
@@ -56,6 +57,8 @@ struct cgctl_cmd {
 	size_t n_verbs;
 	int min_args, max_args;		/* checked before run(); max -1 = unlimited */
 	bool hidden;			/* internal helpers, not listed in help */
+	const char *tsv_tables;		/* several tables: "charged,tasks" (--tsv=NAME picks
+					 * one; the first without NAME); NULL: one table */
 };
 
 /*
@@ -82,6 +85,9 @@ int cli_parse_pid(const char *s, pid_t *pid);
  * malloc'ed array (maybe empty after "-"), or an exit status after printing the error.
  */
 int cli_collect_pids(struct cli *cli, int argc, const char **argv, pid_t **pids, size_t *n);
+/* --tsv prints one table: the command's first of cmd->tsv_tables, or the one --tsv=NAME
+ * names.  Returns: true when @table is not to be recorded (TSV, and not that one). */
+bool cli_tsv_skip(const struct cli *cli, const char *table);
 /* Returns: whether @value (a control file's text, or one value of a keyed file) is
  * how the kernel spells "unlimited" for @file (NULL: a value of a keyed file). */
 bool cli_unlimited_text(const char *file, const char *value);

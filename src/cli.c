@@ -189,6 +189,11 @@ static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 	return rc;
 }
 
+bool cli_tsv_skip(const struct cli *cli, const char *table)
+{
+	return cli->fmt == OUT_TSV && cli->tsv_table && strcmp(cli->tsv_table, table) != 0;
+}
+
 static bool ends_with(const char *s, size_t len, const char *suffix)
 {
 	size_t n = strlen(suffix);

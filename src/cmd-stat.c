@@ -373,6 +373,7 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	int i, rc, failed = 0, last = EXIT_OK;
+	struct out *keep = NULL;
 
 	for (i = 0; i < argc; i++) {
 		char norm[PATH_MAX];
@@ -384,10 +385,25 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (opt_tasks && cgctl_get_root(cli->ctx)[0])
 		return cli_error(cli, NULL, -EOPNOTSUPP, "--tasks reads the running kernel's "
 				 "taskstats: not with --root");
+	if (!strcmp(cli->tsv_table ? cli->tsv_table : "", "processes") && !opt_tasks)
+		return cli_usage(cli, "--tsv=processes: the table of --tasks");
+	if (cli_tsv_skip(cli, "cgroups")) {
+		/* read (and report errors) as always, record into a scratch printer */
+		keep = cli->out;
+		cli->out = out_new(OUT_TSV);
+		if (!cli->out) {
+			cli->out = keep;
+			return cli_error(cli, NULL, -ENOMEM, NULL);
+		}
+	}
 	out_list_begin(cli->out, "cgroups");
 	failed = stat_all(cli, argc, argv, &last);
 	out_list_end(cli->out);
-	if (opt_tasks) {
+	if (keep) {
+		out_free(cli->out);
+		cli->out = keep;
+	}
+	if (opt_tasks && !cli_tsv_skip(cli, "processes")) {
 		out_list_begin(cli->out, "processes");
 		for (i = 0; i < argc; i++) {
 			rc = emit_processes(cli, argv[i]);
@@ -412,4 +428,5 @@ const struct cgctl_cmd cmd_stat = {
 	.run = run,
 	.min_args = 1,
 	.max_args = -1,
+	.tsv_tables = "cgroups,processes",
 };
