@@ -64,9 +64,9 @@ static void emit(struct cli *cli, const struct bw_target *t,
 	struct out *o = cli->out;
 
 	out_str(o, "path", t->path);
-	out_usec(o, "quota_us", bw->quota_us == CGCTL_BW_INF ? UINT64_MAX : bw->quota_us * 1000);
-	out_usec(o, "period_us", bw->period_us * 1000);
-	out_usec(o, "burst_us", bw->burst_us * 1000);
+	out_usec(o, "quota_usec", bw->quota_us == CGCTL_BW_INF ? UINT64_MAX : bw->quota_us * 1000);
+	out_usec(o, "period_usec", bw->period_us * 1000);
+	out_usec(o, "burst_usec", bw->burst_us * 1000);
 	out_list_begin(o, "written");
 	for (int i = 0; i < n; i++) {
 		out_obj_begin(o, NULL);

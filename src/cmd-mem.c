@@ -65,7 +65,7 @@ static void emit_interval(struct cli *cli, uint32_t kver, const char *path,
 		out_bytes(cli->out, "max_bytes", usage);
 		out_bytes(cli->out, "stock_bound_bytes",
 			  cgctl_memcg_stock_max_pages(kver, ncpu, nsub) * CGCTL_PAGE_SIZE);
-		out_u64(cli->out, "cpus", ncpu);
+		out_u64(cli->out, "online_cpus", ncpu);
 		out_u64(cli->out, "subtree_cgroups", nsub);
 	}
 	out_obj_end(cli->out);

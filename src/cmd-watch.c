@@ -123,20 +123,31 @@ static void print_json(struct cli *cli, const struct row *r)
 {
 	struct out *o = cli->out;
 
-	out_double(o, "time_s", r->time_s, 3);
+	/* every key in every line, null where the figure is missing */
+	out_u64(o, "time_usec", (uint64_t)(r->time_s * 1e6 + 0.5));
 	out_usec(o, "interval_usec", r->interval_ns);
 	if (r->usage_ok) {
 		out_usec(o, "usage_usec", r->usage_ns);
-		out_double(o, "cpu_percent", r->cpu_pct, 1);
+		out_double(o, "usage_cpus", r->cpu_pct / 100.0, 3);
+	} else {
+		out_null(o, "usage_usec");
+		out_null(o, "usage_cpus");
 	}
 	if (r->cpu) {
 		out_u64(o, "nr_periods", r->periods);
 		out_u64(o, "nr_throttled", r->throttled);
 		out_usec(o, "throttled_usec", r->throttled_ns);
+	} else {
+		out_null(o, "nr_periods");
+		out_null(o, "nr_throttled");
+		out_null(o, "throttled_usec");
 	}
 	if (r->mem_ok) {
 		out_bytes(o, "memory_bytes", r->mem);
 		out_i64(o, "memory_delta_bytes", r->mem_delta);
+	} else {
+		out_null(o, "memory_bytes");
+		out_null(o, "memory_delta_bytes");
 	}
 }
 
