@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd-bw.h"
+#include "cmd-file.h"
 #include "util/num.h"
 
 static const char *opt_quota, *opt_period, *opt_burst, *opt_cpus;
@@ -71,7 +72,7 @@ static void emit(struct cli *cli, const struct bw_target *t,
 	for (int i = 0; i < n; i++) {
 		out_obj_begin(o, NULL);
 		out_str(o, "file", w[i].name);
-		out_str(o, "value", w[i].value);
+		cli_out_file_value(cli, w[i].name, "value", w[i].value);
 		out_obj_end(o);
 	}
 	out_list_end(o);

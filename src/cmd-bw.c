@@ -236,6 +236,8 @@ static int show(struct cli *cli, int argc, const char **argv)
 
 		r = cgctl_psi_read(cli->ctx, t.m, t.path, "cpu.pressure", &psi);
 		emit_psi(cli->out, "pressure", r, &psi);
+	} else if (cli->fmt != OUT_HUMAN) {
+		out_null(cli->out, "pressure");	/* v1 has no PSI: the same keys as v2 */
 	}
 	(void)argc;
 	return EXIT_OK;

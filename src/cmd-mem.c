@@ -105,6 +105,8 @@ static void emit_move(struct cli *cli, uint32_t kver, const struct cgctl_mount *
 		out_str(cli->out, "note", "unknown kernel");
 	else if (era.move_none)
 		out_str(cli->out, "note", era.move_none);
+	else if (keep_keys(cli))
+		out_null(cli->out, "note");
 	out_obj_end(cli->out);
 }
 
