@@ -25,6 +25,7 @@ const size_t cgctl_n_commands = N_COMMANDS;
 
 static const char *opt_root, *opt_tsv_table;
 static int opt_json, opt_tsv, opt_quiet, opt_verbose, opt_version, opt_help, opt_self;
+static int opt_null;
 
 static const struct poptOption global_options[] = {
 	{ "root", '\0', POPT_ARG_STRING, &opt_root, 0,
@@ -35,6 +36,8 @@ static const struct poptOption global_options[] = {
 	{ "tsv", '\0', POPT_ARG_NONE, &opt_tsv, 0,
 	  "print one tab-separated table (--tsv=NAME: which, where there are several)",
 	  NULL },
+	{ "null", 'z', POPT_ARG_NONE, &opt_null, 0,
+	  "a \"-\" argument reads NUL-terminated PIDs or paths from stdin", NULL },
 	{ "quiet", 'q', POPT_ARG_NONE, &opt_quiet, 0, "print no warnings or progress", NULL },
 	{ "verbose", 'v', POPT_ARG_NONE, NULL, 'v',
 	  "explain what is done (repeat for debug)", NULL },
@@ -259,6 +262,7 @@ static int setup(struct cli *cli)
 	cli->quiet = opt_quiet;
 	cli->verbose = opt_verbose;
 	cli->self = opt_self;
+	cli->null_sep = opt_null;
 	cli->root = root;
 	cli->stderr_tty = isatty(STDERR_FILENO);
 	r = cgctl_new(&cli->ctx, root);
@@ -284,7 +288,7 @@ static int setup(struct cli *cli)
 static int global_after(const char *const *a, int left)
 {
 	static const char *const flags[] = { "--json", "--tsv", "--self", "-q", "--quiet",
-					     "--verbose" };
+					     "--verbose", "-z", "--null" };
 	const char *t = a[0];
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)

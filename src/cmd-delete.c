@@ -78,7 +78,7 @@ static void emit(struct cli *cli, const struct cgctl_mount *m, const char *path,
 	out_obj_end(cli->out);
 }
 
-static int run(struct cli *cli, int argc, const char **argv)
+static int run_paths(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
 	unsigned int flags = (opt_recursive ? CGCTL_RM_RECURSIVE : 0) |
@@ -136,6 +136,20 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (failed && done)
 		return EXIT_PARTIAL;
 	return failed ? rc : EXIT_OK;
+}
+
+/* "-" reads the PATHs from stdin (blanks or, with -z, NULs between them); an empty list
+ * does nothing and succeeds. */
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	struct cli_args a;
+	int rc = cli_stdin_args(cli, argc, argv, &a);
+
+	if (rc)
+		return rc;
+	rc = run_paths(cli, a.argc, a.argv);
+	cli_args_free(&a);
+	return rc;
 }
 
 const struct cgctl_cmd cmd_delete = {

@@ -370,7 +370,7 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 	return failed;
 }
 
-static int run(struct cli *cli, int argc, const char **argv)
+static int run_paths(struct cli *cli, int argc, const char **argv)
 {
 	int i, rc, failed = 0, last = EXIT_OK;
 	struct out *keep = NULL;
@@ -418,6 +418,20 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (failed && failed < argc)
 		return EXIT_PARTIAL;
 	return last;
+}
+
+/* "-" reads the PATHs from stdin (blanks or, with -z, NULs between them); an empty list
+ * does nothing and succeeds. */
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	struct cli_args a;
+	int rc = cli_stdin_args(cli, argc, argv, &a);
+
+	if (rc)
+		return rc;
+	rc = run_paths(cli, a.argc, a.argv);
+	cli_args_free(&a);
+	return rc;
 }
 
 const struct cgctl_cmd cmd_stat = {
