@@ -53,6 +53,14 @@ int cli_file_target(struct cli *cli, const char *ctrls, const char *path, const 
 	return EXIT_OK;
 }
 
+/* @s (@len bytes) is one decimal integer, with a leading '-' if @sign. */
+static bool is_integer(const char *s, size_t len, bool sign)
+{
+	if (sign && len > 1 && s[0] == '-')
+		s++, len--;
+	return len && strspn(s, "0123456789") >= len;
+}
+
 void cli_out_file_value(struct cli *cli, const char *file, const char *key, const char *text)
 {
 	size_t l = strlen(text);
@@ -64,31 +72,28 @@ void cli_out_file_value(struct cli *cli, const char *file, const char *key, cons
 		out_bytes(cli->out, key, UINT64_MAX);
 		return;
 	}
-	if (l >= sizeof(buf) || (!l || (strspn(text, "0123456789") != l &&
-		(text[0] != '-' || l < 2 || strspn(text + 1, "0123456789") != l - 1)))) {
-		char *copy = strndup(text, l);
+	if (l < sizeof(buf) && is_integer(text, l, true)) {
+		memcpy(buf, text, l);
+		buf[l] = '\0';
+		errno = 0;
+		if (buf[0] == '-') {
+			long long v = strtoll(buf, &end, 10);
 
-		out_str(cli->out, key, copy ? copy : text);
-		free(copy);
-		return;
-	}
-	memcpy(buf, text, l);
-	buf[l] = '\0';
-	errno = 0;
-	if (buf[0] == '-') {
-		long long v = strtoll(buf, &end, 10);
+			if (!errno) {
+				out_i64(cli->out, key, v);
+				return;
+			}
+		} else {
+			unsigned long long v = strtoull(buf, &end, 10);
 
-		if (!errno) {
-			out_i64(cli->out, key, v);
-			return;
-		}
-	} else {
-		unsigned long long v = strtoull(buf, &end, 10);
-
-		if (!errno) {
-			out_u64(cli->out, key, v);
-			return;
+			if (!errno) {
+				out_u64(cli->out, key, v);
+				return;
+			}
 		}
 	}
-	out_str(cli->out, key, buf);
+	/* anything else (or out of range) as its text */
+	end = strndup(text, l);
+	out_str(cli->out, key, end ? end : text);
+	free(end);
 }
