@@ -152,7 +152,8 @@ static void print_json(struct cli *cli, const struct row *r)
 }
 
 #define HUMAN_HEAD "%10s %10s %7s %8s %9s %12s %12s %12s\n"
-#define TSV_HEAD "time_s\tinterval_usec\tusage_usec\tcpu_percent\tnr_periods\t" \
+/* the JSON keys (print_json()) */
+#define TSV_HEAD "time_usec\tinterval_usec\tusage_usec\tusage_cpus\tnr_periods\t" \
 		 "nr_throttled\tthrottled_usec\tmemory_bytes\tmemory_delta_bytes\n"
 
 static void print_header(struct cli *cli)
@@ -174,9 +175,10 @@ static void print_row(struct cli *cli, const struct row *r)
 		return;
 	}
 	if (cli->fmt == OUT_TSV) {
-		printf("%.3f\t%" PRIu64, r->time_s, r->interval_ns / 1000);
+		printf("%" PRIu64 "\t%" PRIu64, (uint64_t)(r->time_s * 1e6 + 0.5),
+		       r->interval_ns / 1000);
 		if (r->usage_ok)
-			printf("\t%" PRIu64 "\t%.1f", r->usage_ns / 1000, r->cpu_pct);
+			printf("\t%" PRIu64 "\t%.3f", r->usage_ns / 1000, r->cpu_pct / 100.0);
 		else
 			printf("\t-\t-");
 		if (r->cpu)
