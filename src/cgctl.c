@@ -23,8 +23,9 @@ const struct cgctl_cmd *const cgctl_commands[] = {
 #define N_COMMANDS (sizeof(cgctl_commands) / sizeof(cgctl_commands[0]) - 1)
 const size_t cgctl_n_commands = N_COMMANDS;
 
-static const char *opt_root;
+static const char *opt_root, *opt_tsv_table;
 static int opt_json, opt_tsv, opt_quiet, opt_verbose, opt_version, opt_help, opt_self;
+static int opt_null;
 
 static const struct poptOption global_options[] = {
 	{ "root", '\0', POPT_ARG_STRING, &opt_root, 0,
@@ -32,7 +33,11 @@ static const struct poptOption global_options[] = {
 	{ "self", '\0', POPT_ARG_NONE, &opt_self, 0,
 	  "take cgroup paths relative to cgctl's own cgroup in each hierarchy", NULL },
 	{ "json", '\0', POPT_ARG_NONE, &opt_json, 0, "print one JSON object", NULL },
-	{ "tsv", '\0', POPT_ARG_NONE, &opt_tsv, 0, "print tab-separated tables", NULL },
+	{ "tsv", '\0', POPT_ARG_NONE, &opt_tsv, 0,
+	  "print one tab-separated table (--tsv=NAME: which, where there are several)",
+	  NULL },
+	{ "null", 'z', POPT_ARG_NONE, &opt_null, 0,
+	  "a \"-\" argument reads NUL-terminated PIDs or paths from stdin", NULL },
 	{ "quiet", 'q', POPT_ARG_NONE, &opt_quiet, 0, "print no warnings or progress", NULL },
 	{ "verbose", 'v', POPT_ARG_NONE, NULL, 'v',
 	  "explain what is done (repeat for debug)", NULL },
@@ -126,6 +131,36 @@ static struct poptOption *cmd_table(const struct cgctl_cmd *cmd, int *help)
 	return t;
 }
 
+/* Does the comma-separated @list name @name? */
+static bool list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* --tsv: the one table @cmd prints (its first, or --tsv=NAME's), checked before the
+ * command runs.  Returns: EXIT_OK or EXIT_USAGE. */
+static int pick_table(struct cli *cli, const struct cgctl_cmd *cmd)
+{
+	static char first[64];
+	const char *list = cmd->tsv_tables;
+
+	cli->tsv_table = NULL;
+	if (opt_tsv_table && !list_has(list, opt_tsv_table))
+		return cli_usage(cli, "--tsv=%s: no such table (%s%s)", opt_tsv_table,
+				 list ? "tables: " : "it prints one table: use --tsv",
+				 list ? list : "");
+	if (cli->fmt != OUT_TSV || !list)
+		return EXIT_OK;
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(list, ","), list);
+	cli->tsv_table = opt_tsv_table ? opt_tsv_table : first;
+	return EXIT_OK;
+}
+
 static int run_cmd(struct cli *cli, const struct cgctl_cmd *cmd, const char *prefix, int argc,
 		   const char **argv)
 {
@@ -166,6 +201,9 @@ static int run_cmd(struct cli *cli, const struct cgctl_cmd *cmd, const char *pre
 		rc = EXIT_OK;
 		goto out;
 	}
+	rc = pick_table(cli, cmd);
+	if (rc)
+		goto out;
 	args = poptGetArgs(pc);
 	for (nargs = 0; args && args[nargs]; nargs++)
 		;
@@ -224,6 +262,7 @@ static int setup(struct cli *cli)
 	cli->quiet = opt_quiet;
 	cli->verbose = opt_verbose;
 	cli->self = opt_self;
+	cli->null_sep = opt_null;
 	cli->root = root;
 	cli->stderr_tty = isatty(STDERR_FILENO);
 	r = cgctl_new(&cli->ctx, root);
@@ -249,7 +288,7 @@ static int setup(struct cli *cli)
 static int global_after(const char *const *a, int left)
 {
 	static const char *const flags[] = { "--json", "--tsv", "--self", "-q", "--quiet",
-					     "--verbose" };
+					     "--verbose", "-z", "--null" };
 	const char *t = a[0];
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
@@ -257,11 +296,22 @@ static int global_after(const char *const *a, int left)
 			return 1;
 	if (t[0] == '-' && t[1] == 'v' && strspn(t + 1, "v") == strlen(t + 1))
 		return 1;	/* -v, -vv, ... */
-	if (!strncmp(t, "--root=", 7))
+	if (!strncmp(t, "--root=", 7) || !strncmp(t, "--tsv=", 6))
 		return 1;
 	if (!strcmp(t, "--root"))
 		return left > 1 ? 2 : 1;
 	return 0;
+}
+
+/* "--tsv=NAME" becomes "--tsv" (popt's optional arguments would take the command
+ * after a plain --tsv as NAME), NAME kept for pick_table().  Nothing after "--". */
+static void split_tsv(const char **argv)
+{
+	for (; *argv && strcmp(*argv, "--"); argv++)
+		if (!strncmp(*argv, "--tsv=", 6)) {
+			opt_tsv_table = *argv + 6;
+			*argv = "--tsv";
+		}
 }
 
 /*
@@ -324,6 +374,7 @@ int main(int argc, const char **argv)
 	hoisted = hoist_globals(argc, argv);
 	if (!hoisted)
 		return cli_error(&cli, NULL, -ENOMEM, NULL);
+	split_tsv(hoisted + 1);
 	pc = poptGetContext("cgctl", argc, hoisted, global_options, POPT_CONTEXT_POSIXMEHARDER);
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		if (rc == 'v')

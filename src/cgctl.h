@@ -44,6 +44,8 @@ struct cli {
 	char cmdname[64];	/* "bw set": used in error lines */
 	bool stderr_tty;
 	bool self;		/* --self: paths relative to our own cgroup */
+	const char *tsv_table;	/* --tsv of a command with several tables: the one printed */
+	bool null_sep;		/* -z: stdin lists are NUL-separated */
 };
 
 struct cgctl_cmd {
@@ -56,6 +58,8 @@ struct cgctl_cmd {
 	size_t n_verbs;
 	int min_args, max_args;		/* checked before run(); max -1 = unlimited */
 	bool hidden;			/* internal helpers, not listed in help */
+	const char *tsv_tables;		/* several tables: "charged,tasks" (--tsv=NAME picks
+					 * one; the first without NAME); NULL: one table */
 };
 
 /*
@@ -78,10 +82,29 @@ const char *cli_strerror(int neg_errno);
 int cli_parse_pid(const char *s, pid_t *pid);
 /*
  * Collect PIDs from @argv; a lone "-" reads PIDs separated by any blanks or newlines
- * from stdin.  Bad PIDs are usage errors (nothing is done).  Returns: EXIT_OK with a
+ * from stdin (NUL-terminated with -z).  Bad PIDs are usage errors (nothing is done).  Returns: EXIT_OK with a
  * malloc'ed array (maybe empty after "-"), or an exit status after printing the error.
  */
 int cli_collect_pids(struct cli *cli, int argc, const char **argv, pid_t **pids, size_t *n);
+/* --tsv prints one table: the command's first of cmd->tsv_tables, or the one --tsv=NAME
+ * names.  Returns: true when @table is not to be recorded (TSV, and not that one). */
+bool cli_tsv_skip(const struct cli *cli, const char *table);
+/* Returns: whether @value (a control file's text, or one value of a keyed file) is
+ * how the kernel spells "unlimited" for @file (NULL: a value of a keyed file). */
+bool cli_unlimited_text(const char *file, const char *value);
+/* @s with control characters as \xNN (a static buffer, up to 250 bytes). */
+const char *cli_escape(const char *s);
+
+/* PATH arguments with a "-" replaced by the paths read from stdin: separated by any
+ * blanks, or NUL-terminated with -z (names with blanks or newlines).  Each string is
+ * malloc'ed; argv[argc] is NULL.  An empty stdin gives argc 0. */
+struct cli_args {
+	int argc;
+	const char **argv;
+};
+/* Returns: EXIT_OK (@a filled; cli_args_free() it), or the exit status printed. */
+int cli_stdin_args(struct cli *cli, int argc, const char **argv, struct cli_args *a);
+void cli_args_free(struct cli_args *a);
 /* Returns: whether one of @argv is "-" (an empty list read from stdin is no error). */
 bool cli_args_have_stdin(int argc, const char **argv);
 

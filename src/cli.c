@@ -150,6 +150,34 @@ static int add_pid(struct pid_list *l, pid_t p)
 	return 0;
 }
 
+/* -z: one PID per NUL-terminated record (find -print0, xargs -0 style). */
+static int pids_from_stdin_nul(struct cli *cli, struct pid_list *l)
+{
+	char *rec = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned long n = 0;
+	int rc = EXIT_OK;
+
+	while (rc == EXIT_OK && (len = getdelim(&rec, &cap, '\0', stdin)) >= 0) {
+		pid_t p;
+
+		n++;
+		if (len && rec[len - 1] == '\0')
+			len--;
+		if (!len)
+			continue;	/* "\0\0": an empty record is no PID */
+		rec[len] = '\0';
+		if (cli_parse_pid(rec, &p) < 0)
+			rc = cli_usage(cli, "stdin record %lu: '%s' is not a PID", n,
+				       cli_escape(rec));
+		else if (add_pid(l, p) < 0)
+			rc = cli_error(cli, NULL, -ENOMEM, NULL);
+	}
+	free(rec);
+	return rc;
+}
+
 static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 {
 	char *line = NULL;
@@ -158,6 +186,8 @@ static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 	unsigned long lineno = 0;
 	int rc = EXIT_OK;
 
+	if (cli->null_sep)
+		return pids_from_stdin_nul(cli, l);
 	while ((len = getline(&line, &cap, stdin)) >= 0) {
 		char *s = line, *e;
 		pid_t p;
@@ -187,6 +217,142 @@ static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 	}
 	free(line);
 	return rc;
+}
+
+const char *cli_escape(const char *s)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	for (; *s && n + 5 < sizeof(buf); s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "\\x%02x",
+					      (unsigned char)*s);
+		else
+			buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Append @s (@len bytes) to the list of @a; Returns: 0 or -ENOMEM. */
+static int args_add(struct cli_args *a, const char *s, size_t len)
+{
+	char *copy;
+
+	if (a->argc % 64 == 0) {
+		const char **v = realloc(a->argv, ((size_t)a->argc + 65) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->argv = v;
+	}
+	copy = strndup(s, len);
+	if (!copy)
+		return -ENOMEM;
+	a->argv[a->argc++] = copy;
+	a->argv[a->argc] = NULL;
+	return 0;
+}
+
+/* The items of stdin: NUL-terminated records (-z), else words between blanks. */
+static int stdin_items(struct cli *cli, struct cli_args *a)
+{
+	char *rec = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int r = 0;
+
+	while (!r && (len = getdelim(&rec, &cap, cli->null_sep ? '\0' : '\n', stdin)) >= 0) {
+		if (cli->null_sep) {
+			if (len && rec[len - 1] == '\0')
+				len--;
+			if (len)
+				r = args_add(a, rec, (size_t)len);
+			continue;
+		}
+		if (memchr(rec, '\0', (size_t)len))
+			return cli_usage(cli, "stdin: a NUL byte in a line (use -z for "
+					      "NUL-separated input)");
+		for (char *s = rec, *e = rec + len; !r && s < e;) {
+			size_t w;
+
+			s += strspn(s, " \t\r\n\v\f");
+			w = strcspn(s, " \t\r\n\v\f");
+			if (w)
+				r = args_add(a, s, w);
+			s += w;
+		}
+	}
+	free(rec);
+	return r ? cli_error(cli, NULL, r, NULL) : EXIT_OK;
+}
+
+int cli_stdin_args(struct cli *cli, int argc, const char **argv, struct cli_args *a)
+{
+	bool read = false;
+	int rc = EXIT_OK;
+
+	*a = (struct cli_args){ 0 };
+	for (int i = 0; i < argc && rc == EXIT_OK; i++) {
+		if (strcmp(argv[i], "-") || read) {
+			if (args_add(a, argv[i], strlen(argv[i])) < 0)
+				rc = cli_error(cli, NULL, -ENOMEM, NULL);
+			continue;
+		}
+		read = true;	/* a second "-" would read an empty stdin: skipped */
+		rc = stdin_items(cli, a);
+	}
+	if (rc == EXIT_OK && !a->argv) {
+		a->argv = calloc(1, sizeof(*a->argv));	/* an empty list: { NULL } */
+		if (!a->argv)
+			rc = cli_error(cli, NULL, -ENOMEM, NULL);
+	}
+	if (rc)
+		cli_args_free(a);
+	return rc;
+}
+
+void cli_args_free(struct cli_args *a)
+{
+	for (int i = 0; i < a->argc; i++)
+		free((char *)a->argv[i]);
+	free(a->argv);
+	*a = (struct cli_args){ 0 };
+}
+
+bool cli_tsv_skip(const struct cli *cli, const char *table)
+{
+	return cli->fmt == OUT_TSV && cli->tsv_table && strcmp(cli->tsv_table, table) != 0;
+}
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return s && len >= n && !strcmp(s + len - n, suffix);
+}
+
+/* The spellings of unlimited seen in control files: v1 page counters print
+ * PAGE_COUNTER_MAX pages (LONG_MAX rounded down to a page, cgctl_parse_mem_limit()),
+ * the res_counter era U64_MAX; v2 prints "max"; v1 cpu.cfs_quota_us and
+ * cpu.rt_runtime_us print -1 (kernel/sched/core.c:tg_get_cfs_quota()), and v1
+ * *limit_in_bytes take -1 for unlimited when written. */
+bool cli_unlimited_text(const char *file, const char *value)
+{
+	size_t l = strlen(value), f = file ? strlen(file) : 0;
+	uint64_t v;
+
+	while (l && value[l - 1] == '\n')
+		l--;
+	if (l == 3 && !strncmp(value, "max", 3))
+		return true;
+	if (l == 2 && !strncmp(value, "-1", 2))
+		return ends_with(file, f, "cfs_quota_us") || ends_with(file, f, "rt_runtime_us") ||
+		       ends_with(file, f, "limit_in_bytes");
+	if (!l || strspn(value, "0123456789") != l || l < 19)
+		return false;
+	return cgctl_parse_mem_limit(value, l, &v) == 0 && v == UINT64_MAX;
 }
 
 bool cli_args_have_stdin(int argc, const char **argv)

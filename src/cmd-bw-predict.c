@@ -284,15 +284,15 @@ static void emit(struct cli *cli, const struct pred *p)
 	char kv[32];
 
 	out_obj_begin(o, "settings");
-	out_usec(o, "quota_us", p->bw.quota_us == CGCTL_BW_INF ? UINT64_MAX :
+	out_usec(o, "quota_usec", p->bw.quota_us == CGCTL_BW_INF ? UINT64_MAX :
 		 p->bw.quota_us * 1000);
-	out_usec(o, "period_us", p->bw.period_us * 1000);
-	out_usec(o, "burst_us", p->bw.burst_us * 1000);
+	out_usec(o, "period_usec", p->bw.period_us * 1000);
+	out_usec(o, "burst_usec", p->bw.burst_us * 1000);
 	/* as bw show: the limit in CPUs; the machine's CPUs are online_cpus */
 	if (p->bw.quota_us == CGCTL_BW_INF)
-		out_null(o, "cpus");
+		out_null(o, "limit_cpus");
 	else
-		out_double(o, "cpus", (double)p->bw.quota_us / p->bw.period_us, 3);
+		out_double(o, "limit_cpus", (double)p->bw.quota_us / p->bw.period_us, 3);
 	out_obj_end(o);
 	out_u64(o, "online_cpus", p->ncpus);
 	out_obj_begin(o, "workload");
@@ -301,16 +301,16 @@ static void emit(struct cli *cli, const struct pred *p)
 		out_str(o, "trace", opt_trace);
 	} else {
 		if (p->busy_ns)
-			out_usec(o, "busy_us", p->busy_ns);
+			out_usec(o, "busy_usec", p->busy_ns);
 		else
-			out_null(o, "busy_us");	/* always busy */
-		out_usec(o, "idle_us", p->idle_ns);
+			out_null(o, "busy_usec");	/* always busy */
+		out_usec(o, "idle_usec", p->idle_ns);
 	}
-	out_double(o, "jitter", p->jitter_ppm / 1e6, 3);
+	out_double(o, "jitter_ratio", p->jitter_ppm / 1e6, 3);
 	if (p->other_ppm)
 		out_double(o, "other_load", p->other_ppm / 1e6, 3);
 	out_u64(o, "seed", (uint64_t)opt_seed);
-	out_usec(o, "duration_us", p->duration_ns);
+	out_usec(o, "duration_usec", p->duration_ns);
 	out_obj_end(o);
 	snprintf(kv, sizeof(kv), "%u.%u", CGCTL_KVER_MAJOR(p->kver), CGCTL_KVER_MINOR(p->kver));
 	out_str(o, "kernel", kv);
@@ -334,10 +334,10 @@ static void emit_timeline_json(struct cli *cli, const struct pred *p)
 		const struct cgctl_bw_period *pd = &p->periods[i];
 
 		out_obj_begin(o, NULL);
-		out_usec(o, "end_us", pd->end_ns);
-		out_usec(o, "used_us", pd->used_ns);
-		out_usec(o, "throttled_us", pd->throttled_ns);
-		out_usec(o, "credit_us", pd->credit_ns);
+		out_usec(o, "end_usec", pd->end_ns);
+		out_usec(o, "used_usec", pd->used_ns);
+		out_usec(o, "throttled_usec", pd->throttled_ns);
+		out_usec(o, "credit_usec", pd->credit_ns);
 		out_bool(o, "counted", pd->counted);
 		out_bool(o, "throttled", pd->throttled);
 		out_obj_end(o);

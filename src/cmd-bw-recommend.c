@@ -165,15 +165,15 @@ static void emit_replay(struct out *o, const char *key, const struct cgctl_bw_re
 	bool inf = r->bw.quota_us == CGCTL_BW_INF;
 
 	out_obj_begin(o, key);
-	out_usec(o, "quota_us", inf ? UINT64_MAX : r->bw.quota_us * 1000);
-	out_usec(o, "period_us", r->bw.period_us * 1000);
-	out_usec(o, "burst_us", r->bw.burst_us * 1000);
+	out_usec(o, "quota_usec", inf ? UINT64_MAX : r->bw.quota_us * 1000);
+	out_usec(o, "period_usec", r->bw.period_us * 1000);
+	out_usec(o, "burst_usec", r->bw.burst_us * 1000);
 	if (inf)
 		out_null(o, "limit_cpus");
 	else
 		out_double(o, "limit_cpus", (double)r->bw.quota_us / r->bw.period_us, 3);
 	out_double(o, "slack", r->slack, 2);
-	out_double(o, "throttled_pct", 100 * r->throttled_frac, 2);
+	out_double(o, "throttled_ratio", r->throttled_frac, 4);
 	out_usec(o, "worst_period_throttled_usec", r->max_period_throttled_ns);
 	out_bool(o, "within_budget", r->within);
 	out_i64(o, "nr_periods", r->st.nr_periods);
@@ -193,17 +193,17 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_str(o, "trace", opt_trace);
 	out_u64(o, "threads", p->info.threads);
 	out_u64(o, "online_cpus", p->o.ncpus);
-	out_usec(o, "duration_us", p->info.duration_ns);
-	out_usec(o, "busy_us", p->info.busy_ns);
-	out_usec(o, "wait_us", p->info.wait_ns);
-	out_usec(o, "ready_us", p->info.ready_ns);
+	out_usec(o, "duration_usec", p->info.duration_ns);
+	out_usec(o, "busy_usec", p->info.busy_ns);
+	out_usec(o, "wait_usec", p->info.wait_ns);
+	out_usec(o, "ready_usec", p->info.ready_ns);
 	out_double(o, "mean_use_cpus", r->mean_use, 3);
 	out_u64(o, "lost_records", p->info.lost);
 	out_obj_end(o);
 	out_obj_begin(o, "budget");
-	out_double(o, "max_throttled_pct",
-		   (p->o.max_throttled_ppm ? p->o.max_throttled_ppm : 10000) / 1e4, 2);
-	out_usec(o, "max_delay_us", p->o.max_delay_ns);
+	out_double(o, "max_throttled_ratio",
+		   (p->o.max_throttled_ppm ? p->o.max_throttled_ppm : 10000) / 1e6, 4);
+	out_usec(o, "max_delay_usec", p->o.max_delay_ns);
 	out_obj_end(o);
 	out_bool(o, "feasible", r->feasible);
 	emit_replay(o, "recommended", &r->best);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd-bw.h"
+#include "cmd-file.h"
 #include "util/num.h"
 
 static const char *opt_quota, *opt_period, *opt_burst, *opt_cpus;
@@ -64,14 +65,14 @@ static void emit(struct cli *cli, const struct bw_target *t,
 	struct out *o = cli->out;
 
 	out_str(o, "path", t->path);
-	out_usec(o, "quota_us", bw->quota_us == CGCTL_BW_INF ? UINT64_MAX : bw->quota_us * 1000);
-	out_usec(o, "period_us", bw->period_us * 1000);
-	out_usec(o, "burst_us", bw->burst_us * 1000);
+	out_usec(o, "quota_usec", bw->quota_us == CGCTL_BW_INF ? UINT64_MAX : bw->quota_us * 1000);
+	out_usec(o, "period_usec", bw->period_us * 1000);
+	out_usec(o, "burst_usec", bw->burst_us * 1000);
 	out_list_begin(o, "written");
 	for (int i = 0; i < n; i++) {
 		out_obj_begin(o, NULL);
 		out_str(o, "file", w[i].name);
-		out_str(o, "value", w[i].value);
+		cli_out_file_value(cli, w[i].name, "value", w[i].value);
 		out_obj_end(o);
 	}
 	out_list_end(o);

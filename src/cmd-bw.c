@@ -68,16 +68,16 @@ static void emit_settings(struct out *o, const struct cgctl_cpu_settings *cs)
 	bool has_burst = cs->present & CGCTL_CPUSET_BURST;
 	bool inf = bw->quota_us == CGCTL_BW_INF;
 
-	out_usec(o, "quota_us", inf ? UINT64_MAX : bw->quota_us * 1000);
-	out_usec(o, "period_us", bw->period_us * 1000);
+	out_usec(o, "quota_usec", inf ? UINT64_MAX : bw->quota_us * 1000);
+	out_usec(o, "period_usec", bw->period_us * 1000);
 	if (has_burst)
-		out_usec(o, "burst_us", bw->burst_us * 1000);
+		out_usec(o, "burst_usec", bw->burst_us * 1000);
 	else
-		out_null(o, "burst_us");
+		out_null(o, "burst_usec");
 	if (inf)
-		out_null(o, "cpus");
+		out_null(o, "limit_cpus");
 	else
-		out_double(o, "cpus", (double)bw->quota_us / bw->period_us, 3);
+		out_double(o, "limit_cpus", (double)bw->quota_us / bw->period_us, 3);
 }
 
 /* The tightest limit on the way to the root: every level enforces its own pool. */
@@ -110,10 +110,10 @@ static void emit_effective(struct cli *cli, const struct bw_target *t)
 	}
 	out_obj_begin(cli->out, "effective");
 	if (best < 0) {
-		out_null(cli->out, "cpus");
+		out_null(cli->out, "limit_cpus");
 		out_null(cli->out, "limited_by");
 	} else {
-		out_double(cli->out, "cpus", best, 3);
+		out_double(cli->out, "limit_cpus", best, 3);
 		out_str(cli->out, "limited_by", limiter);
 	}
 	out_obj_end(cli->out);
@@ -195,9 +195,9 @@ static void emit_stats(struct cli *cli, const struct bw_stat_read *s)
 	/* derived: how often, and how long per throttled period (summed over CPUs) */
 	out_obj_begin(o, "derived");
 	if (np && nt && st->nr_periods)
-		out_double(o, "throttled_fraction", (double)st->nr_throttled / st->nr_periods, 3);
+		out_double(o, "throttled_ratio", (double)st->nr_throttled / st->nr_periods, 3);
 	else
-		out_null(o, "throttled_fraction");
+		out_null(o, "throttled_ratio");
 	if (nt && st->nr_throttled)
 		out_usec(o, "throttled_per_period_usec", st->throttled_ns / st->nr_throttled);
 	else
@@ -236,6 +236,8 @@ static int show(struct cli *cli, int argc, const char **argv)
 
 		r = cgctl_psi_read(cli->ctx, t.m, t.path, "cpu.pressure", &psi);
 		emit_psi(cli->out, "pressure", r, &psi);
+	} else if (cli->fmt != OUT_HUMAN) {
+		out_null(cli->out, "pressure");	/* v1 has no PSI: the same keys as v2 */
 	}
 	(void)argc;
 	return EXIT_OK;

@@ -115,7 +115,21 @@ static int precheck(struct cli *cli, const struct cgctl_mount *const *ms, size_t
 	return cli_error(cli, arg, first_err, "%s", msg);
 }
 
-static int run(struct cli *cli, int argc, const char **argv)
+/* One cgroup of one hierarchy: created, already there (-p), or the error. */
+static void emit(struct cli *cli, const struct cgctl_mount *m, const char *path, int r,
+		 bool created)
+{
+	char name[256];
+
+	out_obj_begin(cli->out, NULL);
+	out_str(cli->out, "path", path);
+	out_str(cli->out, "hierarchy", cli_mount_name(m, name, sizeof(name)));
+	out_bool(cli->out, "created", created);
+	out_str(cli->out, "error", r < 0 ? cli_strerror(r) : NULL);
+	out_obj_end(cli->out);
+}
+
+static int run_paths(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
 	size_t n, i;
@@ -128,6 +142,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 	rc = cli_check_paths(cli, ms, n, argc, argv, "the root cgroup always exists");
 	if (rc)
 		return rc;
+	/* --json and --tsv say what was done; the human form stays silent */
+	if (cli->fmt != OUT_HUMAN)
+		out_list_begin(cli->out, "cgroups");
 	for (a = 0; a < argc; a++) {
 		int path_rc = precheck(cli, ms, n, argv[a]);
 
@@ -140,7 +157,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 			char norm[PATH_MAX], name[256];
 			int r;
 
+			bool existed;
+
 			cli_path(cli, ms[i], argv[a], norm, sizeof(norm));
+			existed = cgctl_cg_exists(cli->ctx, ms[i], norm) > 0;
 			r = create_one(cli, ms[i], norm);
 			if (r < 0) {
 				rc = cli_error(cli, argv[a], r, "%s: %s",
@@ -150,11 +170,29 @@ static int run(struct cli *cli, int argc, const char **argv)
 			} else {
 				done++;
 			}
+			if (cli->fmt != OUT_HUMAN)
+				emit(cli, ms[i], norm, r, r == 0 && !existed);
 		}
 	}
+	if (cli->fmt != OUT_HUMAN)
+		out_list_end(cli->out);
 	if (failed && done)
 		return EXIT_PARTIAL;
 	return failed ? rc : EXIT_OK;
+}
+
+/* "-" reads the PATHs from stdin (blanks or, with -z, NULs between them); an empty list
+ * does nothing and succeeds. */
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	struct cli_args a;
+	int rc = cli_stdin_args(cli, argc, argv, &a);
+
+	if (rc)
+		return rc;
+	rc = run_paths(cli, a.argc, a.argv);
+	cli_args_free(&a);
+	return rc;
 }
 
 const struct cgctl_cmd cmd_create = {

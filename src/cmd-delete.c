@@ -64,7 +64,21 @@ static int precheck(struct cli *cli, const struct cgctl_mount *const *ms, size_t
 	return cli_error(cli, arg, first_err, "%s", msg);
 }
 
-static int run(struct cli *cli, int argc, const char **argv)
+/* One cgroup of one hierarchy: removed (with its descendants under -r), or the error. */
+static void emit(struct cli *cli, const struct cgctl_mount *m, const char *path, int r,
+		 const struct cgctl_error *e)
+{
+	char name[256];
+
+	out_obj_begin(cli->out, NULL);
+	out_str(cli->out, "path", path);
+	out_str(cli->out, "hierarchy", cli_mount_name(m, name, sizeof(name)));
+	out_bool(cli->out, "removed", r == 0);
+	out_str(cli->out, "error", r == 0 ? NULL : e->msg[0] ? e->msg : cli_strerror(r));
+	out_obj_end(cli->out);
+}
+
+static int run_paths(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
 	unsigned int flags = (opt_recursive ? CGCTL_RM_RECURSIVE : 0) |
@@ -78,6 +92,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 	rc = cli_check_paths(cli, ms, n, argc, argv, "refusing to remove the root cgroup");
 	if (rc)
 		return rc;
+	/* --json and --tsv say what was done; the human form stays silent */
+	if (cli->fmt != OUT_HUMAN)
+		out_list_begin(cli->out, "cgroups");
 	for (a = 0; a < argc; a++) {
 		int present, path_rc = precheck(cli, ms, n, argv[a], flags, &present);
 
@@ -110,11 +127,29 @@ static int run(struct cli *cli, int argc, const char **argv)
 			} else {
 				done++;
 			}
+			if (cli->fmt != OUT_HUMAN)
+				emit(cli, ms[i], norm, r, &e);
 		}
 	}
+	if (cli->fmt != OUT_HUMAN)
+		out_list_end(cli->out);
 	if (failed && done)
 		return EXIT_PARTIAL;
 	return failed ? rc : EXIT_OK;
+}
+
+/* "-" reads the PATHs from stdin (blanks or, with -z, NULs between them); an empty list
+ * does nothing and succeeds. */
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	struct cli_args a;
+	int rc = cli_stdin_args(cli, argc, argv, &a);
+
+	if (rc)
+		return rc;
+	rc = run_paths(cli, a.argc, a.argv);
+	cli_args_free(&a);
+	return rc;
 }
 
 const struct cgctl_cmd cmd_delete = {

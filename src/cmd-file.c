@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdlib.h>
 #include <limits.h>
 #include <string.h>
 
@@ -50,4 +51,49 @@ int cli_file_target(struct cli *cli, const char *ctrls, const char *path, const 
 	if (r < 0)
 		return cli_error(cli, path, r, NULL);
 	return EXIT_OK;
+}
+
+/* @s (@len bytes) is one decimal integer, with a leading '-' if @sign. */
+static bool is_integer(const char *s, size_t len, bool sign)
+{
+	if (sign && len > 1 && s[0] == '-')
+		s++, len--;
+	return len && strspn(s, "0123456789") >= len;
+}
+
+void cli_out_file_value(struct cli *cli, const char *file, const char *key, const char *text)
+{
+	size_t l = strlen(text);
+	char buf[24], *end;
+
+	while (l && text[l - 1] == '\n')
+		l--;
+	if (cli_unlimited_text(file, text)) {
+		out_bytes(cli->out, key, UINT64_MAX);
+		return;
+	}
+	if (l < sizeof(buf) && is_integer(text, l, true)) {
+		memcpy(buf, text, l);
+		buf[l] = '\0';
+		errno = 0;
+		if (buf[0] == '-') {
+			long long v = strtoll(buf, &end, 10);
+
+			if (!errno) {
+				out_i64(cli->out, key, v);
+				return;
+			}
+		} else {
+			unsigned long long v = strtoull(buf, &end, 10);
+
+			if (!errno) {
+				out_u64(cli->out, key, v);
+				return;
+			}
+		}
+	}
+	/* anything else (or out of range) as its text */
+	end = strndup(text, l);
+	out_str(cli->out, key, end ? end : text);
+	free(end);
 }

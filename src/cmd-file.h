@@ -10,4 +10,11 @@
  */
 int cli_file_target(struct cli *cli, const char *ctrls, const char *path, const char *file,
 		    const struct cgctl_mount **m, char *norm);
+/*
+ * The text of control file @file (trailing newlines dropped) as @key: one integer as a
+ * number, the kernel's spelling of unlimited as null (JSON) / max (tables), anything
+ * else as a string.
+ */
+void cli_out_file_value(struct cli *cli, const char *file, const char *key,
+			const char *text);
 #endif

@@ -19,25 +19,6 @@ static const struct poptOption options[] = {
 	POPT_TABLEEND
 };
 
-/* A value that is one integer prints as a JSON number, anything else as a string. */
-static void emit_value(struct cli *cli, const char *key, char *buf)
-{
-	size_t l = strlen(buf);
-	char *end;
-
-	while (l && buf[l - 1] == '\n')
-		buf[--l] = '\0';
-	if (l && l < 20 && strspn(buf, "0123456789") == l) {
-		out_u64(cli->out, key, strtoull(buf, &end, 10));
-		return;
-	}
-	if (l > 1 && l < 20 && buf[0] == '-' && strspn(buf + 1, "0123456789") == l - 1) {
-		out_i64(cli->out, key, strtoll(buf, &end, 10));
-		return;
-	}
-	out_str(cli->out, key, buf);
-}
-
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *m;
@@ -79,7 +60,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 		}
 		out_obj_begin(cli->out, NULL);
 		out_str(cli->out, "file", argv[i]);
-		emit_value(cli, "value", buf);
+		cli_out_file_value(cli, argv[i], "value", buf);
 		out_obj_end(cli->out);
 		free(buf);
 	}

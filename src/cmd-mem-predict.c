@@ -281,7 +281,7 @@ static void emit(struct cli *cli, const struct pred *p)
 	out_bytes(o, "max_bytes", to_bytes(p->grp.lim.max));
 	out_bytes(o, "swap_max_bytes", to_bytes(p->grp.lim.swap_max));
 	out_bytes(o, "swap_free_bytes", p->swap);
-	out_u64(o, "cpus", p->cfg.ncpus);
+	out_u64(o, "online_cpus", p->cfg.ncpus);
 	out_u64(o, "hz", p->cfg.hz);
 	out_obj_end(o);
 	out_obj_begin(o, "workload");
@@ -293,7 +293,7 @@ static void emit(struct cli *cli, const struct pred *p)
 	else
 		out_null(o, "rate_bytes");
 	out_bytes(o, "chunk_bytes", (uint64_t)p->wl.chunk_pages * PG);
-	out_u64(o, "page_time_ns", p->cfg.alloc_ns);
+	out_double(o, "page_time_usec", p->cfg.alloc_ns / 1000.0, 3);
 	out_obj_end(o);
 	out_str(o, "kernel", mem_kver_str(p->cfg.kver, kv, sizeof(kv)));
 	out_str(o, "lru", p->cfg.lru == CGCTL_MEMHIGH_LRU_GEN ? "gen" : "classic");
@@ -325,10 +325,10 @@ static void emit_timeline_json(struct cli *cli, const struct pred *p)
 		const struct cgctl_memhigh_sample *s = &p->samples[i];
 
 		out_obj_begin(o, NULL);
-		out_usec(o, "t_us", s->t_ns);
+		out_usec(o, "t_usec", s->t_ns);
 		out_bytes(o, "current_bytes", s->current * PG);
 		out_u64(o, "events_high", s->ev_high);
-		out_usec(o, "stall_us", s->stall_ns);
+		out_usec(o, "stall_usec", s->stall_ns);
 		out_u64(o, "sleeping", s->sleeping);
 		out_obj_end(o);
 	}

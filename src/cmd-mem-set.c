@@ -12,9 +12,11 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd-file.h"
 #include "mem-util.h"
 
 static const char *opt_limit, *opt_memsw, *opt_soft, *opt_move;
@@ -252,17 +254,80 @@ static int apply_fail(struct cli *cli, struct plan *p, const struct cgctl_mem_ap
 	return cli_error(cli, p->arg, r, "%s", e->msg[0] ? e->msg : cli_strerror(r));
 }
 
+static const char *move_name(unsigned int bits)
+{
+	static const char *const names[] = { "none", "anon", "file", "anon,file" };
+
+	return names[bits & 3];
+}
+
+/* The settings of @s under stable keys, the same on v1 and v2: null where this
+ * hierarchy has no such file, and where the limit is unlimited. */
+static void emit_settings(struct out *o, const char *key, const struct cgctl_mem_settings *s)
+{
+	static const struct {
+		const char *key;
+		unsigned int bit;
+		size_t off;
+	} lim[] = {
+		{ "limit_bytes", CGCTL_MEMSET_MAX, offsetof(struct cgctl_mem_settings, max) },
+		{ "memsw_limit_bytes", CGCTL_MEMSET_MEMSW,
+		  offsetof(struct cgctl_mem_settings, memsw_max) },
+		{ "soft_limit_bytes", CGCTL_MEMSET_SOFT, offsetof(struct cgctl_mem_settings, soft) },
+		{ "high_bytes", CGCTL_MEMSET_HIGH, offsetof(struct cgctl_mem_settings, high) },
+		{ "low_bytes", CGCTL_MEMSET_LOW, offsetof(struct cgctl_mem_settings, low) },
+		{ "min_bytes", CGCTL_MEMSET_MIN, offsetof(struct cgctl_mem_settings, min) },
+		{ "swap_max_bytes", CGCTL_MEMSET_SWAP,
+		  offsetof(struct cgctl_mem_settings, swap_max) },
+	};
+
+	out_obj_begin(o, key);
+	for (size_t i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
+		const uint64_t *v = (const uint64_t *)((const char *)s + lim[i].off);
+
+		if (s->present & lim[i].bit)
+			out_bytes(o, lim[i].key, *v);
+		else
+			out_null(o, lim[i].key);
+	}
+	out_str(o, "move_charge", s->present & CGCTL_MEMSET_MOVE ?
+		move_name(s->move_charge) : NULL);
+	if (s->present & CGCTL_MEMSET_OOMGROUP)
+		out_bool(o, "oom_group", s->oom_group);
+	else
+		out_null(o, "oom_group");
+	out_obj_end(o);
+}
+
+/* What was done: the writes in plan order (file, text written), the settings before
+ * and after (read back: the kernel rounds limits to pages), and the usage. */
 static void report(struct cli *cli, struct plan *p, const struct cgctl_mem_applied *res)
 {
+	struct cgctl_mem_settings now;
 	struct mem_counters after;
+	struct out *o = cli->out;
+	bool have_after = mem_read_counters(cli, p->m, p->path, &after) == 0;
 
-	out_str(cli->out, "path", p->path);
-	for (int i = 0; i < res->n; i++)
-		out_str(cli->out, res->w[i].file, res->w[i].value);
-	if (mem_read_counters(cli, p->m, p->path, &after) == 0) {
-		out_bytes(cli->out, "usage_before_bytes", p->before.usage);
-		out_bytes(cli->out, "usage_after_bytes", after.usage);
+	out_str(o, "path", p->path);
+	out_u64(o, "version", (uint64_t)p->m->version);
+	out_list_begin(o, "written");
+	for (int i = 0; i < res->n; i++) {
+		out_obj_begin(o, NULL);
+		out_str(o, "file", res->w[i].file);
+		cli_out_file_value(cli, res->w[i].file, "value", res->w[i].value);
+		out_obj_end(o);
 	}
+	out_list_end(o);
+	emit_settings(o, "before", &p->old);
+	if (cgctl_mem_settings_read(cli->ctx, p->m, p->path, &now) == 0)
+		emit_settings(o, "after", &now);
+	else
+		out_null(o, "after");
+	out_bytes(o, "usage_before_bytes", p->before.usage);
+	if (have_after)
+		out_bytes(o, "usage_after_bytes", after.usage);
+	else
+		out_null(o, "usage_after_bytes");
 }
 
 static int parse_args(struct cli *cli, int argc, const char **argv, const char **path)

@@ -120,8 +120,12 @@ static void emit_json_task(struct cli *cli, const struct cgctl_inventory *inv)
 	out_obj_end(cli->out);
 }
 
+/* Tables: one row per task and cgroup its pages are charged to ("charged"), one per
+ * task ("tasks"); --tsv prints one of them (--tsv=tasks the second). */
 static void emit_rows(struct cli *cli, struct cgctl_inventory **inv, size_t n)
 {
+	if (cli_tsv_skip(cli, "charged"))
+		goto tasks;
 	out_list_begin(cli->out, "charged");
 	for (size_t t = 0; t < n; t++)
 		for (size_t i = 0; inv[t] && i < inv[t]->n_groups; i++) {
@@ -131,6 +135,9 @@ static void emit_rows(struct cli *cli, struct cgctl_inventory **inv, size_t n)
 			out_obj_end(cli->out);
 		}
 	out_list_end(cli->out);
+tasks:
+	if (cli_tsv_skip(cli, "tasks"))
+		return;
 	out_list_begin(cli->out, "tasks");
 	for (size_t t = 0; t < n; t++) {
 		if (!inv[t])
@@ -224,4 +231,5 @@ const struct cgctl_cmd cmd_mem_where = {
 	.run = run,
 	.min_args = 1,
 	.max_args = -1,
+	.tsv_tables = "charged,tasks",
 };

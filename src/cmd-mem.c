@@ -11,17 +11,27 @@
 extern const struct cgctl_cmd cmd_mem_set, cmd_mem_where __attribute__((weak));
 extern const struct cgctl_cmd cmd_mem_predict __attribute__((weak));	/* memhigh */
 
+/* JSON and TSV keep a key the hierarchy lacks, null (the same keys on v1 and v2); the
+ * human form leaves it out. */
+static bool keep_keys(const struct cli *cli)
+{
+	return cli->fmt != OUT_HUMAN;
+}
+
 static void emit_limit(struct out *o, const char *key, uint64_t v)
 {
 	out_bytes(o, key, v);	/* UINT64_MAX prints as max / null */
 }
 
-/* Print memory.stat (or any flat keyed file) as an object of numbers. */
+/* Print memory.stat (or any flat keyed file) as an object of numbers; v1's
+ * hierarchical_*_limit print unlimited as PAGE_COUNTER_MAX pages: null (max). */
 static int emit_kv(const struct cgctl_kv *kv, void *data)
 {
 	struct out *o = data;
 
-	if (kv->has_u)
+	if (cli_unlimited_text(NULL, kv->value))
+		out_bytes(o, kv->key, UINT64_MAX);
+	else if (kv->has_u)
 		out_u64(o, kv->key, kv->u);
 	else
 		out_str(o, kv->key, kv->value);
@@ -55,6 +65,11 @@ static void emit_interval(struct cli *cli, uint32_t kver, const char *path,
 	    cgctl_memcg_usage_interval(kver, ncpu, nsub, usage / CGCTL_PAGE_SIZE, &lo, &hi) < 0) {
 		out_null(cli->out, "min_bytes");
 		out_null(cli->out, "max_bytes");
+		if (keep_keys(cli)) {
+			out_null(cli->out, "stock_bound_bytes");
+			out_null(cli->out, "online_cpus");
+			out_null(cli->out, "subtree_cgroups");
+		}
 		out_str(cli->out, "note", !strcmp(path, "/") ?
 			"the root's usage is a statistic, not a counter" : "unknown kernel");
 	} else {
@@ -62,8 +77,10 @@ static void emit_interval(struct cli *cli, uint32_t kver, const char *path,
 		out_bytes(cli->out, "max_bytes", usage);
 		out_bytes(cli->out, "stock_bound_bytes",
 			  cgctl_memcg_stock_max_pages(kver, ncpu, nsub) * CGCTL_PAGE_SIZE);
-		out_u64(cli->out, "cpus", ncpu);
+		out_u64(cli->out, "online_cpus", ncpu);
 		out_u64(cli->out, "subtree_cgroups", nsub);
+		if (keep_keys(cli))
+			out_null(cli->out, "note");
 	}
 	out_obj_end(cli->out);
 }
@@ -88,23 +105,37 @@ static void emit_move(struct cli *cli, uint32_t kver, const struct cgctl_mount *
 		out_str(cli->out, "note", "unknown kernel");
 	else if (era.move_none)
 		out_str(cli->out, "note", era.move_none);
+	else if (keep_keys(cli))
+		out_null(cli->out, "note");
 	out_obj_end(cli->out);
 }
 
 static void emit_counters(struct cli *cli, const struct cgctl_mem_counters *c, int version)
 {
 	struct out *o = cli->out;
+	bool keep = keep_keys(cli);
 
 	out_bytes(o, "usage_bytes", c->usage);
 	emit_limit(o, "limit_bytes", c->limit);
 	if (c->max_usage != UINT64_MAX)
 		out_bytes(o, "max_usage_bytes", c->max_usage);
+	else if (keep)
+		out_null(o, "max_usage_bytes");
 	if (version == 1) {
 		out_u64(o, "failcnt", c->failcnt);
 		emit_limit(o, "soft_limit_bytes", c->soft_limit);
+	} else if (keep) {
+		out_null(o, "failcnt");
+		out_null(o, "soft_limit_bytes");
 	}
-	if (!c->present_memsw && c->memsw_usage == UINT64_MAX)
+	/* v1 counts memory+swap, v2 swap alone: the other object is null */
+	if (keep)
+		out_null(o, version == 1 ? "swap" : "memsw");
+	if (!c->present_memsw && c->memsw_usage == UINT64_MAX) {
+		if (keep)
+			out_null(o, version == 1 ? "memsw" : "swap");
 		return;
+	}
 	out_obj_begin(o, version == 1 ? "memsw" : "swap");
 	out_bytes(o, "usage_bytes", c->memsw_usage);
 	emit_limit(o, "limit_bytes", c->memsw_limit);
@@ -161,8 +192,13 @@ static int show(struct cli *cli, int argc, const char **argv)
 		emit_move(cli, kver, m, UINT64_MAX);
 	cgctl_mem_stat_flush(cli->ctx, m, norm);	/* a new group's stat may lag */
 	emit_keyed(cli, m, norm, "memory.stat", "stat");
-	if (m->version == 2)
+	if (m->version == 2) {
 		emit_v2_signals(cli, m, norm);
+	} else if (keep_keys(cli)) {
+		out_null(cli->out, "events");
+		out_null(cli->out, "events_local");
+		out_null(cli->out, "pressure");
+	}
 	(void)argc;
 	return EXIT_OK;
 }

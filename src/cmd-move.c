@@ -534,7 +534,7 @@ static void emit_tree(struct cli *cli, const struct task *t)
 		out_u64(cli->out, "fork_events", t->tr->fork_events);
 		out_u64(cli->out, "stopped", t->tr->stopped);
 		out_bool(cli->out, "connector", t->tr->used_connector);
-		out_usec(cli->out, "elapsed_us", t->tr->elapsed_ns);
+		out_usec(cli->out, "elapsed_usec", t->tr->elapsed_ns);
 	}
 	out_obj_end(cli->out);
 }

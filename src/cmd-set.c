@@ -54,6 +54,32 @@ static int failed(struct cli *cli, const char *path, const struct cgctl_set_appl
 	return cli_error(cli, path, r, "%s", msg);
 }
 
+/* --json / --tsv: every write of the plan in order, with what the file held before
+ * (unchanged values were skipped: not listed).  The human form stays silent. */
+static void emit(struct cli *cli, const char *path, const struct cgctl_set_applied *res)
+{
+	struct out *o = cli->out;
+	char name[256];
+
+	out_str(o, "path", path);
+	out_list_begin(o, "written");
+	for (int i = 0; i < res->n; i++) {
+		const struct cgctl_set_step *s = &res->s[i];
+
+		out_obj_begin(o, NULL);
+		out_str(o, "hierarchy", cli_mount_name(s->m, name, sizeof(name)));
+		out_str(o, "path", s->path);
+		out_str(o, "file", s->file);
+		cli_out_file_value(cli, s->file, "value", s->value);
+		if (s->has_old)
+			cli_out_file_value(cli, s->file, "old_value", s->old);
+		else
+			out_null(o, "old_value");
+		out_obj_end(o);
+	}
+	out_list_end(o);
+}
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	size_t n = (size_t)argc - 1;
@@ -79,6 +105,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 	r = cgctl_set_apply(cli->ctx, items, n, res, &e);
 	if (r < 0)
 		rc = failed(cli, argv[0], res, r, &e);
+	else if (cli->fmt != OUT_HUMAN)
+		emit(cli, argv[0], res);
 out:
 	free(as);
 	free(items);

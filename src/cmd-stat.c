@@ -19,43 +19,81 @@
 #include "stat-openmetrics.h"
 #include "columns.h"
 
-/* The "memory" object; @full: everything read (--long), else usage, limit, failcnt. */
+/*
+ * A figure the cgroup's hierarchy may lack (v2 has no failcnt, v1 no memory.events):
+ * JSON and TSV keep the key, null ("-"), so that their keys are the same on v1 and v2;
+ * the human table leaves the column out.
+ */
+static bool keep_keys(const struct out *o)
+{
+	return out_format(o) != OUT_HUMAN;
+}
+
+static void opt_bytes(struct out *o, const char *key, bool have, uint64_t v)
+{
+	if (have)
+		out_bytes(o, key, v);
+	else if (keep_keys(o))
+		out_null(o, key);
+}
+
+static void opt_u64(struct out *o, const char *key, bool have, uint64_t v)
+{
+	if (have)
+		out_u64(o, key, v);
+	else if (keep_keys(o))
+		out_null(o, key);
+}
+
+/* (@ns UINT64_MAX: unlimited) */
+static void opt_usec(struct out *o, const char *key, bool have, uint64_t ns)
+{
+	if (have)
+		out_usec(o, key, ns);
+	else if (keep_keys(o))
+		out_null(o, key);
+}
+
+/* The "memory" object; @full: everything read (--long), else usage, limit, failcnt.
+ * @st NULL: no memory figures for this path (all null). */
 static void out_memstat(struct out *o, const struct cgctl_memstat *st, bool full)
 {
+	static const struct cgctl_memstat none = { .present = CGCTL_MEMSTAT_NO_USAGE };
+	unsigned int p;
+
+	if (!st && !keep_keys(o))
+		return;
 	out_obj_begin(o, "memory");
+	p = st ? st->present : 0;
+	if (!st)
+		st = &none;
 	if (st->present & CGCTL_MEMSTAT_NO_USAGE)
 		out_null(o, "usage_bytes");
 	else
 		out_bytes(o, "usage_bytes", st->usage);
-	out_bytes(o, "limit_bytes", st->limit);
-	if (st->present & CGCTL_MEMSTAT_FAILCNT)
-		out_u64(o, "failcnt", st->failcnt);
+	if (st == &none)
+		out_null(o, "limit_bytes");
+	else
+		out_bytes(o, "limit_bytes", st->limit);
+	opt_u64(o, "failcnt", p & CGCTL_MEMSTAT_FAILCNT, st->failcnt);
 	if (!full) {
 		out_obj_end(o);
 		return;
 	}
-	if (st->present & CGCTL_MEMSTAT_PEAK)
-		out_bytes(o, "max_usage_bytes", st->peak);
-	if (st->present & CGCTL_MEMSTAT_MEMSW) {
-		out_bytes(o, "memsw_usage_bytes", st->memsw_usage);
-		out_bytes(o, "memsw_limit_bytes", st->memsw_limit);
-	}
-	if (st->present & CGCTL_MEMSTAT_SWAP) {
-		out_bytes(o, "swap_usage_bytes", st->swap_usage);
-		out_bytes(o, "swap_limit_bytes", st->swap_limit);
-	}
-	if (st->present & CGCTL_MEMSTAT_HIGH)
-		out_bytes(o, "high_bytes", st->high);
-	if (st->present & CGCTL_MEMSTAT_EVENTS) {
-		out_u64(o, "events_low", st->events_low);
-		out_u64(o, "events_high", st->events_high);
-		out_u64(o, "events_max", st->events_max);
-		out_u64(o, "events_oom", st->events_oom);
-		out_u64(o, "events_oom_kill", st->events_oom_kill);
-	}
-	if (st->version == 2)
-		emit_psi(o, "pressure", st->present & CGCTL_MEMSTAT_PRESSURE ? 0 : -1,
-			 &st->pressure);
+	opt_bytes(o, "max_usage_bytes", p & CGCTL_MEMSTAT_PEAK, st->peak);
+	opt_bytes(o, "memsw_usage_bytes", p & CGCTL_MEMSTAT_MEMSW, st->memsw_usage);
+	opt_bytes(o, "memsw_limit_bytes", p & CGCTL_MEMSTAT_MEMSW, st->memsw_limit);
+	opt_bytes(o, "swap_usage_bytes", p & CGCTL_MEMSTAT_SWAP, st->swap_usage);
+	opt_bytes(o, "swap_limit_bytes", p & CGCTL_MEMSTAT_SWAP, st->swap_limit);
+	opt_bytes(o, "high_bytes", p & CGCTL_MEMSTAT_HIGH, st->high);
+	opt_u64(o, "events_low", p & CGCTL_MEMSTAT_EVENTS, st->events_low);
+	opt_u64(o, "events_high", p & CGCTL_MEMSTAT_EVENTS, st->events_high);
+	opt_u64(o, "events_max", p & CGCTL_MEMSTAT_EVENTS, st->events_max);
+	opt_u64(o, "events_oom", p & CGCTL_MEMSTAT_EVENTS, st->events_oom);
+	opt_u64(o, "events_oom_kill", p & CGCTL_MEMSTAT_EVENTS, st->events_oom_kill);
+	/* memory.pressure: v2 (null where PSI is off), null on v1 in JSON and TSV */
+	if (st->version == 2 || keep_keys(o))
+		emit_psi(o, "pressure", p & CGCTL_MEMSTAT_PRESSURE ? 0 : -1, &st->pressure);
 	out_obj_end(o);
 }
 
@@ -64,34 +102,37 @@ void cli_out_memstat(struct cli *cli, const struct cgctl_memstat *st)
 	out_memstat(cli->out, st, true);
 }
 
-/* The "cpu" object; @full: with quota, period, burst limit and local throttling. */
+/* The "cpu" object; @full: with quota, period, burst limit and local throttling.
+ * @bw NULL: no CPU figures for this path (all null). */
 static void out_cpubw(struct out *o, const struct cgctl_cpubw *bw, bool full)
 {
-	const struct cgctl_cpu_stat *s = &bw->stat;
+	static const struct cgctl_cpubw none;
+	const struct cgctl_cpu_stat *s;
+	unsigned int p;
 
+	if (!bw && !keep_keys(o))
+		return;
+	if (!bw)
+		bw = &none;
+	s = &bw->stat;
+	p = s->present;
 	out_obj_begin(o, "cpu");
-	if (s->present & CGCTL_CPU_STAT_USAGE)
-		out_usec(o, "usage_usec", s->usage_ns);
+	opt_usec(o, "usage_usec", p & CGCTL_CPU_STAT_USAGE, s->usage_ns);
 	if (full) {
-		out_usec(o, "quota_usec",
-			 bw->quota_us == UINT64_MAX ? UINT64_MAX : bw->quota_us * 1000);
-		if (bw->period_us)
-			out_usec(o, "period_usec", bw->period_us * 1000);
-		if (bw->present & CGCTL_CPUBW_BURST)
-			out_usec(o, "burst_limit_usec", bw->burst_us * 1000);
+		opt_usec(o, "quota_usec", bw != &none, bw->quota_us == UINT64_MAX ?
+			 UINT64_MAX : bw->quota_us * 1000);
+		opt_usec(o, "period_usec", bw->period_us, bw->period_us * 1000);
+		opt_usec(o, "burst_limit_usec", bw->present & CGCTL_CPUBW_BURST,
+			 bw->burst_us * 1000);
 	}
-	if (s->present & CGCTL_CPU_STAT_NR_PERIODS)
-		out_u64(o, "nr_periods", s->nr_periods);
-	if (s->present & CGCTL_CPU_STAT_NR_THROTTLED)
-		out_u64(o, "nr_throttled", s->nr_throttled);
-	if (s->present & CGCTL_CPU_STAT_THROTTLED)
-		out_usec(o, "throttled_usec", s->throttled_ns);
-	if (full && (bw->present & CGCTL_CPUBW_LOCAL))
-		out_usec(o, "throttled_local_usec", bw->throttled_local_ns);
-	if (s->present & CGCTL_CPU_STAT_NR_BURSTS)
-		out_u64(o, "nr_bursts", s->nr_bursts);
-	if (s->present & CGCTL_CPU_STAT_BURST)
-		out_usec(o, "burst_usec", s->burst_ns);
+	opt_u64(o, "nr_periods", p & CGCTL_CPU_STAT_NR_PERIODS, s->nr_periods);
+	opt_u64(o, "nr_throttled", p & CGCTL_CPU_STAT_NR_THROTTLED, s->nr_throttled);
+	opt_usec(o, "throttled_usec", p & CGCTL_CPU_STAT_THROTTLED, s->throttled_ns);
+	if (full)
+		opt_usec(o, "throttled_local_usec", bw->present & CGCTL_CPUBW_LOCAL,
+			 bw->throttled_local_ns);
+	opt_u64(o, "nr_bursts", p & CGCTL_CPU_STAT_NR_BURSTS, s->nr_bursts);
+	opt_usec(o, "burst_usec", p & CGCTL_CPU_STAT_BURST, s->burst_ns);
 	out_obj_end(o);
 }
 
@@ -256,8 +297,11 @@ static void emit_states(struct cli *cli, const struct stat_row *row)
 	const struct cgctl_cgroupstats *cs = &row->cs;
 	bool netlink = row->states == CGCTL_STATES_CGROUPSTATS;
 
-	if (row->states < 0)
+	if (row->states < 0) {
+		if (keep_keys(cli->out))
+			out_null(cli->out, "tasks");
 		return;
+	}
 	out_obj_begin(cli->out, "tasks");
 	out_u64(cli->out, "running", cs->nr_running);
 	out_u64(cli->out, "sleeping", cs->nr_sleeping);
@@ -298,11 +342,10 @@ static int row_emit(struct cli *cli, const struct stat_run *sr, const struct sta
 	}
 	out_obj_begin(cli->out, NULL);
 	out_str(cli->out, "path", row->path);
-	if (row->rm == 0)
-		out_memstat(cli->out, &row->ms, sr->full);
-	if (row->rc == 0)
-		out_cpubw(cli->out, &row->bw, sr->full);
-	emit_states(cli, row);
+	out_memstat(cli->out, row->rm == 0 ? &row->ms : NULL, sr->full);
+	out_cpubw(cli->out, row->rc == 0 ? &row->bw : NULL, sr->full);
+	if (sr->states)
+		emit_states(cli, row);
 	out_obj_end(cli->out);
 	/* one side read, the other not: say so rather than leave its columns out */
 	if (unread(row->rm))
@@ -386,9 +429,10 @@ static int stat_om(struct cli *cli, int argc, const char **argv)
 	return last;
 }
 
-static int run(struct cli *cli, int argc, const char **argv)
+static int run_paths(struct cli *cli, int argc, const char **argv)
 {
 	int i, rc, failed = 0, last = EXIT_OK;
+	struct out *keep = NULL;
 
 	/* --long in a table: every column (as --output-all) */
 	rc = cli_tables(cli, stat_tables, N_TABLES(stat_tables), opt_long);
@@ -409,10 +453,25 @@ static int run(struct cli *cli, int argc, const char **argv)
 				 "--tsv, --long or --tasks");
 	if (opt_om)
 		return stat_om(cli, argc, argv);
+	if (!strcmp(cli->tsv_table ? cli->tsv_table : "", "processes") && !opt_tasks)
+		return cli_usage(cli, "--tsv=processes: the table of --tasks");
+	if (cli_tsv_skip(cli, "cgroups")) {
+		/* read (and report errors) as always, record into a scratch printer */
+		keep = cli->out;
+		cli->out = out_new(OUT_TSV);
+		if (!cli->out) {
+			cli->out = keep;
+			return cli_error(cli, NULL, -ENOMEM, NULL);
+		}
+	}
 	out_list_begin(cli->out, "cgroups");
 	failed = stat_all(cli, argc, argv, &last);
 	out_list_end(cli->out);
-	if (opt_tasks) {
+	if (keep) {
+		out_free(cli->out);
+		cli->out = keep;
+	}
+	if (opt_tasks && !cli_tsv_skip(cli, "processes")) {
 		out_list_begin(cli->out, "processes");
 		for (i = 0; i < argc; i++) {
 			rc = emit_processes(cli, argv[i]);
@@ -429,6 +488,20 @@ static int run(struct cli *cli, int argc, const char **argv)
 	return last;
 }
 
+/* "-" reads the PATHs from stdin (blanks or, with -z, NULs between them); an empty list
+ * does nothing and succeeds. */
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	struct cli_args a;
+	int rc = cli_stdin_args(cli, argc, argv, &a);
+
+	if (rc)
+		return rc;
+	rc = run_paths(cli, a.argc, a.argv);
+	cli_args_free(&a);
+	return rc;
+}
+
 const struct cgctl_cmd cmd_stat = {
 	.name = "stat",
 	.args = "PATH...",
@@ -437,4 +510,5 @@ const struct cgctl_cmd cmd_stat = {
 	.run = run,
 	.min_args = 1,
 	.max_args = -1,
+	.tsv_tables = "cgroups,processes",
 };

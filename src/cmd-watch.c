@@ -123,25 +123,37 @@ static void print_json(struct cli *cli, const struct row *r)
 {
 	struct out *o = cli->out;
 
-	out_double(o, "time_s", r->time_s, 3);
+	/* every key in every line, null where the figure is missing */
+	out_u64(o, "time_usec", (uint64_t)(r->time_s * 1e6 + 0.5));
 	out_usec(o, "interval_usec", r->interval_ns);
 	if (r->usage_ok) {
 		out_usec(o, "usage_usec", r->usage_ns);
-		out_double(o, "cpu_percent", r->cpu_pct, 1);
+		out_double(o, "usage_cpus", r->cpu_pct / 100.0, 3);
+	} else {
+		out_null(o, "usage_usec");
+		out_null(o, "usage_cpus");
 	}
 	if (r->cpu) {
 		out_u64(o, "nr_periods", r->periods);
 		out_u64(o, "nr_throttled", r->throttled);
 		out_usec(o, "throttled_usec", r->throttled_ns);
+	} else {
+		out_null(o, "nr_periods");
+		out_null(o, "nr_throttled");
+		out_null(o, "throttled_usec");
 	}
 	if (r->mem_ok) {
 		out_bytes(o, "memory_bytes", r->mem);
 		out_i64(o, "memory_delta_bytes", r->mem_delta);
+	} else {
+		out_null(o, "memory_bytes");
+		out_null(o, "memory_delta_bytes");
 	}
 }
 
 #define HUMAN_HEAD "%10s %10s %7s %8s %9s %12s %12s %12s\n"
-#define TSV_HEAD "time_s\tinterval_usec\tusage_usec\tcpu_percent\tnr_periods\t" \
+/* the JSON keys (print_json()) */
+#define TSV_HEAD "time_usec\tinterval_usec\tusage_usec\tusage_cpus\tnr_periods\t" \
 		 "nr_throttled\tthrottled_usec\tmemory_bytes\tmemory_delta_bytes\n"
 
 static void print_header(struct cli *cli)
@@ -163,9 +175,10 @@ static void print_row(struct cli *cli, const struct row *r)
 		return;
 	}
 	if (cli->fmt == OUT_TSV) {
-		printf("%.3f\t%" PRIu64, r->time_s, r->interval_ns / 1000);
+		printf("%" PRIu64 "\t%" PRIu64, (uint64_t)(r->time_s * 1e6 + 0.5),
+		       r->interval_ns / 1000);
 		if (r->usage_ok)
-			printf("\t%" PRIu64 "\t%.1f", r->usage_ns / 1000, r->cpu_pct);
+			printf("\t%" PRIu64 "\t%.3f", r->usage_ns / 1000, r->cpu_pct / 100.0);
 		else
 			printf("\t-\t-");
 		if (r->cpu)

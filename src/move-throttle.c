@@ -53,8 +53,8 @@ static void emit_side(struct cli *cli, const char *key,
 	out_double(cli->out, "demand_cpus", s->demand_cpus, 2);
 	out_i64(cli->out, "nr_periods", s->st.nr_periods);
 	out_i64(cli->out, "nr_throttled", s->st.nr_throttled);
-	out_double(cli->out, "throttled_periods_pct", s->st.nr_periods > 0 ?
-		   100.0 * s->st.nr_throttled / s->st.nr_periods : 0, 1);
+	out_double(cli->out, "throttled_periods_ratio", s->st.nr_periods > 0 ?
+		   (double)s->st.nr_throttled / s->st.nr_periods : 0, 3);
 	out_usec(cli->out, "throttled_usec_per_period", s->st.nr_periods > 0 ?
 		 s->st.throttled_ns / (uint64_t)s->st.nr_periods : 0);
 	out_usec(cli->out, "usage_usec_per_period", periods > 0 ?
@@ -66,10 +66,10 @@ void move_throttle_emit(struct cli *cli, const struct cgctl_move_throttle *mt)
 {
 	out_obj_begin(cli->out, "throttling");
 	out_str(cli->out, "cgroup", mt->path);
-	out_usec(cli->out, "quota_us", mt->bw.quota_us == CGCTL_BW_INF ? UINT64_MAX :
+	out_usec(cli->out, "quota_usec", mt->bw.quota_us == CGCTL_BW_INF ? UINT64_MAX :
 		 mt->bw.quota_us * 1000);
-	out_usec(cli->out, "period_us", mt->bw.period_us * 1000);
-	out_usec(cli->out, "burst_us", mt->bw.burst_us * 1000);
+	out_usec(cli->out, "period_usec", mt->bw.period_us * 1000);
+	out_usec(cli->out, "burst_usec", mt->bw.burst_us * 1000);
 	out_bool(cli->out, "limited", mt->limited);
 	if (mt->limited) {
 		out_str(cli->out, "limited_by", mt->limit_path);
@@ -78,9 +78,9 @@ void move_throttle_emit(struct cli *cli, const struct cgctl_move_throttle *mt)
 		out_null(cli->out, "limited_by");
 		out_null(cli->out, "limit_cpus");
 	}
-	out_u64(cli->out, "cpus", mt->ncpus);
+	out_u64(cli->out, "online_cpus", mt->ncpus);
 	if (mt->limited && mt->sample_ns) {
-		out_usec(cli->out, "sample_us", mt->sample_ns);
+		out_usec(cli->out, "sample_usec", mt->sample_ns);
 		out_str(cli->out, "demand_from", mt->demand == CGCTL_MOVE_DEMAND_RECORD ?
 			"recording" : "cpu-time");
 		if (mt->demand == CGCTL_MOVE_DEMAND_CPUTIME)

@@ -9,10 +9,11 @@ static void emit_line(struct out *o, const char *key, const struct cgctl_psi_lin
 		return;
 	}
 	out_obj_begin(o, key);
-	out_double(o, "avg10", l->avg10 / 100.0, 2);
-	out_double(o, "avg60", l->avg60 / 100.0, 2);
-	out_double(o, "avg300", l->avg300 / 100.0, 2);
-	out_usec(o, "total_us", l->total_us > UINT64_MAX / 1000 ? UINT64_MAX - 1 :
+	/* the kernel's percentages (hundredths of one in @l) as ratios */
+	out_double(o, "avg10_ratio", l->avg10 / 10000.0, 4);
+	out_double(o, "avg60_ratio", l->avg60 / 10000.0, 4);
+	out_double(o, "avg300_ratio", l->avg300 / 10000.0, 4);
+	out_usec(o, "total_usec", l->total_us > UINT64_MAX / 1000 ? UINT64_MAX - 1 :
 		 l->total_us * 1000);
 	out_obj_end(o);
 }

@@ -12,7 +12,7 @@ expect_rc 0 "busy loop"
 	"['nr_periods', 'nr_throttled', 'throttled_usec', 'throttled_local_usec', 'nr_bursts', 'burst_usec', 'usage_usec']" ] \
 	&& ok || fail "predicted keys: $OUT"
 [ "$(json_get 'j["settings"]')" = \
-	"{'quota_us': 50000, 'period_us': 100000, 'burst_us': 0, 'cpus': 0.5}" ] && ok ||
+	"{'quota_usec': 50000, 'period_usec': 100000, 'burst_usec': 0, 'limit_cpus': 0.5}" ] && ok ||
 	fail "settings: $OUT"
 [ "$(json_get 'j["kernel"]')" = 6.18 ] && ok || fail "kernel: $OUT"
 [ "$(json_get '29 <= j["predicted"]["nr_throttled"] <= 32 and 4.3e6 < j["predicted"]["throttled_usec"] < 4.7e6')" = True ] \
@@ -27,7 +27,7 @@ expect_rc 0 "duty and jitter"
 
 # unlimited: no periods counted, usage = threads x duration
 cg --json bw predict --threads 3 --online-cpus 4 --duration 2s
-[ "$(json_get '(j["predicted"]["nr_periods"], j["predicted"]["usage_usec"], j["settings"]["quota_us"])')" = \
+[ "$(json_get '(j["predicted"]["nr_periods"], j["predicted"]["usage_usec"], j["settings"]["quota_usec"])')" = \
 	"(0, 6000000, None)" ] && ok || fail "unlimited: $OUT"
 
 # settings from a cgroup (v1 fixture: /y is 20 ms/100 ms with a 20 ms burst; 2 CPUs)
@@ -38,7 +38,7 @@ cg --root "$ROOT" --json bw predict --threads 1 --busy 30ms --idle 970ms --durat
 	--kernel 6.1 /y
 expect_rc 0 "from PATH"
 # 30 ms a second: 10 ms over quota each time, taken from the credit, never throttled
-[ "$(json_get '(j["settings"]["burst_us"], j["settings"]["cpus"], j["online_cpus"], j["predicted"]["nr_throttled"], j["predicted"]["nr_bursts"], 50000 <= j["predicted"]["burst_usec"] <= 52000)')" = \
+[ "$(json_get '(j["settings"]["burst_usec"], j["settings"]["limit_cpus"], j["online_cpus"], j["predicted"]["nr_throttled"], j["predicted"]["nr_bursts"], 50000 <= j["predicted"]["burst_usec"] <= 52000)')" = \
 	"(20000, 0.2, 2, 0, 5, True)" ] && ok || fail "burst workload: $OUT"
 # 6.18, any phase: never throttled, at most 10 ms (+ a slice's rounding) of burst a second
 for seed in 1 2 3 4; do
@@ -83,7 +83,7 @@ bad_input 1 "quota the kernel refuses" bw predict --threads 1 --quota 500us
 cg --json bw predict --cpus 0.5 --period 100ms --threads 1 --online-cpus 2 --duration 1s \
 	--kernel 6.18
 expect_rc 0 "--cpus 0.5"
-[ "$(json_get 'j["settings"]["quota_us"], j["settings"]["cpus"], j["online_cpus"]')" = \
+[ "$(json_get 'j["settings"]["quota_usec"], j["settings"]["limit_cpus"], j["online_cpus"]')" = \
 	"50000 0.5 2" ] && ok || fail "--cpus as the limit: $OUT"
 bad_input 2 "--quota and --cpus" bw predict --cpus 0.5 --quota 50ms --threads 1
 bad_input 2 "--cpus 0" bw predict --cpus 0 --threads 1

@@ -69,7 +69,7 @@ cg --root "$ROOT" --json bw set --quota 50ms --period 100ms /a/d
 [ "$(json_get '[w["file"] for w in j["written"]]')" = "['cpu.cfs_quota_us', 'cpu.cfs_period_us']" ] && ok || fail "scaling down must write the quota first: $OUT"
 # --cpus and unchanged values: only the quota file is written
 cg --root "$ROOT" --json bw set --cpus 0.25 --period 100ms /a/d
-[ "$(json_get '[w["value"] for w in j["written"]]')" = "['25000']" ] && ok ||
+[ "$(json_get '[w["value"] for w in j["written"]]')" = "[25000]" ] && ok ||
 	fail "--cpus 0.25: only the quota should be written: $OUT"
 cg --root "$ROOT" --json bw set --quota 25ms /a/d
 [ "$(json_get 'j["written"]')" = "[]" ] && ok || fail "an unchanged value was rewritten: $OUT"
@@ -83,7 +83,8 @@ cg --root "$ROOT" bw set --quota 40ms /a/b
 expect_rc 0 "/a/b at 0.4"
 cg --root "$ROOT" --json bw set --quota 225ms --period 500ms /a/b
 expect_rc 0 "0.4 -> 0.45 between 0.4 and 0.5"
-[ "$(json_get '[w["value"] for w in j["written"]]')" = "['-1', '500000', '225000']" ] && ok ||
+# (unlimited, -1 written to the v1 quota, is null as get prints it)
+[ "$(json_get '[w["value"] for w in j["written"]]')" = "[None, 500000, 225000]" ] && ok ||
 	fail "expected the quota -1 detour: $OUT"
 
 # ---- a write fails: the previous setting is restored ----
@@ -114,7 +115,7 @@ cg --root "$ROOT" bw set --quota 90ms /a/b
 expect_rc 0 "v2: a child above its parent is accepted"
 [ "$(cat "$ROOT/$V/a/b/cpu.max")" = "90000 100000" ] && ok || fail "cpu.max: $(cat "$ROOT/$V/a/b/cpu.max")"
 cg --root "$ROOT" --json bw set --quota 10ms --burst 5ms /y
-[ "$(json_get '[(w["file"], w["value"]) for w in j["written"]]')" = "[('cpu.max.burst', '5000'), ('cpu.max', '10000 100000')]" ] && ok ||
+[ "$(json_get '[(w["file"], w["value"]) for w in j["written"]]')" = "[('cpu.max.burst', 5000), ('cpu.max', '10000 100000')]" ] && ok ||
 	fail "v2 order: $OUT"
 cg --root "$ROOT" bw set --unlimited /y
 [ "$(cat "$ROOT/$V/y/cpu.max")" = "max 100000" ] && ok || fail "v2 max"

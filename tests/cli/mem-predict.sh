@@ -17,7 +17,7 @@ expect_rc 0 "anon over high"
 [ "$(json_get '(j["predicted"]["events"]["high"], j["predicted"]["stall_usec"], j["predicted"]["peak_bytes"], j["predicted"]["throttle_sleeps"], j["predicted"]["wall_usec"], j["predicted"]["oom_killed"])')" = \
 	"(68, 4004000, 4980736, 4, 4005200, False)" ] && ok || fail "hand-worked run: $OUT"
 [ "$(json_get 'j["settings"]')" = \
-	"{'high_bytes': 4096000, 'max_bytes': None, 'swap_max_bytes': None, 'swap_free_bytes': 0, 'cpus': 1, 'hz': 250}" ] \
+	"{'high_bytes': 4096000, 'max_bytes': None, 'swap_max_bytes': None, 'swap_free_bytes': 0, 'online_cpus': 1, 'hz': 250}" ] \
 	&& ok || fail "settings: $OUT"
 first=$OUT
 cg --json mem predict --anon 4800K --high 4096000 --cpus 1 --page-time 1us --kernel 6.12
@@ -63,7 +63,7 @@ cg --json mem predict --file 200M --high 100M --cpus 1 --kernel 6.12
 fixture v2
 cg --root "$ROOT" --json mem predict --anon 10M /a
 expect_rc 0 "from PATH"
-[ "$(json_get '(j["settings"]["max_bytes"], j["settings"]["high_bytes"], j["settings"]["cpus"], j["kernel"])')" = \
+[ "$(json_get '(j["settings"]["max_bytes"], j["settings"]["high_bytes"], j["settings"]["online_cpus"], j["kernel"])')" = \
 	"(67108864, None, 2, '6.12')" ] && ok || fail "PATH settings: $OUT"
 cg --root "$ROOT" --json mem predict --anon 10M --high 5M /a
 [ "$(json_get '(j["settings"]["max_bytes"], j["settings"]["high_bytes"])')" = \

@@ -39,8 +39,8 @@ expect_rc 0 "v2"
 # events typed: a key this kernel does not print (6.12 fixture: no sock_throttled) is null
 [ "$(json_get 'j["events"]["oom_kill"], j["events"]["sock_throttled"], j["events_local"]["oom_group_kill"]')" = \
 	"0 None 0" ] && ok || fail "v2 events: $OUT"
-[ "$(json_get 'j["pressure"]["some"]["avg10"], j["pressure"]["full"]["total_us"]')" = \
-	"1.25 65432" ] && ok || fail "v2 memory.pressure: $OUT"
+[ "$(json_get 'j["pressure"]["some"]["avg10_ratio"], j["pressure"]["full"]["total_usec"]')" = \
+	"0.0125 65432" ] && ok || fail "v2 memory.pressure: $OUT"
 cg --root "$ROOT" --json mem show /a/b
 [ "$(json_get 'j["pressure"], j["events_local"]')" = "None None" ] && ok ||
 	fail "v2 files absent: $OUT"

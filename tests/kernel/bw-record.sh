@@ -95,9 +95,9 @@ for name in bursty tree xz; do
 	grep -q '^lost 0$' "$W/$name.trace" && ok || fail "$name: records lost"
 	cg --json bw recommend --trace "$W/$name.trace" --online-cpus "$(getconf _NPROCESSORS_ONLN)"
 	[ "$RC" = 0 ] && ok || { fail "$name: bw recommend: $ERR"; continue; }
-	q=$(json_get 'j["recommended"]["quota_us"]')
-	pq=$(json_get 'j["percentile"]["quota_us"]')
-	ppred=$(json_get 'j["percentile"]["throttled_pct"]')
+	q=$(json_get 'j["recommended"]["quota_usec"]')
+	pq=$(json_get 'j["percentile"]["quota_usec"]')
+	ppred=$(json_get 'j["percentile"]["throttled_ratio"]')
 	slack=$(json_get 'j["recommended"]["slack"]')
 	[ "$q" -gt 0 ] 2>/dev/null && ok || { fail "$name: no finite quota ($OUT)"; continue; }
 	tight=$((q * 8 / 10)); [ $tight -ge 1000 ] || tight=1000
@@ -111,7 +111,7 @@ for name in bursty tree xz; do
 	mp=$(echo $at_p | tr ' ' '\n' | median)
 	echo "# $name: recommended ${q}us (slack $slack): throttled ${mq}% (runs:$at_q);" \
 	     "20% tighter: ${mt}% (runs:$at_t); percentile ${pq}us: ${mp}%" \
-	     "(predicted ${ppred}%)"
+	     "(predicted ratio ${ppred})"
 	awk -v m="$mq" -v n="$NOISE_PCT" 'BEGIN { exit !(m <= 1 + n) }' && ok ||
 		fail "$name: ${mq}% throttled periods under the recommended ${q}us (budget 1% + $NOISE_PCT)"
 	awk -v a="$mt" -v b="$mq" 'BEGIN { exit !(a > b) }' && ok ||

@@ -37,9 +37,9 @@ echo "prediction: $(json_get 'j["throttling"]')"
 # even on a loaded machine two spinners want more than the 0.5 CPU the quota gives
 [ "$(json_get 'j["throttling"]["after"]["demand_cpus"] > 0.6')" = True ] && ok ||
 	fail "demand of two spinners: $OUT"
-[ "$(json_get 'j["throttling"]["after"]["throttled_periods_pct"] >= 90')" = True ] && ok ||
+[ "$(json_get 'j["throttling"]["after"]["throttled_periods_ratio"] >= 0.9')" = True ] && ok ||
 	fail "predicted throttling: $OUT"
-[ "$(json_get 'j["throttling"]["before"]["throttled_periods_pct"]')" = 0 ] && ok ||
+[ "$(json_get 'j["throttling"]["before"]["throttled_periods_ratio"]')" = 0 ] && ok ||
 	fail "predicted throttling before: $OUT"
 # the kernel agrees: throttled in most periods over the next second
 stat() { awk -v k="$1" '$1 == k { print $2 }' "$CPU$lim/cpu.stat"; }

@@ -19,9 +19,9 @@ for line in sys.stdin:
     j = json.loads(line)
     assert j["usage_usec"] > 0, j
     assert 150000 <= j["interval_usec"] <= 2000000, j
-    assert j["cpu_percent"] > 0, j
+    assert j["usage_cpus"] > 0, j
     for k in ("nr_periods", "nr_throttled", "throttled_usec", "memory_bytes",
-              "memory_delta_bytes", "time_s"):
+              "memory_delta_bytes", "time_usec"):
         assert k in j, (k, j)
 ' && ok || fail "json content: $OUT"
 
@@ -33,7 +33,7 @@ case $OUT in *cpu-usage*throttled*memory*) ok ;; *) fail "human header: $OUT" ;;
 
 cg --self --tsv watch -i 100ms -n 2 "$BASE/b"
 expect_rc 0 "tsv"
-[ "$(printf '%s\n' "$OUT" | head -1 | cut -f1,3)" = "$(printf 'time_s\tusage_usec')" ] &&
+[ "$(printf '%s\n' "$OUT" | head -1 | cut -f1,3)" = "$(printf 'time_usec\tusage_usec')" ] &&
 	ok || fail "tsv header: $OUT"
 [ "$(printf '%s\n' "$OUT" | sed -n 2p | cut -f3)" = 0 ] && ok ||
 	fail "an empty cgroup used CPU: $OUT"

@@ -43,8 +43,13 @@ echo "spinner: taskstats ${cpu} us, /proc $((ticks * 1000000 / hz)) us"
 [ "$(json_get '[p["cpu_usec"] for p in j["processes"] if p["pid"] == '"$sleeper"'][0] < 50000')" = True ] &&
 	ok || fail "sleeper CPU time: $OUT"
 
-# TSV: a second table, one row per process
+# TSV: one table, the cgroups'; --tsv=processes: one row per process
 cg --tsv stat --tasks "$g"
 expect_rc 0 "stat --tasks --tsv"
-[ "$(printf '%s\n' "$OUT" | grep -c '	spinner	')" = 3 ] && ok || fail "tsv rows: $OUT"
+[ "$(printf '%s\n' "$OUT" | head -1 | cut -f1)" = path ] &&
+	[ "$(printf '%s\n' "$OUT" | grep -c .)" = 2 ] && ok || fail "tsv cgroups: $OUT"
+cg --tsv=processes stat --tasks "$g"
+expect_rc 0 "stat --tasks --tsv=processes"
+[ "$(printf '%s\n' "$OUT" | grep -c '	spinner	')" = 3 ] &&
+	[ "$(printf '%s\n' "$OUT" | grep -c .)" = 4 ] && ok || fail "tsv rows: $OUT"
 done_testing

@@ -1,0 +1,141 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The output contract of cgctl(1) OUTPUT over every command's --json and --tsv, on the
+# v1, v2 and hybrid fixtures (tests/cli/json-contract.py says what is checked): one JSON
+# document (one per line for watch), snake_case keys in the unit scheme (_bytes _usec
+# _ratio _cpus; no _us, _pct, bare cpus), numbers as numbers, unlimited as null (never
+# PAGE_COUNTER_MAX, "max" or "-1"), the same keys on v1 and v2 (a null object stands
+# for its keys), and one TSV table per invocation.
+. "$top_srcdir/tests/lib.sh"
+
+command -v python3 >/dev/null || skip "python3 is needed"
+CHECK="python3 $top_srcdir/tests/cli/json-contract.py"
+K="$T_TMP/keys"
+mkdir -p "$K"
+
+# contract TREE NAME ARGS...: `cgctl --root ROOT --json ARGS` exits 0 (or 8: partial)
+# and keeps the contract; its keys go to $K/NAME.TREE.  Then the same with --tsv on a
+# fresh copy of the tree (a command that changes the tree runs once per format).  $PREP,
+# if set, is run on each fresh copy.
+PREP=""
+contract() {
+	tree=$1 name=$2
+	shift 2
+	fixture "$tree"
+	[ -z "$PREP" ] || $PREP
+	cg --root "$ROOT" --json "$@"
+	case $RC in 0 | 8) ok ;; *) fail "$tree: $*: --json exit $RC: $ERR" ;; esac
+	printf '%s\n' "$OUT" | $CHECK json "$tree: $name --json" "$K/$name.$tree" >"$T_TMP/v" &&
+		ok || fail "$(cat "$T_TMP/v")"
+	fixture "$tree"
+	[ -z "$PREP" ] || $PREP
+	cg --root "$ROOT" --tsv "$@"
+	case $RC in 0 | 8) ok ;; *) fail "$tree: $*: --tsv exit $RC: $ERR" ;; esac
+	# (a command that changes something and has nothing to say prints no table)
+	[ -z "$OUT" ] && [ "$1" = set ] || {
+		printf '%s\n' "$OUT" | $CHECK tsv "$tree: $name --tsv" >"$T_TMP/v" && ok ||
+			fail "$(cat "$T_TMP/v")"
+	}
+}
+
+# same NAME TREE TREE: both trees gave NAME the same keys
+same() {
+	$CHECK same "$1 ($2 / $3)" "$K/$1.$2" "$K/$1.$3" >"$T_TMP/v" && ok ||
+		fail "$(cat "$T_TMP/v")"
+}
+
+# fake_task PID CGROUP-LINES: a task of the tree's /proc (tests/cli/move-cli.sh)
+fake_task() {
+	mkdir -p "$ROOT/proc/$1"
+	echo "$1 (t) S 1 $1 $1 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0" >"$ROOT/proc/$1/stat"
+	printf "$2" >"$ROOT/proc/$1/cgroup"
+}
+
+for tree in v1 v2 hybrid; do
+	case $tree in
+	v2) files="memory.max cpu.max memory.current" set=memory.max=67108864 ;;
+	*) files="memory.limit_in_bytes cpu.cfs_quota_us memory.usage_in_bytes"
+	   set=memory.limit_in_bytes=67108864 ;;
+	esac
+	contract $tree tree tree
+	contract $tree tree-a tree /a
+	# /a/b: unlimited memory; v1 cpu.cfs_quota_us of / is -1
+	contract $tree get get /a/b $files
+	# the root's v1 cfs_quota_us is -1
+	[ $tree = v2 ] || contract $tree get-root get / cpu.cfs_quota_us
+	contract $tree stat stat / /a /a/b /01 /01/02
+	contract $tree stat-long stat --long / /a /a/b /01 /01/02
+	contract $tree mem-show mem show /a/b
+	contract $tree bw-show bw show /a
+	contract $tree bw-predict bw predict --quota 20ms --threads 2 --online-cpus 2 \
+		--duration 1s --timeline
+	contract $tree create create /jc /a/jc
+	contract $tree create-p create -p /jc/x
+	contract $tree delete delete /01/02
+	contract $tree set set /a $set
+	contract $tree mem-set mem set /a --limit 32M
+	contract $tree mem-set-max mem set /a --limit max
+done
+for name in tree tree-a get stat stat-long mem-show bw-show bw-predict create create-p \
+	delete set mem-set mem-set-max; do
+	same $name v1 v2
+	same $name v1 hybrid
+done
+
+# bw set: the bandwidth fixtures (their trees pass the whole-tree checks)
+for tree in bw-v1 bw-v2; do
+	contract $tree bw-set bw set /a --quota 80ms
+	contract $tree bw-set-max bw set /a --unlimited
+	contract $tree bw-show-b bw show /a/b
+done
+same bw-set bw-v1 bw-v2
+same bw-set-max bw-v1 bw-v2
+same bw-show-b bw-v1 bw-v2
+
+# move: a task of the memory fixtures, moved as a dry run
+prep_mem_v1() { fake_task 100 '4:memory:/a\n'; }
+prep_mem_v2() { fake_task 100 '0::/a\n'; }
+PREP=prep_mem_v1
+contract mem-v1 move move --dry-run --no-plan 100 /a/b
+PREP=prep_mem_v2
+contract mem-v2 move move --dry-run --no-plan 100 /a/b
+PREP=""
+same move mem-v1 mem-v2
+
+# without --root: the model commands, and watch's lines
+cg --json mem predict --anon 4800K --high 4096000 --cpus 1 --kernel 6.12 --timeline
+printf '%s\n' "$OUT" | $CHECK json "mem predict --json" >"$T_TMP/v" && ok || fail "$(cat "$T_TMP/v")"
+cg --tsv mem predict --anon 4800K --high 4096000 --cpus 1 --kernel 6.12
+printf '%s\n' "$OUT" | $CHECK tsv "mem predict --tsv" >"$T_TMP/v" && ok || fail "$(cat "$T_TMP/v")"
+fixture v2
+cg --root "$ROOT" --json watch -n 2 -i 10ms /a
+expect_rc 0 "watch --json"
+printf '%s\n' "$OUT" | $CHECK jsonl "watch --json" >"$T_TMP/v" && ok || fail "$(cat "$T_TMP/v")"
+[ "$(printf '%s\n' "$OUT" | wc -l)" = 2 ] && ok || fail "watch -n 2: not 2 lines: $OUT"
+cg --root "$ROOT" --tsv watch -n 2 -i 10ms /a
+printf '%s\n' "$OUT" | $CHECK tsv "watch --tsv" >"$T_TMP/v" && ok || fail "$(cat "$T_TMP/v")"
+
+# one table per invocation where there are several: --tsv=NAME picks it
+cg --root "$ROOT" --tsv=cgroups stat /a
+expect_rc 0 "--tsv=cgroups"
+[ "$(printf '%s\n' "$OUT" | head -1 | cut -f1)" = path ] && ok || fail "--tsv=cgroups: $OUT"
+bad_input 2 "--tsv=NAME a command does not have" --root "$ROOT" --tsv=nope stat /a
+bad_input 2 "--tsv=NAME of a one-table command" --root "$ROOT" --tsv=x tree
+bad_input 2 "--tsv=processes without --tasks" --root "$ROOT" stat --tsv=processes /a
+
+# the checker itself fails on what it is there to catch
+bad() {
+	printf '%s\n' "$2" | $CHECK "$1" selftest >/dev/null && fail "checker let through: $2" || ok
+}
+bad json '{"limit_bytes":9223372036854771712}'
+bad json '{"value":"-1"}'
+bad json '{"value":"max"}'
+bad json '{"quota_us":5}'
+bad json '{"cpus":2}'
+bad json '{"throttled_ratio":25}'
+bad json '{"a":1}{"b":2}'
+bad json '{"limit_bytes":"64M"}'
+bad tsv "$(printf 'a\tb\n1\t2\n\nc\n3')"
+bad tsv "$(printf 'a\tb\n1\n')"
+
+done_testing
