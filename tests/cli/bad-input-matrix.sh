@@ -91,7 +91,7 @@ catalogue() {
 		p=$(re "$v")
 		[ -n "$v" ] || p="''"
 		case $v in
-		*"$(printf '\t')"*) p='/a\\\\tb' ;;
+		*"$(printf '\t')"*) p='/a.tb: ' ;;	# '.': the escaping backslash
 		/nnnnnnnnnn*) p='/n+: ' ;;
 		esac
 		for cmd in stat tree "mem show" "bw show" "watch -n 1" "get %s memory.limit_in_bytes" \
