@@ -413,16 +413,27 @@ int main(int argc, const char **argv)
 		 * predictions that differ are still data */
 		if (rc != EXIT_OK && rc != EXIT_PARTIAL && rc != EXIT_DIFFERS)
 			out_free(cli.out), cli.out = out_new(cli.fmt);
+		errno = 0;
 		if (cli.out && !out_empty(cli.out) && out_render(cli.out, stdout) < 0) {
-			snprintf(cli.cmdname, sizeof(cli.cmdname), "%s", "cgctl");
-			cli_error(&cli, NULL, -EIO, "write error on standard output");
+			int e = errno ? errno : EIO;
+
+			/* "cgctl: cgctl: ..." before; the errno says closed or full */
+			cli_error(&cli, "standard output", -e, "write error: %s",
+				  cli_strerror(-e));
 			rc = rc ? rc : EXIT_FAIL;
 		}
 	}
 out:
+	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (!rc)
+		/* what a command wrote itself (get --raw) failed silently before */
+		if (!rc) {
+			int e = errno ? errno : EIO;
+
+			cli_error(&cli, "standard output", -e, "write error: %s",
+				  cli_strerror(-e));
 			rc = EXIT_FAIL;
+		}
 	}
 	out_free(cli.out);
 	cgctl_unref(cli.ctx);

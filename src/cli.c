@@ -33,18 +33,42 @@ const char *cli_strerror(int neg_errno)
 	return buf;
 }
 
+/* @s with every control character as "\n", "\t" or "\xHH": an error is one line, even
+ * about a path or value that holds a newline (issue 15's catalogue found two). */
+static void put_escaped(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			fputs("\\n", stderr);
+		else if (c == '\t')
+			fputs("\\t", stderr);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			fputc(c, stderr);
+	}
+}
+
 static void vline(struct cli *cli, const char *obj, const char *fmt, va_list ap,
 		  int neg_errno)
 {
+	char msg[2048];
+
 	fputs("cgctl: ", stderr);
 	if (cli->cmdname[0])
 		fprintf(stderr, "%s: ", cli->cmdname);
-	if (obj)
-		fprintf(stderr, "%s: ", obj);
-	if (fmt)
-		vfprintf(stderr, fmt, ap);
-	else
+	if (obj) {
+		put_escaped(obj);
+		fputs(": ", stderr);
+	}
+	if (fmt) {
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		put_escaped(msg);
+	} else {
 		fputs(cli_strerror(neg_errno), stderr);
+	}
 	fputc('\n', stderr);
 }
 
@@ -509,6 +533,8 @@ int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, cha
 	const char *self = NULL;
 	int r;
 
+	if (!*path)	/* not the root: a variable that came out empty */
+		return cli_usage(cli, "'': empty cgroup path (the root is '/')");
 	if (!cli->self) {
 		r = cgctl_path_normalize(path, out, len);
 	} else {
@@ -524,6 +550,9 @@ int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, cha
 	if (r == -EINVAL)
 		return cli_usage(cli, "%s: invalid cgroup path ('..' and control characters "
 				      "are refused)", path);
+	if (r == -ENAMETOOLONG)
+		return cli_usage(cli, "%s: cgroup path too long (a name over %d bytes or the "
+				      "path over %zu)", path, NAME_MAX, len - 1);
 	if (r < 0)
 		return cli_error(cli, path, r, NULL);
 	return EXIT_OK;

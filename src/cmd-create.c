@@ -167,6 +167,10 @@ static int run_paths(struct cli *cli, int argc, const char **argv)
 					       cli_mount_name(ms[i], name, sizeof(name)),
 					       cli_strerror(r));
 				failed++;
+				/* the first hierarchy refused (EACCES as a user): one line, and
+				 * no cgroup in the others, not one line per hierarchy */
+				if (i == 0)
+					break;
 			} else {
 				done++;
 			}

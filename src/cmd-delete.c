@@ -84,7 +84,7 @@ static int run_paths(struct cli *cli, int argc, const char **argv)
 	unsigned int flags = (opt_recursive ? CGCTL_RM_RECURSIVE : 0) |
 			     (opt_move_tasks ? CGCTL_RM_MOVE_TASKS : 0);
 	size_t n, i;
-	int rc, a, failed = 0, done = 0;
+	int rc, a, failed = 0, done = 0, done_here;
 
 	rc = cli_hierarchies(cli, opt_ctrls, ms, &n);
 	if (rc)
@@ -110,7 +110,7 @@ static int run_paths(struct cli *cli, int argc, const char **argv)
 			}
 			continue;
 		}
-		for (i = 0; i < n; i++) {
+		for (i = 0, done_here = 0; i < n; i++) {
 			struct cgctl_error e = { 0 };
 			char norm[PATH_MAX], name[256];
 			int r;
@@ -124,8 +124,13 @@ static int run_paths(struct cli *cli, int argc, const char **argv)
 					       cli_mount_name(ms[i], name, sizeof(name)),
 					       e.msg[0] ? e.msg : cli_strerror(r));
 				failed++;
+				/* refused before anything was removed (EACCES as a user): one
+				 * line, the other hierarchies left alone */
+				if (!done_here)
+					break;
 			} else {
 				done++;
+				done_here++;
 			}
 			if (cli->fmt != OUT_HUMAN)
 				emit(cli, ms[i], norm, r, &e);

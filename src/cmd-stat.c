@@ -441,7 +441,11 @@ static int run_paths(struct cli *cli, int argc, const char **argv)
 	for (i = 0; i < argc; i++) {
 		char norm[PATH_MAX];
 
-		if (cgctl_path_normalize(argv[i], norm, sizeof(norm)) < 0)
+		int r = cgctl_path_normalize(argv[i], norm, sizeof(norm));
+
+		if (r == -ENAMETOOLONG)
+			return cli_usage(cli, "%s: cgroup path too long", argv[i]);
+		if (r < 0)
 			return cli_usage(cli, "%s: invalid cgroup path ('..' and control "
 					      "characters are refused)", argv[i]);
 	}

@@ -21,6 +21,8 @@
 #define PROBE_TIMEOUT_MS 500
 #define VERIFY_ROUNDS 8
 #define STOP_ROUNDS 64
+#define SETTLE_ROUNDS 64
+#define VERIFY_SETTLE_NS (3ull * 1000 * 1000 * 1000)
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434	/* the same number on every architecture */
@@ -399,6 +401,103 @@ ssize_t cgctl_mover_in_sources(struct mover *mv, const pid_t *tg, size_t n,
 	return k;
 }
 
+/* ---- settling: the source cgroups read until they hold no live member ---- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/*
+ * Queue the live members of the tree that @src lists.  A PID the set knows (and has not
+ * seen exit) is a member; another one is one if its parents lead to a root now.  An
+ * exiting task is skipped: the kernel skips it too (cgroup_migrate_add_task()), so it
+ * would be listed again and again.  Returns: the count queued, -ENOMEM.
+ */
+static ssize_t settle_queue(struct mover *mv, const struct src_cg *src, const pid_t *tg,
+			    size_t n)
+{
+	pid_t *pids = NULL;
+	ssize_t np = cgctl_cg_pids(mv->ctx, mv->targets[src->target].m, src->path,
+				   "cgroup.procs", &pids);
+	ssize_t queued = 0;
+
+	if (np < 0)
+		return 0;	/* the source went away: nothing left there */
+	/* youngest first (highest PID, but for a wrap): the oldest are likelier to exit
+	 * before their turn, and need no move then */
+	for (ssize_t i = np - 1; i >= 0; i--) {
+		struct cgctl_pident *pe = cgctl_pidset_get(&mv->set, pids[i]);
+		bool created;
+
+		if (pe && (pe->state & (PT_QUEUED | PT_FAILED)))
+			continue;
+		if ((!pe || (pe->state & PT_GONE) || !mv->ev) && !descends(mv, pids[i], tg, n))
+			continue;
+		/* only a PID listed again after our write costs a read: under a storm the
+		 * read of every PID let many die before their turn */
+		if (pe && pe->resettle && is_exiting(mv, pids[i]))
+			continue;
+		pe = cgctl_pidset_add(&mv->set, pids[i], &created);
+		if (!pe || cgctl_mover_push(mv, pids[i], MODE_ATTACH) < 0) {
+			free(pids);
+			return -ENOMEM;
+		}
+		pe->state = (pe->state & ~PT_GONE) | PT_QUEUED;
+		pe->resettle = true;
+		queued++;
+	}
+	free(pids);
+	return queued;
+}
+
+/*
+ * Why reading the sources converges where whole passes did not: a member can only be
+ * born outside the destination to a parent outside it, and all of those are listed in
+ * the sources (or are being forked: then the parent's move waits for the fork, whose
+ * event is in our socket when the write returns, cgroup_threadgroup_rwsem).  One read
+ * of the sources costs a file per hierarchy, a pass a /proc snapshot and a /proc read
+ * per member: under a storm the pass took long enough for every parent it had not
+ * reached yet to fork again.
+ */
+int cgctl_mover_settle(struct mover *mv, const pid_t *tg, size_t n)
+{
+	int r = 0;
+
+	if (!mv->n_srcs)
+		return 1;
+	mv->no_walk = true;
+	for (unsigned int round = 0; round < SETTLE_ROUNDS; round++) {
+		ssize_t queued = 0;
+
+		r = cgctl_mover_drain(mv);
+		for (size_t s = 0; s < mv->n_srcs && r >= 0; s++) {
+			ssize_t k = settle_queue(mv, &mv->srcs[s], tg, n);
+
+			if (k < 0)
+				r = (int)k;
+			queued += k;
+		}
+		dbg(mv->ctx, "move tree: settle round %u: %zd members in the sources\n", round,
+		    queued);
+		if (r >= 0 && !queued && mv->q_head == mv->q_len) {
+			r = 1;
+			break;
+		}
+		if (r >= 0)
+			r = cgctl_mover_run_queue(mv);
+		mv->res->rewalk_moved += (size_t)queued;
+		if (r < 0 || mono_ns() >= mv->deadline_ns)
+			break;
+		r = 0;
+	}
+	mv->no_walk = false;
+	return r;
+}
+
 /* One round: check every member; move again what is outside unless @last.
  * Returns: the number outside, -errno. */
 static ssize_t verify_round(struct mover *mv, const pid_t *tg, size_t n, bool last)
@@ -485,10 +584,14 @@ int cgctl_mover_verify(struct mover *mv, const pid_t *tg, size_t n)
 {
 	const struct cgctl_move_tree_opts *o = mv->opts;
 	ssize_t out;
-	int round;
+	int round, r;
 
 	if (o && o->attach && !o->in_target)
 		return 0;	/* nothing to check with: documented */
+	/* the walks may have used up the time: settling between the checks gets 3 s more
+	 * (a storm on a loaded machine needs seconds to empty its source) */
+	if (mv->deadline_ns < mono_ns() + VERIFY_SETTLE_NS)
+		mv->deadline_ns = mono_ns() + VERIFY_SETTLE_NS;
 	for (round = 1; round <= VERIFY_ROUNDS; round++) {
 		out = verify_round(mv, tg, n, round == VERIFY_ROUNDS);
 		if (out < 0)
@@ -498,6 +601,11 @@ int cgctl_mover_verify(struct mover *mv, const pid_t *tg, size_t n)
 			return 0;
 		}
 		dbg(mv->ctx, "move tree: final pass %d: %zd outside, moved again\n", round, out);
+		/* what the stragglers forked before they moved is in the sources: settle
+		 * again, so that the next round does not find their children outside */
+		r = cgctl_mover_settle(mv, tg, n);
+		if (r < 0)
+			return r;
 	}
 	name_stragglers(mv);
 	return -EBUSY;

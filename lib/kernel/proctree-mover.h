@@ -32,6 +32,7 @@ struct mover {
 	const struct cgctl_move_target *targets;
 	size_t n_targets;
 	char **tpaths;			/* normalized target paths */
+	int *tfds;			/* their cgroup.procs, opened at the first write */
 	const struct cgctl_move_tree_opts *opts;
 	struct cgctl_move_tree_result *res;
 	struct cgctl_error *e;
@@ -49,6 +50,8 @@ struct mover {
 	struct stopped *stopped;	/* CGCTL_MOVE_TREE_FREEZE */
 	size_t n_stopped, cap_stopped;
 	int verify_err;			/* first failed re-move of the final pass */
+	bool no_walk;			/* settling: follow events, not the snapshot */
+	uint64_t deadline_ns;		/* CLOCK_MONOTONIC: the passes' timeout */
 	/* the cgroups the roots were in, per target (not the target itself): the final
 	 * pass looks there for members a /proc snapshot missed */
 	struct src_cg {
@@ -63,6 +66,11 @@ struct mover {
 int cgctl_mover_drain(struct mover *mv);
 /* Move @pid into every target (or the caller's attach()).  Returns: 0, -ESRCH, -errno. */
 int cgctl_mover_attach(struct mover *mv, pid_t pid);
+/* Queue @pid for cgctl_mover_run_queue() with MODE_*.  Returns: 0, -ENOMEM. */
+int cgctl_mover_push(struct mover *mv, pid_t pid, uint8_t mode);
+/* Move what is queued, following the fork events of what it moves (and, unless
+ * @mv->no_walk, the snapshot's children).  Returns: 0, -errno. */
+int cgctl_mover_run_queue(struct mover *mv);
 
 /* proctree-guard.c */
 /* Prove the connector delivers: a thread of ours is created and joined, and its fork
@@ -80,6 +88,10 @@ int cgctl_mover_sources(struct mover *mv, const pid_t *tg, size_t n);
  * a snapshot can miss.  Returns: their count and *@ret (free()), -errno. */
 ssize_t cgctl_mover_in_sources(struct mover *mv, const pid_t *tg, size_t n,
 			       struct cgctl_proc_pair **ret);
+/* Settle: read the roots' source cgroups again and again, moving every live member
+ * listed there and, by fork events, the children it forked meanwhile, until a read
+ * finds none or @mv->deadline_ns passes.  Returns: 1 settled, 0 not (yet), -errno. */
+int cgctl_mover_settle(struct mover *mv, const pid_t *tg, size_t n);
 /* The final pass: every live member of the trees in every target, stragglers and splits
  * repaired, re-checked.  Returns: 0, -EBUSY (stragglers listed in the result), -errno. */
 int cgctl_mover_verify(struct mover *mv, const pid_t *tg, size_t n);

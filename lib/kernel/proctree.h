@@ -79,6 +79,8 @@ struct cgctl_pident {
 	uint8_t state;		/* PT_* */
 	uint32_t mark;		/* complete event drains when it was attached */
 	uint32_t seen;		/* the pass that last visited it */
+	pid_t parent;		/* queued by a fork event: the parent, not yet resolved then */
+	bool resettle;		/* queued by settling before: listed again, look closer */
 };
 struct cgctl_pidset {
 	struct cgctl_pident *v;

@@ -52,8 +52,16 @@ static int escape(struct jp *j, char *out)
 		j->p++;
 		return 0;
 	}
-	if (*j->p != 'u' || sscanf(j->p + 1, "%4x", &u) != 1 || !isxdigit((unsigned char)j->p[4]))
+	if (*j->p != 'u')
 		return fail(j, "bad escape");
+	/* four hex digits, each looked at only after the one before it (a "\u0" at the
+	 * end of the text was read past its NUL: fuzz-vreport under ASan) */
+	for (u = 0, k = j->p + 1; k < j->p + 5; k++) {
+		if (!isxdigit((unsigned char)*k))
+			return fail(j, "bad escape");
+		u = u * 16 + (unsigned int)(isdigit((unsigned char)*k) ? *k - '0'
+							  : (tolower((unsigned char)*k) - 'a' + 10));
+	}
 	*out = u < 0x80 ? (char)u : '?';
 	j->p += 5;
 	return 0;

@@ -5,7 +5,10 @@
 # failing write n = 1..N with EINVAL, EIO and EBUSY: the group must end exactly in its
 # old state (every file reads back its old value).  Then write n is paused and SIGINT,
 # SIGTERM or SIGHUP (in turn) is sent during the pause: the plan must finish (the signals are
-# blocked while it runs), so the group ends in the new state, never in between.
+# blocked while it runs), so the group ends in the new state, never in between.  And
+# SIGKILL, which cannot be blocked, before each write: the state left is the plan's
+# state one write earlier, never looser than both old and new but for the documented
+# quota -1 detour of a v1 bandwidth plan (sigkill_steps).
 # v1 plans run on real cgroups beneath our own (memory and cpu); v2 plans on the
 # fixture trees (this machine's cgroup2 has no controllers), where the shim works alike.
 . "$top_srcdir/tests/lib.sh"
@@ -18,7 +21,7 @@ mem=$(mount_of memory)
 cpu=$(mount_of cpu)
 [ -n "$mem" ] && [ -n "$cpu" ] || skip "needs v1 memory and cpu hierarchies"
 
-FAILS_TRIED=0 SIGS_TRIED=0
+FAILS_TRIED=0 SIGS_TRIED=0 KILLS_TRIED=0 KILLS_TIGHT=0 KILLS_DETOUR=0
 
 # state: the files of $FILES (absolute paths), one "name=value" line each
 state() {
@@ -83,6 +86,106 @@ $(diff -u0 "$T_TMP/log" /dev/null >/dev/null; printf '%s\n' "$old" >"$T_TMP/o"; 
 				"$desc: SIG$sig at write $k/$n: left between old and new: $(printf '%s\n' "$now" | diff "$T_TMP/o" - | head -6)"; }
 		done
 	done
+	sigkill_steps "$@"
+}
+
+# loose OLD NEW NOW (files of state lines): the cgroups of NOW whose CPU rate (quota /
+# period, -1 unlimited) exceeds both OLD's and NEW's, one "DIR RATE" line each
+loose() {
+	awk -F= '
+	function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
+	function put(k, f, v) {
+		if (f ~ /cpu\.cfs_quota_us$/) q[k, dir(f)] = v
+		else if (f ~ /cpu\.cfs_period_us$/) per[k, dir(f)] = v
+		else if (f ~ /\/cpu\.max$/) {
+			split(v, a, " ")
+			q[k, dir(f)] = a[1] == "max" ? -1 : a[1]
+			per[k, dir(f)] = a[2]
+		}
+		if (f ~ /cpu\.(cfs_quota_us|max)$/) dirs[dir(f)] = 1
+	}
+	function rate(k, d) { return q[k, d] < 0 ? 1e18 : q[k, d] / per[k, d] }
+	FNR == 1 { k++ }
+	{ put(k, $1, $2) }
+	END {
+		for (d in dirs) {
+			r = rate(3, d); m = rate(1, d) > rate(2, d) ? rate(1, d) : rate(2, d)
+			if (r > m * 1.000001) print d, r
+		}
+	}' "$1" "$2" "$3"
+}
+
+# sigkill_steps ARGS...: SIGKILL cannot be blocked.  Kill cgctl while the shim pauses
+# write k (before it is done), for every k: the state left must be the state after
+# write k - 1 (S_1 = old, each S_k one file away from S_k-1, S_n one write from new),
+# every file at its old or its new value, and no cgroup's CPU rate looser than both the
+# old and the new setting, except the two detours cgctl-bw(1) documents (quota -1, and
+# the looser of the two orders of a v1 quota and period when a limited child forbids
+# the tighter), which at most one step of a plan may leave.
+sigkill_steps() {
+	printf '%s\n' "$old" >"$T_TMP/k.old"
+	printf '%s\n' "$new" >"$T_TMP/k.new"
+	cp "$T_TMP/k.old" "$T_TMP/k.prev"
+	detours=0
+	for k in $(seq 1 "$n"); do
+		"$setup"
+		: >"$T_TMP/plog"
+		env FAULT_PREFIX="$pfx" ASAN_OPTIONS="$ASAN" LD_PRELOAD="$SHIM" \
+			FAULT_NTH="$k" FAULT_ACTION=pause:5000 FAULT_LOG="$T_TMP/plog" \
+			"$CGCTL" "$@" >/dev/null 2>&1 &
+		p=$!
+		w=0
+		while ! grep -q "^write $k HIT" "$T_TMP/plog" && [ $w -lt 500 ]; do
+			sleep 0.01
+			w=$((w + 1))
+		done
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+		KILLS_TRIED=$((KILLS_TRIED + 1))
+		state >"$T_TMP/k.now"
+		at="$desc: SIGKILL before write $k/$n"
+		if [ "$k" = 1 ]; then
+			cmp -s "$T_TMP/k.now" "$T_TMP/k.old" && ok ||
+				fail "$at: not the old state: $(diff "$T_TMP/k.old" "$T_TMP/k.now" | head -4)"
+		fi
+		d=$(diff "$T_TMP/k.prev" "$T_TMP/k.now" | grep -c '^>')
+		[ "$d" -le 1 ] && ok || fail "$at: $d files changed by one step"
+		if [ "$k" = "$n" ]; then
+			d=$(diff "$T_TMP/k.now" "$T_TMP/k.new" | grep -c '^>')
+			[ "$d" -le 1 ] && ok || fail "$at: $d files short of the new state"
+		fi
+		# every file at its old or its new value, or the documented detour
+		paste -d'\n' "$T_TMP/k.old" "$T_TMP/k.new" "$T_TMP/k.now" |
+			awk 'NR % 3 == 1 { o = $0 } NR % 3 == 2 { nw = $0 }
+			     NR % 3 == 0 && $0 != o && $0 != nw { print }' >"$T_TMP/k.odd"
+		detour=0
+		if [ -s "$T_TMP/k.odd" ]; then
+			if grep -qv -e 'cpu\.cfs_quota_us=-1$' "$T_TMP/k.odd"; then
+				fail "$at: neither old nor new: $(head -3 "$T_TMP/k.odd")"
+			else
+				detour=1
+			fi
+		fi
+		# a v1 quota and period that both change, below a limited child: the tighter
+		# intermediate is refused by the kernel, so the plan passes through the
+		# looser one for one write (cgctl-bw(1)); counted as a detour too
+		l=$(loose "$T_TMP/k.old" "$T_TMP/k.new" "$T_TMP/k.now")
+		if [ -n "$l" ] && [ "$detour" = 0 ]; then
+			case $desc in
+			"bw v1"*) detour=1 ; echo "$at: documented overshoot: $l" ;;
+			*) fail "$at: looser than old and new: $l" ;;
+			esac
+		fi
+		ok
+		if [ "$detour" = 1 ]; then
+			detours=$((detours + 1))
+			KILLS_DETOUR=$((KILLS_DETOUR + 1))
+		else
+			KILLS_TIGHT=$((KILLS_TIGHT + 1))
+		fi
+		cp "$T_TMP/k.now" "$T_TMP/k.prev"
+	done
+	[ "$detours" -le 1 ] && ok || fail "$desc: $detours steps left the quota -1 detour"
 }
 
 # ---- v1 on real cgroups ----
@@ -158,5 +261,7 @@ plan "bw v2" "$B2" bw2_old --root="$ROOT" bw set /a --quota 400ms --period 800ms
 plan "set v2 cpu" "$B2" bw2_old --root="$ROOT" set /a 'cpu.max=300000 600000' \
 	cpu.max.burst=2000
 
-echo "fault-plans: $FAILS_TRIED injected failures, $SIGS_TRIED signals"
+echo "fault-plans: $FAILS_TRIED injected failures, $SIGS_TRIED signals; SIGKILL before" \
+	"$KILLS_TRIED steps: $KILLS_TIGHT left a state no looser than old or new," \
+	"$KILLS_DETOUR a documented detour (quota -1, or v1 quota first above a child)"
 done_testing

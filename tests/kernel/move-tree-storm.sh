@@ -93,11 +93,15 @@ sleep 1
 echo "storm: $(procs a) processes in a after 1 s (pids.max $PIDS_MAX)"
 [ "$(procs a)" -gt 20 ] && ok || fail "the storm did not grow: $(procs a) processes"
 storm_runs treestorm tree "$RUNS" a b
+[ -z "${STORM_TREE_ONLY:-}" ] || done_testing
 # Without stopping it, whether the mover outruns a tree forking every 2-20 ms depends on
-# the CPU it gets: 10 to 20 of 20 runs exited 0 in this round's measurements (load 30 to
-# 100+ on 2 CPUs).  Not a pass criterion: every run above was checked to be safe (exit 0 leaves no
-# live task, any other exit names the stragglers).  Convergence is asked of --freeze
-# (the tree stopped while it moves): 19 of 20 runs.
+# the CPU it gets: each write of cgroup.procs waits for the forks in flight
+# (cgroup_threadgroup_rwsem), milliseconds each at load 60-100 on 2 CPUs.  With the
+# sources settled between walks (issue 15 round 2) 18 of 20 runs exited 0 in each of
+# three measurements at that load, 14 of 20 before.  Not a pass criterion: every run
+# above was checked to be safe (exit 0 leaves no live task, any other exit names the
+# stragglers).  Convergence is asked of --freeze (the tree stopped while it moves): 19
+# of 20 runs.  STORM_TREE_ONLY=1 stops after the plain runs (measuring them).
 storm_runs treestorm freeze "$RUNS" a b
 [ "$STORM_EXIT0" -ge $((RUNS - RUNS / 20)) ] && ok ||
 	fail "treestorm freeze: only $STORM_EXIT0 of $RUNS runs exited 0"
