@@ -103,7 +103,7 @@ const struct out_table tree_tables[1] = { TABLE("cgroups", tree_cgroups) };
 	{ "FORKS", "tree.fork_events", R },					\
 	{ "STOPPED", "tree.stopped", R },					\
 	{ "CONNECTOR", "tree.connector", 0 },					\
-	{ "ELAPSED", "tree.elapsed_us", R },					\
+	{ "ELAPSED", "tree.elapsed_usec", R },					\
 	{ "MOVES-CHARGE", "kernel_moves_charge", 0 },				\
 	{ "EXP-ANON", "expected.anon_bytes", R },				\
 	{ "EXP-FILE", "expected.file_bytes", R },				\
