@@ -111,7 +111,7 @@ expect_rc 2 "--quota with --unlimited"
 cg bw set --quota 20ms --period 50ms "$G"
 expect_rc 0 "20/50"
 cg --json bw show "$G"
-[ "$(json_get '(j["settings"]["quota_us"], j["settings"]["period_us"], j["effective"]["cpus"])')" = \
+[ "$(json_get '(j["settings"]["quota_usec"], j["settings"]["period_usec"], j["effective"]["limit_cpus"])')" = \
 	"(20000, 50000, 0.4)" ] && ok || fail "bw show after set: $OUT"
 reset "$G" -1 100000 0
 
