@@ -26,7 +26,7 @@ trap cleanup EXIT
 
 # ---- tree of an untouched system ----
 vm_ok cgctl tree
-vm_match "$OUT" '^path +hierarchies' "human tree header"
+vm_match "$OUT" '^PATH +HIERARCHIES' "human tree header"
 vm_match "$OUT" '^/ ' "human tree starts at the root"
 # The root holds every process, kernel threads included, and early boot
 # still starts and reaps kworkers: count before and after cgctl's read and
