@@ -43,8 +43,14 @@ expect_clean() {
 # throttled_time matched in the fidelity work's runs (99 vs 103 ms) but not with other
 # tasks on 47% of the CPUs (115 observed, 71 predicted, 2026-12-04 merge check): the
 # same placement once the machine is that busy.
+# bw-bg-bursty/throttled_time: the kernel enforces slices at the tick (HZ=250, 4 ms), so
+# a woken 2 ms burst often runs to its end beside a spinner: traced on 6.18 (2026-12-04,
+# perf sched_switch/sched_wakeup), 72 of 153 bursts took 2.0 ms of wall time and the rest
+# 5-6 ms, where the fluid model shares each burst by weight (about 3.3 ms).  The group
+# reaches its quota earlier: 264-353 ms observed in 4 runs of -r 1/-r 3 (CI: 353)
+# against 244-265 ms predicted.  Issue 18 (the model needs tick-granular slices).
 KNOWN="bw-bg-spin/throttled_time bw-duty/throttled_time bw-bg-weight/usage"
-KNOWN="$KNOWN bw-bg-weight/throttled_time"
+KNOWN="$KNOWN bw-bg-weight/throttled_time bw-bg-bursty/throttled_time"
 cg --json validate -r 3
 bad=$(json_get '[s["name"]+"/"+q["name"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a") and s["name"]+"/"+q["name"] not in "'"$KNOWN"'".split()]')
 known=$(json_get '[s["name"]+"/"+q["name"]+": "+q["reason"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" and s["name"]+"/"+q["name"] in "'"$KNOWN"'".split()]')
