@@ -537,11 +537,34 @@ static int u64_cmp(const void *a, const void *b)
 }
 
 /*
+ * Before PAGEMAP_SCAN: which candidate blocks smaps says are PMD-mapped (pagescan-smaps.c).
+ * Returns: the count (*@v malloc'ed), or -1 when smaps cannot tell (unreadable, or a VMA
+ * with some of its blocks PMD-mapped): then whole aligned THP folios count as PMD-mapped,
+ * as before; -ENOMEM.
+ */
+static ssize_t smaps_pmd(struct scan *s, pid_t pid, const struct ps_vrange *cand, size_t nc,
+			 uint64_t **v)
+{
+	char path[64], *buf = NULL;
+	size_t len;
+	ssize_t n;
+
+	*v = NULL;
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	if (cgctl_read_sys(s->ctx, path, &buf, &len) < 0)
+		return -1;
+	n = ps_pmd_from_smaps(buf, len, cand, nc, v);
+	free(buf);
+	return n == -ENOMEM ? n : n < 0 ? -1 : n;
+}
+
+/*
  * Ask PAGEMAP_SCAN which candidate blocks are PMD-mapped, and cut those out as RUN_PMD
  * runs: a PMD maps one 2 MiB folio, so its head's kpage* entries are all that need
- * reading (512x less).  Without the ioctl (before 6.7, or a fixture) nothing changes.
+ * reading (512x less).  Without the ioctl (before 6.7, or a fixture) smaps tells, VMA by
+ * VMA, where it can; where it cannot, nothing changes.
  */
-static int find_pmd(struct scan *s, struct ps_runs *runs)
+static int find_pmd(struct scan *s, pid_t pid, struct ps_runs *runs)
 {
 	struct ps_vrange *cand = NULL;
 	ssize_t nc = ps_pmd_candidates(runs, &cand);
@@ -553,10 +576,21 @@ static int find_pmd(struct scan *s, struct ps_runs *runs)
 		return (int)nc;
 	for (ssize_t i = 0; i < nc && r == 0; i++)
 		r = scan_huge(s->pm_fd, cand[i].start, cand[i].end, &v, &n, &cap);
-	free(cand);
 	if (r == -ENOTTY || r == -EINVAL || r == -EOPNOTSUPP) {
+		ssize_t k;
+
 		free(v);
-		return 0;
+		k = nc ? smaps_pmd(s, pid, cand, (size_t)nc, &v) : -1;
+
+		free(cand);
+		if (k < 0 && k != -1)
+			return (int)k;
+		if (k < 0)
+			return 0;
+		n = (size_t)k;
+		r = 0;
+	} else {
+		free(cand);
 	}
 	if (r == 0) {
 		s->pmd_known = true;
@@ -833,7 +867,7 @@ static int scan_task_pagemap(struct scan *s, struct worker *w, int n, pid_t pid,
 		w[i].err = 0;
 	}
 	if (r == 0 && runs->n) {	/* sorted, deduplicated, split by scan_pagemap() */
-		r = find_pmd(s, runs);
+		r = find_pmd(s, pid, runs);
 		if (r == 0 && s->pmd_known)
 			ps_runs_join_pfn(runs, WIN_PFNS);
 	}

@@ -137,6 +137,14 @@ struct ps_vrange {
 	uint64_t start, end;
 };
 ssize_t ps_pmd_candidates(const struct ps_runs *r, struct ps_vrange **ret);
+/* Before PAGEMAP_SCAN (6.7): the candidate blocks (@cand, sorted) that /proc/PID/smaps
+ * (@buf) says are PMD-mapped, VMA by VMA: none where its AnonHugePages, ShmemPmdMapped
+ * and FilePmdMapped add up to 0, all where they add up to its candidates (see
+ * pagescan-smaps.c).  Returns: the count and a malloc'ed sorted array of their first
+ * virtual pages, -EAGAIN when a VMA holds some of its candidates PMD-mapped but not
+ * all (which ones is not told), -EIO for a malformed file, or -ENOMEM. */
+ssize_t ps_pmd_from_smaps(const char *buf, size_t len, const struct ps_vrange *cand,
+			  size_t nc, uint64_t **ret);
 /* Cut the blocks whose first virtual page is in @pmd_vpns (sorted) out of their runs as
  * RUN_PMD runs of 512 pages.  PFN order is kept.  Returns: 0 or -ENOMEM. */
 int ps_runs_mark_pmd(struct ps_runs *r, const uint64_t *pmd_vpns, size_t n);

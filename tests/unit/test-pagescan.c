@@ -3,6 +3,7 @@
 #include <check.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -522,6 +523,61 @@ static void fill_folio(uint64_t *kf, size_t n, uint64_t extra)
 		kf[i] = KF(KPF_COMPOUND_TAIL) | KF(KPF_THP) | extra;
 }
 
+/* smaps before PAGEMAP_SCAN: a VMA's PMD count says none or all of its candidates */
+START_TEST(pmd_from_smaps)
+{
+	/* candidates (pages): blocks 512, 1024, 1536 (one merged range) and 4096 */
+	const struct ps_vrange cand[] = { { 512, 2048 }, { 4096, 4608 } };
+	const char *vma1 = "200000-800000 rw-p 00000000 00:00 0\n";	/* pages 512-2047 */
+	const char *vma2 = "1000000-1200000 rw-p 00000000 00:00 0 \n";	/* 4096-4607 */
+	char buf[1024];
+	uint64_t *v = NULL;
+
+	/* all three of the first VMA, none of the second */
+	snprintf(buf, sizeof(buf), "%sRss: 6144 kB\nAnonHugePages:      6144 kB\n"
+		 "%sAnonHugePages:         0 kB\nShmemPmdMapped:        0 kB\n", vma1, vma2);
+	ck_assert_int_eq(ps_pmd_from_smaps(buf, strlen(buf), cand, 2, &v), 3);
+	ck_assert_uint_eq(v[0], 512);
+	ck_assert_uint_eq(v[1], 1024);
+	ck_assert_uint_eq(v[2], 1536);
+	free(v);
+	/* file and shmem PMD mappings count too */
+	snprintf(buf, sizeof(buf), "%sAnonHugePages: 0 kB\n%sShmemPmdMapped: 1024 kB\n"
+		 "FilePmdMapped: 1024 kB\n", vma1, vma2);
+	ck_assert_int_eq(ps_pmd_from_smaps(buf, strlen(buf), cand, 2, &v), 1);
+	ck_assert_uint_eq(v[0], 4096);
+	free(v);
+	/* two of three: which two is not told */
+	snprintf(buf, sizeof(buf), "%sAnonHugePages: 4096 kB\n%s", vma1, vma2);
+	ck_assert_int_eq(ps_pmd_from_smaps(buf, strlen(buf), cand, 2, &v), -EAGAIN);
+	ck_assert_ptr_null(v);
+	/* a VMA boundary inside a block (mprotect of half a THP): that block cannot be
+	 * PMD-mapped, and the VMAs' counts are checked against the blocks inside each */
+	snprintf(buf, sizeof(buf), "200000-500000 rw-p 00000000 00:00 0\nAnonHugePages: 2048 kB\n"
+		 "500000-800000 r--p 00000000 00:00 0\nAnonHugePages: 2048 kB\n");
+	ck_assert_int_eq(ps_pmd_from_smaps(buf, strlen(buf), cand, 2, &v), 2);
+	ck_assert_uint_eq(v[0], 512);
+	ck_assert_uint_eq(v[1], 1536);
+	free(v);
+	/* more than the candidates: the pages changed meanwhile, not told */
+	snprintf(buf, sizeof(buf), "%sAnonHugePages: 8192 kB\n", vma1);
+	ck_assert_int_eq(ps_pmd_from_smaps(buf, strlen(buf), cand, 2, &v), -EAGAIN);
+	/* malformed: not a multiple of 2 MiB, no unit, a field before any VMA */
+	snprintf(buf, sizeof(buf), "%sAnonHugePages: 1000 kB\n", vma1);
+	ck_assert_int_eq(ps_pmd_from_smaps(buf, strlen(buf), cand, 2, &v), -EIO);
+	snprintf(buf, sizeof(buf), "%sAnonHugePages: 2048\n", vma1);
+	ck_assert_int_eq(ps_pmd_from_smaps(buf, strlen(buf), cand, 2, &v), -EIO);
+	snprintf(buf, sizeof(buf), "AnonHugePages: 0 kB\n%s", vma1);
+	ck_assert_int_eq(ps_pmd_from_smaps(buf, strlen(buf), cand, 2, &v), -EIO);
+	/* nothing PMD-mapped anywhere; an empty file */
+	snprintf(buf, sizeof(buf), "%s%s", vma1, vma2);
+	ck_assert_int_eq(ps_pmd_from_smaps(buf, strlen(buf), cand, 2, &v), 0);
+	free(v);
+	ck_assert_int_eq(ps_pmd_from_smaps("", 0, cand, 2, &v), 0);
+	free(v);
+}
+END_TEST
+
 START_TEST(thp_pmd)
 {
 	uint64_t *kf = calloc(2048, sizeof(*kf));
@@ -944,6 +1000,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, leading_equal);
 	tcase_add_test(tc, account_sampled);
 	tcase_add_test(tc, pmd_thp);
+	tcase_add_test(tc, pmd_from_smaps);
 	suite_add_tcase(s, tc);
 	return s;
 }
