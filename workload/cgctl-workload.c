@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #define PAGE 4096UL
+#define HPAGE (512 * PAGE)	/* a PMD-sized THP */
 #define MAX_THREADS 64
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
@@ -416,6 +418,60 @@ static int wl_file_touch(int argc, const char **argv)
 	return 0;
 }
 
+/* AnonHugePages (kB) of its own VMAs within [p, p + len), from /proc/self/smaps */
+static unsigned long smaps_thp_kb(const char *p, size_t len)
+{
+	unsigned long a, b, kb, sum = 0;
+	bool in = false;
+	char line[256];
+	FILE *f = fopen("/proc/self/smaps", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = a >= (uintptr_t)p && b <= (uintptr_t)p + len;
+		else if (in && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+			sum += kb;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* thp-touch BLOCKS SPLIT: BLOCKS 2 MiB-aligned blocks of anon memory asked to be THPs
+ * (MADV_HUGEPAGE) and written; then the second half of each of the first SPLIT blocks
+ * is made read-only, which splits its PMD into PTEs (the folio stays whole: move charge
+ * skips it, v6.1).  Reports the AnonHugePages of the blocks (PMD-mapped) as thp_kb. */
+static int wl_thp_touch(int argc, const char **argv)
+{
+	unsigned long blocks, split;
+	size_t len;
+	char *raw, *p;
+
+	if (argc != 3 || num(argv[1], 1024, &blocks) < 0 || blocks == 0 ||
+	    num(argv[2], blocks, &split) < 0)
+		return 2;
+	len = blocks * HPAGE;
+	raw = mmap(NULL, len + HPAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		   0);
+	if (raw == MAP_FAILED)
+		return 1;
+	p = (char *)(((uintptr_t)raw + HPAGE - 1) & ~(uintptr_t)(HPAGE - 1));
+	madvise(p, len, MADV_HUGEPAGE);	/* EINVAL without THP: base pages, thp_kb=0 */
+	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+		return 1;
+	for (size_t i = 0; i < len / PAGE; i++)
+		p[i * PAGE] = 1;
+	for (unsigned long i = 0; i < split; i++)
+		if (mprotect(p + i * HPAGE + HPAGE / 2, HPAGE / 2, PROT_READ) < 0)
+			return 1;
+	if (say("done pages=%lu thp_kb=%lu", (unsigned long)(len / PAGE),
+		smaps_thp_kb(p, len)) < 0)
+		return 1;
+	wait_eof();
+	return 0;
+}
+
 /* ---- memhigh: workloads of the memory.high scenarios (lib/validate/drv-memhigh.c) ---- */
 
 /* touch-timed PAGES: fault in PAGES anonymous pages, report the wall time */
@@ -504,6 +560,7 @@ static const char usage[] =
 	"       cgctl-workload touch-steps PAGES STEPS\n"
 	"       cgctl-workload fork-touch PAGES\n"
 	"       cgctl-workload file-touch PATH PAGES\n"
+	"       cgctl-workload thp-touch BLOCKS SPLIT\n"
 	"       cgctl-workload touch-timed PAGES\n"
 	"       cgctl-workload read-file PATH PAGES CHUNK\n"
 	"(started by cgctl validate; see cgctl-validate(1))\n";
@@ -517,7 +574,7 @@ int main(int argc, char **argv)
 		{ "spin", wl_spin },	     { "duty", wl_duty },
 		{ "touch", wl_touch },	     { "fork-touch", wl_fork_touch },
 		{ "touch-steps", wl_touch_steps },
-		{ "file-touch", wl_file_touch },
+		{ "file-touch", wl_file_touch },     { "thp-touch", wl_thp_touch },
 		{ "touch-timed", wl_touch_timed },  { "read-file", wl_read_file },	/* memhigh */
 	};
 	const char **args = (const char **)argv + 1;

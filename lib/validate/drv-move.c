@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -65,24 +66,31 @@ struct move_obs {
 	int write_err;			/* writing the flags to B */
 	int attach_err;			/* writing the PID to B's cgroup.procs */
 	bool shmem;			/* the file lives on tmpfs */
+	unsigned long thp_kb;		/* VMOVE_THP: the workload's PMD-mapped THPs */
 };
 
 static const char *const kinds[] = {
 	[VMOVE_ANON] = "touch", [VMOVE_SHARED] = "fork-touch", [VMOVE_FILE] = "file-touch",
-	[VMOVE_REFUSED] = "touch", [VMOVE_REMOVED] = "touch",
+	[VMOVE_REFUSED] = "touch", [VMOVE_REMOVED] = "touch", [VMOVE_THP] = "thp-touch",
 };
 
 static int start(struct vrun *run, const struct vmove_params *p, const struct cgctl_mount *m,
 		 const char *a, struct vwork *w, struct move_obs *o, char *reason, size_t len)
 {
 	struct vwork_spec ws = { .m = { m }, .path = { a }, .cpu = 0 };
-	char n[16], file[64], line[128];
+	char n[16], split[16], file[64], line[128];
+	const char *kb;
 	struct statfs sf;
 	int err;
 
 	snprintf(n, sizeof(n), "%u", p->pages);
 	ws.argv[0] = kinds[p->kind];
 	ws.argv[1] = n;
+	if (p->kind == VMOVE_THP) {
+		snprintf(n, sizeof(n), "%u", p->pages / 512);
+		snprintf(split, sizeof(split), "%u", p->split);
+		ws.argv[2] = split;
+	}
 	if (p->kind == VMOVE_FILE) {
 		/* tmpfs when there is one (the VMs have no disk): shmem, also bit 1 */
 		snprintf(file, sizeof(file), "%s/cgctl-validate-%d-%u",
@@ -100,6 +108,9 @@ static int start(struct vrun *run, const struct vmove_params *p, const struct cg
 		err = vwork_expect(run, w, "done", line, sizeof(line), 20000, reason, len);
 	if (p->kind == VMOVE_FILE && statfs(file, &sf) == 0)
 		o->shmem = sf.f_type == TMPFS_MAGIC_;
+	kb = err >= 0 ? strstr(line, "thp_kb=") : NULL;
+	if (kb)
+		o->thp_kb = strtoul(kb + 7, NULL, 10);
 	return err;
 }
 
@@ -193,7 +204,10 @@ static void move_input(const struct vmove_params *p, const struct move_obs *o,
 		in->from.shmem = p->pages;
 	else if (p->kind == VMOVE_FILE)
 		in->from.file = p->pages;
-	else
+	else if (p->kind == VMOVE_THP) {
+		in->from.thp = o->thp_kb / 4;
+		in->from.thp_pte = p->pages - in->from.thp;
+	} else
 		in->from.anon_excl = p->pages;
 }
 
@@ -269,6 +283,17 @@ static int move_run_once(struct vrun *run, const struct vscenario *s, struct vsa
 		err = move_model(run, p, &o, &plan, &write_err, reason, len);
 	if (err < 0)
 		return err;
+	/* the kernel gave base pages (THP off, or no free 2 MiB block): not this scenario */
+	if (p->kind == VMOVE_THP && o.thp_kb / 4 + p->split * 512 < p->pages) {
+		for (i = 0; i < vscenario_nq(s); i++) {
+			out[i].na = true;
+			snprintf(out[i].reason, sizeof(out[i].reason),
+				 "the workload got %lu of its %u pages as PMD-mapped THPs, "
+				 "%u expected (transparent_hugepage off or memory fragmented)",
+				 o.thp_kb / 4, p->pages, p->pages - p->split * 512);
+		}
+		return 0;
+	}
 	/* either cgroup's per-cpu stock may be drained (or refilled) by the attach and by
 	 * other memcgs charging on the same CPUs: the model's stock bound of one memcg */
 	sb = (double)cgctl_memcg_stock_max_pages(run->model_kver, run->ncpu, 1);

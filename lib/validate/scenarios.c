@@ -89,6 +89,9 @@ static const struct vmove_params mv_shared = { VMOVE_SHARED, 4096, 1 };
 static const struct vmove_params mv_file = { VMOVE_FILE, 2048, 3 };
 static const struct vmove_params mv_refused = { VMOVE_REFUSED, 4096, 1 };
 static const struct vmove_params mv_removed = { VMOVE_REMOVED, 4096, 1 };
+/* 8 THPs (16 MiB): PMD-mapped ones move whole, PTE-mapped ones stay (v6.1) */
+static const struct vmove_params mv_thp = { VMOVE_THP, 4096, 1, 0 };
+static const struct vmove_params mv_thp_split = { VMOVE_THP, 4096, 1, 4 };
 /* usage of A and B also moves by the kernel pages of the attach and the stock: a batch */
 #define Q_FROM { "from_usage_change", "pages", 64, 0.02 }
 #define Q_TO { "to_usage_change", "pages", 64, 0.02 }
@@ -134,6 +137,10 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_move, &mv_shared, { Q_FROM, Q_TO } },
 	{ "move-file", "move charge (bit 1) of 8 MiB of mapped file pages", &vdriver_move,
 	  &mv_file, { Q_FROM, Q_TO } },
+	{ "move-thp", "move charge (bit 0) of 8 PMD-mapped THPs (16 MiB): each moves whole",
+	  &vdriver_move, &mv_thp, { Q_FROM, Q_TO } },
+	{ "move-thp-split", "move charge of 8 THPs, 4 of them PTE-mapped after mprotect: "
+	  "those stay", &vdriver_move, &mv_thp_split, { Q_FROM, Q_TO } },
 	{ "move-refused", "move charge refused: destination limit below the charge to move",
 	  &vdriver_move, &mv_refused,
 	  { { "attach_refused", "bool", 0, 0 }, Q_FROM, Q_TO } },

@@ -44,11 +44,13 @@ enum vmove_kind {
 	VMOVE_FILE,		/* mapped file pages, bit 1 */
 	VMOVE_REFUSED,		/* destination limit too small: the attach fails */
 	VMOVE_REMOVED,		/* 6.13+: only 0 accepted, nothing moves */
+	VMOVE_THP,		/* anon THPs, @split of them PTE-mapped (mprotect) */
 };
 struct vmove_params {
 	enum vmove_kind kind;
 	unsigned int pages;
 	unsigned int flags;		/* move_charge_at_immigrate value written */
+	unsigned int split;		/* VMOVE_THP: THPs whose PMD is split into PTEs */
 };
 
 /* RSS counter error bound and pcp lists need no settings beyond the kind. */
