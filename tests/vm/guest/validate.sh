@@ -15,6 +15,7 @@ for f in /lib/x86_64-linux-gnu/libasan.so* /usr/lib/x86_64-linux-gnu/libasan.so*
 		vm_skip "validate in the VM needs a build without ASan (pagemap of the shadow)"
 done
 set -- mem-stock-pinned mem-stock-unpinned mem-stock-memcgs mem-hier-limit move-anon move-shared move-file \
+	move-thp move-thp-split \
 	move-refused move-removed rss-bound pcp-lists
 vm_ok cgctl validate --json -r 1 "$@"
 vm_json_eq '.verdict' match "overall verdict"
@@ -24,7 +25,12 @@ vm_json_eq '.scenarios | length' "$#" "scenarios reported"
 case "$VM_CONFIG" in
 6.1-v1)
 	vm_json_eq '[.scenarios[] | select(.name == "move-anon") | .quantities[].verdict] | unique | join(",")' \
-		match "move charge checked on 6.1 v1" ;;
+		match "move charge checked on 6.1 v1"
+	# THPs: PMD-mapped ones move whole, PTE-mapped ones (split by mprotect) stay
+	for s in move-thp move-thp-split; do
+		vm_json_eq '[.scenarios[] | select(.name == "'$s'") | .quantities[].verdict] | unique | join(",")' \
+			match "$s checked on 6.1 v1"
+	done ;;
 *)
 	vm_json_eq '[.scenarios[] | select(.name == "move-anon") | .quantities[].verdict] | unique | join(",")' \
 		n/a "no move charge on $VM_CONFIG" ;;
