@@ -892,7 +892,8 @@ static int account_block(struct ps_groups *g, struct ps_window *w, const struct 
 	/* a whole block mapped 2 MiB-aligned: the PMD folio test of ps_count_thp_pmd() */
 	if (thp && !w->pmd_known && end - i == PS_PMD_PAGES && !((run->vpn + i) % PS_PMD_PAGES) &&
 	    !(run->flags & RUN_DESC)) {
-		struct ps_group *grp = ps_groups_get(g, w->kcg ? w->kcg[off + i] : 0);
+		/* the head's owner: a block of one owner had only some of its pages read */
+		struct ps_group *grp = ps_groups_get(g, same ? one : w->kcg ? w->kcg[off + i] : 0);
 
 		if (!grp)
 			return -ENOMEM;

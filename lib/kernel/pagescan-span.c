@@ -72,6 +72,22 @@ bool ps_span_next(struct ps_span_iter *it, uint64_t *a, uint64_t *b)
 	return true;
 }
 
+/*
+ * Before the folio conversion of page_cgroup_ino() (v6.1: page_memcg_check(page), a tail
+ * page's own memcg_data, which is 0; v6.12: folio_memcg_check(page_folio(page))),
+ * /proc/kpagecgroup says 0 for every tail page of a large folio: its charge is on the
+ * head.  A page that is mapped and not charged at all does not otherwise follow a
+ * charged one in the same 2 MiB PFN block (anon pages are always charged, to the root
+ * memcg at least; so is the page cache), so such a 0 takes the owner before it.  A
+ * folio whose head is not read (not mapped here) keeps its zeros.
+ */
+void ps_kcg_fill_tails(uint64_t *v, uint64_t pfn, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!v[i] && v[i - 1] && (pfn + i) % PS_PMD_PAGES)
+			v[i] = v[i - 1];
+}
+
 void ps_mixed_reset(struct ps_mixed *m, uint64_t base)
 {
 	m->blk0 = base / PS_PMD_PAGES;

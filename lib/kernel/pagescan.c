@@ -288,6 +288,8 @@ static int read_spans(const struct scan *s, struct worker *w, enum ps_kfile file
 
 	while (r == 0 && ps_span_next(&it, &a, &b)) {
 		r = read_kpage(fd, arr + (a - base), a, (size_t)(b - a));
+		if (r == 0 && file == PS_KCG)
+			ps_kcg_fill_tails(arr + (a - base), a, (size_t)(b - a));
 		if (r == 0 && file == PS_KCG && (s->mthp_off || s->anon_small))
 			ps_mixed_add(&w->mixed, arr, base, a, b);
 	}

@@ -218,6 +218,9 @@ static inline bool ps_mixed_is(const struct ps_mixed *m, uint64_t pfn)
 
 	return i < PS_MIX_BLOCKS && m->state[i] == 2;
 }
+/* kpagecgroup entries @v of PFNs [@pfn, @pfn + @n): a 0 after an owner in the same
+ * 2 MiB block is a tail page that 6.1 reports uncharged; it takes that owner. */
+void ps_kcg_fill_tails(uint64_t *v, uint64_t pfn, size_t n);
 /* Returns: true when every kpagecgroup entry read in the block of @pfn is *@ino. */
 static inline bool ps_mixed_one(const struct ps_mixed *m, uint64_t pfn, uint64_t *ino)
 {

@@ -323,6 +323,9 @@ static const struct cgctl_inv_group *scan_ab(const char *smaps_thp_kb,
 		 VA1, VA1 + 1024 * 4096, smaps_thp_kb, VA2, VA2 + 16 * 4096);
 	ck_assert_int_eq(tu_write(root, "proc/4242/smaps", smaps), 0);
 	*inv = scan(4242, 0, 0);
+	/* the fixture is shared by the tests: leave no smaps behind */
+	snprintf(smaps, sizeof(smaps), "%s/proc/4242/smaps", root);
+	ck_assert_int_eq(unlink(smaps), 0);
 	return cgctl_inventory_group(*inv, ino_ab);
 }
 
@@ -363,6 +366,30 @@ START_TEST(smaps_not_told)
 
 	ck_assert_uint_eq(g->thp_pmd, 512);
 	cgctl_inventory_free(inv);
+}
+END_TEST
+
+/* 6.1: kpagecgroup says 0 for the THP's tail pages (page_memcg_check() of the page, not
+ * of its folio); they are the head's, PMD-mapped or not */
+START_TEST(tails_uncharged_61)
+{
+	struct cgctl_inventory *inv;
+	const struct cgctl_inv_group *g;
+
+	for (uint64_t i = 1; i < 512; i++)
+		put("proc/kpagecgroup", 16384 + i, 0);
+	close_fixture_fds();
+	for (int pte = 0; pte < 2; pte++) {
+		g = scan_ab(pte ? "0" : "2048", &inv);
+		ck_assert_uint_eq(g->anon_exclusive, 612);
+		ck_assert_uint_eq(g->thp, 512);
+		ck_assert_uint_eq(g->thp_pmd, pte ? 0 : 512);
+		ck_assert_ptr_null(cgctl_inventory_group(inv, 0));
+		cgctl_inventory_free(inv);
+	}
+	for (uint64_t i = 1; i < 512; i++)
+		put("proc/kpagecgroup", 16384 + i, ino_ab);
+	close_fixture_fds();
 }
 END_TEST
 
@@ -702,6 +729,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, smaps_pmd_mapped);
 	tcase_add_test(tc, smaps_pte_mapped);
 	tcase_add_test(tc, smaps_not_told);
+	tcase_add_test(tc, tails_uncharged_61);
 	tcase_add_test(tc, sampled_same_figures);
 	tcase_add_test(tc, sampled_reads_less);
 	tcase_add_test(tc, no_anon_thp_no_flags);

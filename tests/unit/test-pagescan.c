@@ -578,6 +578,26 @@ START_TEST(pmd_from_smaps)
 }
 END_TEST
 
+/* 6.1's kpagecgroup: 0 for tail pages; they take the owner before them in the block */
+START_TEST(kcg_fill_tails)
+{
+	uint64_t v[8] = { 7, 0, 0, 9, 0, 0, 0, 0 };
+
+	ps_kcg_fill_tails(v, 1020, 8);	/* PFNs 1020-1027: a block starts at 1024 */
+	ck_assert_uint_eq(v[1], 7);
+	ck_assert_uint_eq(v[2], 7);
+	ck_assert_uint_eq(v[3], 9);
+	ck_assert_uint_eq(v[4], 0);	/* PFN 1024: a new block, no owner before it */
+	ck_assert_uint_eq(v[5], 0);
+	ck_assert_uint_eq(v[7], 0);
+	v[5] = 3;
+	ps_kcg_fill_tails(v, 1020, 8);
+	ck_assert_uint_eq(v[6], 3);
+	ck_assert_uint_eq(v[7], 3);
+	ck_assert_uint_eq(v[4], 0);
+}
+END_TEST
+
 START_TEST(thp_pmd)
 {
 	uint64_t *kf = calloc(2048, sizeof(*kf));
@@ -1001,6 +1021,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, account_sampled);
 	tcase_add_test(tc, pmd_thp);
 	tcase_add_test(tc, pmd_from_smaps);
+	tcase_add_test(tc, kcg_fill_tails);
 	suite_add_tcase(s, tc);
 	return s;
 }
