@@ -37,6 +37,24 @@ vm_need_config() {
 	vm_skip "needs one of $* (this is $VM_CONFIG)"
 }
 vm_need_jq() { command -v jq >/dev/null || vm_skip "jq was not packed into the guest"; }
+# vm_plain_workload: run validate's workloads with the helper built without sanitizers,
+# which vmcheck.sh packs (tests/vm/cgctl-workload-plain; cgctl itself may be a sanitizer
+# build, as in CI): an ASan workload's shadow pages are charged to the cgroups the model
+# predicts, and before 6.7 (no PAGEMAP_SCAN) the inventory reads all of its terabytes of
+# pagemap, minutes under TCG.  Skip (77) when neither is the case.
+vm_plain_workload() {
+	if [ -x /usr/bin/cgctl-workload-plain ]; then
+		CGCTL_WORKLOAD_EXE=/usr/bin/cgctl-workload-plain
+		export CGCTL_WORKLOAD_EXE
+		return 0
+	fi
+	for f in /lib/x86_64-linux-gnu/libasan.so* /usr/lib/x86_64-linux-gnu/libasan.so* \
+		/lib64/libasan.so*; do
+		[ -e "$f" ] &&
+			vm_skip "an ASan build and no cgctl-workload-plain (make check builds it)"
+	done
+	return 0
+}
 # vm_load_module NAME [PARAM=VALUE]...: insmod NAME with PARAMs after the modules it
 # needs, from the kernel cache's modules run-vm packed (/vm/modules, listed in load
 # order); skip (77) when the cache has no NAME (scripts/install-deps keeps them)

@@ -9,19 +9,8 @@
 . "$VMLIB"
 vm_need_mode v2
 vm_need_jq
-# The workload must be built without ASan: its shadow pages would be charged to the
-# cgroup the model predicts.  vmcheck.sh packs tests/vm/cgctl-workload-plain (make
-# check builds it without sanitizers); cgctl itself may be a sanitizer build.
-if [ -x /usr/bin/cgctl-workload-plain ]; then
-	CGCTL_WORKLOAD_EXE=/usr/bin/cgctl-workload-plain
-	export CGCTL_WORKLOAD_EXE
-else
-	for f in /lib/x86_64-linux-gnu/libasan.so* /usr/lib/x86_64-linux-gnu/libasan.so* \
-		/lib64/libasan.so*; do
-		[ -e "$f" ] &&
-			vm_skip "an ASan build and no cgctl-workload-plain (make check builds it)"
-	done
-fi
+# the workload without sanitizers: ASan's shadow pages would be charged to the group
+vm_plain_workload
 
 swap_on=0 mounted=0
 teardown() {

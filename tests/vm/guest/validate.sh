@@ -6,21 +6,8 @@
 # CPU time is not a measurement of the kernel's bandwidth control.
 . "$VMLIB"
 vm_need_jq
-# A sanitizer build's workload maps terabytes of ASan shadow; before 6.7 (no
-# PAGEMAP_SCAN) the page inventory of such a workload reads all of that pagemap, which
-# takes many minutes under TCG, and its shadow pages are charged to the cgroups the
-# model predicts.  vmcheck.sh packs tests/vm/cgctl-workload-plain (make check builds it
-# without sanitizers); cgctl itself may be a sanitizer build, as in CI.
-if [ -x /usr/bin/cgctl-workload-plain ]; then
-	CGCTL_WORKLOAD_EXE=/usr/bin/cgctl-workload-plain
-	export CGCTL_WORKLOAD_EXE
-else
-	for f in /lib/x86_64-linux-gnu/libasan.so* /usr/lib/x86_64-linux-gnu/libasan.so* \
-		/lib64/libasan.so*; do
-		[ -e "$f" ] &&
-			vm_skip "an ASan build and no cgctl-workload-plain (make check builds it)"
-	done
-fi
+# the workloads without sanitizers, also under CI's sanitizer build
+vm_plain_workload
 set -- mem-stock-pinned mem-stock-unpinned mem-stock-memcgs mem-hier-limit move-anon move-shared move-file \
 	move-thp move-thp-split \
 	move-refused move-removed rss-bound pcp-lists
