@@ -383,34 +383,46 @@ static int wl_fork_touch(int argc, const char **argv)
 	return 0;
 }
 
-NO_ASAN static void file_touch(volatile char *p, unsigned long pages, char *sink)
+NO_ASAN static void file_touch(volatile char *p, unsigned long pages, unsigned long stride,
+				char *sink)
 {
 	unsigned long i;
 
-	for (i = 0; i < pages; i++)
-		p[i * PAGE] = 1;	/* first touch: the page cache is charged to us */
-	for (i = 0; i < pages; i++)
+	/* first touch: the page cache is charged to us.  Written, with a stride too: a
+	 * read fault would map the cached pages around it (do_fault_around()) */
+	for (i = 0; i < pages; i += stride)
+		p[i * PAGE] = 1;
+	for (i = 0; i < pages; i += stride)
 		*sink += p[i * PAGE];
 }
 
+/* file-touch PATH PAGES [STRIDE]: map a file of PAGES pages and touch each; with
+ * STRIDE, write() the whole file first (page cache charged here) and write every
+ * STRIDE-th page only through the mapping: the rest is cached, not mapped (move charge
+ * takes it too) */
 static int wl_file_touch(int argc, const char **argv)
 {
-	unsigned long pages;
+	unsigned long pages, stride = 1;
 	volatile char *p;
-	char sink = 0;
+	char sink = 0, buf[PAGE];
 	int fd;
 
-	if (argc != 3 || num(argv[2], 1UL << 20, &pages) < 0 || pages == 0)
+	if (argc < 3 || argc > 4 || num(argv[2], 1UL << 20, &pages) < 0 || pages == 0 ||
+	    (argc == 4 && (num(argv[3], 1024, &stride) < 0 || stride == 0)))
 		return 2;
 	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || ftruncate(fd, (off_t)(pages * PAGE)) < 0)
 		return 1;
+	memset(buf, 1, sizeof(buf));
+	for (unsigned long i = 0; argc == 4 && i < pages; i++)
+		if (pwrite(fd, buf, PAGE, (off_t)(i * PAGE)) != (ssize_t)PAGE)
+			return 1;
 	p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return 1;
 	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
 		return 1;
-	file_touch(p, pages, &sink);
+	file_touch(p, pages, stride, &sink);
 	if (say("done pages=%lu sum=%d", pages, sink) < 0)
 		return 1;
 	wait_eof();
@@ -559,7 +571,7 @@ static const char usage[] =
 	"       cgctl-workload touch PAGES [THREADS]\n"
 	"       cgctl-workload touch-steps PAGES STEPS\n"
 	"       cgctl-workload fork-touch PAGES\n"
-	"       cgctl-workload file-touch PATH PAGES\n"
+	"       cgctl-workload file-touch PATH PAGES [STRIDE]\n"
 	"       cgctl-workload thp-touch BLOCKS SPLIT\n"
 	"       cgctl-workload touch-timed PAGES\n"
 	"       cgctl-workload read-file PATH PAGES CHUNK\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "predict/moveplan.h"
 
 static uint64_t take(uint64_t *from, uint64_t n)
 {
@@ -146,6 +147,44 @@ CGCTL_EXPORT int cgctl_move_expect_inventory(struct cgctl_memcg_tree *t, int fro
 	return cgctl_move_expect_input(t, from, to, &in, resident, e);
 }
 
+/*
+ * With bit 1 (MOVE_FILE) the kernel also moves page cache the tasks' file mappings
+ * cover without mapping it (mc_handle_file_pte(), v6.1: lib/kernel/pagecache.c): add
+ * what is charged to the source, as file pages (large folios: precharged, not moved).
+ * Unknown (not root, ...) adds nothing.
+ */
+void cgctl_move_input_add_unmapped(struct cgctl_move_input *in,
+				   const struct cgctl_unmapped_cache *c)
+{
+	uint64_t large_file = c->large - MIN(c->large_shmem, c->large);
+
+	in->from.file += c->file - MIN(large_file, c->file);
+	in->from.shmem += c->shmem - MIN(c->large_shmem, c->shmem);
+	in->from.file_large += c->large;
+}
+
+static int expect_tasks_inventory(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm, int f,
+				  int t, const pid_t *pids, size_t n,
+				  const struct cgctl_inventory *inv, struct cgctl_move_expect *e)
+{
+	struct cgctl_memcg_state to;
+	struct cgctl_move_input in;
+	struct cgctl_unmapped_cache c;
+	uint64_t resident;
+	int r = cgctl_move_input_from_inventory(inv, 0, &in);
+
+	if (r < 0) {
+		memset(e, 0, sizeof(*e));
+		return r;
+	}
+	if (cgctl_memcg_moves_charges(mm->kver) && cgctl_memcg_get(mm->tree, t, &to) == 0 &&
+	    (to.move_charge & CGCTL_MOVE_CHARGE_FILE) && inv->task_ino &&
+	    cgctl_unmapped_cache_scan(ctx, pids, n, inv->task_ino, &c) == 0)
+		cgctl_move_input_add_unmapped(&in, &c);
+	resident = inv->present_pages - MIN(inv->zero_pages, inv->present_pages);
+	return cgctl_move_expect_input(mm->tree, f, t, &in, resident, e);
+}
+
 CGCTL_EXPORT int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
 					 const pid_t *pids, size_t n, const char *from,
 					 const char *to, struct cgctl_move_expect *e,
@@ -176,7 +215,7 @@ CGCTL_EXPORT int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem
 		e->why_none = "cannot inventory the task's pages";
 		return 0;
 	}
-	r = cgctl_move_expect_inventory(mm->tree, f, t, inv, 0, e);
+	r = expect_tasks_inventory(ctx, mm, f, t, pids, n, inv, e);
 	cgctl_inventory_free(inv);
 	return r == -EINVAL ? 0 : r;
 }

@@ -17,6 +17,7 @@
 #include "internal.h"
 #include "validate/validate.h"
 #include "validate/scenarios.h"
+#include "predict/moveplan.h"
 
 #define PG 4096.0
 #define TMPFS_MAGIC_ 0x01021994
@@ -98,6 +99,10 @@ static int start(struct vrun *run, const struct vmove_params *p, const struct cg
 			 run->seq);
 		ws.argv[1] = file;
 		ws.argv[2] = n;
+		if (p->stride) {
+			snprintf(split, sizeof(split), "%u", p->stride);
+			ws.argv[3] = split;
+		}
 	}
 	err = vwork_start(run, &ws, w, reason, len);
 	if (err >= 0)
@@ -134,10 +139,11 @@ static int usage(struct vrun *run, const struct cgctl_mount *m, const char *path
  * classes are the ones `cgctl move` plans with (cgctl_move_input_from_inventory()).
  * Without the owners (no kpagecgroup, no CAP_SYS_ADMIN) the touched pages are used.
  */
-static void inventory(struct vrun *run, const struct cgctl_mount *m, const char *a, pid_t pid,
-		      struct move_obs *o)
+static void inventory(struct vrun *run, const struct vmove_params *p,
+		      const struct cgctl_mount *m, const char *a, pid_t pid, struct move_obs *o)
 {
 	struct cgctl_inventory *inv = NULL;
+	struct cgctl_unmapped_cache c;
 	uint64_t ino;
 
 	memset(&o->held, 0, sizeof(o->held));
@@ -146,6 +152,10 @@ static void inventory(struct vrun *run, const struct cgctl_mount *m, const char 
 		return;
 	o->inventoried = cgctl_move_input_from_inventory(inv, ino, &o->held) == 1;
 	cgctl_inventory_free(inv);
+	/* with bit 1, the cached pages of the file between the mapped ones, as `move` */
+	if (o->inventoried && (p->flags & CGCTL_MOVE_CHARGE_FILE) &&
+	    cgctl_unmapped_cache_scan(run->ctx, &pid, 1, ino, &c) == 0)
+		cgctl_move_input_add_unmapped(&o->held, &c);
 }
 
 static int move_observe(struct vrun *run, const struct vmove_params *p, struct move_obs *o,
@@ -170,7 +180,7 @@ static int move_observe(struct vrun *run, const struct vmove_params *p, struct m
 		err = start(run, p, m, a, &w, o, reason, len);
 	}
 	if (err >= 0)
-		inventory(run, m, a, w.pid, o);
+		inventory(run, p, m, a, w.pid, o);
 	if (err >= 0)
 		err = usage(run, m, a, &o->from0, reason, len);
 	if (err >= 0)

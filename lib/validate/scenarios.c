@@ -87,6 +87,10 @@ static const struct vmem_params mem_hier = { VMEM_HIER_LIMIT, 6144, 0, 4096 };
 static const struct vmove_params mv_anon = { VMOVE_ANON, 4096, 1 };
 static const struct vmove_params mv_shared = { VMOVE_SHARED, 4096, 1 };
 static const struct vmove_params mv_file = { VMOVE_FILE, 2048, 3 };
+/* 8 MiB written, every other page mapped: the cached ones between move too (v6.1) */
+static const struct vmove_params mv_file_sparse = { VMOVE_FILE, 2048, 2, 0, 2 };
+/* ... every 1024th page mapped: only the 2 MiB ranges with a page table are walked */
+static const struct vmove_params mv_file_tables = { VMOVE_FILE, 2048, 2, 0, 1024 };
 static const struct vmove_params mv_refused = { VMOVE_REFUSED, 4096, 1 };
 static const struct vmove_params mv_removed = { VMOVE_REMOVED, 4096, 1 };
 /* 8 THPs (16 MiB): PMD-mapped ones move whole, PTE-mapped ones stay (v6.1) */
@@ -137,6 +141,11 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_move, &mv_shared, { Q_FROM, Q_TO } },
 	{ "move-file", "move charge (bit 1) of 8 MiB of mapped file pages", &vdriver_move,
 	  &mv_file, { Q_FROM, Q_TO } },
+	{ "move-file-sparse", "move charge (bit 1) of an 8 MiB cached file, every other page "
+	  "mapped: all move", &vdriver_move, &mv_file_sparse, { Q_FROM, Q_TO } },
+	{ "move-file-tables", "move charge (bit 1) of an 8 MiB cached file, 2 pages mapped: "
+	  "the 2 MiB ranges with a page table move", &vdriver_move, &mv_file_tables,
+	  { Q_FROM, Q_TO } },
 	{ "move-thp", "move charge (bit 0) of 8 PMD-mapped THPs (16 MiB): each moves whole",
 	  &vdriver_move, &mv_thp, { Q_FROM, Q_TO } },
 	{ "move-thp-split", "move charge of 8 THPs, 4 of them PTE-mapped after mprotect: "

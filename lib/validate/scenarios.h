@@ -51,6 +51,8 @@ struct vmove_params {
 	unsigned int pages;
 	unsigned int flags;		/* move_charge_at_immigrate value written */
 	unsigned int split;		/* VMOVE_THP: THPs whose PMD is split into PTEs */
+	unsigned int stride;		/* VMOVE_FILE: the file is written first and only
+					 * every stride-th page mapped (0: all, no write) */
 };
 
 /* RSS counter error bound and pcp lists need no settings beyond the kind. */

@@ -9,7 +9,7 @@ vm_need_jq
 # the workloads without sanitizers, also under CI's sanitizer build
 vm_plain_workload
 set -- mem-stock-pinned mem-stock-unpinned mem-stock-memcgs mem-hier-limit move-anon move-shared move-file \
-	move-thp move-thp-split \
+	move-file-sparse move-file-tables move-thp move-thp-split \
 	move-refused move-removed rss-bound pcp-lists
 vm_ok cgctl validate --json -r 1 "$@"
 vm_json_eq '.verdict' match "overall verdict"
@@ -20,8 +20,9 @@ case "$VM_CONFIG" in
 6.1-v1)
 	vm_json_eq '[.scenarios[] | select(.name == "move-anon") | .quantities[].verdict] | unique | join(",")' \
 		match "move charge checked on 6.1 v1"
-	# THPs: PMD-mapped ones move whole, PTE-mapped ones (split by mprotect) stay
-	for s in move-thp move-thp-split; do
+	# cached file pages the task does not map, in ranges with a page table, move;
+	# PMD-mapped THPs move whole, PTE-mapped ones (split by mprotect) stay
+	for s in move-file-sparse move-file-tables move-thp move-thp-split; do
 		vm_json_eq '[.scenarios[] | select(.name == "'$s'") | .quantities[].verdict] | unique | join(",")' \
 			match "$s checked on 6.1 v1"
 	done ;;

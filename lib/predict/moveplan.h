@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The move plan's internal entry points (lib/predict/moveplan.c). */
+#ifndef CGCTL_PREDICT_MOVEPLAN_H
+#define CGCTL_PREDICT_MOVEPLAN_H
+
+#include "libcgctl.h"
+#include "kernel/pagecache.h"
+
+/* Add the unmapped page cache @c found charged to the source to @in's classes: file
+ * and shmem pages move with bit 1, those of large folios are precharged only. */
+void cgctl_move_input_add_unmapped(struct cgctl_move_input *in,
+				   const struct cgctl_unmapped_cache *c);
+
+#endif
