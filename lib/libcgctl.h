@@ -1614,6 +1614,10 @@ struct cgctl_move_expect {
 	bool headroom_known;		/* some limit bounds the room */
 	bool oom_risk;			/* the charges stay, but the resident pages exceed
 					 * the headroom: re-faults in `to` reclaim or OOM */
+	/* the change of the memory usage the kernel reports for `from` and `to`, pages:
+	 * -moved and +moved, but 0 for the one that is an ancestor of the other (the
+	 * charge stays in its subtree) and for the root (v1 reports its whole tree) */
+	int64_t from_delta_pages, to_delta_pages;
 };
 /*
  * cgctl_move_expect_input: plan moving a task holding @in from model id @from to @to of

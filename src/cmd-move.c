@@ -319,10 +319,8 @@ static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char
 /* Predicted memory-counter deltas (bytes) of from and to. */
 static void predicted(const struct task *t, int64_t *from_d, int64_t *to_d)
 {
-	int64_t moved = t->e->plan.moves ? (int64_t)(t->e->plan.moved * CGCTL_PAGE_SIZE) : 0;
-
-	*from_d = -moved;
-	*to_d = moved;
+	*from_d = t->e->from_delta_pages * (int64_t)CGCTL_PAGE_SIZE;
+	*to_d = t->e->to_delta_pages * (int64_t)CGCTL_PAGE_SIZE;
 }
 
 static bool within(int64_t obs, int64_t pred, uint64_t tol)

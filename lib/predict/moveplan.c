@@ -102,6 +102,25 @@ static void headroom(struct cgctl_memcg_tree *t, int to, struct cgctl_move_expec
 	e->headroom_pages = room;
 }
 
+/*
+ * The change of @id's memory usage as the kernel reports it: its page counter's, which
+ * the plan follows up to the common ancestor (the precharge charges `to` and its
+ * ancestors, mem_cgroup_clear_mc() uncharges the moved pages from `from` and its
+ * ancestors, so an ancestor of both keeps its usage), except the root's: v1 reports the
+ * root's usage from the statistics of its whole tree (mm/memcontrol.c:mem_cgroup_usage(),
+ * v6.1), which a move inside the tree does not change.
+ */
+static int64_t reported_delta(const struct cgctl_move_plan *p, int id)
+{
+	if (id == CGCTL_MEMCG_ROOT)
+		return 0;
+	for (unsigned int i = 0; i < p->nlevels; i++)
+		if (p->levels[i].id == id)
+			return (int64_t)p->levels[i].after.usage -
+			       (int64_t)p->levels[i].before.usage;
+	return 0;
+}
+
 CGCTL_EXPORT int cgctl_move_expect_input(struct cgctl_memcg_tree *t, int from, int to,
 					 const struct cgctl_move_input *in,
 					 uint64_t resident_pages, struct cgctl_move_expect *e)
@@ -127,6 +146,8 @@ CGCTL_EXPORT int cgctl_move_expect_input(struct cgctl_memcg_tree *t, int from, i
 	e->have = true;
 	e->oom_risk = !e->plan.moves && e->headroom_known &&
 		      e->resident_pages > e->headroom_pages;
+	e->from_delta_pages = reported_delta(&e->plan, from);
+	e->to_delta_pages = reported_delta(&e->plan, to);
 	return 0;
 }
 

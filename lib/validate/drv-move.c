@@ -255,19 +255,17 @@ int vmove_predict(uint32_t kver, unsigned int ncpu, uint64_t seed,
 }
 
 static int move_model(struct vrun *run, const struct vmove_params *p, const struct move_obs *o,
-		      struct cgctl_move_plan *plan, int *write_err, char *reason, size_t len)
+		      struct cgctl_move_expect *e, int *write_err, char *reason, size_t len)
 {
-	struct cgctl_move_expect e;
 	struct cgctl_move_input in;
 	int err;
 
 	move_input(p, o, &in);
-	err = vmove_predict(run->model_kver, run->ncpu, run->seq, p, &in, &e, write_err);
+	err = vmove_predict(run->model_kver, run->ncpu, run->seq, p, &in, e, write_err);
 	if (err < 0) {
 		snprintf(reason, len, "move-charge model: %s", strerror(-err));
 		return err;
 	}
-	*plan = e.plan;
 	return 0;
 }
 
@@ -283,14 +281,14 @@ static int move_run_once(struct vrun *run, const struct vscenario *s, struct vsa
 {
 	const struct vmove_params *p = s->params;
 	struct move_obs o = { 0 };
-	struct cgctl_move_plan plan;
+	struct cgctl_move_expect e;
 	int write_err = 0, err;
 	double sb;
 	size_t i;
 
 	err = move_observe(run, p, &o, reason, len);
 	if (err >= 0)
-		err = move_model(run, p, &o, &plan, &write_err, reason, len);
+		err = move_model(run, p, &o, &e, &write_err, reason, len);
 	if (err < 0)
 		return err;
 	/* the kernel gave base pages (THP off, or no free 2 MiB block): not this scenario */
@@ -313,11 +311,11 @@ static int move_run_once(struct vrun *run, const struct vscenario *s, struct vsa
 		if (strcmp(n, "flags_refused") == 0)
 			set(&out[i], o.write_err == -EINVAL, write_err == -EINVAL, 0);
 		else if (strcmp(n, "attach_refused") == 0)
-			set(&out[i], o.attach_err < 0, plan.err < 0, 0);
+			set(&out[i], o.attach_err < 0, e.plan.err < 0, 0);
 		else if (strcmp(n, "from_usage_change") == 0)
-			set(&out[i], o.from1 - o.from0, -(double)plan.moved, sb);
+			set(&out[i], o.from1 - o.from0, (double)e.from_delta_pages, sb);
 		else if (strcmp(n, "to_usage_change") == 0)
-			set(&out[i], o.to1 - o.to0, (double)plan.moved, sb);
+			set(&out[i], o.to1 - o.to0, (double)e.to_delta_pages, sb);
 	}
 	return 0;
 }

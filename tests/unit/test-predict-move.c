@@ -70,6 +70,51 @@ static uint64_t usage(int id)
 	return s.memory.usage;
 }
 
+/* The usage changes the kernel reports: -moved/+moved between siblings; none for the end
+ * that is an ancestor of the other (the charge stays in its subtree), none for the root
+ * (v1 reports its whole tree: mem_cgroup_usage(), v6.1) */
+START_TEST(reported_deltas)
+{
+	struct cgctl_move_expect e;
+	struct cgctl_move_input in;
+	int C;
+
+	inv_reset();
+	groups[0].anon_exclusive = 100;
+	in = input();
+	mk(K(6, 1, 0), 0, 100, CGCTL_MOVE_CHARGE_ANON);
+	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 100, &e), 0);
+	ck_assert_int_eq(e.from_delta_pages, -100);
+	ck_assert_int_eq(e.to_delta_pages, 100);
+	teardown();
+	/* into a child of the source, and back up to the parent */
+	mk(K(6, 1, 0), 0, 100, 0);
+	C = cgctl_memcg_create(t, A);
+	ck_assert_int_eq(cgctl_memcg_set_move_charge(t, C, CGCTL_MOVE_CHARGE_ANON), 0);
+	ck_assert_int_eq(cgctl_move_expect_input(t, A, C, &in, 100, &e), 0);
+	ck_assert_uint_eq(e.plan.moved, 100);
+	ck_assert_int_eq(e.from_delta_pages, 0);
+	ck_assert_int_eq(e.to_delta_pages, 100);
+	ck_assert_int_eq(cgctl_memcg_set_move_charge(t, A, CGCTL_MOVE_CHARGE_ANON), 0);
+	ck_assert_int_eq(cgctl_move_expect_input(t, C, A, &in, 100, &e), 0);
+	ck_assert_uint_eq(e.plan.moved, 100);
+	ck_assert_int_eq(e.from_delta_pages, -100);
+	ck_assert_int_eq(e.to_delta_pages, 0);
+	teardown();
+	/* from the root: its usage is that of its tree */
+	mk(K(6, 1, 0), 0, 0, CGCTL_MOVE_CHARGE_ANON);
+	ck_assert_int_eq(cgctl_memcg_charge(t, CGCTL_MEMCG_ROOT, 0, 100, NULL, NULL), 0);
+	ck_assert_int_eq(cgctl_move_expect_input(t, CGCTL_MEMCG_ROOT, B, &in, 100, &e), 0);
+	ck_assert_int_eq(e.from_delta_pages, 0);
+	ck_assert_int_eq(e.to_delta_pages, (int64_t)e.plan.moved);
+	/* no move charge: nothing changes */
+	ck_assert_int_eq(cgctl_memcg_set_move_charge(t, B, 0), 0);
+	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 100, &e), 0);
+	ck_assert_int_eq(e.from_delta_pages, 0);
+	ck_assert_int_eq(e.to_delta_pages, 0);
+}
+END_TEST
+
 START_TEST(exclusive)
 {
 	struct cgctl_move_expect e;
@@ -423,6 +468,7 @@ static Suite *suite(void)
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, exclusive);
+	tcase_add_test(tc, reported_deltas);
 	tcase_add_test(tc, shared);
 	tcase_add_test(tc, pmd_thp);
 	tcase_add_test(tc, pte_thp);
