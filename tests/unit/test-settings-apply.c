@@ -205,6 +205,36 @@ START_TEST(bw_unchanged_not_written)
 }
 END_TEST
 
+/* A cgroup another program removed while the tree is read (listed, its files gone) is
+ * left out, as the kernel's walk leaves it out; the target and its ancestors are not. */
+START_TEST(bw_tree_skips_removed)
+{
+	const struct cgctl_mount *m;
+	struct cgctl_bw_tree t;
+	struct cgctl_bw_applied res;
+	struct cgctl_error e = { 0 };
+	struct fault f = { 0, -1, -1, 0 };
+
+	cpu_v1_tree();
+	put(C "/gone/.keep", "");
+	put(C "/a/gone/x/.keep", "");
+	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
+	ck_assert_int_eq(cgctl_bw_tree_read(ctx, m, "/p", &t), 0);
+	ck_assert(t.has_target);
+	ck_assert_uint_eq(t.n, 6);
+	for (size_t i = 0; i < t.n; i++)
+		ck_assert_msg(!strstr(t.nodes[i].path, "gone"), "%s", t.nodes[i].path);
+	cgctl_bw_tree_free(&t);
+	ck_assert_int_eq(bw_apply("/p", (struct cgctl_bw_settings){ 60000, 100000, 0 }, &f,
+				  &res, &e), 1);
+	expect(C "/p/cpu.cfs_quota_us", "60000");
+	/* the target gone, or an ancestor of it: an error */
+	ck_assert_int_eq(cgctl_bw_tree_read(ctx, m, "/gone", &t), -ENOENT);
+	ck_assert_int_eq(cgctl_bw_tree_read(ctx, m, "/a/gone/x", &t), -ENOENT);
+	done();
+}
+END_TEST
+
 START_TEST(bw_era_table)
 {
 	ck_assert(!cgctl_bw_era_has(CGCTL_KVER(5, 13, 0), CGCTL_BW_FEAT_BURST));
@@ -429,6 +459,7 @@ int main(void)
 	tcase_add_test(tc, bw_rollback_fails_too);
 	tcase_add_test(tc, bw_unchanged_not_written);
 	tcase_add_test(tc, bw_era_table);
+	tcase_add_test(tc, bw_tree_skips_removed);
 	tcase_add_test(tc, mem_v1_every_step);
 	tcase_add_test(tc, mem_v1_order);
 	tcase_add_test(tc, mem_v2_every_step);
