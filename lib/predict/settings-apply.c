@@ -84,6 +84,24 @@ static void holdings(struct exec *x, const char *const *files, size_t n, char *o
 	}
 }
 
+bool predict_unchanged(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		       const char *file, const char *old)
+{
+	char *buf = NULL;
+	size_t bl, ol = strlen(old);
+	bool same;
+
+	if (cgctl_cg_read(ctx, m, path, file, &buf, &bl) < 0)
+		return false;
+	while (bl && (buf[bl - 1] == '\n' || buf[bl - 1] == ' '))
+		bl--;
+	while (ol && (old[ol - 1] == '\n' || old[ol - 1] == ' '))
+		ol--;
+	same = bl == ol && memcmp(buf, old, bl) == 0;
+	free(buf);
+	return same;
+}
+
 /* ---- CFS bandwidth ---- */
 
 static int bw_files(int version, const char **f)
@@ -133,12 +151,21 @@ static int bw_failed(struct exec *x, struct cgctl_bw_tree *t, struct cgctl_bw_ap
 	char eb[96], msg[512];
 	int rr;
 
+	struct cgctl_cpu_settings now;
+	struct cgctl_bw_settings cur = i ? w[i - 1].after : res->old.bw;
+	bool taken;
+
 	res->failed = i;
-	if (i == 0) {
+	/* the failed write may have been taken (a short write): undo from what the files
+	 * hold, not from what the plan assumed */
+	if (cgctl_cpu_settings_read(x->ctx, x->m, x->path, &now) == 0)
+		cur = now.bw;
+	taken = memcmp(&cur, i ? &w[i - 1].after : &res->old.bw, sizeof(cur)) != 0;
+	if (i == 0 && !taken) {
 		res->rolled_back = true;
 		return cgctl_error_set(e, -r, "%s: %s", w[0].name, errstr(r, eb, sizeof(eb)));
 	}
-	rr = bw_undo(x, t, &w[i - 1].after, &res->old.bw, &ue);
+	rr = bw_undo(x, t, &cur, &res->old.bw, &ue);
 	if (rr == 0) {
 		res->rolled_back = true;
 		return cgctl_error_set(e, -r, "%s: %s; the previous setting was restored",
@@ -414,12 +441,17 @@ static int mem_failed(struct exec *x, const struct mem_plan *p, int i, int r,
 	const char *files[CGCTL_APPLY_MAX];
 	char eb[96], msg[512];
 
+	int upto = i;
+
 	res->failed = i;
-	if (mem_undo(x, p, i, &ue) == 0) {
+	/* a failed write the kernel took all the same (a short write) is undone too */
+	if (!predict_unchanged(x->ctx, x->m, x->path, res->w[i].file, p->old[i]))
+		upto = i + 1;
+	if (mem_undo(x, p, upto, &ue) == 0) {
 		res->rolled_back = true;
 		return cgctl_error_set(e, -r, "%s=%s: %s%s", res->w[i].file, res->w[i].value,
 				       errstr(r, eb, sizeof(eb)),
-				       i ? "; the previous setting was restored" : "");
+				       upto ? "; the previous setting was restored" : "");
 	}
 	for (int k = 0; k < res->n; k++)
 		files[k] = res->w[k].file;

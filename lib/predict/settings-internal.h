@@ -24,6 +24,16 @@ int predict_mem_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 int predict_set_apply_with(struct cgctl_ctx *ctx, const struct cgctl_set_item *items,
 			   size_t n, struct cgctl_set_applied *res, struct cgctl_error *e,
 			   const struct predict_writer *wr);
+/*
+ * After a failed write of @file that held @old: does it still hold @old?  A write can
+ * fail after the kernel took it (a short write(2) count: cgroupfs applies the value at
+ * once, kernfs_fop_write_iter() passes the whole buffer to the file's handler), so the
+ * undo must restore this file too unless it reads back as before.  Returns: true when
+ * it reads back as @old (trailing newlines and spaces aside), false otherwise or when
+ * it cannot be read.
+ */
+bool predict_unchanged(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		       const char *file, const char *old);
 /* Returns: the interface file of CGCTL_MEMSET_* @bit for cgroup @version, or NULL. */
 const char *predict_mem_file(unsigned int bit, int version);
 

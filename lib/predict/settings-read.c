@@ -105,6 +105,38 @@ static int tree_grow(struct tree_walk *w)
 	return 0;
 }
 
+/* Is @path the root, @target or one of its ancestors? */
+static bool on_target_path(const struct tree_walk *w, const char *path)
+{
+	size_t l = strlen(path);
+
+	if (!strcmp(path, "/"))
+		return true;
+	return w->target && !strncmp(w->target, path, l) &&
+	       (w->target[l] == '\0' || w->target[l] == '/');
+}
+
+/*
+ * A cgroup removed by another program while the tree is read (listed, then its files
+ * or its directory gone: ENOENT, or ENODEV from kernfs while it is being removed) is
+ * left out, as the kernel leaves it out: sched_release_group() (kernel/sched/core.c,
+ * v6.12) unlinks its task group from the parent's children, so __cfs_schedulable()'s
+ * walk_tg_tree() no longer checks it.  Until then a write may still be refused for it,
+ * which the executor rolls back.  The target and its ancestors must be there.
+ */
+static bool removed(const struct tree_walk *w, const char *path, int r)
+{
+	return (r == -ENOENT || r == -ENODEV) && !on_target_path(w, path);
+}
+
+/* Drop the last node, @self, added for @path (no child of it added yet). */
+static int tree_drop(struct tree_walk *w, int self)
+{
+	free((char *)w->t->nodes[self].path);
+	w->t->n = (size_t)self;
+	return 0;
+}
+
 static int tree_add(struct tree_walk *w, int parent, const char *path)
 {
 	struct cgctl_cpu_settings s;
@@ -128,10 +160,14 @@ static int tree_add(struct tree_walk *w, int parent, const char *path)
 	r = cgctl_cpu_settings_read(w->ctx, w->m, path, &s);
 	if (r == -ENOENT && w->m->version == 2)	/* cpu controller not enabled there */
 		s.bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
+	else if (removed(w, path, r))
+		return tree_drop(w, self);
 	else if (r < 0)
 		return r;
 	w->t->nodes[self].bw = s.bw;
 	nk = cgctl_cg_children(w->ctx, w->m, path, &kids);
+	if (nk < 0 && removed(w, path, (int)nk))
+		return tree_drop(w, self);
 	if (nk < 0)
 		return (int)nk;
 	r = 0;

@@ -589,12 +589,17 @@ static int failed(const struct predict_writer *wr, struct cgctl_ctx *ctx,
 	struct cgctl_error ue = { 0 };
 	char eb[96], msg[512];
 
+	int upto = i;
+
 	res->failed = i;
-	if (undo(wr, ctx, res, i, &ue) == 0) {
+	/* a failed write the kernel took all the same (a short write) is undone too */
+	if (s->has_old && !predict_unchanged(ctx, s->m, s->path, s->file, s->old))
+		upto = i + 1;
+	if (undo(wr, ctx, res, upto, &ue) == 0) {
 		res->rolled_back = true;
 		return cgctl_error_set(e, -r, "%s=%s: %s%s", s->file, s->value,
 				       strerror_r(-r, eb, sizeof(eb)),
-				       i ? "; the earlier writes were restored" : "");
+				       upto ? "; the earlier writes were restored" : "");
 	}
 	holdings(ctx, res, i, msg, sizeof(msg));
 	return cgctl_error_set(e, -r, "%s=%s: %s; restoring failed too (%s); %s", s->file,

@@ -19,6 +19,9 @@
  *                        do the call: time for a test to send a signal), default EIO
  *   FAULT_LOG=FILE       append "OP INDEX HIT|pass PATH" per counted call (the step
  *                        numbers of a plan, for a test that walks every step)
+ *   FAULT_SIGDFL=1       at load, SIGINT and SIGQUIT back to their default action: a
+ *                        shell without job control starts a background job (`cmd &`)
+ *                        with both ignored, so a test's `kill -INT $!` would do nothing
  *
  * Example: fail the 2nd write of a set with EBUSY, the first one goes through:
  *   FAULT_PREFIX=$ROOT/sys/fs/cgroup FAULT_NTH=2 FAULT_ACTION=EBUSY \
@@ -37,6 +40,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -114,6 +118,18 @@ static void init(void)
 	}
 	cfg.log = getenv("FAULT_LOG");
 	cfg.on = true;
+}
+
+/* Runs at load, before main(): a background job of a script ignores SIGINT and SIGQUIT
+ * (POSIX sh, asynchronous lists without job control); undo that on request. */
+__attribute__((constructor)) static void sigdfl(void)
+{
+	const char *v = getenv("FAULT_SIGDFL");
+
+	if (v && !strcmp(v, "1")) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+	}
 }
 
 static bool under(const char *path)

@@ -5,7 +5,8 @@
 # failing write n = 1..N with EINVAL, EIO and EBUSY: the group must end exactly in its
 # old state (every file reads back its old value).  Then write n is paused and SIGINT,
 # SIGTERM or SIGHUP (in turn) is sent during the pause: the plan must finish (the signals are
-# blocked while it runs), so the group ends in the new state, never in between.  And
+# blocked while it runs), so the group ends in the new state, never in between, and cgctl
+# then dies of the signal (FAULT_SIGDFL=1: a background job would ignore SIGINT).  And
 # SIGKILL, which cannot be blocked, before each write: the state left is the plan's
 # state one write earlier, never looser than both old and new but for the documented
 # quota -1 detour of a v1 bandwidth plan (sigkill_steps).
@@ -67,23 +68,31 @@ $(diff -u0 "$T_TMP/log" /dev/null >/dev/null; printf '%s\n' "$old" >"$T_TMP/o"; 
 		for sig in $(echo INT TERM HUP | cut -d' ' -f$((SIGS_TRIED % 3 + 1))); do
 			"$setup"
 			: >"$T_TMP/plog"
-			# env execs cgctl (no subshell): $! is the process the signal is for
+			# env execs cgctl (no subshell): $! is the process the signal is for;
+			# FAULT_SIGDFL: a background job starts with SIGINT ignored
 			env FAULT_PREFIX="$pfx" ASAN_OPTIONS="$ASAN" LD_PRELOAD="$SHIM" \
-				FAULT_NTH="$k" FAULT_ACTION=pause:200 FAULT_LOG="$T_TMP/plog" \
-				"$CGCTL" "$@" >/dev/null 2>&1 &
+				FAULT_SIGDFL=1 FAULT_NTH="$k" FAULT_ACTION=pause:200 \
+				FAULT_LOG="$T_TMP/plog" "$CGCTL" "$@" >/dev/null 2>"$T_TMP/perr" &
 			p=$!
 			# the shim logs the write before it pauses: signal inside the pause
 			w=0
-			while ! grep -q "^write $k HIT" "$T_TMP/plog" && [ $w -lt 500 ]; do
+			while ! grep -q "^write $k HIT" "$T_TMP/plog" && kill -0 "$p" 2>/dev/null &&
+				[ $w -lt 500 ]; do
 				sleep 0.01
 				w=$((w + 1))
 			done
 			kill -s "$sig" "$p" 2>/dev/null
 			wait "$p" 2>/dev/null
+			prc=$?
 			SIGS_TRIED=$((SIGS_TRIED + 1))
 			now=$(state)
 			[ "$now" = "$new" ] && ok || { printf '%s\n' "$new" >"$T_TMP/o"; fail \
-				"$desc: SIG$sig at write $k/$n: left between old and new: $(printf '%s\n' "$now" | diff "$T_TMP/o" - | head -6)"; }
+				"$desc: SIG$sig at write $k/$n: left between old and new (exit $prc: $(head -c 300 "$T_TMP/perr")): $(printf '%s\n' "$now" | diff "$T_TMP/o" - | head -6)"; }
+			# died of the signal once the plan was done (0: the pause ran out first)
+			case $sig:$prc in
+			INT:130|TERM:143|HUP:129|*:0) ok ;;
+			*) fail "$desc: SIG$sig at write $k/$n: exit $prc: $(head -c 300 "$T_TMP/perr")" ;;
+			esac
 		done
 	done
 	sigkill_steps "$@"
@@ -135,7 +144,8 @@ sigkill_steps() {
 			"$CGCTL" "$@" >/dev/null 2>&1 &
 		p=$!
 		w=0
-		while ! grep -q "^write $k HIT" "$T_TMP/plog" && [ $w -lt 500 ]; do
+		while ! grep -q "^write $k HIT" "$T_TMP/plog" && kill -0 "$p" 2>/dev/null &&
+			[ $w -lt 500 ]; do
 			sleep 0.01
 			w=$((w + 1))
 		done

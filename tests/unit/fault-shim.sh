@@ -90,4 +90,19 @@ shim FAULT_PREFIX="$M/a" FAULT_OP=open FAULT_ACTION=EIO FAULT_COUNT=0 -- \
 [ "$RC" != 0 ] && ok || fail "failing opens: set exited 0"
 one_line "failing opens"
 expect_unchanged "failing opens"
+
+# FAULT_SIGDFL=1: a background job (SIGINT ignored in a script) dies of SIGINT again
+for dfl in 1 0; do
+	env FAULT_SIGDFL=$dfl LD_PRELOAD="$SHIM" sleep 2 &
+	p=$!
+	sleep 0.3
+	kill -INT $p
+	wait $p
+	rc=$?
+	if [ $dfl = 1 ]; then
+		[ $rc = 130 ] && ok || fail "FAULT_SIGDFL=1: SIGINT did not end the job ($rc)"
+	else
+		[ $rc = 0 ] && ok || fail "without FAULT_SIGDFL the job's SIGINT is ignored ($rc)"
+	fi
+done
 done_testing

@@ -8,6 +8,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,11 @@
 #include "predict/settings-internal.h"
 #include "testutil.h"
 
-/* Fails the @fail_at-th write (0-based) with @err, and the @fail_too-th as well. */
+/* Fails the @fail_at-th write (0-based) with @err, and the @fail_too-th as well; with
+ * @taken the failing write is done all the same (as the kernel takes a short write). */
 struct fault {
 	int count, fail_at, fail_too, err;
+	bool taken;
 };
 
 static int faulty(void *arg, struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -27,6 +30,8 @@ static int faulty(void *arg, struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 	struct fault *f = arg;
 	int n = f->count++;
 
+	if ((n == f->fail_at || n == f->fail_too) && f->taken)
+		(void)cgctl_cg_write(ctx, m, path, file, value);
 	if (n == f->fail_at || n == f->fail_too)
 		return -f->err;
 	return cgctl_cg_write(ctx, m, path, file, value);
@@ -104,11 +109,12 @@ static int bw_apply(const char *path, struct cgctl_bw_settings want, struct faul
 	return predict_bw_apply_with(ctx, m, path, &want, res, e, &wr);
 }
 
-/* Fail each write of the plan @path -> @want with each errno: all files keep @q/@p. */
+/* Fail each write of the plan @path -> @want with each errno, and with EIO after the
+ * write was taken: all files keep @q/@p. */
 static void every_step(const char *path, struct cgctl_bw_settings want, int nwrites,
 		       const char *q, const char *p)
 {
-	static const int errs[] = { EINVAL, EIO, EBUSY };
+	static const int errs[] = { EINVAL, EIO, EBUSY, EIO };
 	char rq[256], rp[256], rb[256];
 
 	snprintf(rq, sizeof(rq), C "%s/cpu.cfs_quota_us", path);
@@ -116,7 +122,7 @@ static void every_step(const char *path, struct cgctl_bw_settings want, int nwri
 	snprintf(rb, sizeof(rb), C "%s/cpu.cfs_burst_us", path);
 	for (size_t k = 0; k < sizeof(errs) / sizeof(errs[0]); k++)
 		for (int step = 0; step < nwrites; step++) {
-			struct fault f = { 0, step, -1, errs[k] };
+			struct fault f = { 0, step, -1, errs[k], k == 3 };
 			struct cgctl_error e = { 0 };
 			struct cgctl_bw_applied res;
 			int r = bw_apply(path, want, &f, &res, &e);
@@ -125,7 +131,8 @@ static void every_step(const char *path, struct cgctl_bw_settings want, int nwri
 			ck_assert_int_eq(res.n, nwrites);
 			ck_assert_int_eq(res.failed, step);
 			ck_assert(res.rolled_back);
-			ck_assert_msg(step == 0 || strstr(e.msg, "previous setting was restored"),
+			ck_assert_msg((step == 0 && k < 3) ||
+				      strstr(e.msg, "previous setting was restored"),
 				      "%s", e.msg);
 			expect(rq, q);
 			expect(rp, p);
@@ -194,6 +201,36 @@ START_TEST(bw_unchanged_not_written)
 	ck_assert_int_eq(bw_apply("/p", (struct cgctl_bw_settings){ 50000, 100000, 0 }, &f,
 				  &res, &e), 0);
 	ck_assert_int_eq(f.count, 0);
+	done();
+}
+END_TEST
+
+/* A cgroup another program removed while the tree is read (listed, its files gone) is
+ * left out, as the kernel's walk leaves it out; the target and its ancestors are not. */
+START_TEST(bw_tree_skips_removed)
+{
+	const struct cgctl_mount *m;
+	struct cgctl_bw_tree t;
+	struct cgctl_bw_applied res;
+	struct cgctl_error e = { 0 };
+	struct fault f = { 0, -1, -1, 0 };
+
+	cpu_v1_tree();
+	put(C "/gone/.keep", "");
+	put(C "/a/gone/x/.keep", "");
+	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
+	ck_assert_int_eq(cgctl_bw_tree_read(ctx, m, "/p", &t), 0);
+	ck_assert(t.has_target);
+	ck_assert_uint_eq(t.n, 6);
+	for (size_t i = 0; i < t.n; i++)
+		ck_assert_msg(!strstr(t.nodes[i].path, "gone"), "%s", t.nodes[i].path);
+	cgctl_bw_tree_free(&t);
+	ck_assert_int_eq(bw_apply("/p", (struct cgctl_bw_settings){ 60000, 100000, 0 }, &f,
+				  &res, &e), 1);
+	expect(C "/p/cpu.cfs_quota_us", "60000");
+	/* the target gone, or an ancestor of it: an error */
+	ck_assert_int_eq(cgctl_bw_tree_read(ctx, m, "/gone", &t), -ENOENT);
+	ck_assert_int_eq(cgctl_bw_tree_read(ctx, m, "/a/gone/x", &t), -ENOENT);
 	done();
 }
 END_TEST
@@ -315,8 +352,9 @@ START_TEST(mem_v2_every_step)
 	put(M2 "memory.swap.max", "max");
 	put(M2 "memory.oom.group", "0");
 	ck_assert_int_eq(cgctl_new(&ctx, dir), 0);
-	for (int step = 0; step < 5; step++) {
-		struct fault f = { 0, step, -1, EIO };
+	for (int step = 0; step < 10; step++) {
+		/* then each write fails after the kernel took it */
+		struct fault f = { 0, step % 5, -1, EIO, step >= 5 };
 		struct cgctl_error e = { 0 };
 		struct cgctl_mem_applied res;
 
@@ -357,20 +395,22 @@ START_TEST(set_order_and_rollback)
 	it[1] = (struct cgctl_set_item){ m, "/g", "memory.memsw.limit_in_bytes", "4G" };
 	it[2] = (struct cgctl_set_item){ m, "/g", "memory.swappiness", "10" };
 	it[3] = (struct cgctl_set_item){ m, "/g", "memory.limit_in_bytes", "512M" };
-	for (int step = 0; step <= 4; step++) {
-		struct fault f = { 0, step, -1, EBUSY };
+	/* each step fails, then each fails after the write was taken, then none */
+	for (int i = 0; i <= 8; i++) {
+		int step = i < 8 ? i % 4 : 4;
+		struct fault f = { 0, step, -1, EBUSY, i >= 4 };
 		struct predict_writer wr = { faulty, &f };
 		struct cgctl_error e = { 0 };
 		struct cgctl_set_applied *res = calloc(1, sizeof(*res));
 
 		ck_assert_ptr_nonnull(res);
 		ck_assert_int_eq(predict_set_apply_with(ctx, it, 4, res, &e, &wr),
-				 step < 4 ? -EBUSY : 4);
+				 step != 4 ? -EBUSY : 4);
 		ck_assert_int_eq(res->n, 4);
 		for (int k = 0; k < 4; k++)
 			ck_assert_str_eq(res->s[k].file, order[k]);
 		ck_assert(!res->s[3].has_old);
-		if (step < 4) {
+		if (step != 4) {
 			ck_assert(res->rolled_back);
 			expect(M1 "memory.limit_in_bytes", "1073741824");
 			expect(M1 "memory.memsw.limit_in_bytes", "2147483648");
@@ -419,6 +459,7 @@ int main(void)
 	tcase_add_test(tc, bw_rollback_fails_too);
 	tcase_add_test(tc, bw_unchanged_not_written);
 	tcase_add_test(tc, bw_era_table);
+	tcase_add_test(tc, bw_tree_skips_removed);
 	tcase_add_test(tc, mem_v1_every_step);
 	tcase_add_test(tc, mem_v1_order);
 	tcase_add_test(tc, mem_v2_every_step);

@@ -56,6 +56,9 @@ vm_check() {
 		[ -x "${top_builddir:-.}/tests/helpers/$h" ] &&
 			set -- "$@" --file "${top_builddir:-.}/tests/helpers/$h"
 	done
+	# fault-plans-v2.sh's LD_PRELOAD fault shim (tests/unit/Makemodule.am)
+	[ -f "${top_builddir:-.}/tests/helpers/.libs/faultshim.so" ] && set -- "$@" \
+		--file "${top_builddir:-.}/tests/helpers/.libs/faultshim.so:/vm/files/faultshim.so"
 	# memhigh.sh's workload helper without sanitizers (lib/engine/memhigh.am)
 	[ -x "${top_builddir:-.}/tests/vm/cgctl-workload-plain" ] &&
 		set -- "$@" --file "${top_builddir:-.}/tests/vm/cgctl-workload-plain"
