@@ -791,4 +791,6 @@ const struct cgctl_cmd cmd_move = {
 	.min_args = 2,
 	.max_args = -1,
 	.tsv_tables = "moves,throttle",
+	.columns = move_tree_tables,
+	.n_columns = N_TABLES(move_tree_tables),
 };
