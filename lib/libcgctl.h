@@ -1546,10 +1546,12 @@ struct cgctl_mem_counters {
 #define CGCTL_MEMC_MAX_USAGE	(1u << 2)
 #define CGCTL_MEMC_SOFT_LIMIT	(1u << 3)
 #define CGCTL_MEMC_MOVE_CHARGE	(1u << 4)
+#define CGCTL_MEMC_USAGE	(1u << 5)
 /*
  * cgctl_mem_counters_read: the counters of @path in the memory hierarchy @m.
- * Returns: 0, or -errno when the usage file cannot be read (-ENOENT: no such cgroup,
- * or the v2 root, which has no memory.current); the other files are optional.
+ * Returns: 0, or -errno when the usage file cannot be read (-ENOENT: no such cgroup);
+ * the other files are optional.  The v2 root has none of the counter files: 0, with
+ * usage UINT64_MAX and CGCTL_MEMC_USAGE not in `present`.
  */
 int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			    const char *path, struct cgctl_mem_counters *c);

@@ -66,6 +66,18 @@ static void print_options(const struct poptOption *opts, FILE *fp)
 			print_option(opts, fp);
 }
 
+/* Whether column @c of table @t has the name of one before it. */
+static bool column_seen(const struct cgctl_cmd *cmd, size_t t, size_t c)
+{
+	const char *name = cmd->columns[t].cols[c].name;
+
+	for (size_t i = 0; i <= t; i++)
+		for (size_t j = 0; j < (i < t ? cmd->columns[i].n : c); j++)
+			if (!strcmp(cmd->columns[i].cols[j].name, name))
+				return true;
+	return false;
+}
+
 void cli_cmd_help(const struct cgctl_cmd *cmd, const char *prefix, FILE *fp)
 {
 	static const struct poptOption help_opt[] = {
@@ -88,6 +100,18 @@ void cli_cmd_help(const struct cgctl_cmd *cmd, const char *prefix, FILE *fp)
 		cmd->args && *cmd->args ? " " : "", cmd->args ? cmd->args : "", cmd->summary);
 	print_options(cmd->options, fp);
 	print_options(help_opt, fp);
+	/* read by the shell completions (completions/): keep the shape */
+	if (cmd->tsv_tables)
+		fprintf(fp, "\nTSV tables: %s\n", cmd->tsv_tables);
+	if (cmd->n_columns) {
+		fprintf(fp, "\nColumns (-o):");
+		for (size_t t = 0; t < cmd->n_columns; t++)
+			for (size_t c = 0; c < cmd->columns[t].n; c++)
+				if (!column_seen(cmd, t, c))	/* stat: CPU in both */
+					fprintf(fp, "%s%s", t || c ? "," : " ",
+						cmd->columns[t].cols[c].name);
+		fputc('\n', fp);
+	}
 }
 
 static void global_help(FILE *fp)

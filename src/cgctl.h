@@ -60,6 +60,8 @@ struct cgctl_cmd {
 	bool hidden;			/* internal helpers, not listed in help */
 	const char *tsv_tables;		/* several tables: "charged,tasks" (--tsv=NAME picks
 					 * one; the first without NAME); NULL: one table */
+	const struct out_table *columns; /* the -o columns --help lists (completions) */
+	size_t n_columns;
 };
 
 /*

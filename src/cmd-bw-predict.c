@@ -325,7 +325,7 @@ static void emit(struct cli *cli, const struct pred *p)
 	out_obj_end(o);
 }
 
-static void emit_timeline_json(struct cli *cli, const struct pred *p)
+static void emit_timeline(struct cli *cli, const struct pred *p)
 {
 	struct out *o = cli->out;
 
@@ -410,6 +410,8 @@ static int predict(struct cli *cli, int argc, const char **argv)
 	struct pred p = { 0 };
 	int rc;
 
+	if (cli->fmt == OUT_TSV && !cli_tsv_skip(cli, "timeline"))
+		opt_timeline = 1;	/* --tsv=timeline records the periods */
 	rc = parse_settings(cli, argc, argv, &p);
 	if (!rc)
 		rc = parse_workload(cli, &p);
@@ -419,9 +421,11 @@ static int predict(struct cli *cli, int argc, const char **argv)
 		rc = simulate(cli, &p);
 	if (rc)
 		goto out;
-	emit(cli, &p);
-	if (opt_timeline && cli->fmt == OUT_JSON)
-		emit_timeline_json(cli, &p);
+	/* --tsv=timeline: the periods' table instead of the one-row summary */
+	if (!cli_tsv_skip(cli, "summary"))
+		emit(cli, &p);
+	if (opt_timeline && cli->fmt != OUT_HUMAN && !cli_tsv_skip(cli, "timeline"))
+		emit_timeline(cli, &p);
 	if (opt_timeline && cli->fmt == OUT_HUMAN) {
 		bool ascii = opt_ascii || !isatty(STDOUT_FILENO);
 
@@ -450,4 +454,5 @@ const struct cgctl_cmd cmd_bw_predict = {
 	.run = predict,
 	.min_args = 0,
 	.max_args = 1,
+	.tsv_tables = "summary,timeline",
 };

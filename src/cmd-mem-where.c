@@ -232,4 +232,6 @@ const struct cgctl_cmd cmd_mem_where = {
 	.min_args = 1,
 	.max_args = -1,
 	.tsv_tables = "charged,tasks",
+	.columns = memwhere_ino_tables,
+	.n_columns = N_TABLES(memwhere_ino_tables),
 };

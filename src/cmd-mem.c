@@ -44,8 +44,11 @@ static void emit_keyed(struct cli *cli, const struct cgctl_mount *m, const char 
 	char *buf = NULL;
 	size_t len;
 
-	if (cgctl_cg_read(cli->ctx, m, path, file, &buf, &len) < 0)
+	if (cgctl_cg_read(cli->ctx, m, path, file, &buf, &len) < 0) {
+		if (keep_keys(cli))
+			out_null(cli->out, key);
 		return;
+	}
 	out_obj_begin(cli->out, key);
 	cgctl_parse_keyed(buf, len, emit_kv, cli->out);
 	out_obj_end(cli->out);
@@ -70,8 +73,9 @@ static void emit_interval(struct cli *cli, uint32_t kver, const char *path,
 			out_null(cli->out, "online_cpus");
 			out_null(cli->out, "subtree_cgroups");
 		}
-		out_str(cli->out, "note", !strcmp(path, "/") ?
-			"the root's usage is a statistic, not a counter" : "unknown kernel");
+		out_str(cli->out, "note", usage == UINT64_MAX ? "the v2 root has no usage" :
+			!strcmp(path, "/") ? "the root's usage is a statistic, not a counter" :
+			"unknown kernel");
 	} else {
 		out_bytes(cli->out, "min_bytes", lo * CGCTL_PAGE_SIZE + usage % CGCTL_PAGE_SIZE);
 		out_bytes(cli->out, "max_bytes", usage);
@@ -115,8 +119,15 @@ static void emit_counters(struct cli *cli, const struct cgctl_mem_counters *c, i
 	struct out *o = cli->out;
 	bool keep = keep_keys(cli);
 
-	out_bytes(o, "usage_bytes", c->usage);
-	emit_limit(o, "limit_bytes", c->limit);
+	/* the v2 root has neither memory.current nor memory.max: "-" / null */
+	if (c->present & CGCTL_MEMC_USAGE)
+		out_bytes(o, "usage_bytes", c->usage);
+	else
+		out_null(o, "usage_bytes");
+	if (c->present & CGCTL_MEMC_LIMIT)
+		emit_limit(o, "limit_bytes", c->limit);
+	else
+		out_null(o, "limit_bytes");
 	if (c->max_usage != UINT64_MAX)
 		out_bytes(o, "max_usage_bytes", c->max_usage);
 	else if (keep)

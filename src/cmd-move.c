@@ -694,8 +694,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (!rc && !n) {
 		/* "-" and an empty stdin (a pipeline whose source found nothing): the
 		 * destination is checked, nothing is moved, and that is success */
-		out_list_begin(cli->out, "moves");
-		out_list_end(cli->out);
+		if (!cli_tsv_skip(cli, "moves")) {
+			out_list_begin(cli->out, "moves");
+			out_list_end(cli->out);
+		}
 		free(pids);
 		return EXIT_OK;
 	}
@@ -746,13 +748,18 @@ static int run(struct cli *cli, int argc, const char **argv)
 		differs |= !strcmp(t->verdict, "differs");
 	}
 	if (failed < n || partial) {	/* nothing on stdout when every task failed */
-		out_list_begin(cli->out, "moves");
-		for (size_t i = 0; i < n; i++)
-			if (tasks[i].verdict)
-				emit_task(cli, &tasks[i], &tg);
-		out_list_end(cli->out);
-		if (have_mt)
+		if (!cli_tsv_skip(cli, "moves")) {
+			out_list_begin(cli->out, "moves");
+			for (size_t i = 0; i < n; i++)
+				if (tasks[i].verdict)
+					emit_task(cli, &tasks[i], &tg);
+			out_list_end(cli->out);
+		}
+		/* --tsv=throttle: this object alone, a one-row table */
+		if (have_mt && !cli_tsv_skip(cli, "throttle"))
 			move_throttle_emit(cli, &mt);
+		else if (cli->fmt != OUT_HUMAN && !cli_tsv_skip(cli, "throttle"))
+			out_null(cli->out, "throttling");	/* JSON, TSV keep the key */
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:
@@ -781,4 +788,7 @@ const struct cgctl_cmd cmd_move = {
 	.run = run,
 	.min_args = 2,
 	.max_args = -1,
+	.tsv_tables = "moves,throttle",
+	.columns = move_tree_tables,
+	.n_columns = N_TABLES(move_tree_tables),
 };

@@ -515,4 +515,6 @@ const struct cgctl_cmd cmd_stat = {
 	.min_args = 1,
 	.max_args = -1,
 	.tsv_tables = "cgroups,processes",
+	.columns = stat_tables,
+	.n_columns = N_TABLES(stat_tables),
 };

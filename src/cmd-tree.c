@@ -188,4 +188,6 @@ const struct cgctl_cmd cmd_tree = {
 	.run = run,
 	.min_args = 0,
 	.max_args = 1,
+	.columns = tree_tables,
+	.n_columns = N_TABLES(tree_tables),
 };

@@ -173,6 +173,8 @@ function __cgctl_options
                     set -a spec -r -x -a '(__fish_complete_directories)'
                 case LIST
                     set -a spec -r -x -a '(__cgctl_controllers)'
+                case COLUMNS
+                    set -a spec -r -x -a "(__fish_complete_list , 'string split , -- $__cgctl_cols')"
                 case TARGET
                     set -a spec -r -x -a 'host vm:6.1-v1 vm:6.1-v2 vm:6.12-v2 all'
                 case '*|*'
@@ -211,13 +213,27 @@ function __cgctl_load_command
         end
         return
     end
+    # "Columns (-o): PID,FROM,..." and "TSV tables: moves,throttle" (--tsv=NAME)
+    set -g __cgctl_cols (string match -r -- '^Columns \(-o\): (.*)$' $help)[2]
     __cgctl_options $cond (__cgctl_section Options: $help)
+    set -l tables (string match -r -- '^TSV tables: (.*)$' $help)[2]
+    if test -n "$tables"
+        set -a __cgctl_tables (string split , -- $tables)
+        complete -c cgctl -n "$cond; and __cgctl_tsv_token" -f \
+            -a (string split , -- $tables | string replace -r '^' -- '--tsv=' | string join ' ')
+    end
     __cgctl_complete_args $cond (string replace -r '^Usage: \S+ ' '' -- $help[1]) $argv[2..-1]
+end
+
+# The word under the cursor is --tsv=...
+function __cgctl_tsv_token
+    string match -q -- '--tsv=*' (commandline -ct)
 end
 
 function __cgctl_load
     set -g __cgctl_valued
     set -g __cgctl_commands
+    set -g __cgctl_tables
     command -q cgctl; or return
     set -l help (cgctl --help 2>/dev/null)
     or return
@@ -229,6 +245,9 @@ function __cgctl_load
         complete -c cgctl -n __cgctl_needs_command -a $cmd -d $summary
         __cgctl_load_command "__cgctl_at $cmd" $cmd
     end
+    # before the command: every command's tables
+    set -q __cgctl_tables[1]; and complete -c cgctl -n '__cgctl_needs_command; and __cgctl_tsv_token' \
+        -f -a (string replace -r '^' -- '--tsv=' $__cgctl_tables | sort -u | string join ' ')
 end
 
 __cgctl_load

@@ -62,6 +62,13 @@ static void read_v1(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
 	read_opt(ctx, m, path, "memory.memsw.max_usage_in_bytes", &c->memsw_max_usage);
 }
 
+/* The v2 root has no memory.current, memory.max, memory.peak nor memory.swap.* (the
+ * kernel's memory_files[] mark them CFTYPE_NOT_ON_ROOT). */
+static bool is_v2_root(const struct cgctl_mount *m, const char *path)
+{
+	return m->version == 2 && path[strspn(path, "/")] == '\0';
+}
+
 CGCTL_EXPORT int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 					 const char *path, struct cgctl_mem_counters *c)
 {
@@ -74,8 +81,12 @@ CGCTL_EXPORT int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgc
 	c->present_memsw = false;
 	r = cgctl_cg_read_u64(ctx, m, path, m->version == 2 ? "memory.current" :
 			      "memory.usage_in_bytes", &c->usage);
-	if (r < 0)
+	if (r == 0)
+		c->present |= CGCTL_MEMC_USAGE;
+	else if (!(r == -ENOENT && is_v2_root(m, path)))
 		return r;
+	else
+		c->usage = UINT64_MAX;
 	if (m->version == 2)
 		read_v2(ctx, m, path, c);
 	else

@@ -49,12 +49,22 @@ set -f
 set -- $(echo "$lines" | sed 's/[^|]*/& -/g') $(echo "$lines" | sed 's/[^|]*/& /g')
 set +f
 unset IFS
+# the TSV tables (--tsv=NAME) and -o columns each command's --help lists
+tables_of() { "$CGCTL" "$@" --help | sed -n 's/^TSV tables: //p' | tr , ' '; }
+columns_of() { "$CGCTL" "$@" --help | sed -n 's/^Columns (-o): //p' | tr , ' '; }
+[ "$(tables_of stat)" = "cgroups processes" ] && ok || fail "stat --help tables: $(tables_of stat)"
+[ "$(tables_of move)" = "moves throttle" ] && ok || fail "move --help tables"
+[ "$(tables_of bw predict)" = "summary timeline" ] && ok || fail "bw predict --help tables"
+case " $(columns_of tree) " in *" PATH "*" USAGE "*) ok ;; *) fail "tree --help columns" ;; esac
 complete_lines "$@" "cgctl " "cgctl mem " "cgctl bw " "cgctl help " "cgctl st" \
 	"cgctl mem set --move-charge " "cgctl validate pcp" \
 	"cgctl --root $v1 stat /" "cgctl --root $v1 stat /a/" "cgctl --root $v1 tree -c " \
 	"cgctl --root $v2 stat /" "cgctl --root $v1 move " "cgctl --root $v1 mem where 4" \
 	"cgctl --root $v1 get /a memory.l" "cgctl --root $v1 set /a memory.l" \
-	"cgctl --root $v1 create -c memory /" >"$T_TMP/out"
+	"cgctl --root $v1 create -c memory /" "cgctl -" "cgctl --tsv=" "cgctl stat -o PATH,U" \
+	"cgctl stat --tsv=" "cgctl move --tsv=" "cgctl mem where --tsv=" "cgctl bw predict --tsv=" \
+	"cgctl stat -o " "cgctl move -o " "cgctl mem where -o " "cgctl tree --output " \
+	>"$T_TMP/out"
 [ -s "$T_TMP/fish.err" ] && fail "fish wrote errors: $(head -n 5 "$T_TMP/fish.err")" || ok
 
 for o in $("$CGCTL" --help | sed -n '/^Global options:/,$p' | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
@@ -78,6 +88,26 @@ expect_not "cgctl " "--no-plan"		# a command's option is not a global one
 expect "cgctl st" stat
 for m in none anon file anon,file; do expect "cgctl mem set --move-charge " "$m"; done
 expect "cgctl validate pcp" pcp-lists
+
+# global -z/--null; --tsv=NAME: every table of the command (before it: of all);
+# -o/--output: every column, and after a comma
+expect "cgctl -" -z
+expect "cgctl -" --null
+for c in stat move "mem where" "bw predict"; do
+	# shellcheck disable=SC2086
+	for t in $(tables_of $c); do
+		expect "cgctl $c --tsv=" "--tsv=$t"
+		expect "cgctl --tsv=" "--tsv=$t"
+	done
+done
+expect_not "cgctl stat --tsv=" --tsv=throttle
+for c in stat move "mem where"; do
+	# shellcheck disable=SC2086
+	for col in $(columns_of $c); do expect "cgctl $c -o " "$col"; done
+done
+for col in $(columns_of tree); do expect "cgctl tree --output " "$col"; done
+expect "cgctl stat -o PATH,U" PATH,USAGE
+expect_not "cgctl stat -o PATH,U" PATH,PATH
 
 # cgroup paths of every hierarchy, hierarchy-absolute, no symbolic links
 expect "cgctl --root $v1 stat /" /a

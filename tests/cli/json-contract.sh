@@ -123,6 +123,40 @@ bad_input 2 "--tsv=NAME a command does not have" --root "$ROOT" --tsv=nope stat 
 bad_input 2 "--tsv=NAME of a one-table command" --root "$ROOT" --tsv=x tree
 bad_input 2 "--tsv=processes without --tasks" --root "$ROOT" stat --tsv=processes /a
 
+# TSV reaches what JSON has: move's throttling object (--tsv=throttle, a one-row table
+# of its keys) and bw predict's timeline (--tsv=timeline, one row per period)
+for tree in v1 v2; do
+	fixture $tree
+	cg --root "$ROOT" --json move --dry-run --sample 0 4242 /a
+	want=$(json_get 'j["throttling"]["cgroup"], j["throttling"]["quota_usec"], j["throttling"]["limit_cpus"]')
+	[ "$want" = "/a 50000 0.5" ] && ok || fail "$tree: move throttling: $OUT"
+	cg --root "$ROOT" --tsv=throttle move --dry-run --sample 0 4242 /a
+	expect_rc 0 "$tree: --tsv=throttle"
+	printf '%s\n' "$OUT" | $CHECK tsv "$tree: move --tsv=throttle" >"$T_TMP/v" && ok ||
+		fail "$(cat "$T_TMP/v")"
+	[ "$(printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR == 2 { print $c["throttling.cgroup"], $c["throttling.quota_usec"], $c["throttling.limit_cpus"] }')" = \
+		"$want" ] && ok || fail "$tree: --tsv=throttle has not JSON's throttling: $OUT"
+	cg --root "$ROOT" --tsv=moves move --dry-run --sample 0 4242 /a
+	[ "$(printf '%s\n' "$OUT" | head -1 | cut -f1)" = pid ] && ok || fail "$tree: --tsv=moves: $OUT"
+done
+# without a plan nothing is sampled: the object is null, its table says so
+cg --root "$ROOT" --tsv=throttle move --dry-run --no-plan 4242 /a
+[ "$OUT" = "$(printf 'throttling\n-')" ] && ok || fail "--tsv=throttle --no-plan: $OUT"
+bp="bw predict --quota 20ms --threads 2 --online-cpus 2 --duration 500ms"
+cg --json $bp --timeline
+want=$(json_get '"\n".join("\t".join(str(v).lower() for v in r.values()) for r in j["timeline"])')
+keys=$(json_get '"\t".join(j["timeline"][0].keys())')
+cg --tsv=timeline $bp
+expect_rc 0 "--tsv=timeline"
+printf '%s\n' "$OUT" | $CHECK tsv "bw predict --tsv=timeline" >"$T_TMP/v" && ok ||
+	fail "$(cat "$T_TMP/v")"
+[ "$OUT" = "$(printf '%s\n%s' "$keys" "$want")" ] && ok ||
+	fail "--tsv=timeline is not JSON's timeline: $OUT"
+cg --tsv=summary $bp --timeline
+[ "$(printf '%s\n' "$OUT" | head -1 | cut -f1)" = settings.quota_usec ] && ok ||
+	fail "--tsv=summary: $OUT"
+
 # the checker itself fails on what it is there to catch
 bad() {
 	printf '%s\n' "$2" | $CHECK "$1" selftest >/dev/null && fail "checker let through: $2" || ok

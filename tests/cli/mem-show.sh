@@ -48,4 +48,25 @@ cg --root "$ROOT" mem show /a
 expect_rc 0 "v2 human"
 expect_out_has "avg10" "v2 human pressure"
 
+# the v2 root has no memory.current, memory.max, memory.swap.*, memory.events
+# (CFTYPE_NOT_ON_ROOT), but memory.stat and memory.pressure: every key kept, null
+cg --root "$ROOT" --json mem show /
+expect_rc 0 "v2 root"
+[ "$(json_get 'j["usage_bytes"], j["limit_bytes"], j["max_usage_bytes"], j["swap"], j["events"], j["charged"]["min_bytes"]')" = \
+	"None None None None None None" ] && ok || fail "v2 root absent keys: $OUT"
+[ "$(json_get 'j["stat"]["anon"], j["pressure"]["some"]["total_usec"]')" = "104857600 777" ] &&
+	ok || fail "v2 root stat, pressure: $OUT"
+cg --root "$ROOT" --tsv mem show /
+expect_rc 0 "v2 root tsv"
+[ "$(printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR == 2 { print $c["usage_bytes"], $c["limit_bytes"], $c["stat.anon"] }')" = \
+	"- - 104857600" ] && ok || fail "v2 root tsv: $OUT"
+cg --root "$ROOT" mem show /
+expect_rc 0 "v2 root human"
+printf '%s\n' "$OUT" | grep -q '^usage_bytes: *-$' && ok || fail "v2 root human usage: $OUT"
+rm "$ROOT/sys/fs/cgroup/memory.stat"
+cg --root "$ROOT" --json mem show /
+[ "$(json_get '"stat" in j and j["stat"] is None')" = True ] && ok ||
+	fail "absent memory.stat is a null key: $OUT"
+
 done_testing

@@ -412,7 +412,7 @@ START_TEST(counters_and_model)
 	ck_assert(c.present_memsw);
 	ck_assert_uint_eq(c.memsw_limit, UINT64_MAX);
 	ck_assert_uint_eq(c.memsw_failcnt, UINT64_MAX);	/* absent */
-	ck_assert_uint_eq(c.present, CGCTL_MEMC_LIMIT | CGCTL_MEMC_FAILCNT |
+	ck_assert_uint_eq(c.present, CGCTL_MEMC_USAGE | CGCTL_MEMC_LIMIT | CGCTL_MEMC_FAILCNT |
 			  CGCTL_MEMC_MAX_USAGE | CGCTL_MEMC_SOFT_LIMIT | CGCTL_MEMC_MOVE_CHARGE);
 	ck_assert_int_eq(cgctl_mem_counters_read(ctx, v1, "/a/b", &c), 0);
 	ck_assert(!c.present_memsw);
@@ -423,8 +423,13 @@ START_TEST(counters_and_model)
 	ck_assert_int_eq(cgctl_mem_counters_read(ctx, v2, "/c", &c), 0);
 	ck_assert_uint_eq(c.usage, 12288);
 	ck_assert_uint_eq(c.limit, UINT64_MAX);
-	ck_assert_uint_eq(c.present, CGCTL_MEMC_LIMIT);
+	ck_assert_uint_eq(c.present, CGCTL_MEMC_USAGE | CGCTL_MEMC_LIMIT);
 	ck_assert(!c.present_memsw);
+	/* the v2 root has no memory.current: read, nothing present; a missing cgroup fails */
+	ck_assert_int_eq(cgctl_mem_counters_read(ctx, v2, "/", &c), 0);
+	ck_assert_uint_eq(c.usage, UINT64_MAX);
+	ck_assert_uint_eq(c.present, 0);
+	ck_assert_int_eq(cgctl_mem_counters_read(ctx, v2, "/nope", &c), -ENOENT);
 
 	ck_assert_int_eq(cgctl_mem_model_init(ctx, v1, K(6, 1, 0), 2, &mm), 0);
 	id = cgctl_mem_model_node(ctx, &mm, "/a/b");
