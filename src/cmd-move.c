@@ -313,7 +313,10 @@ static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char
 {
 	struct cgctl_mem_counters c;
 
-	return cgctl_mem_counters_read(cli->ctx, m, path, &c) < 0 ? -1 : (int64_t)c.usage;
+	/* the v2 root has no usage file (present without CGCTL_MEMC_USAGE) */
+	if (cgctl_mem_counters_read(cli->ctx, m, path, &c) < 0 || !(c.present & CGCTL_MEMC_USAGE))
+		return -1;
+	return (int64_t)c.usage;
 }
 
 /* Predicted memory-counter deltas (bytes) of from and to. */
