@@ -28,89 +28,9 @@
 
 #include "internal.h"
 #include "kernel/pagecache.h"
+#include "kernel/pagescan.h"
 
-#define BLK 512			/* pages per 2 MiB block: one page table */
-#define PM_PFN_MASK ((1ULL << 55) - 1)
-#define PM_SWAP (1ULL << 62)
-#define PM_PRESENT (1ULL << 63)
-#define KPF_COMPOUND_HEAD 15
-#define KPF_COMPOUND_TAIL 16
-#define KPF_SWAPBACKED 14
-#define KPF_THP 22
-
-static int hexval(const char **p, const char *end, uint64_t *v)
-{
-	const char *s = *p;
-
-	*v = 0;
-	for (; *p < end && ((**p >= '0' && **p <= '9') || (**p >= 'a' && **p <= 'f')); (*p)++) {
-		if (*v >> 60)
-			return -1;
-		*v = *v << 4 | (uint64_t)(**p <= '9' ? **p - '0' : **p - 'a' + 10);
-	}
-	return *p == s ? -1 : 0;
-}
-
-static void skip_field(const char **p, const char *end)
-{
-	while (*p < end && **p != ' ')
-		(*p)++;
-	while (*p < end && **p == ' ')
-		(*p)++;
-}
-
-/* "start-end perms offset dev inode [path]": a file VMA, or false */
-static bool file_vma(const char *p, const char *end, struct pc_vma *v)
-{
-	uint64_t a, b, off, ino = 0;
-
-	if (hexval(&p, end, &a) < 0 || p >= end || *p++ != '-' || hexval(&p, end, &b) < 0)
-		return false;
-	skip_field(&p, end);
-	skip_field(&p, end);	/* perms */
-	if (hexval(&p, end, &off) < 0)
-		return false;
-	skip_field(&p, end);
-	skip_field(&p, end);	/* dev */
-	for (; p < end && *p >= '0' && *p <= '9'; p++)
-		ino = ino * 10 + (uint64_t)(*p - '0');
-	if (!ino || b <= a || ((a | b | off) & 0xfff))
-		return false;
-	v->start = a >> 12;
-	v->end = b >> 12;
-	v->pgoff = off >> 12;
-	return true;
-}
-
-ssize_t pc_parse_file_vmas(const char *buf, size_t len, struct pc_vma **ret)
-{
-	const char *p = buf, *end = buf + len;
-	struct pc_vma *v = NULL, x;
-	size_t n = 0, cap = 0;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-
-		if (file_vma(p, eol, &x)) {
-			if (n == cap) {
-				size_t c = cap ? cap * 2 : 32;
-				struct pc_vma *nv = realloc(v, c * sizeof(*nv));
-
-				if (!nv) {
-					free(v);
-					return -ENOMEM;
-				}
-				v = nv;
-				cap = c;
-			}
-			v[n++] = x;
-		}
-		p = eol + 1;
-	}
-	*ret = v;
-	return (ssize_t)n;
-}
+#define BLK PS_PMD_PAGES	/* pages per 2 MiB block: one page table */
 
 void pc_table_blocks(const uint64_t *pm, size_t n, uint64_t *blocks)
 {
@@ -167,7 +87,7 @@ static int add_pfn(struct pc_scan *s, uint64_t pfn)
 
 /* Pages [lo, hi) of @v (within the chunk of pagemap entries @s->pm from @a), mapped
  * here at @map (the VMA's start): the resident ones at none PTEs in tabled blocks. */
-static int scan_range(struct pc_scan *s, const struct pc_vma *v, char *map, uint64_t a,
+static int scan_range(struct pc_scan *s, const struct ps_vma *v, char *map, uint64_t a,
 		      uint64_t lo, uint64_t hi, uint64_t blocks)
 {
 	volatile const char *base = map + (lo - v->start) * 4096;
@@ -200,7 +120,7 @@ static int scan_range(struct pc_scan *s, const struct pc_vma *v, char *map, uint
 }
 
 /* One file VMA of @pid, its pagemap read through @pm_fd, a chunk at a time. */
-static int scan_vma(struct pc_scan *s, pid_t pid, int pm_fd, const struct pc_vma *v)
+static int scan_vma(struct pc_scan *s, pid_t pid, int pm_fd, const struct ps_vma *v)
 {
 	size_t len = (size_t)(v->end - v->start);
 	char path[96], *map;
@@ -232,7 +152,7 @@ static int scan_vma(struct pc_scan *s, pid_t pid, int pm_fd, const struct pc_vma
 
 static int scan_task(struct pc_scan *s, pid_t pid, uint64_t lo, uint64_t hi)
 {
-	struct pc_vma *v = NULL;
+	struct ps_vma *v = NULL;
 	char path[64], *buf = NULL;
 	size_t len;
 	ssize_t n;
@@ -242,7 +162,7 @@ static int scan_task(struct pc_scan *s, pid_t pid, uint64_t lo, uint64_t hi)
 	r = cgctl_read_sys(s->ctx, path, &buf, &len);
 	if (r < 0)
 		return r == -ENOENT ? -ESRCH : r;
-	n = pc_parse_file_vmas(buf, len, &v);
+	n = ps_parse_maps(buf, len, &v);
 	free(buf);
 	if (n <= 0)
 		return (int)n;
@@ -250,7 +170,7 @@ static int scan_task(struct pc_scan *s, pid_t pid, uint64_t lo, uint64_t hi)
 	pm_fd = cgctl_open_sys(s->ctx, path, O_RDONLY | O_CLOEXEC);
 	r = pm_fd < 0 ? pm_fd : 0;
 	for (ssize_t i = 0; r == 0 && i < n; i++)
-		if (v[i].end > lo && v[i].start < hi)
+		if (!v[i].anon && v[i].end > lo && v[i].start < hi)	/* file VMAs */
 			r = scan_vma(s, pid, pm_fd, &v[i]);
 	if (pm_fd >= 0)
 		close(pm_fd);
@@ -287,14 +207,14 @@ static int classify(struct pc_scan *s, uint64_t from_ino, struct cgctl_unmapped_
 			out->elsewhere++;
 			continue;
 		}
-		shmem = f & (1ULL << KPF_SWAPBACKED);
+		shmem = f & KPF_BIT(KPF_SWAPBACKED);
 		if (shmem)
 			out->shmem++;
 		else
 			out->file++;
 		/* mem_cgroup_move_charge_pte_range() skips a large folio met through a PTE */
-		if (f & ((1ULL << KPF_COMPOUND_HEAD) | (1ULL << KPF_COMPOUND_TAIL) |
-			 (1ULL << KPF_THP))) {
+		if (f & (KPF_BIT(KPF_COMPOUND_HEAD) | KPF_BIT(KPF_COMPOUND_TAIL) |
+			 KPF_BIT(KPF_THP))) {
 			out->large++;
 			out->large_shmem += shmem;
 		}

@@ -33,13 +33,6 @@ int pc_scan_range(struct cgctl_ctx *ctx, const pid_t *pids, size_t n, uint64_t l
 		  uint64_t hi, uint64_t from_ino, struct cgctl_unmapped_cache *out);
 
 /* pure parts, for the unit tests */
-struct pc_vma {
-	uint64_t start, end;	/* virtual pages [start, end) */
-	uint64_t pgoff;		/* file offset of start, in pages */
-};
-/* The file-backed VMAs of /proc/PID/maps text (an inode, not a special mapping).
- * Returns: the count and a malloc'ed array, or -ENOMEM. */
-ssize_t pc_parse_file_vmas(const char *buf, size_t len, struct pc_vma **ret);
 /* Of @n pagemap entries from virtual page @vpn0 (2 MiB-aligned), which 2 MiB blocks
  * hold any present or swap entry (a page table exists): bit b of @blocks[b / 64]. */
 void pc_table_blocks(const uint64_t *pm, size_t n, uint64_t *blocks);

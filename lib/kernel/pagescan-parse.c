@@ -21,7 +21,7 @@
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
-static int parse_hex(const char **p, const char *end, uint64_t *ret)
+int ps_parse_hex(const char **p, const char *end, uint64_t *ret)
 {
 	uint64_t v = 0;
 	const char *s = *p;
@@ -63,11 +63,11 @@ static bool maps_inode_zero(const char *p, const char *end)
 /* "start-end perms offset dev inode ..." -> VMA; the path is not needed. */
 static int parse_maps_line(const char *p, const char *end, struct ps_vma *v)
 {
-	uint64_t start, stop;
+	uint64_t start, stop, off;
 
-	if (parse_hex(&p, end, &start) < 0 || p >= end || *p++ != '-')
+	if (ps_parse_hex(&p, end, &start) < 0 || p >= end || *p++ != '-')
 		return -EIO;
-	if (parse_hex(&p, end, &stop) < 0 || p >= end || *p++ != ' ')
+	if (ps_parse_hex(&p, end, &stop) < 0 || p >= end || *p++ != ' ')
 		return -EIO;
 	if (end - p < 4 || stop < start || (start | stop) & 0xfff)
 		return -EIO;
@@ -77,6 +77,12 @@ static int parse_maps_line(const char *p, const char *end, struct ps_vma *v)
 	v->end = stop >> 12;
 	v->shared = p[3] == 's';
 	v->anon = maps_inode_zero(p, end);
+	p += 4;
+	while (p < end && *p == ' ')
+		p++;
+	if (ps_parse_hex(&p, end, &off) < 0 || (off & 0xfff))
+		return -EIO;
+	v->pgoff = off >> 12;
 	return 0;
 }
 

@@ -32,23 +32,13 @@ static bool starts(const char *p, const char *end, const char *word)
 /* "start-end ..." of a VMA's first line, in pages; false for any other line */
 static bool vma_line(const char *p, const char *end, uint64_t *a, uint64_t *b)
 {
-	uint64_t v[2] = { 0, 0 };
+	uint64_t x, y;
 
-	for (int k = 0; k < 2; k++) {
-		const char *s = p;
-
-		for (; p < end && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')); p++) {
-			if (v[k] >> 60)
-				return false;
-			v[k] = v[k] << 4 | (uint64_t)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
-		}
-		if (p == s || p >= end || *p++ != (k ? ' ' : '-'))
-			return false;
-	}
-	if (v[1] < v[0] || ((v[0] | v[1]) & 0xfff))
+	if (ps_parse_hex(&p, end, &x) < 0 || p >= end || *p++ != '-' ||
+	    ps_parse_hex(&p, end, &y) < 0 || p >= end || *p != ' ' || y < x || ((x | y) & 0xfff))
 		return false;
-	*a = v[0] >> 12;
-	*b = v[1] >> 12;
+	*a = x >> 12;
+	*b = y >> 12;
 	return true;
 }
 

@@ -36,9 +36,12 @@
 /* One VMA of /proc/PID/maps, in page numbers. */
 struct ps_vma {
 	uint64_t start, end;	/* [start, end) virtual page numbers */
+	uint64_t pgoff;		/* file offset of start, in pages */
 	bool shared;		/* 's' in perms */
 	bool anon;		/* no inode: not hugetlb (which always has one) nor a file */
 };
+/* A hex number at *@p (advanced past it).  Returns: 0, or -EIO (none, or > 60 bits). */
+int ps_parse_hex(const char **p, const char *end, uint64_t *ret);
 
 /* Pagemap flags a run keeps constant (so a run's pages classify alike). */
 #define RUN_EXCLUSIVE	(1u << 0)

@@ -13,10 +13,12 @@
 
 #include "libcgctl.h"
 #include "kernel/pagecache.h"
+#include "kernel/pagescan.h"
 
 #define PG 4096UL
 #define BLOCK (512 * PG)
 
+/* the scan's VMAs come from ps_parse_maps(): the file ones (an inode) with their offsets */
 START_TEST(parse_file_vmas)
 {
 	const char *maps =
@@ -25,21 +27,29 @@ START_TEST(parse_file_vmas)
 		"55d0a1000000-55d0a1021000 rw-p 00000000 00:00 0      [heap]\n"
 		"7f0000000000-7f0000800000 rw-s 00100000 00:01 99     /dev/shm/f (deleted)\n"
 		"7f0000800000-7f0000801000 rw-p 00000000 00:00 0 \n"
-		"7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0      [stack]\n"
-		"garbage line\n";
-	struct pc_vma *v = NULL;
-	ssize_t n = pc_parse_file_vmas(maps, strlen(maps), &v);
+		"7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0      [stack]\n";
+	struct ps_vma *v = NULL, *f[6];
+	ssize_t n = ps_parse_maps(maps, strlen(maps), &v);
+	size_t nf = 0;
 
-	ck_assert_int_eq(n, 3);
-	ck_assert_uint_eq(v[0].start, 0x55d0a0000UL);
-	ck_assert_uint_eq(v[0].end, 0x55d0a0002UL);
-	ck_assert_uint_eq(v[1].pgoff, 2);
-	ck_assert_uint_eq(v[2].start, 0x7f0000000UL);
-	ck_assert_uint_eq(v[2].end, 0x7f0000800UL);
-	ck_assert_uint_eq(v[2].pgoff, 0x100);
+	ck_assert_int_eq(n, 6);
+	for (ssize_t i = 0; i < n; i++)
+		if (!v[i].anon)
+			f[nf++] = &v[i];
+	ck_assert_uint_eq(nf, 3);
+	ck_assert_uint_eq(f[0]->start, 0x55d0a0000UL);
+	ck_assert_uint_eq(f[0]->end, 0x55d0a0002UL);
+	ck_assert_uint_eq(f[1]->pgoff, 2);
+	ck_assert_uint_eq(f[2]->start, 0x7f0000000UL);
+	ck_assert_uint_eq(f[2]->end, 0x7f0000800UL);
+	ck_assert_uint_eq(f[2]->pgoff, 0x100);
 	free(v);
-	ck_assert_int_eq(pc_parse_file_vmas("", 0, &v), 0);
+	ck_assert_int_eq(ps_parse_maps("", 0, &v), 0);
 	free(v);
+	/* a line that is not a VMA, or an offset not page-aligned: malformed */
+	ck_assert_int_eq(ps_parse_maps("garbage line\n", 13, &v), -EIO);
+	maps = "1000-2000 r--p 00000010 fe:01 1 /x\n";
+	ck_assert_int_eq(ps_parse_maps(maps, strlen(maps), &v), -EIO);
 }
 END_TEST
 
