@@ -48,20 +48,6 @@ static const char *file_dir(void)
 	return NULL;
 }
 
-static bool have_swap(struct vrun *run)
-{
-	char *buf = NULL;
-	size_t len;
-	bool yes;
-
-	if (cgctl_read_sys(run->ctx, "/proc/swaps", &buf, &len) < 0)
-		return false;
-	yes = strchr(buf, '\n') &&
-	      strchr(buf, '\n')[1] != '\0'; /* a line past the header */
-	free(buf);
-	return yes;
-}
-
 /* the LRU reclaim runs on (the era's default when it cannot be read) */
 static unsigned int lru_kind(struct vrun *run)
 {
@@ -95,7 +81,7 @@ static int mh_applies(struct vrun *run, const struct vscenario *s, char *reason,
 			 "tmpfs/ramfs, whose pages are not file cache)");
 		return 1;
 	}
-	if (p->kind == VMH_SWAP && !have_swap(run)) {
+	if (p->kind == VMH_SWAP && !vrun_have_swap(run, 0)) {
 		snprintf(reason, len, "no swap device (/proc/swaps)");
 		return 1;
 	}
@@ -310,7 +296,7 @@ static int observe_one(struct vrun *run, const struct vmemhigh_params *p,
 		err =
 		    write_pages(run, m, path, "memory.high", p->high_pages, reason, len);
 	/* "no swap" even where the machine has some */
-	if (err >= 0 && p->kind == VMH_ANON && have_swap(run))
+	if (err >= 0 && p->kind == VMH_ANON && vrun_have_swap(run, 0))
 		err = vcg_write(run, m, path, "memory.swap.max", "0", reason, len);
 	if (err >= 0)
 		err = go(run, &w, o, reason, len);

@@ -56,6 +56,12 @@ static int move_applies(struct vrun *run, const struct vscenario *s, char *reaso
 			 run->release, p->flags, none);
 		return 1;
 	}
+	/* what the squeeze pushes out, twice over */
+	if (p->squeeze && !vrun_have_swap(run, (uint64_t)p->pages * 4 * 2)) {
+		snprintf(reason, len, "no swap device with %u KiB free (/proc/swaps)",
+			 p->pages * 4 * 2);
+		return 1;
+	}
 	return 0;
 }
 
@@ -64,6 +70,8 @@ struct move_obs {
 	struct cgctl_move_input held;	/* the workload's pages by class, before the move */
 	bool inventoried;
 	double from0, from1, to0, to1;	/* usage of A and B before/after the attach */
+	double sfrom0, sfrom1, sto0, sto1;	/* and their memsw usage */
+	bool memsw;			/* v1 swap accounting: memory.memsw.* exist */
 	int write_err;			/* writing the flags to B */
 	int attach_err;			/* writing the PID to B's cgroup.procs */
 	bool shmem;			/* the file lives on tmpfs */
@@ -119,8 +127,9 @@ static int start(struct vrun *run, const struct vmove_params *p, const struct cg
 	return err;
 }
 
+/* memory and (with swap accounting) memsw usage of @path, in pages */
 static int usage(struct vrun *run, const struct cgctl_mount *m, const char *path, double *v,
-		 char *reason, size_t len)
+		 double *sw, struct move_obs *o, char *reason, size_t len)
 {
 	struct cgctl_mem_counters c;
 	int err = cgctl_mem_counters_read(run->ctx, m, path, &c);
@@ -130,7 +139,25 @@ static int usage(struct vrun *run, const struct cgctl_mount *m, const char *path
 		return err;
 	}
 	*v = (double)c.usage / PG;
+	o->memsw = c.present_memsw;
+	*sw = c.present_memsw ? (double)c.memsw_usage / PG : 0;
 	return 0;
+}
+
+/*
+ * Lower A's limit to @p->squeeze pages once the workload is done touching: reclaim
+ * (v1 mem_cgroup_resize_max()) swaps the rest of its anon or shmem pages out, and the
+ * swap entries stay charged to A (swap_cgroup, memsw).
+ */
+static int squeeze(struct vrun *run, const struct vmove_params *p, const struct cgctl_mount *m,
+		   const char *a, char *reason, size_t len)
+{
+	char v[32];
+
+	if (!p->squeeze)
+		return 0;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)p->squeeze * 4096);
+	return vcg_write(run, m, a, "memory.limit_in_bytes", v, reason, len);
 }
 
 /*
@@ -180,19 +207,21 @@ static int move_observe(struct vrun *run, const struct vmove_params *p, struct m
 		err = start(run, p, m, a, &w, o, reason, len);
 	}
 	if (err >= 0)
+		err = squeeze(run, p, m, a, reason, len);
+	if (err >= 0)
 		inventory(run, p, m, a, w.pid, o);
 	if (err >= 0)
-		err = usage(run, m, a, &o->from0, reason, len);
+		err = usage(run, m, a, &o->from0, &o->sfrom0, o, reason, len);
 	if (err >= 0)
-		err = usage(run, m, b, &o->to0, reason, len);
+		err = usage(run, m, b, &o->to0, &o->sto0, o, reason, len);
 	if (err >= 0) {
 		o->attach_err = cgctl_cg_attach(run->ctx, m, b, w.pid);
 		err = vrun_sleep(run, 50);
 	}
 	if (err >= 0)
-		err = usage(run, m, a, &o->from1, reason, len);
+		err = usage(run, m, a, &o->from1, &o->sfrom1, o, reason, len);
 	if (err >= 0)
-		err = usage(run, m, b, &o->to1, reason, len);
+		err = usage(run, m, b, &o->to1, &o->sto1, o, reason, len);
 	if (err >= 0)
 		err = vwork_finish(run, &w, 5000, reason, len);
 	vwork_kill(run, &w);
@@ -221,20 +250,31 @@ static void move_input(const struct vmove_params *p, const struct move_obs *o,
 		in->from.anon_excl = p->pages;
 }
 
+/* The change of @id's memsw usage in @e's plan (0 where the plan does not reach it). */
+static int64_t memsw_delta(const struct cgctl_move_expect *e, int id)
+{
+	for (unsigned int i = 0; i < e->plan.nlevels; i++)
+		if (e->plan.levels[i].id == id)
+			return (int64_t)e->plan.levels[i].memsw_after.usage -
+			       (int64_t)e->plan.levels[i].memsw_before.usage;
+	return 0;
+}
+
 /*
  * The model of the scenario: A charged with what the workload holds (one page at a time,
- * through the stock), B with the flags and limit written, and the plan `cgctl move` makes
- * (cgctl_move_expect_input()).  Returns: 0 or -errno.
+ * through the stock), its swap entries swapped out, B with the flags and limit written,
+ * and the plan `cgctl move` makes (cgctl_move_expect_input()).  With @memsw, @memsw_delta
+ * (may be NULL) gets the change of A's and B's memsw usage.  Returns: 0 or -errno.
  */
-int vmove_predict(uint32_t kver, unsigned int ncpu, uint64_t seed,
+int vmove_predict(uint32_t kver, unsigned int ncpu, uint64_t seed, bool memsw,
 		  const struct vmove_params *p, const struct cgctl_move_input *in,
-		  struct cgctl_move_expect *e, int *write_err)
+		  struct cgctl_move_expect *e, int *write_err, int64_t memsw_delta_out[2])
 {
 	struct cgctl_memcg_tree *t = NULL;
 	int a = -1, b = -1, err;
 	uint64_t i, n;
 
-	err = cgctl_memcg_tree_new(&t, kver, ncpu, 0, seed);
+	err = cgctl_memcg_tree_new(&t, kver, ncpu, memsw ? CGCTL_MEMCG_SWAP_ACCOUNT : 0, seed);
 	if (err >= 0)
 		err = a = cgctl_memcg_create(t, CGCTL_MEMCG_ROOT);
 	if (err >= 0)
@@ -246,22 +286,31 @@ int vmove_predict(uint32_t kver, unsigned int ncpu, uint64_t seed,
 	    in->from.file_large + in->from.swap + in->from.shmem_swap;
 	for (i = 0; err >= 0 && i < n; i++)
 		err = cgctl_memcg_charge(t, a, 0, 1, NULL, NULL);
+	/* the swap entries were pages charged to A until reclaim swapped them out */
+	if (err >= 0)
+		err = cgctl_memcg_swapout(t, a, in->from.swap + in->from.shmem_swap);
 	if (err >= 0) {
 		*write_err = cgctl_memcg_set_move_charge(t, b, p->flags);
 		err = cgctl_move_expect_input(t, a, b, in, n, e);
+	}
+	if (err >= 0 && memsw_delta_out) {
+		memsw_delta_out[0] = memsw_delta(e, a);
+		memsw_delta_out[1] = memsw_delta(e, b);
 	}
 	cgctl_memcg_tree_free(t);
 	return err;
 }
 
 static int move_model(struct vrun *run, const struct vmove_params *p, const struct move_obs *o,
-		      struct cgctl_move_expect *e, int *write_err, char *reason, size_t len)
+		      struct cgctl_move_expect *e, int *write_err, int64_t sw[2], char *reason,
+		      size_t len)
 {
 	struct cgctl_move_input in;
 	int err;
 
 	move_input(p, o, &in);
-	err = vmove_predict(run->model_kver, run->ncpu, run->seq, p, &in, e, write_err);
+	err = vmove_predict(run->model_kver, run->ncpu, run->seq, o->memsw, p, &in, e,
+			    write_err, sw);
 	if (err < 0) {
 		snprintf(reason, len, "move-charge model: %s", strerror(-err));
 		return err;
@@ -283,14 +332,29 @@ static int move_run_once(struct vrun *run, const struct vscenario *s, struct vsa
 	struct move_obs o = { 0 };
 	struct cgctl_move_expect e;
 	int write_err = 0, err;
+	int64_t sw[2] = { 0, 0 };
+	const char *na = NULL;
 	double sb;
 	size_t i;
 
 	err = move_observe(run, p, &o, reason, len);
 	if (err >= 0)
-		err = move_model(run, p, &o, &e, &write_err, reason, len);
+		err = move_model(run, p, &o, &e, &write_err, sw, reason, len);
 	if (err < 0)
 		return err;
+	if (p->squeeze && !o.memsw)
+		na = "no swap accounting (memory.memsw.* absent: swapaccount=0)";
+	else if (p->squeeze && !o.inventoried)
+		na = "no page inventory (pagemap, kpagecgroup): what was swapped out is unknown";
+	else if (p->squeeze && p->kind == VMOVE_FILE && !o.shmem)
+		na = "no tmpfs for the file (/dev/shm, /tmp): its pages are not shmem";
+	if (na) {
+		for (i = 0; i < vscenario_nq(s); i++) {
+			out[i].na = true;
+			snprintf(out[i].reason, sizeof(out[i].reason), "%s", na);
+		}
+		return 0;
+	}
 	/* the kernel gave base pages (THP off, or no free 2 MiB block): not this scenario */
 	if (p->kind == VMOVE_THP && o.thp_kb / 4 + p->split * 512 < p->pages) {
 		for (i = 0; i < vscenario_nq(s); i++) {
@@ -316,6 +380,10 @@ static int move_run_once(struct vrun *run, const struct vscenario *s, struct vsa
 			set(&out[i], o.from1 - o.from0, (double)e.from_delta_pages, sb);
 		else if (strcmp(n, "to_usage_change") == 0)
 			set(&out[i], o.to1 - o.to0, (double)e.to_delta_pages, sb);
+		else if (strcmp(n, "from_memsw_change") == 0)
+			set(&out[i], o.sfrom1 - o.sfrom0, (double)sw[0], sb);
+		else if (strcmp(n, "to_memsw_change") == 0)
+			set(&out[i], o.sto1 - o.sto0, (double)sw[1], sb);
 	}
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -136,6 +137,29 @@ int vrun_sleep(struct vrun *run, unsigned int ms)
 		ms -= step;
 	}
 	return vrun_cancelled(run) ? -EINTR : 0;
+}
+
+/* /proc/swaps: "Filename Type Size Used Priority", sizes in KiB, a line per device */
+bool vrun_have_swap(struct vrun *run, uint64_t free_kb)
+{
+	unsigned long long size, used;
+	uint64_t avail = 0;
+	bool any = false;
+	char *buf = NULL, *l;
+	size_t len;
+
+	if (cgctl_read_sys(run->ctx, "/proc/swaps", &buf, &len) < 0)
+		return false;
+	l = strchr(buf, '\n');	/* past the header */
+	while (l && *++l) {
+		if (sscanf(l, "%*s %*s %llu %llu", &size, &used) == 2) {
+			any = true;
+			avail += size > used ? size - used : 0;
+		}
+		l = strchr(l, '\n');
+	}
+	free(buf);
+	return any && avail >= free_kb;
 }
 
 /* A cgroup we could not remove yet usually still has a dying task: retry briefly. */

@@ -96,9 +96,18 @@ static const struct vmove_params mv_removed = { VMOVE_REMOVED, 4096, 1 };
 /* 8 THPs (16 MiB): PMD-mapped ones move whole, PTE-mapped ones stay (v6.1) */
 static const struct vmove_params mv_thp = { VMOVE_THP, 4096, 1, 0 };
 static const struct vmove_params mv_thp_split = { VMOVE_THP, 4096, 1, 4 };
+/* 16 MiB of anon, then A's limit lowered to 8 MiB: what reclaim swapped out moves its
+ * swap charge (memsw) with bit 0, the resident rest moves whole (v6.1 mc_handle_swap_pte) */
+static const struct vmove_params mv_anon_swap = { VMOVE_ANON, 4096, 1, 0, 0, 2048 };
+/* 8 MiB of shmem (tmpfs), then A's limit lowered to 4 MiB: the swapped-out part moves
+ * neither page nor swap charge since 5.10 (mc_handle_file_pte: find_get_incore_page()
+ * finds only swap-cache pages) */
+static const struct vmove_params mv_shmem_swap = { VMOVE_FILE, 2048, 3, 0, 0, 1024 };
 /* usage of A and B also moves by the kernel pages of the attach and the stock: a batch */
 #define Q_FROM { "from_usage_change", "pages", 64, 0.02 }
 #define Q_TO { "to_usage_change", "pages", 64, 0.02 }
+#define Q_FROM_SW { "from_memsw_change", "pages", 64, 0.02 }
+#define Q_TO_SW { "to_memsw_change", "pages", 64, 0.02 }
 
 static const struct vrss_params rss = { 4103, 2 };
 
@@ -150,6 +159,12 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_move, &mv_thp, { Q_FROM, Q_TO } },
 	{ "move-thp-split", "move charge of 8 THPs, 4 of them PTE-mapped after mprotect: "
 	  "those stay", &vdriver_move, &mv_thp_split, { Q_FROM, Q_TO } },
+	{ "move-anon-swap", "move charge (bit 0) of 16 MiB of anon pages, half swapped out: "
+	  "the swap charges move too", &vdriver_move, &mv_anon_swap,
+	  { Q_FROM, Q_TO, Q_FROM_SW, Q_TO_SW } },
+	{ "move-shmem-swap", "move charge (bit 1) of 8 MiB of shmem, half swapped out: "
+	  "the swapped part stays", &vdriver_move, &mv_shmem_swap,
+	  { Q_FROM, Q_TO, Q_FROM_SW, Q_TO_SW } },
 	{ "move-refused", "move charge refused: destination limit below the charge to move",
 	  &vdriver_move, &mv_refused,
 	  { { "attach_refused", "bool", 0, 0 }, Q_FROM, Q_TO } },

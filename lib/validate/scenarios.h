@@ -53,6 +53,9 @@ struct vmove_params {
 	unsigned int split;		/* VMOVE_THP: THPs whose PMD is split into PTEs */
 	unsigned int stride;		/* VMOVE_FILE: the file is written first and only
 					 * every stride-th page mapped (0: all, no write) */
+	unsigned int squeeze;		/* VMOVE_ANON, VMOVE_FILE on tmpfs: once touched,
+					 * A's limit is lowered to this many pages, which
+					 * swaps the rest out (needs swap and memsw) */
 };
 
 /* RSS counter error bound and pcp lists need no settings beyond the kind. */
@@ -61,11 +64,11 @@ struct vrss_params {
 	unsigned int threads;
 };
 
-/* The move driver's prediction for a workload holding @in (lib/validate/drv-move.c).
- * Returns: 0 or -errno. */
-int vmove_predict(uint32_t kver, unsigned int ncpu, uint64_t seed,
+/* The move driver's prediction for a workload holding @in (lib/validate/drv-move.c), on a
+ * kernel with v1 swap accounting (@memsw) or without.  Returns: 0 or -errno. */
+int vmove_predict(uint32_t kver, unsigned int ncpu, uint64_t seed, bool memsw,
 		  const struct vmove_params *p, const struct cgctl_move_input *in,
-		  struct cgctl_move_expect *e, int *write_err);
+		  struct cgctl_move_expect *e, int *write_err, int64_t memsw_delta[2]);
 
 extern const struct vdriver vdriver_bw, vdriver_mem, vdriver_move, vdriver_rss, vdriver_pcp;
 

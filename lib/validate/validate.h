@@ -105,6 +105,8 @@ bool vrun_cancelled(const struct vrun *run);
 struct cgctl_ctx *vrun_ctx(const struct vrun *run);
 /* Sleep @ms, waking early on cancel.  Returns: 0, -EINTR. */
 int vrun_sleep(struct vrun *run, unsigned int ms);
+/* A swap device is active (/proc/swaps lists one) with at least @free_kb unused. */
+bool vrun_have_swap(struct vrun *run, uint64_t free_kb);
 
 /*
  * vscratch_create: a new cgroup "<own>/cgctl-validate-<pid>/<name>-<seq>" (or below

@@ -334,7 +334,7 @@ START_TEST(driver_equals_cli)
 		    in.from.file_large + in.from.swap;
 		mk(K(6, 1, 0), 0, n, flags[i]);
 		ck_assert_int_eq(cgctl_move_expect_inventory(t, A, B, &inv, INO_A, &cli), 0);
-		ck_assert_int_eq(vmove_predict(K(6, 1, 0), 1, 7, &p, &in, &drv, &werr), 0);
+		ck_assert_int_eq(vmove_predict(K(6, 1, 0), 1, 7, false, &p, &in, &drv, &werr, NULL), 0);
 		ck_assert_int_eq(werr, 0);
 		ck_assert(cli.have && drv.have);
 		ck_assert_uint_eq(cli.plan.moved, drv.plan.moved);
