@@ -5,7 +5,10 @@
 # every few, THPs with some PMDs split) in a source group, a destination with random
 # move_charge_at_immigrate bits and sometimes a limit.  Each case: the plan's verdict
 # is match, or the model said the kernel would refuse the precharge (ENOMEM) and with
-# --force the kernel did refuse.  CGCTL_SWEEP_SEED and CGCTL_SWEEP_N choose the cases.
+# --force the kernel did refuse.  With zram in the kernel cache, a case in three first
+# squeezes the source group to half the workload's pages, so reclaim swaps the rest out
+# (zram0, 128M, taken down at the end).  CGCTL_SWEEP_SEED and CGCTL_SWEEP_N choose the
+# cases.
 . "$VMLIB"
 vm_need_config 6.1-v1
 vm_need_jq
@@ -23,9 +26,22 @@ cleanup() {
 	sleep 0.3
 	rmdir "$M/sa" "$M/sb" 2>/dev/null
 	rm -f /dev/shm/cgctl-sweep-*
+}
+swap_on=0
+teardown() {
+	cleanup
+	[ $swap_on = 1 ] && swapoff /dev/zram0
+	[ -e /sys/block/zram0/reset ] && echo 1 >/sys/block/zram0/reset
 	vm_cleanup
 }
-trap cleanup EXIT
+trap teardown EXIT
+if grep -qx zram /vm/modules/order 2>/dev/null; then
+	vm_load_module zram num_devices=1
+	echo 128M >/sys/block/zram0/disksize || vm_fail "zram0 disksize"
+	vm_ok mkswap /dev/zram0
+	swapon /dev/zram0 || vm_fail "swapon /dev/zram0"
+	swap_on=1
+fi
 rnd() { r=$((RANDOM % $1)); }
 
 i=0
@@ -48,10 +64,13 @@ while [ $i -lt "$N" ]; do
 		rnd 3; lim=$(((r + 1) * 2097152))
 		echo $lim > "$M/sb/memory.limit_in_bytes"
 	fi
-	case="case $i: bits $flags, limit ${lim:-none}, $args"
+	rnd 3
+	squeeze=
+	[ $swap_on = 1 ] && [ $r -eq 0 ] && squeeze=$((pages * 2048))
+	case="case $i: bits $flags, limit ${lim:-none}, squeeze ${squeeze:-no}, $args"
 	rm -f /tmp/sweep.out
 	# shellcheck disable=SC2086
-	(echo go; sleep 3) | sh -c 'echo $$ > /tmp/sweep.pid; echo $$ > "$1"; shift; exec "$@"' \
+	(echo go; sleep 4) | sh -c 'echo $$ > /tmp/sweep.pid; echo $$ > "$1"; shift; exec "$@"' \
 		sh "$M/sa/cgroup.procs" "$W" $args > /tmp/sweep.out &
 	n=0
 	until grep -q '^done' /tmp/sweep.out 2>/dev/null || [ $n -ge 50 ]; do
@@ -59,6 +78,12 @@ while [ $i -lt "$N" ]; do
 	done
 	grep -q "^done" /tmp/sweep.out || vm_fail "$case: the workload did not start: $(cat /tmp/sweep.out)"
 	pid=$(cat /tmp/sweep.pid)
+	# half of the workload's pages (THPs: blocks of 512) to swap, charged to sa
+	if [ -n "$squeeze" ]; then
+		[ $k = 3 ] && squeeze=$((b * 1048576))
+		echo "$squeeze" > "$M/sa/memory.limit_in_bytes" ||
+			vm_fail "$case: cannot squeeze sa to $squeeze"
+	fi
 	if out=$(cgctl --json move "$pid" /sb 2>/tmp/sweep.err); then
 		v=$(echo "$out" | jq -r '.moves[0].verdict')
 		[ "$v" = match ] || vm_fail "$case: verdict $v: $out"
