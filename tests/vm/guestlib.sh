@@ -25,6 +25,24 @@ vm_cleanup() {
 trap vm_cleanup EXIT
 
 vm_log() { echo "$*" >&2; }
+
+# vm_swap_on SIZE: zram0 becomes SIZE of swap (zram with two devices: zram1 is free for
+# a test's file system); vm_swap_off takes it down (call it from the test's EXIT trap:
+# the tests after it expect a guest without swap)
+vm_swap=0
+vm_swap_on() {
+	vm_load_module zram num_devices=2
+	[ -e /sys/block/zram1 ] || vm_fail "zram did not create two devices"
+	echo "$1" >/sys/block/zram0/disksize || vm_fail "zram0 disksize $1"
+	vm_ok mkswap /dev/zram0
+	swapon /dev/zram0 || vm_fail "swapon /dev/zram0"
+	vm_swap=1
+}
+vm_swap_off() {
+	[ $vm_swap = 1 ] && swapoff /dev/zram0
+	[ -e /sys/block/zram0/reset ] && echo 1 >/sys/block/zram0/reset
+	vm_swap=0
+}
 vm_skip() { echo "skip: $*" >&2; exit 77; }
 vm_fail() { echo "FAIL: $*" >&2; exit 1; }
 

@@ -12,23 +12,16 @@ vm_need_jq
 # the workload without sanitizers: ASan's shadow pages would be charged to the group
 vm_plain_workload
 
-swap_on=0 mounted=0
+mounted=0
 teardown() {
 	[ $mounted = 1 ] && umount /var/tmp
-	[ $swap_on = 1 ] && swapoff /dev/zram0
-	for z in zram0 zram1; do
-		[ -e /sys/block/$z/reset ] && echo 1 >/sys/block/$z/reset
-	done
+	vm_swap_off
+	[ -e /sys/block/zram1/reset ] && echo 1 >/sys/block/zram1/reset
 	vm_cleanup
 }
 trap teardown EXIT
 
-vm_load_module zram num_devices=2
-[ -e /sys/block/zram1 ] || vm_fail "zram did not create two devices"
-echo 256M >/sys/block/zram0/disksize || vm_fail "zram0 disksize"
-vm_ok mkswap /dev/zram0
-swapon /dev/zram0 || vm_fail "swapon /dev/zram0"
-swap_on=1
+vm_swap_on 256M
 echo 192M >/sys/block/zram1/disksize || vm_fail "zram1 disksize"
 vm_ok mke2fs -q -b 4096 /dev/zram1
 mkdir -p /var/tmp

@@ -13,20 +13,12 @@ vm_need_jq
 # the workloads without sanitizers: ASan's shadow pages would be charged to the group
 vm_plain_workload
 
-swap_on=0
 teardown() {
-	[ $swap_on = 1 ] && swapoff /dev/zram0
-	[ -e /sys/block/zram0/reset ] && echo 1 >/sys/block/zram0/reset
+	vm_swap_off
 	vm_cleanup
 }
 trap teardown EXIT
-
-vm_load_module zram num_devices=1
-[ -e /sys/block/zram0 ] || vm_fail "zram did not create a device"
-echo 128M >/sys/block/zram0/disksize || vm_fail "zram0 disksize"
-vm_ok mkswap /dev/zram0
-swapon /dev/zram0 || vm_fail "swapon /dev/zram0"
-swap_on=1
+vm_swap_on 128M
 
 set -- move-anon-swap move-shmem-swap
 vm_ok cgctl validate --json -r 2 "$@"

@@ -27,21 +27,13 @@ cleanup() {
 	rmdir "$M/sa" "$M/sb" 2>/dev/null
 	rm -f /dev/shm/cgctl-sweep-*
 }
-swap_on=0
 teardown() {
 	cleanup
-	[ $swap_on = 1 ] && swapoff /dev/zram0
-	[ -e /sys/block/zram0/reset ] && echo 1 >/sys/block/zram0/reset
+	vm_swap_off
 	vm_cleanup
 }
 trap teardown EXIT
-if grep -qx zram /vm/modules/order 2>/dev/null; then
-	vm_load_module zram num_devices=1
-	echo 128M >/sys/block/zram0/disksize || vm_fail "zram0 disksize"
-	vm_ok mkswap /dev/zram0
-	swapon /dev/zram0 || vm_fail "swapon /dev/zram0"
-	swap_on=1
-fi
+grep -qx zram /vm/modules/order 2>/dev/null && vm_swap_on 128M
 rnd() { r=$((RANDOM % $1)); }
 
 i=0
@@ -66,7 +58,7 @@ while [ $i -lt "$N" ]; do
 	fi
 	rnd 3
 	squeeze=
-	[ $swap_on = 1 ] && [ $r -eq 0 ] && squeeze=$((pages * 2048))
+	[ $vm_swap = 1 ] && [ $r -eq 0 ] && squeeze=$((pages * 2048))
 	case="case $i: bits $flags, limit ${lim:-none}, squeeze ${squeeze:-no}, $args"
 	rm -f /tmp/sweep.out
 	# shellcheck disable=SC2086
