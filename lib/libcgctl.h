@@ -2205,7 +2205,24 @@ struct cgctl_vreport {
 	size_t n_scenarios;
 	struct cgctl_vscenario_result *scenarios;
 	enum cgctl_verdict verdict;	/* DIFFERS if any quantity differs, else MATCH */
+	unsigned int sweep;		/* a sweep's cases (0: named scenarios) */
+	uint64_t seed;			/* and its first seed */
 };
+
+/* A sweep's distribution of one quantity over its cases. */
+struct cgctl_vsweep_stat {
+	char name[48];
+	unsigned int cases;		/* cases that have it */
+	unsigned int decided;		/* of those, match or differs (not n/a) */
+	unsigned int within;		/* of those, match */
+	/* relative error |observed mean - predicted| / max(|predicted|, tolerance) */
+	double median_rel_error, worst_rel_error;
+	char worst_case[48];		/* the case (scenario name) of the worst error */
+};
+/* Per quantity name, over the decided cases of sweep report @r.  Returns: the number
+ * of quantities (0 for none) and *ret (free() it), or -ENOMEM, -EINVAL. */
+ssize_t cgctl_vreport_sweep_stats(const struct cgctl_vreport *r,
+				  struct cgctl_vsweep_stat **ret);
 
 /* Returns: 0 and an empty report, or -ENOMEM. */
 int cgctl_vreport_new(struct cgctl_vreport **ret, const char *kernel, const char *target,
@@ -2263,7 +2280,18 @@ struct cgctl_validate_opts {
 	void (*progress)(void *data, const char *scenario, unsigned int run,
 			 unsigned int runs);
 	void *progress_data;
+	/* a sweep: instead of named scenarios, @sweep random configurations of the kinds
+	 * in @sweep_kinds (0: all) drawn from the ranges cgctl-validate(1) documents;
+	 * case i uses seed @seed + i and is named "sweep-KIND-SEED" (it replays alone with
+	 * that seed, @sweep 1 and its kind) */
+	unsigned int sweep;
+	uint64_t seed;
+	unsigned int sweep_kinds;		/* CGCTL_VSWEEP_* */
 };
+#define CGCTL_VSWEEP_BW		(1u << 0)
+#define CGCTL_VSWEEP_MEM	(1u << 1)
+#define CGCTL_VSWEEP_MOVE	(1u << 2)
+#define CGCTL_VSWEEP_ALL	(CGCTL_VSWEEP_BW | CGCTL_VSWEEP_MEM | CGCTL_VSWEEP_MOVE)
 
 /*
  * cgctl_validate_run: run the scenarios named in @names (NULL/@n_names 0: all) on the

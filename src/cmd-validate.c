@@ -6,6 +6,7 @@
  * verdicts to the exit status: 0 nothing differs, 7 something differs.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,8 +17,10 @@
 #include "cgctl.h"
 #include "validate-cli.h"
 
-static int opt_list, opt_runs = 5, opt_json, opt_keep;
-static const char *opt_target, *opt_html, *opt_model;
+static int opt_list, opt_runs = 5, opt_json, opt_keep, opt_sweep = INT_MIN;	/* not given */
+static const char *opt_target, *opt_html, *opt_model, *opt_seed, *opt_kind;
+static unsigned int sweep_kinds;
+static uint64_t sweep_seed = 1;
 
 static const struct poptOption options[] = {
 	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "list the scenarios and exit", NULL },
@@ -32,6 +35,11 @@ static const struct poptOption options[] = {
 	{ "model-param", '\0', POPT_ARG_STRING, &opt_model, 0,
 	  "feed the models deliberately wrong parameters (slice=4ms,quota=30ms,hz=1000,"
 	  "kver=6.1; also $CGCTL_VALIDATE_PERTURB)", "LIST" },
+	{ "sweep", '\0', POPT_ARG_INT, &opt_sweep, 0,
+	  "run N random configurations instead of the scenarios (host only)", "N" },
+	{ "seed", '\0', POPT_ARG_STRING, &opt_seed, 0, "the sweep's first seed (1)", "S" },
+	{ "kind", '\0', POPT_ARG_STRING, &opt_kind, 0,
+	  "the sweep's kinds: bw, mem, move, comma-separated (all)", "LIST" },
 	POPT_TABLEEND
 };
 
@@ -75,6 +83,8 @@ int validate_host(struct cli *cli, const char *const *names, size_t n,
 		.runs = (unsigned int)opt_runs, .keep = opt_keep, .cancel = &cancelled,
 		.progress = progress, .progress_data = cli,
 		.perturb = opt_model ? opt_model : getenv("CGCTL_VALIDATE_PERTURB"),
+		.sweep = opt_sweep > 0 ? (unsigned int)opt_sweep : 0, .seed = sweep_seed,
+		.sweep_kinds = sweep_kinds,
 	};
 	struct cgctl_error e = { 0 };
 	int r;
@@ -111,6 +121,52 @@ static int write_html(struct cli *cli, struct cgctl_vreport **r, size_t n)
 	return EXIT_OK;
 }
 
+/* --sweep N [--seed S] [--kind LIST]: checked before anything runs */
+static int sweep_opts(struct cli *cli, int argc)
+{
+	static const char *const kinds[] = { "bw", "mem", "move" };
+	char *end, *list, *tok, *save = NULL;
+	unsigned long long v;
+
+	if (opt_sweep == INT_MIN && (opt_seed || opt_kind))
+		return cli_usage(cli, "--seed and --kind go with --sweep N");
+	if (opt_sweep == INT_MIN)
+		return EXIT_OK;
+	if (opt_sweep < 1 || opt_sweep > 10000)
+		return cli_usage(cli, "--sweep: %d: not in 1..10000", opt_sweep);
+	if (argc > 0)
+		return cli_usage(cli, "--sweep draws its own scenarios: no SCENARIO names");
+	if (opt_target && strcmp(opt_target, "host") != 0)
+		return cli_usage(cli, "--sweep: %s: sweeps run on the host only", opt_target);
+	if (opt_seed) {
+		errno = 0;
+		v = strtoull(opt_seed, &end, 10);
+		if (errno || end == opt_seed || *end || opt_seed[0] == '-')
+			return cli_usage(cli, "--seed: '%s' is not a number", opt_seed);
+		sweep_seed = v;
+	}
+	if (!opt_kind)
+		return EXIT_OK;
+	list = strdup(opt_kind);
+	if (!list)
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t k;
+
+		for (k = 0; k < 3 && strcmp(tok, kinds[k]) != 0; k++)
+			;
+		if (k == 3) {
+			int rc = cli_usage(cli, "--kind: '%s' is not bw, mem or move", tok);
+
+			free(list);
+			return rc;
+		}
+		sweep_kinds |= 1u << k;
+	}
+	free(list);
+	return sweep_kinds ? EXIT_OK : cli_usage(cli, "--kind: '%s' names no kind", opt_kind);
+}
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	struct cgctl_vreport *r[VALIDATE_MAX_TARGETS] = { NULL };
@@ -122,6 +178,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 		return list();
 	if (opt_runs < 1 || opt_runs > 1000)
 		return cli_usage(cli, "--repeat: 1..1000");
+	rc = sweep_opts(cli, argc);
+	if (rc != EXIT_OK)
+		return rc;
 	rc = validate_targets(cli, opt_target ? opt_target : "host", argv, (size_t)argc,
 			      opt_runs, r, &n);
 	for (i = 0; rc == EXIT_OK && i < n; i++) {

@@ -108,6 +108,33 @@ static int print_json(struct cli *cli, struct cgctl_vreport *const *r, size_t n)
 	return EXIT_OK;
 }
 
+/* A sweep's distribution: a row per quantity, the worst case named to replay it. */
+static int print_sweep(struct cli *cli, const struct cgctl_vreport *r)
+{
+	struct cgctl_vsweep_stat *st;
+	ssize_t n = cgctl_vreport_sweep_stats(r, &st);
+
+	if (n < 0)
+		return cli_error(cli, NULL, (int)n, NULL);
+	printf("sweep: %u cases from seed %llu\n", r->sweep, (unsigned long long)r->seed);
+	printf("  %-24s %6s %8s %8s %10s %10s  %s\n", "quantity", "cases", "decided",
+	       "within", "median err", "worst err", "worst case");
+	for (ssize_t i = 0; i < n; i++) {
+		if (!st[i].decided) {
+			printf("  %-24s %6u %8u %8s %10s %10s  -\n", st[i].name, st[i].cases, 0u,
+			       "-", "-", "-");
+			continue;
+		}
+		printf("  %-24s %6u %8u %7.0f%% %9.1f%% %9.1f%%  %s\n", st[i].name,
+		       st[i].cases, st[i].decided, 100.0 * st[i].within / st[i].decided,
+		       100 * st[i].median_rel_error, 100 * st[i].worst_rel_error,
+		       st[i].worst_case);
+	}
+	printf("\n");
+	free(st);
+	return EXIT_OK;
+}
+
 int validate_print(struct cli *cli, struct cgctl_vreport *const *r, size_t n, bool json)
 {
 	size_t count[3] = { 0 }, i, ns = 0;
@@ -117,6 +144,8 @@ int validate_print(struct cli *cli, struct cgctl_vreport *const *r, size_t n, bo
 	for (i = 0; i < n; i++) {
 		print_report(r[i], count);
 		ns += r[i]->n_scenarios;
+		if (r[i]->sweep && print_sweep(cli, r[i]) != EXIT_OK)
+			return EXIT_FAIL;
 	}
 	printf("validate: %zu scenario%s on %zu target%s: %zu match, %zu differ, %zu n/a\n", ns,
 	       ns == 1 ? "" : "s", n, n == 1 ? "" : "s", count[CGCTL_VERDICT_MATCH],

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -125,6 +126,37 @@ static void json_scenario(FILE *f, const struct cgctl_vscenario_result *s)
 	fputs("]}", f);
 }
 
+/* "sweep": {"cases", "seed", "quantities": [the distribution of each]} */
+static void json_sweep(FILE *f, const struct cgctl_vreport *r)
+{
+	struct cgctl_vsweep_stat *st = NULL;
+	ssize_t n = cgctl_vreport_sweep_stats(r, &st);
+
+	fprintf(f, ",\"sweep\":{\"cases\":%u,\"seed\":%llu,\"quantities\":[", r->sweep,
+		(unsigned long long)r->seed);
+	for (ssize_t i = 0; i < n; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		vjson_string(f, st[i].name);
+		fprintf(f, ",\"cases\":%u,\"decided\":%u,\"within\":%u,", st[i].cases,
+			st[i].decided, st[i].within);
+		if (st[i].decided)
+			fprintf(f, "\"within_ratio\":%.4f,\"median_rel_error\":%.4f,"
+				"\"worst_rel_error\":%.4f,\"worst_case\":",
+				(double)st[i].within / st[i].decided, st[i].median_rel_error,
+				st[i].worst_rel_error);
+		else
+			fputs("\"within_ratio\":null,\"median_rel_error\":null,"
+			      "\"worst_rel_error\":null,\"worst_case\":", f);
+		if (st[i].decided)
+			vjson_string(f, st[i].worst_case);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+	free(st);
+}
+
 int vreport_write_json(const struct cgctl_vreport *r, FILE *f)
 {
 	size_t i;
@@ -139,7 +171,10 @@ int vreport_write_json(const struct cgctl_vreport *r, FILE *f)
 			fputc(',', f);
 		json_scenario(f, &r->scenarios[i]);
 	}
-	fputs("],\"verdict\":", f);
+	fputc(']', f);
+	if (r->sweep)
+		json_sweep(f, r);
+	fputs(",\"verdict\":", f);
 	vjson_string(f, cgctl_verdict_name(vreport_verdict(r)));
 	fputc('}', f);
 	return ferror(f) ? -EIO : 0;

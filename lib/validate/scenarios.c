@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -304,6 +305,170 @@ static int select_all(const char *const *names, size_t n, const struct vscenario
 	return 0;
 }
 
+/* ---- --sweep: random configurations from documented ranges (cgctl-validate(1)) ---- */
+
+/* One generated case: the scenario and the storage it points into. */
+struct sweep_case {
+	struct vscenario s;
+	union {
+		struct vbw_params bw;
+		struct vmem_params mem;
+		struct vmove_params mv;
+	} p;
+	char name[48], summary[128];
+};
+
+/* splitmix64: a case is a function of its seed alone, so it replays */
+static uint64_t sm64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* uniform in [lo, hi] */
+static unsigned int pick(uint64_t *x, unsigned int lo, unsigned int hi)
+{
+	return lo + (unsigned int)(sm64(x) % ((uint64_t)hi - lo + 1));
+}
+
+/* period 20-200 ms; 1 to CPUs+1 threads, spinning (40%) or 2-40 ms busy / 5-200 ms idle;
+ * quota from a tenth of the period to 1.2 periods per runnable CPU (1 ms steps); a burst
+ * up to the quota in 30%; two nice-0 spinners in a sibling group in 25% */
+static void draw_bw(struct sweep_case *c, uint64_t *x, unsigned int ncpu)
+{
+	struct vbw_params *b = &c->p.bw;
+	unsigned int period_ms = pick(x, 20, 200), busy;
+	unsigned int lo, hi;
+
+	memset(b, 0, sizeof(*b));
+	b->period_us = period_ms * 1000ull;
+	b->threads = pick(x, 1, ncpu + 1);
+	lo = period_ms / 10 ? period_ms / 10 : 1;
+	hi = period_ms * (b->threads < ncpu ? b->threads : ncpu) * 6 / 5;
+	b->quota_us = pick(x, lo, hi) * 1000ull;
+	if (pick(x, 1, 10) <= 3)
+		b->burst_us = pick(x, 0, (unsigned int)(b->quota_us / 1000)) * 1000ull;
+	busy = pick(x, 1, 10) <= 4 ? 0 : pick(x, 2, 40);
+	b->busy_ms = busy;
+	b->idle_ms = busy ? pick(x, 5, 200) : 0;
+	b->dur_ms = 1000;
+	b->settle_ms = 300;
+	if (pick(x, 1, 4) == 1) {
+		b->bg_threads = 2;
+		b->shares = 1024;
+		b->bg_shares = 1024;
+	}
+	snprintf(c->summary, sizeof(c->summary),
+		 "bw: quota %llums/%ums, burst %llums, %u threads %s%u/%ums, bg %u",
+		 (unsigned long long)(b->quota_us / 1000), period_ms,
+		 (unsigned long long)(b->burst_us / 1000), b->threads, busy ? "" : "spin ",
+		 busy, b->idle_ms, b->bg_threads);
+	c->s.driver = &vdriver_bw;
+	c->s.params = b;
+	c->s.q[0] = (struct vq_def)Q_PERIODS;
+	c->s.q[1] = (struct vq_def)Q_NR_THR;
+	c->s.q[2] = (struct vq_def)Q_THR;
+	c->s.q[3] = (struct vq_def)Q_USAGE;
+}
+
+/* 256-8192 pages (1 MiB steps), pinned to a random CPU or not */
+static void draw_mem(struct sweep_case *c, uint64_t *x, unsigned int ncpu)
+{
+	struct vmem_params *m = &c->p.mem;
+
+	memset(m, 0, sizeof(*m));
+	m->kind = VMEM_STOCK;
+	m->pages = pick(x, 1, 32) * 256;
+	m->cpu = pick(x, 0, 1) ? (int)pick(x, 0, ncpu - 1) : -1;
+	snprintf(c->summary, sizeof(c->summary), "mem: %u pages charged, cpu %d", m->pages,
+		 m->cpu);
+	c->s.driver = &vdriver_mem;
+	c->s.params = m;
+	c->s.q[0] = (struct vq_def){ "usage_delta", "pages", 4, 0 };
+	c->s.q[1] = (struct vq_def){ "stock", "pages", 4, 0 };
+	c->s.q[2] = (struct vq_def){ "stock_after_drain", "pages", 2, 0 };
+}
+
+/* anon, shared with a child, a tmpfs file (all mapped, or every 2nd-7th page), THPs
+ * (some PMDs split); 256-4096 pages; move bits 1-3; half to swap in a third of the
+ * cases (n/a without swap) */
+static void draw_move(struct sweep_case *c, uint64_t *x)
+{
+	static const char *const kn[] = { "anon", "shared", "file", "thp" };
+	static const enum vmove_kind kk[] = { VMOVE_ANON, VMOVE_SHARED, VMOVE_FILE,
+					      VMOVE_THP };
+	struct vmove_params *m = &c->p.mv;
+	unsigned int k = pick(x, 0, 3);
+
+	memset(m, 0, sizeof(*m));
+	m->kind = kk[k];
+	m->pages = pick(x, 1, 16) * 256;
+	m->flags = pick(x, 1, 3);
+	if (m->kind == VMOVE_FILE && pick(x, 0, 1))
+		m->stride = pick(x, 2, 7);
+	if (m->kind == VMOVE_THP) {
+		m->pages = pick(x, 1, 8) * 512;
+		m->split = pick(x, 0, m->pages / 512);
+	}
+	if (m->kind != VMOVE_SHARED && m->kind != VMOVE_THP && pick(x, 1, 3) == 1)
+		m->squeeze = m->pages / 2;
+	snprintf(c->summary, sizeof(c->summary),
+		 "move: %s, %u pages, bits %u, stride %u, split %u, squeeze %u", kn[k],
+		 m->pages, m->flags, m->stride, m->split, m->squeeze);
+	c->s.driver = &vdriver_move;
+	c->s.params = m;
+	c->s.q[0] = (struct vq_def)Q_FROM;
+	c->s.q[1] = (struct vq_def)Q_TO;
+	if (m->squeeze) {
+		c->s.q[2] = (struct vq_def)Q_FROM_SW;
+		c->s.q[3] = (struct vq_def)Q_TO_SW;
+	}
+}
+
+static void draw_case(struct sweep_case *c, uint64_t seed, unsigned int kinds,
+		      unsigned int ncpu)
+{
+	static const char *const names[] = { "bw", "mem", "move" };
+	unsigned int avail[3], n = 0, k;
+	uint64_t x = seed;
+
+	for (k = 0; k < 3; k++)
+		if (kinds & (1u << k))
+			avail[n++] = k;
+	k = avail[sm64(&x) % n];
+	memset(&c->s, 0, sizeof(c->s));
+	if (k == 0)
+		draw_bw(c, &x, ncpu);
+	else if (k == 1)
+		draw_mem(c, &x, ncpu);
+	else
+		draw_move(c, &x);
+	snprintf(c->name, sizeof(c->name), "sweep-%s-%llu", names[k],
+		 (unsigned long long)seed);
+	c->s.name = c->name;
+	c->s.summary = c->summary;
+}
+
+static int sweep(struct vrun *run, const struct cgctl_validate_opts *o,
+		 const struct vrun_opts *ro, struct cgctl_vreport *r)
+{
+	unsigned int kinds = o->sweep_kinds ? o->sweep_kinds : CGCTL_VSWEEP_ALL;
+	struct sweep_case *c = malloc(sizeof(*c));
+	int err = 0;
+
+	if (!c)
+		return -ENOMEM;
+	for (unsigned int i = 0; err >= 0 && i < o->sweep; i++) {
+		draw_case(c, o->seed + i, kinds, run->ncpu);
+		err = one(run, &c->s, ro, r);
+	}
+	free(c);
+	return err;
+}
+
 CGCTL_EXPORT int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *o,
 				    const char *const *names, size_t n_names,
 				    struct cgctl_vreport **ret, struct cgctl_error *e)
@@ -317,6 +482,10 @@ CGCTL_EXPORT int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_va
 
 	if (!ctx || !o || !ret || o->runs == 0 || o->runs > 1000)
 		return cgctl_error_set(e, EINVAL, "runs must be 1..1000");
+	if (o->sweep && n_names)
+		return cgctl_error_set(e, EINVAL, "a sweep draws its own scenarios: no names");
+	if (o->sweep > 10000 || (o->sweep_kinds & ~CGCTL_VSWEEP_ALL))
+		return cgctl_error_set(e, EINVAL, "sweep: 1..10000 cases of bw, mem, move");
 	sel = calloc(n_names + ARRAY_SIZE(scenarios), sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
@@ -326,8 +495,13 @@ CGCTL_EXPORT int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_va
 	if (err >= 0)
 		err = cgctl_vreport_new(&r, run.release, "host", o->runs);
 	ro = (struct vrun_opts){ o->runs, o->cancel, o->progress, o->progress_data };
-	for (i = 0; err >= 0 && i < nsel; i++)
+	for (i = 0; err >= 0 && !o->sweep && i < nsel; i++)
 		err = one(&run, sel[i], &ro, r);
+	if (err >= 0 && o->sweep) {
+		r->sweep = o->sweep;
+		r->seed = o->seed;
+		err = sweep(&run, o, &ro, r);
+	}
 	free(sel);
 	if (err < 0) {
 		if (err == -EINTR)

@@ -276,6 +276,70 @@ static struct cgctl_vreport *sample_report(void)
 	return r;
 }
 
+/* a quantity of a sweep case */
+static void sweep_q(struct cgctl_vscenario_result *s, size_t i, const char *name,
+		    double pred, double obs, double tol, enum cgctl_verdict v)
+{
+	snprintf(s->quantities[i].name, 48, "%s", name);
+	snprintf(s->quantities[i].unit, 16, "ns");
+	s->quantities[i].predicted = pred;
+	s->quantities[i].observed.mean = obs;
+	s->quantities[i].tolerance = tol;
+	s->quantities[i].verdict = v;
+}
+
+START_TEST(test_sweep_stats)
+{
+	struct cgctl_vsweep_stat *st;
+	struct cgctl_vscenario_result *s;
+	struct cgctl_vreport *r;
+	char *js;
+
+	ck_assert_int_eq(cgctl_vreport_new(&r, "6.18.44", "host", 1), 0);
+	r->sweep = 3;
+	r->seed = 40;
+	s = cgctl_vreport_add(r, "sweep-bw-40", "bw: a", 2);
+	sweep_q(s, 0, "usage", 100, 110, 5, CGCTL_VERDICT_DIFFERS);	/* 10% */
+	sweep_q(s, 1, "nr_throttled", 0, 1, 2, CGCTL_VERDICT_MATCH);	/* 1 / tol 2 */
+	s = cgctl_vreport_add(r, "sweep-bw-41", "bw: b", 2);
+	sweep_q(s, 0, "usage", 200, 199, 10, CGCTL_VERDICT_MATCH);	/* 0.5% */
+	sweep_q(s, 1, "nr_throttled", NAN, 0, 0, CGCTL_VERDICT_NA);
+	s = cgctl_vreport_add(r, "sweep-bw-42", "bw: c", 1);
+	sweep_q(s, 0, "usage", 400, 280, 20, CGCTL_VERDICT_DIFFERS);	/* 30% */
+	ck_assert_int_eq(cgctl_vreport_sweep_stats(r, &st), 2);
+	ck_assert_str_eq(st[0].name, "usage");
+	ck_assert_uint_eq(st[0].cases, 3);
+	ck_assert_uint_eq(st[0].decided, 3);
+	ck_assert_uint_eq(st[0].within, 1);
+	ck_assert_double_eq_tol(st[0].median_rel_error, 0.10, 1e-9);
+	ck_assert_double_eq_tol(st[0].worst_rel_error, 0.30, 1e-9);
+	ck_assert_str_eq(st[0].worst_case, "sweep-bw-42");
+	ck_assert_str_eq(st[1].name, "nr_throttled");
+	ck_assert_uint_eq(st[1].cases, 2);
+	ck_assert_uint_eq(st[1].decided, 1);
+	ck_assert_uint_eq(st[1].within, 1);
+	ck_assert_double_eq_tol(st[1].median_rel_error, 0.5, 1e-9);
+	ck_assert_str_eq(st[1].worst_case, "sweep-bw-40");
+	free(st);
+	ck_assert_int_eq(cgctl_vreport_json(r, &js), 0);
+	ck_assert_ptr_nonnull(strstr(js, "],\"sweep\":{\"cases\":3,\"seed\":40,\"quantities\":["
+					 "{\"name\":\"usage\",\"cases\":3,\"decided\":3,"
+					 "\"within\":1,\"within_ratio\":0.3333,"
+					 "\"median_rel_error\":0.1000,\"worst_rel_error\":0.3000,"
+					 "\"worst_case\":\"sweep-bw-42\"},"));
+	free(js);
+	/* a quantity no case decided has nulls, not numbers */
+	r->scenarios[0].quantities[1].verdict = CGCTL_VERDICT_NA;
+	ck_assert_int_eq(cgctl_vreport_json(r, &js), 0);
+	ck_assert_ptr_nonnull(strstr(js, "{\"name\":\"nr_throttled\",\"cases\":2,\"decided\":0,"
+					 "\"within\":0,\"within_ratio\":null,"
+					 "\"median_rel_error\":null,\"worst_rel_error\":null,"
+					 "\"worst_case\":null}]},\"verdict\":\"differs\"}"));
+	free(js);
+	cgctl_vreport_free(r);
+}
+END_TEST
+
 START_TEST(test_json_exact)
 {
 	struct cgctl_vreport *r = sample_report();
@@ -482,6 +546,7 @@ static Suite *validate_suite(void)
 	tcase_add_test(tc, test_runner_failure);
 	tcase_add_test(tc, test_runner_cancel);
 	tcase_add_test(tc, test_json_exact);
+	tcase_add_test(tc, test_sweep_stats);
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_malformed);
 	tcase_add_test(tc, test_xml_checker);
