@@ -153,12 +153,11 @@ for name in bursty tree xz; do
 		grep -q '^lost 0$' "$tr" && ok || fail "$name: records lost"
 		cg --json bw recommend --trace "$tr" --online-cpus "$(getconf _NPROCESSORS_ONLN)"
 		[ "$RC" = 0 ] && ok || { fail "$name: bw recommend: $ERR"; recs=; break; }
-		qr=$(json_get 'j["recommended"]["quota_usec"]')
-		[ "$qr" -gt 0 ] 2>/dev/null && ok || { fail "$name: no finite quota ($OUT)"; recs=; break; }
-		qs="$qs $qr"
-		[ "$qr" -gt "$q" ] && { q=$qr; slack=$(json_get 'j["recommended"]["slack"]')
-			pq=$(json_get 'j["percentile"]["quota_usec"]')
-			ppred=$(json_get 'j["percentile"]["throttled_ratio"]'); }
+		set -- $(json_get 'j["recommended"]["quota_usec"], j["recommended"]["slack"],
+			j["percentile"]["quota_usec"], j["percentile"]["throttled_ratio"]')
+		[ "$1" -gt 0 ] 2>/dev/null && ok || { fail "$name: no finite quota ($OUT)"; recs=; break; }
+		qs="$qs $1"
+		[ "$1" -gt "$q" ] && { q=$1; slack=$2; pq=$3; ppred=$4; }
 	done
 	[ -n "$recs" ] || continue
 	q=$(awk -v q="$q" -v s="$QUOTA_SCALE" 'BEGIN { printf "%d\n", q * s }')
