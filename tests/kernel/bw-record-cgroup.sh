@@ -4,7 +4,7 @@
 # recorded, and so is a process moved into it while the recording runs (found at the
 # next poll, <= 100 ms): its thread appears with on-CPU time; a process that never joins
 # does not; no record is lost.  No CPU limit, no timing budget: this checks what is
-# recorded, not how a replay compares (tests/kernel/bw-record.sh does that).
+# recorded, not how a replay compares (tests/kernel/bw-record.sh does that, by hand).
 . "$top_srcdir/tests/lib.sh"
 spinner_setup
 [ -x "$CGCTL" ] || skip "no cgctl binary"
