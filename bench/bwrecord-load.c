@@ -7,8 +7,12 @@
  * Prints its own user+system CPU time in ms when done.
  * bench/bwrecord-load --calibrate US: the ITERS that spin about US microseconds here
  * (the fastest of 20 tries, so a preempted try does not count).
+ * bench/bwrecord-load --pingpong N: two threads on one CPU hand a byte to each other
+ * through pipes N times (2 N context switches, nothing else), then print the CPU time in
+ * ms: the recorder's cost per switch without the noise of a workload's own CPU time.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +48,44 @@ static void *run(void *arg)
 	return NULL;
 }
 
+static int pp[2][2];
+
+static void *pong(void *arg)
+{
+	char c;
+
+	(void)arg;
+	while (read(pp[0][0], &c, 1) == 1 && c)
+		if (write(pp[1][1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+static int pingpong(long n)
+{
+	struct rusage ru;
+	cpu_set_t one;
+	pthread_t t;
+	char c = 1;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) < 0 || pipe(pp[0]) < 0 || pipe(pp[1]) < 0)
+		return 1;
+	pthread_create(&t, NULL, pong, NULL);	/* inherits the one CPU */
+	for (long i = 0; i < n; i++)
+		if (write(pp[0][1], &c, 1) != 1 || read(pp[1][0], &c, 1) != 1)
+			return 1;
+	c = 0;
+	if (write(pp[0][1], &c, 1) != 1)
+		return 1;
+	pthread_join(t, NULL);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("%.3f\n", (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3);
+	return 0;
+}
+
 static int calibrate(long us)
 {
 	const long n = 1000000;
@@ -68,6 +110,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--calibrate"))
 		return calibrate(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "--pingpong"))
+		return pingpong(atol(argv[2]));
 	if (argc != 5)
 		return 2;
 	n = atol(argv[1]);

@@ -3,7 +3,8 @@
 # (target <= 2 s), against one plain replay of it (`bw predict --trace`) as the baseline;
 # (2) recording's cost at about 1,000 context switches per second per CPU (target <= 2%
 # of the workload's CPU time, 0 lost records): the workload's CPU time plus the
-# recorder's, recorded, against an unrecorded run.  Medians of REPS (default 3).
+# recorder's, recorded, against an unrecorded run; and the cost of one recorded switch,
+# from a workload of nothing but switches.  Medians of REPS (default 3).
 set -e
 CGCTL=${CGCTL:-src/cgctl}
 B=${top_builddir:-.}/bench
@@ -32,21 +33,46 @@ echo "bw recommend, 10 min x 16 threads: ${mr} s (target <= 2 s); one replay ${m
      "ratio $(echo "scale=1; $mr / $mb" | bc) replays' worth"
 
 [ "$(id -u)" = 0 ] || { echo "recording cost: skipped (needs root)"; exit 0; }
-# N threads, 1 ms cycles (800 us asleep, ~200 us of fixed work): about 1,000 switches
-# per second per CPU.  Interleaved pairs (the order alternates), the ratio of each pair:
-# a shared machine's load changes between pairs more than within one.
+# gated CMD...: start CMD waiting on a fifo, so that the recorder is attached before it
+# runs (started first, the workload ran its first switches unrecorded); sets GPID.
+gated() {
+	rm -f "$T/gate"; mkfifo "$T/gate"
+	sh -c 'read x < "$0"; exec "$@"' "$T/gate" "$@" &
+	GPID=$!
+}
+# record_gated OUT CMD...: record CMD from its first instruction; its stdout to OUT,
+# the recorder's summary to $T/rec.err
+record_gated() {
+	out=$1; shift
+	gated "$@" >"$out"
+	"$CGCTL" bw record "$GPID" -o "$T/rec.trace" 2>"$T/rec.err" &
+	rpid=$!
+	for i in $(seq 50); do
+		ls -l "/proc/$rpid/fd" 2>/dev/null | grep -q perf_event && break
+		sleep 0.1
+	done
+	echo go >"$T/gate"; wait "$GPID"; wait "$rpid"
+}
+rec_self_ms() { # the recorder's own CPU time in ms, from its summary
+	sed -n 's/.*for \([0-9.]*\) s:.*recorder CPU \([0-9.]*\)% of one CPU.*/\1 \2/p' \
+		"$T/rec.err" | awk '{ print $1 * $2 * 10 }'
+}
+rec_switches() { sed -n 's/.*s: \([0-9]*\) context switches.*/\1/p' "$T/rec.err"; }
+
+# (2a) N threads, 1 ms cycles (800 us asleep, ~200 us of fixed work): about 1,000
+# switches per second per CPU.  Interleaved pairs (the order alternates), the ratio of
+# each pair: a shared machine's load changes between pairs more than within one.  The
+# workload's own CPU time varies by more than the 2% asked for, so (2b) measures the cost
+# per switch alone.
 N=$(getconf _NPROCESSORS_ONLN)
 ITERS=$("$B/bwrecord-load" --calibrate 200)
 CYCLES=${CYCLES:-4000}
 plain_run() { "$B/bwrecord-load" "$N" "$CYCLES" 800 "$ITERS"; }
 recorded_run() { # the workload's CPU time plus the recorder's, in ms
-	"$B/bwrecord-load" "$N" "$CYCLES" 800 "$ITERS" >"$T/load" &
-	pid=$!
-	"$CGCTL" bw record "$pid" -o "$T/rec.trace" 2>"$T/rec.err"
-	wait $pid
-	sed -n 's/.*for \([0-9.]*\) s:.*recorder CPU \([0-9.]*\)% of one CPU.*/\1 \2/p' \
-		"$T/rec.err" | awk -v l="$(cat "$T/load")" '{ print l + $1 * $2 * 10 }'
+	record_gated "$T/load" "$B/bwrecord-load" "$N" "$CYCLES" 800 "$ITERS"
+	awk -v l="$(cat "$T/load")" -v s="$(rec_self_ms)" 'BEGIN { print l + s }'
 	sed 's/^cgctl: bw record: /  /' "$T/rec.err" >&2
+	rec_switches >>"$T/cyc.sw"
 }
 ratios=""; plain=""; recd=""
 for r in $(seq "$REPS"); do
@@ -57,6 +83,27 @@ for r in $(seq "$REPS"); do
 done
 mp=$(echo $plain | tr ' ' '\n' | median); mq=$(echo $recd | tr ' ' '\n' | median)
 mr=$(echo $ratios | tr ' ' '\n' | median)
+msw=$(median <"$T/cyc.sw")
 echo "recording cost: ratio recorded/unrecorded CPU time $mr (median of $REPS interleaved" \
      "pairs:$ratios; target <= 1.02); workload ${mp} ms unrecorded, ${mq} ms recorded" \
-     "with the recorder (medians)"
+     "with the recorder (medians), $msw switches"
+
+# (2b) two threads on one CPU handing a byte back and forth: nothing but switches.  The
+# extra CPU time of a recorded run (the kernel writing the records in the workload's
+# context, plus the recorder reading them) per recorded switch.
+PP=${PINGPONG:-50000}
+costs=""
+for r in $(seq "$REPS"); do
+	p=$("$B/bwrecord-load" --pingpong "$PP")
+	record_gated "$T/pp" "$B/bwrecord-load" --pingpong "$PP"
+	sed 's/^cgctl: bw record: /  /' "$T/rec.err" >&2
+	costs="$costs $(awk -v p="$p" -v q="$(cat "$T/pp")" -v s="$(rec_self_ms)" \
+		-v n="$(rec_switches)" 'BEGIN { printf "%.3f", (q + s - p) * 1000 / n }')"
+done
+mc=$(echo $costs | tr ' ' '\n' | median)
+echo "recording cost per switch: $mc us (median of $REPS pairs:$costs us)"
+# what it comes to for (2a)'s workload: its switches at that cost over its CPU time
+awk -v c="$mc" -v n="$msw" -v p="$mp" 'BEGIN {
+	printf "recording cost of the 1 ms-cycle workload from the cost per switch: %.2f%%" \
+	       " of its CPU time (%d switches x %s us / %s ms; target <= 2%%)\n",
+	       100 * c * n / 1000 / p, n, c, p }'

@@ -10,11 +10,19 @@
  * competitor), which no limit of this group changes and which recurs on the same
  * machine ("ready", kept in the replayed timeline).  The recorder says when the group
  * may have been throttled (cgctl_bw_demand_throttled, from the cpu.stat of the group and
- * its limited ancestors); runnable time outside those windows is "ready".  Measured:
- * xz -T2 recorded on this 2-CPU machine with ten other runnable tasks spent 0.8 s of
- * 1.4 s per worker preempted and never throttled; replayed as "wait" it asked for two
- * full CPUs and the search found no finite quota, while the kernel ran it unthrottled
- * even at one CPU of quota.
+ * its limited ancestors).  Measured: xz -T2 recorded on this 2-CPU machine with ten
+ * other runnable tasks spent 0.8 s of 1.4 s per worker preempted and never throttled;
+ * replayed as "wait" it asked for two full CPUs and the search found no finite quota,
+ * while the kernel ran it unthrottled even at one CPU of quota.
+ *
+ * A third cause is the group itself: a thread runnable while the recorded threads held
+ * every CPU waited for its own siblings, and the replay, which runs the threads on that
+ * many CPUs, makes it wait again.  Kept as "ready" that wait counts twice and spreads
+ * the demand: tree.sh (three busy subshells on 2 CPUs, tests/kernel/bw-record.sh) waited
+ * 57-171 ms of ~250 ms busy so, with no other load, and the more it waited the smaller
+ * the quota recommended (171 ms: 82 ms, 57 ms: 91 ms; the kernel throttled it up to 90
+ * ms).  So the windows in which the recorded threads ran on at least as many CPUs as
+ * the recording had are "wait" too; runnable time outside every window is "ready".
  *
  * The kernel writes one ring buffer per CPU, so records of a migrating thread arrive out
  * of order across buffers; they are kept and sorted by time before being walked.
@@ -34,6 +42,7 @@ struct dthread {
 	uint64_t since;
 	uint64_t known_oncpu;	/* cgctl_bw_demand_known */
 	bool known;
+	bool oncpu;		/* running, for the count of build_saturated() */
 	struct strbuf out;
 };
 
@@ -74,10 +83,8 @@ CGCTL_EXPORT void cgctl_bw_demand_free(struct cgctl_bw_demand *d)
 	free(d);
 }
 
-CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
-					   uint64_t to_ns)
+static int add_window(struct cgctl_bw_demand *d, uint64_t from_ns, uint64_t to_ns)
 {
-	d->classify = true;
 	if (to_ns <= from_ns)
 		return 0;
 	if (d->nwin == d->capwin) {
@@ -91,6 +98,13 @@ CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t f
 	}
 	d->win[d->nwin++] = (struct dwin){ from_ns, to_ns };
 	return 0;
+}
+
+CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
+					   uint64_t to_ns)
+{
+	d->classify = true;
+	return add_window(d, from_ns, to_ns);
 }
 
 CGCTL_EXPORT int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
@@ -177,13 +191,21 @@ CGCTL_EXPORT int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid,
 	return 0;
 }
 
+/* One "IDX WHAT DURns STARTns" line.  Not strbuf_printf(): a recording writes a line per
+ * switch, and printf was a fifth of the recorder's CPU time (perf, 100,000 switches). */
 static void emit(const struct cgctl_bw_demand *d, struct dthread *t, unsigned int idx,
 		 const char *what, uint64_t from, uint64_t to)
 {
 	if (to <= from)
 		return;
-	strbuf_printf(&t->out, "%u %s %" PRIu64 "ns %" PRIu64 "ns\n", idx, what, to - from,
-		      from - d->start_ns);
+	strbuf_put_u64(&t->out, idx);
+	strbuf_putc(&t->out, ' ');
+	strbuf_puts(&t->out, what);
+	strbuf_putc(&t->out, ' ');
+	strbuf_put_u64(&t->out, to - from);
+	strbuf_putn(&t->out, "ns ", 3);
+	strbuf_put_u64(&t->out, from - d->start_ns);
+	strbuf_putn(&t->out, "ns\n", 3);
 }
 
 /* Runnable [from, to): "wait" where the group may have been throttled, "ready" elsewhere
@@ -313,11 +335,56 @@ static void merge_windows(struct cgctl_bw_demand *d)
 	d->nwin = n;
 }
 
-static int build(struct cgctl_bw_demand *d, uint64_t end)
+/* Count the recorded threads on a CPU through the sorted switches; add a window for
+ * each stretch in which they held @ncpus or more (a thread first seen switching out was
+ * running from the start).  Returns: 0, -ENOMEM. */
+static int build_saturated(struct cgctl_bw_demand *d, unsigned int ncpus, uint64_t end)
 {
-	merge_windows(d);
+	unsigned int running = 0;
+	uint64_t from = d->start_ns;
+	int r = 0;
+
+	for (size_t i = 0; i < d->nsw; i++) {
+		struct dthread *t = thread_of(d, d->sw[i].tid);
+
+		if (!t)
+			return -ENOMEM;
+		if (t->st == D_UNKNOWN) {
+			t->st = D_WAIT;		/* seen: its first record tells its start */
+			t->oncpu = d->sw[i].kind == CGCTL_BW_SW_PREEMPT ||
+				   d->sw[i].kind == CGCTL_BW_SW_SLEEP;
+			running += t->oncpu;
+		}
+	}
+	for (size_t i = 0; i < d->nsw && r >= 0; i++) {
+		struct dthread *t = thread_of(d, d->sw[i].tid);
+		bool in = d->sw[i].kind == CGCTL_BW_SW_IN;
+		uint64_t now = MAX(d->sw[i].time_ns, d->start_ns);
+
+		if (d->sw[i].kind == CGCTL_BW_SW_FORK || in == t->oncpu)
+			continue;
+		if (in && ++running == ncpus)
+			from = now;
+		else if (!in && running-- == ncpus)
+			r = add_window(d, from, now);
+		t->oncpu = in;
+	}
+	if (r >= 0 && running >= ncpus)
+		r = add_window(d, from, end);
+	for (unsigned int i = 0; i < d->nthr; i++)
+		d->thr[i].st = D_UNKNOWN;
+	return r;
+}
+
+static int build(struct cgctl_bw_demand *d, unsigned int ncpus, uint64_t end)
+{
+	int r;
+
 	if (d->nsw)
 		qsort(d->sw, d->nsw, sizeof(*d->sw), cmp_sw);
+	if (d->classify && (r = build_saturated(d, ncpus ? ncpus : 1, end)) < 0)
+		return r;
+	merge_windows(d);
 	for (size_t i = 0; i < d->nsw; i++) {
 		struct dthread *t = thread_of(d, d->sw[i].tid);
 
@@ -335,7 +402,7 @@ CGCTL_EXPORT int cgctl_bw_demand_trace(struct cgctl_bw_demand *d,
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t end = MAX(m->end_ns, d->start_ns);
-	int r = build(d, end);
+	int r = build(d, m->ncpus, end);
 
 	if (r < 0)
 		return r;

@@ -9,8 +9,9 @@
  *   THREAD busy|idle|wait|ready DUR [START]
  *                                     an interval; START: time since the trace began
  *
- * "wait" is time the thread was runnable but held back by its group's limit (throttled;
- * in version 1 traces also any preemption): the demand it did not get when it wanted
+ * "wait" is time the thread was runnable but held back by its group's limit (throttled),
+ * or behind its own group's threads on every CPU (in version 1 traces also any
+ * preemption): the demand it did not get when it wanted
  * it.  The replay drops it, so the busy time around it joins up and the simulated kernel
  * decides the waiting anew; a replay under a looser limit then runs that work sooner, as
  * the thread would have.  "ready" (version 2) is time runnable while other tasks of the

@@ -239,6 +239,44 @@ START_TEST(demand_throttle_windows)
 }
 END_TEST
 
+START_TEST(demand_self_contention)
+{
+	/* 2 CPUs.  43 is runnable 10..30 ms while 42 and 44 hold both CPUs: it waits for its
+	 * own group, which the replay recreates ("wait").  45 is runnable 60..70 ms while
+	 * no recorded thread runs: another task held its CPU ("ready"). */
+	const struct cgctl_bw_switch sw[] = {
+		SW(0, 42, IN), SW(50, 42, SLEEP),
+		SW(1, 43, IN), SW(10, 43, PREEMPT), SW(30, 43, IN), SW(51, 43, SLEEP),
+		SW(10, 44, IN), SW(30, 44, SLEEP),
+		SW(55, 45, IN), SW(60, 45, PREEMPT), SW(70, 45, IN), SW(80, 45, SLEEP),
+	};
+	struct cgctl_bw_demand_meta m = { .end_ns = T0 + 100 * MS, .ncpus = 2 };
+	struct cgctl_bw_demand *d;
+	char *text;
+	size_t len;
+
+	ck_assert_int_eq(cgctl_bw_demand_new(&d, T0), 0);
+	ck_assert_int_eq(cgctl_bw_demand_add(d, sw, sizeof(sw) / sizeof(sw[0])), 0);
+	ck_assert_int_eq(cgctl_bw_demand_throttled(d, T0, T0), 0);	/* never throttled */
+	ck_assert_int_eq(cgctl_bw_demand_trace(d, &m, &text, &len), 0);
+	ck_assert_ptr_nonnull(strstr(text, "\n1 busy 9000000ns 1000000ns\n1 wait 20000000ns "
+					   "10000000ns\n1 busy 21000000ns 30000000ns\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n3 busy 5000000ns 55000000ns\n3 ready 10000000ns "
+					   "60000000ns\n3 busy 10000000ns 70000000ns\n"));
+	cgctl_bw_demand_free(d);
+	free(text);
+	/* on 3 CPUs the group never held them all: 43's wait was another task's doing */
+	m.ncpus = 3;
+	ck_assert_int_eq(cgctl_bw_demand_new(&d, T0), 0);
+	ck_assert_int_eq(cgctl_bw_demand_add(d, sw, sizeof(sw) / sizeof(sw[0])), 0);
+	ck_assert_int_eq(cgctl_bw_demand_throttled(d, T0, T0), 0);
+	ck_assert_int_eq(cgctl_bw_demand_trace(d, &m, &text, &len), 0);
+	ck_assert_ptr_nonnull(strstr(text, "\n1 ready 20000000ns 10000000ns\n"));
+	cgctl_bw_demand_free(d);
+	free(text);
+}
+END_TEST
+
 START_TEST(demand_silent_thread)
 {
 	/* a thread alone on a CPU never switches: its schedstat time makes it busy */
@@ -365,6 +403,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, parse_huge);
 	tcase_add_test(tc, demand_from_switches);
 	tcase_add_test(tc, demand_throttle_windows);
+	tcase_add_test(tc, demand_self_contention);
 	tcase_add_test(tc, demand_silent_thread);
 	tcase_add_test(tc, recommend_always_busy);
 	tcase_add_test(tc, recommend_bursty_beats_percentile);
