@@ -758,11 +758,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 					emit_task(cli, &tasks[i], &tg);
 			out_list_end(cli->out);
 		}
-		/* --tsv=throttle: this object alone, a one-row table */
-		if (have_mt && !cli_tsv_skip(cli, "throttle"))
-			move_throttle_emit(cli, &mt);
-		else if (cli->fmt != OUT_HUMAN && !cli_tsv_skip(cli, "throttle"))
-			out_null(cli->out, "throttling");	/* JSON, TSV keep the key */
+		/* --tsv=throttle: this object alone, a one-row table of fixed columns */
+		if (!cli_tsv_skip(cli, "throttle"))
+			move_throttle_emit(cli, have_mt ? &mt : NULL);
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:

@@ -5,6 +5,9 @@
  * `perf stat -I`; --json prints one object per line, --tsv one header and a row per
  * interval.  Intervals run on an absolute schedule, and each line reports the interval it
  * actually measured, so a late wake-up shows up as a longer interval, not as drift.
+ * --openmetrics prints the cgroup's totals instead of deltas (a scraper takes rate()
+ * itself), one whole exposition per sample as `stat --openmetrics` writes it, each
+ * ending in "# EOF": the first at once, so that COUNT samples take COUNT - 1 intervals.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,14 +17,19 @@
 #include <time.h>
 
 #include "cgctl.h"
+#include "stat-openmetrics.h"
 
 static const char *opt_interval, *opt_count;
+static int opt_om;
 
 static const struct poptOption options[] = {
 	{ "interval", 'i', POPT_ARG_STRING, &opt_interval, 0,
 	  "length of an interval (default 1s; a plain number is in ms)", "DUR" },
 	{ "count", 'n', POPT_ARG_STRING, &opt_count, 0,
-	  "stop after COUNT intervals (default: until interrupted)", "COUNT" },
+	  "stop after COUNT intervals (--openmetrics: samples; default: until interrupted)",
+	  "COUNT" },
+	{ "openmetrics", '\0', POPT_ARG_NONE, &opt_om, 0,
+	  "each sample's totals as an OpenMetrics exposition ending in '# EOF'", NULL },
 	POPT_TABLEEND
 };
 
@@ -54,13 +62,14 @@ static int watch_setup(struct cli *cli, const char *path, struct watch *w)
 		rc = cli_path(cli, w->cm, path, w->cpath, sizeof(w->cpath));
 		if (rc)
 			return rc;
-		if (cgctl_mount_find(cli->ctx, "cpuacct", &w->am) == 0 && w->am != w->cm) {
-			rc = cli_path(cli, w->am, path, w->apath, sizeof(w->apath));
-			if (rc)
-				return rc;
-		} else {
+		/* v1 usage is cpuacct's, in its own hierarchy or co-mounted with cpu
+		 * (cpu,cpuacct: the same directory) */
+		if (cgctl_mount_find(cli->ctx, "cpuacct", &w->am) < 0)
 			w->am = NULL;
-		}
+		else if (w->am == w->cm)
+			memcpy(w->apath, w->cpath, sizeof(w->apath));
+		else if ((rc = cli_path(cli, w->am, path, w->apath, sizeof(w->apath))))
+			return rc;
 	}
 	if (cgctl_mount_find(cli->ctx, "memory", &w->mm) == 0) {
 		rc = cli_path(cli, w->mm, path, w->mpath, sizeof(w->mpath));
@@ -78,7 +87,10 @@ static int take(struct cli *cli, const struct watch *w, struct sample *s)
 	s->t_ns = mono_ns();
 	s->has_cpu = w->cm && cgctl_cpubw_read(cli->ctx, w->cm, w->cpath, w->am,
 					       w->am ? w->apath : NULL, &s->bw) == 0;
-	s->has_mem = w->mm && cgctl_memstat_read(cli->ctx, w->mm, w->mpath, &s->ms) == 0;
+	/* stat does not print memsw.failcnt (stat --openmetrics reads the same) */
+	s->has_mem = w->mm && cgctl_memstat_read_flags(cli->ctx, w->mm, w->mpath,
+						       CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT,
+						       &s->ms) == 0;
 	return s->has_cpu || s->has_mem ? 0 : -ENOENT;
 }
 
@@ -241,6 +253,41 @@ static int parse_opts(struct cli *cli, uint64_t *interval_ns, uint64_t *count)
 	return EXIT_OK;
 }
 
+/* --openmetrics: sample @s of @path as one exposition, flushed whole.  Returns: 0, -1. */
+static int print_om(const char *path, const struct sample *s)
+{
+	struct stat_om_row row = {
+		.path = path,
+		.rm = s->has_mem ? 0 : -ENOENT,
+		.rc = s->has_cpu ? 0 : -ENOENT,
+		.ms = s->ms,
+		.bw = s->bw,
+	};
+
+	return stat_openmetrics(stdout, &row, 1);
+}
+
+/* --openmetrics: COUNT samples (the first at once) on the schedule of the deltas. */
+static int run_om(struct cli *cli, const struct watch *w, const char *path,
+		  uint64_t interval, uint64_t count)
+{
+	struct sample s;
+	uint64_t t0;
+
+	if (take(cli, w, &s) < 0)
+		return cli_error(cli, path, -ENOENT, "no such cgroup");
+	t0 = s.t_ns;
+	for (uint64_t i = 1;; i++) {
+		if (print_om(path, &s) < 0)
+			return cli_error(cli, "stdout", -EIO, NULL);
+		if (count && i >= count)
+			return EXIT_OK;
+		sleep_until(t0 + i * interval);
+		if (take(cli, w, &s) < 0)
+			return cli_error(cli, path, -ENOENT, "the cgroup went away");
+	}
+}
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	struct sample prev, cur;
@@ -252,9 +299,14 @@ static int run(struct cli *cli, int argc, const char **argv)
 	rc = parse_opts(cli, &interval, &count);
 	if (rc)
 		return rc;
+	if (opt_om && cli->fmt != OUT_HUMAN)
+		return cli_usage(cli, "--openmetrics is a format of its own: not with --json "
+				 "or --tsv");
 	rc = watch_setup(cli, argv[0], &w);
 	if (rc)
 		return rc;
+	if (opt_om)
+		return run_om(cli, &w, argv[0], interval, count);
 	if (take(cli, &w, &prev) < 0)
 		return cli_error(cli, argv[0], -ENOENT, "no such cgroup");
 	t0 = prev.t_ns;

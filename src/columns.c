@@ -80,7 +80,7 @@ const struct out_table stat_tables[2] = {
 };
 
 static const struct out_col tree_cgroups[] = {
-	{ "PATH", "path", D },
+	{ "PATH", "path", D | OUT_COL_TREE },
 	{ "HIERARCHIES", "hierarchies", D | T },
 	{ "PROCS", "procs", D | R },
 	{ "USAGE", "memory_usage_bytes", D | R },

@@ -41,55 +41,109 @@ int move_throttle_sample(struct cli *cli, const struct cgctl_mount *m, const cha
 	return EXIT_OK;
 }
 
+/*
+ * The keys below are printed whether or not there is a value (null, "-" in TSV), so that
+ * --tsv=throttle has one column set whatever was measured: a null object stands for its
+ * keys in JSON, but a TSV table cannot say that.
+ */
+static bool tsv(const struct cli *cli)
+{
+	return out_format(cli->out) == OUT_TSV;
+}
+
+static void opt_u64(struct out *o, const char *key, bool have, uint64_t v)
+{
+	if (have)
+		out_u64(o, key, v);
+	else
+		out_null(o, key);
+}
+
+static void opt_i64(struct out *o, const char *key, bool have, int64_t v)
+{
+	if (have)
+		out_i64(o, key, v);
+	else
+		out_null(o, key);
+}
+
+static void opt_double(struct out *o, const char *key, bool have, double v, int dec)
+{
+	if (have)
+		out_double(o, key, v, dec);
+	else
+		out_null(o, key);
+}
+
+static void opt_usec(struct out *o, const char *key, bool have, uint64_t ns)
+{
+	if (have)
+		out_usec(o, key, ns);
+	else
+		out_null(o, key);
+}
+
+/* "before" or "after"; @s NULL: nothing sampled (null, or in TSV every key null) */
 static void emit_side(struct cli *cli, const char *key,
 		      const struct cgctl_move_throttle *mt,
 		      const struct cgctl_move_throttle_side *s)
 {
-	uint64_t period = mt->bw.period_us * 1000ULL;
-	double periods = period ? (double)s->run_ns / (double)period : 0;
+	struct out *o = cli->out;
+	uint64_t period = mt ? mt->bw.period_us * 1000ULL : 0;
+	double periods = s && period ? (double)s->run_ns / (double)period : 0;
+	bool h = s != NULL;
+	int64_t np = h ? s->st.nr_periods : 0;
 
-	out_obj_begin(cli->out, key);
-	out_u64(cli->out, "threads", s->threads);
-	out_double(cli->out, "demand_cpus", s->demand_cpus, 2);
-	out_i64(cli->out, "nr_periods", s->st.nr_periods);
-	out_i64(cli->out, "nr_throttled", s->st.nr_throttled);
-	out_double(cli->out, "throttled_periods_ratio", s->st.nr_periods > 0 ?
-		   (double)s->st.nr_throttled / s->st.nr_periods : 0, 3);
-	out_usec(cli->out, "throttled_usec_per_period", s->st.nr_periods > 0 ?
-		 s->st.throttled_ns / (uint64_t)s->st.nr_periods : 0);
-	out_usec(cli->out, "usage_usec_per_period", periods > 0 ?
-		 (uint64_t)((double)s->st.usage_ns / periods) : 0);
-	out_obj_end(cli->out);
+	if (!s && !tsv(cli)) {
+		out_null(o, key);
+		return;
+	}
+	out_obj_begin(o, key);
+	opt_u64(o, "threads", h, h ? s->threads : 0);
+	opt_double(o, "demand_cpus", h, h ? s->demand_cpus : 0, 2);
+	opt_i64(o, "nr_periods", h, np);
+	opt_i64(o, "nr_throttled", h, h ? s->st.nr_throttled : 0);
+	opt_double(o, "throttled_periods_ratio", h,
+		   np > 0 ? (double)s->st.nr_throttled / np : 0, 3);
+	opt_usec(o, "throttled_usec_per_period", h,
+		 np > 0 ? s->st.throttled_ns / (uint64_t)np : 0);
+	opt_usec(o, "usage_usec_per_period", h,
+		 periods > 0 ? (uint64_t)((double)s->st.usage_ns / periods) : 0);
+	out_obj_end(o);
 }
 
 void move_throttle_emit(struct cli *cli, const struct cgctl_move_throttle *mt)
 {
-	out_obj_begin(cli->out, "throttling");
-	out_str(cli->out, "cgroup", mt->path);
-	out_usec(cli->out, "quota_usec", mt->bw.quota_us == CGCTL_BW_INF ? UINT64_MAX :
+	struct out *o = cli->out;
+	bool h = mt != NULL, sampled = h && mt->limited && mt->sample_ns;
+
+	if (!mt && !tsv(cli)) {
+		if (out_format(o) == OUT_JSON)
+			out_null(o, "throttling");	/* the key stays */
+		return;
+	}
+	out_obj_begin(o, "throttling");
+	out_str(o, "cgroup", h ? mt->path : NULL);
+	opt_usec(o, "quota_usec", h, !h || mt->bw.quota_us == CGCTL_BW_INF ? UINT64_MAX :
 		 mt->bw.quota_us * 1000);
-	out_usec(cli->out, "period_usec", mt->bw.period_us * 1000);
-	out_usec(cli->out, "burst_usec", mt->bw.burst_us * 1000);
-	out_bool(cli->out, "limited", mt->limited);
-	if (mt->limited) {
-		out_str(cli->out, "limited_by", mt->limit_path);
-		out_double(cli->out, "limit_cpus", mt->limit_cpus, 2);
-	} else {
-		out_null(cli->out, "limited_by");
-		out_null(cli->out, "limit_cpus");
+	opt_usec(o, "period_usec", h, h ? mt->bw.period_us * 1000 : 0);
+	opt_usec(o, "burst_usec", h, h ? mt->bw.burst_us * 1000 : 0);
+	if (h)
+		out_bool(o, "limited", mt->limited);
+	else
+		out_null(o, "limited");
+	out_str(o, "limited_by", h && mt->limited ? mt->limit_path : NULL);
+	opt_double(o, "limit_cpus", h && mt->limited, h ? mt->limit_cpus : 0, 2);
+	opt_u64(o, "online_cpus", h, h ? mt->ncpus : 0);
+	/* what only a sample has: null (JSON, TSV) or left out (the human lines) */
+	if (sampled || out_format(o) != OUT_HUMAN) {
+		opt_usec(o, "sample_usec", sampled, sampled ? mt->sample_ns : 0);
+		out_str(o, "demand_from", !sampled ? NULL :
+			mt->demand == CGCTL_MOVE_DEMAND_RECORD ? "recording" : "cpu-time");
+		out_str(o, "not_recorded_because", sampled &&
+			mt->demand == CGCTL_MOVE_DEMAND_CPUTIME ? mt->why_not_recorded : NULL);
 	}
-	out_u64(cli->out, "online_cpus", mt->ncpus);
-	if (mt->limited && mt->sample_ns) {
-		out_usec(cli->out, "sample_usec", mt->sample_ns);
-		out_str(cli->out, "demand_from", mt->demand == CGCTL_MOVE_DEMAND_RECORD ?
-			"recording" : "cpu-time");
-		if (mt->demand == CGCTL_MOVE_DEMAND_CPUTIME)
-			out_str(cli->out, "not_recorded_because", mt->why_not_recorded);
-		emit_side(cli, "before", mt, &mt->before);
-		emit_side(cli, "after", mt, &mt->after);
-	} else {
-		out_null(cli->out, "before");
-		out_null(cli->out, "after");
-	}
-	out_obj_end(cli->out);
+	emit_side(cli, "before", mt, sampled ? &mt->before : NULL);
+	emit_side(cli, "after", mt, sampled ? &mt->after : NULL);
+	out_obj_end(o);
 }

@@ -20,7 +20,8 @@ int move_throttle_limits(struct cli *cli, const struct cgctl_mount *m, const cha
 int move_throttle_sample(struct cli *cli, const struct cgctl_mount *m, const char *dest,
 			 const pid_t *pids, size_t n, uint64_t sample_ns,
 			 struct cgctl_move_throttle *mt);
-/* The "throttling" object of the move output. */
+/* The "throttling" object of the move output; @mt NULL: nothing looked at (null; in TSV
+ * the same columns as ever, all "-"; nothing in the human output). */
 void move_throttle_emit(struct cli *cli, const struct cgctl_move_throttle *mt);
 
 #endif

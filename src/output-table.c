@@ -197,11 +197,87 @@ static const char *cell_text(const struct tview *t, size_t r, size_t c, bool spe
 	return t->cells[r][c].s;
 }
 
+/* @anc is a proper ancestor of the cgroup path @path ("/" of every other path) */
+static bool ancestor(const char *anc, const char *path)
+{
+	size_t n = strlen(anc);
+
+	if (!strcmp(anc, "/"))
+		return path[0] == '/' && path[1];
+	return !strncmp(anc, path, n) && path[n] == '/';
+}
+
+/*
+ * Row @r's parent line in the tree of column @c (NULL: a top row): the nearest row
+ * before it whose path is an ancestor of its own.  The rows are sorted by path, so
+ * that is the deepest ancestor listed (any row between an ancestor and @r that is an
+ * ancestor of @r is deeper).
+ */
+static struct libscols_line *tree_parent(const struct tview *t, size_t c, size_t r,
+					 struct libscols_line **lines)
+{
+	const char *path = cell_text(t, r, c, true);
+
+	for (size_t j = r; j-- > 0;)
+		if (ancestor(cell_text(t, j, c, true), path))
+			return lines[j];
+	return NULL;
+}
+
+/* The tree column's text of row @r: the last component under a parent, else whole. */
+static const char *tree_text(const struct tview *t, size_t c, size_t r, bool child)
+{
+	const char *path = cell_text(t, r, c, true), *slash = strrchr(path, '/');
+
+	return child && slash && slash[1] ? slash + 1 : path;
+}
+
+/* The column drawn as a tree, SIZE_MAX when none is (-r: every cell whole, flat). */
+static size_t tree_column(const struct picked *p, const struct out_table_opts *opts)
+{
+	if (opts && opts->raw)
+		return SIZE_MAX;
+	for (size_t i = 0; i < p->n; i++)
+		if ((p->s[i].flags & OUT_COL_TREE) && p->s[i].tcol != SIZE_MAX)
+			return i;
+	return SIZE_MAX;
+}
+
+static int add_lines(struct libscols_table *tb, const struct tview *t,
+		     const struct picked *p, size_t tree, bool spec)
+{
+	struct libscols_line **lines = calloc(t->nrows ? t->nrows : 1, sizeof(*lines));
+	int r = -ENOMEM;
+
+	if (!lines)
+		return -ENOMEM;
+	for (size_t row = 0; row < t->nrows; row++) {
+		struct libscols_line *parent = tree == SIZE_MAX ? NULL :
+					       tree_parent(t, p->s[tree].tcol, row, lines);
+		struct libscols_line *ln = scols_table_new_line(tb, parent);
+
+		if (!ln)
+			goto out;
+		lines[row] = ln;
+		for (size_t i = 0; i < p->n; i++) {
+			const char *s = i == tree ? tree_text(t, p->s[i].tcol, row, parent) :
+						    cell_text(t, row, p->s[i].tcol, spec);
+
+			if (scols_line_set_data(ln, i, s) < 0)
+				goto out;
+		}
+	}
+	r = 0;
+out:
+	free(lines);
+	return r;
+}
+
 static struct libscols_table *build(const struct tview *t, const struct picked *p,
 				    const struct out_table_opts *opts, bool spec, int indent)
 {
 	struct libscols_table *tb = scols_new_table();
-	size_t width = term_width();
+	size_t width = term_width(), tree = tree_column(p, opts);
 
 	if (!tb)
 		return NULL;
@@ -225,18 +301,13 @@ static struct libscols_table *build(const struct tview *t, const struct picked *
 			fl |= SCOLS_FL_RIGHT;
 		if (p->s[i].flags & OUT_COL_TRUNC)
 			fl |= SCOLS_FL_TRUNC;
+		if (i == tree)
+			fl |= SCOLS_FL_TREE;
 		if (!scols_table_new_column(tb, p->s[i].name, fl & SCOLS_FL_TRUNC ? 0.3 : 0, fl))
 			goto fail;
 	}
-	for (size_t r = 0; r < t->nrows; r++) {
-		struct libscols_line *ln = scols_table_new_line(tb, NULL);
-
-		if (!ln)
-			goto fail;
-		for (size_t i = 0; i < p->n; i++)
-			if (scols_line_set_data(ln, i, cell_text(t, r, p->s[i].tcol, spec)) < 0)
-				goto fail;
-	}
+	if (add_lines(tb, t, p, tree, spec) < 0)
+		goto fail;
 	return tb;
 fail:
 	scols_unref_table(tb);

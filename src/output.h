@@ -57,6 +57,9 @@ struct out_col {
 #define OUT_COL_DEFAULT	0x1	/* in the default column set */
 #define OUT_COL_RIGHT	0x2	/* right-aligned (numbers) */
 #define OUT_COL_TRUNC	0x4	/* may be truncated to fit the terminal (paths, notes) */
+/* cgroup paths drawn as a tree (not with -r): each row under the nearest row before it
+ * whose path is its ancestor, showing its last component ("/" first rows: whole) */
+#define OUT_COL_TREE	0x8
 
 /* The columns of the human table printed for the list named @list. */
 struct out_table {

@@ -877,7 +877,7 @@ size_t ps_leading_equal(const uint64_t *v, size_t n, uint64_t x)
 static int account_block(struct ps_groups *g, struct ps_window *w, const struct ps_run *run,
 			 uint64_t i, uint64_t end)
 {
-	uint64_t off = run->pfn - w->base, one;
+	uint64_t off = run->pfn - w->base, one = 0;
 	bool thp = block_sample(w, run->pfn + i) & KPF_BIT(KPF_THP);
 	/* every page read in the block has one owner: no need to look at each */
 	bool same = w->kcg && ps_mixed_one(w->mixed, run->pfn + i, &one);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The bash completion (completions/bash/cgctl) offers what --help lists: the column
 # names after -o/--output (after a comma too) and the TSV tables after --tsv= (whether
-# or not bash splits the word at "=").
+# or not bash splits the word at "="): the command's after it, every command's before.
 . "$top_srcdir/tests/lib.sh"
 command -v bash >/dev/null || skip "bash not installed"
 [ -x "$CGCTL" ] || skip "cgctl not built"
@@ -46,6 +46,27 @@ for c in stat move "mem where" "bw predict"; do
 		check "$t" "$split" "$c --tsv ="
 	done
 done
+# before the command: every command's tables (cgctl(1) --tsv)
+all=$(for c in stat move "mem where" "bw predict"; do tables $c; done)
+got=$(comp cgctl --tsv=)
+split=$(comp cgctl --tsv = "")
+n=0
+for t in $all; do
+	check "--tsv=$t" "$got" "--tsv= before the command"
+	check "$t" "$split" "--tsv = before the command"
+	n=$((n + 1))
+done
+[ $n -ge 8 ] && ok || fail "only $n tables: $all"
+[ "$(printf '%s\n' "$got" | wc -l)" = "$(printf '%s\n' $all | sort -u | wc -l)" ] && ok ||
+	fail "--tsv= before the command: not each table once: $(echo $got)"
+got=$(comp cgctl -q --tsv=t)
+[ "$(echo $got)" = "--tsv=tasks --tsv=throttle --tsv=timeline" ] && ok || fail "--tsv=t: $got"
+# the table word after "--tsv =" is not taken for the command
+got=$(comp cgctl --tsv = throttle move --s)
+[ "$got" = --sample ] && ok || fail "--tsv = throttle move --s: $got"
+got=$(comp cgctl --tsv = throttle stat --tsv = "")
+[ "$(echo $got)" = "cgroups processes" ] && ok || fail "stat's tables after --tsv = NAME: $got"
+check --openmetrics "$(comp cgctl watch --o)" "watch --o"
 got=$(comp cgctl bw predict --tsv = t)
 [ "$got" = timeline ] && ok || fail "bw predict --tsv=t: $got"
 [ -s "$T_TMP/bash.err" ] && fail "bash wrote errors: $(head -n 3 "$T_TMP/bash.err")" || ok

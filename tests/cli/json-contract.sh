@@ -140,9 +140,36 @@ for tree in v1 v2; do
 	cg --root "$ROOT" --tsv=moves move --dry-run --sample 0 4242 /a
 	[ "$(printf '%s\n' "$OUT" | head -1 | cut -f1)" = pid ] && ok || fail "$tree: --tsv=moves: $OUT"
 done
-# without a plan nothing is sampled: the object is null, its table says so
-cg --root "$ROOT" --tsv=throttle move --dry-run --no-plan 4242 /a
-[ "$OUT" = "$(printf 'throttling\n-')" ] && ok || fail "--tsv=throttle --no-plan: $OUT"
+# --tsv=throttle has the 25 columns of cgctl-move(1) whatever was measured, "-" where
+# nothing was: limited but not sampled (--sample 0), not limited, nothing looked at
+# (--no-plan; no cpu hierarchy)
+cols=$(sed -n '/^throttling\.cgroup /,/^```/p' "$top_srcdir/man/cgctl-move.1.scd" |
+	grep -v '^```' | tr ' ' '\n' | grep . | tr '\n' '\t' | sed 's/\t$//')
+[ "$(printf '%s' "$cols" | tr '\t' '\n' | wc -l)" = 24 ] && ok ||
+	fail "cgctl-move(1) does not list 25 --tsv=throttle columns: $cols"
+# throttle_row NAME WANT-CELLS ARGS...: `cgctl --tsv=throttle ARGS` prints the documented
+# header and one row whose cells, "-" or not, are WANT-CELLS ("v" a value, "-" none)
+throttle_row() {
+	name=$1 want=$2
+	shift 2
+	cg --root "$ROOT" --tsv=throttle "$@"
+	expect_rc 0 "--tsv=throttle: $name"
+	[ "$(printf '%s\n' "$OUT" | head -1)" = "$cols" ] && ok ||
+		fail "--tsv=throttle: $name: header $(printf '%s\n' "$OUT" | head -1)"
+	got=$(printf '%s\n' "$OUT" | awk -F'\t' 'NR == 2 {
+		for (i = 1; i <= NF; i++) printf "%s", ($i == "-" ? "-" : "v") }')
+	[ "$got" = "$want" ] && ok || fail "--tsv=throttle: $name: cells $got, want $want: $OUT"
+	[ "$(printf '%s\n' "$OUT" | wc -l)" = 2 ] && ok || fail "--tsv=throttle: $name: $OUT"
+}
+none=-------------------------
+fixture v2
+throttle_row "limited, --sample 0" vvvvvvvv----------------- move --dry-run --sample 0 4242 /a
+throttle_row "--no-plan" $none move --dry-run --no-plan 4242 /a
+printf '0::/01\n' >"$ROOT/proc/4242/cgroup"	# (already there: no move to fail)
+throttle_row "not limited" vvvvv--v----------------- move --dry-run 4242 /01
+fixture mem-v1
+fake_task 100 '4:memory:/a\n'
+throttle_row "no cpu hierarchy" $none move --dry-run --no-plan 100 /a/b
 bp="bw predict --quota 20ms --threads 2 --online-cpus 2 --duration 500ms"
 cg --json $bp --timeline
 want=$(json_get '"\n".join("\t".join(str(v).lower() for v in r.values()) for r in j["timeline"])')

@@ -6,43 +6,10 @@
 # fixture's values in base units, and refuses to be combined with other formats.
 . "$top_srcdir/tests/lib.sh"
 
+command -v python3 >/dev/null || skip "python3 is needed"
+
 # check_om FILE: "ok FAMILIES SAMPLES" or what is wrong
-check_om() {
-	python3 - "$1" <<'PY'
-import re, sys
-lines = open(sys.argv[1]).read().split("\n")
-bad = []
-if lines[-1] != "" or lines[-2] != "# EOF":
-    bad.append("no '# EOF' last")
-lines = lines[:-2]
-seen, cur, kind, samples = set(), None, {}, 0
-sample = re.compile(r'^([a-z_]+)\{cgroup="((?:[^"\\\n]|\\.)*)"(,[a-z]+="[a-z_]+")?\} (\+Inf|-?[0-9.e+-]+)$')
-for i, l in enumerate(lines):
-    m = re.match(r"^# (HELP|TYPE) ([a-z_]+) (.+)$", l)
-    if m:
-        name = m.group(2)
-        if m.group(1) == "HELP":
-            if name in seen:
-                bad.append("family %s split (line %d)" % (name, i + 1))
-            seen.add(name)
-            cur = name
-        elif m.group(3) not in ("counter", "gauge") or name != cur:
-            bad.append("bad TYPE line %d: %s" % (i + 1, l))
-        else:
-            kind[name] = m.group(3)
-        continue
-    m = sample.match(l)
-    if not m:
-        bad.append("line %d not a sample: %r" % (i + 1, l))
-        continue
-    samples += 1
-    want = cur + ("_total" if kind.get(cur) == "counter" else "")
-    if m.group(1) != want:
-        bad.append("line %d: %s in family %s" % (i + 1, m.group(1), cur))
-    float(m.group(4).replace("+Inf", "inf"))
-print("; ".join(bad) if bad else "ok %d %d" % (len(seen), samples))
-PY
-}
+check_om() { python3 "$top_srcdir/tests/cli/openmetrics-check.py" "$1"; }
 
 # value METRIC LABELS: the value of one sample of $OUT
 value() {

@@ -36,7 +36,40 @@ cg --root "$ROOT" stat /a
 expect_out_has "PATH  USAGE  LIMIT  CPU  PERIODS  NR-THROTTLED  THROTTLED" "stat default header"
 cg --root "$ROOT" tree -r -n /a
 expect_out "/a memory,cpu,cpuacct 1 8MiB 64MiB 0.50
-/a/b memory,cpu,cpuacct 2 4MiB max 0.20" "tree -r -n"
+/a/b memory,cpu,cpuacct 2 4MiB max 0.20" "tree -r -n (no tree: whole paths)"
+
+# tree draws PATH as a tree (lsblk's NAME): each cgroup under its parent by its name,
+# the top row whole; with PATH elsewhere than first, and without PATH, flat
+cg --root "$ROOT" tree -o path,procs /
+expect_out "PATH                       PROCS
+/                              3
+|-01                           1
+| \`-02                         0
+|-a                            1
+| \`-b                          2
+\`-ro                           0
+  |-cpu.cfs_quota_us           -
+  \`-memory.limit_in_bytes      -" "tree -o path,procs"
+cg --root "$ROOT" tree -o procs,path -n /a
+expect_out "    1  /a
+    2  \`-b" "tree -o procs,path -n /a"
+cg --root "$ROOT" tree -o procs,usage /a
+expect_out "PROCS  USAGE
+    1   8MiB
+    2   4MiB" "tree without PATH"
+# a sibling whose name extends another's ("/a-x" sorts between /a and /a/b) is no child
+cp -a "$ROOT/sys/fs/cgroup/memory/a/b" "$ROOT/sys/fs/cgroup/memory/a-x"
+cg --root "$ROOT" tree -c memory -o path /
+expect_out "PATH
+/
+|-01
+| \`-02
+|-a
+| \`-b
+|-a-x
+\`-ro
+  \`-memory.limit_in_bytes" "tree: /a-x beside /a"
+rm -rf "$ROOT/sys/fs/cgroup/memory/a-x"
 cg --root "$ROOT" move -n --no-plan -r 4242 /a
 expect_out "PID FROM TO EXPECTED OBSERVED VERDICT NOTE
 4242 /a /a - - n/a no\\x20plan\\x20(--no-plan)" "move -n -r (blanks escaped)"

@@ -51,7 +51,7 @@ if command -v script >/dev/null 2>&1 && command -v stty >/dev/null 2>&1; then
 	OUT=$(script -qec "stty cols 72; '$CGCTL' --root '$ROOT' tree" /dev/null </dev/null |
 		tr -d '\r')
 	fits "v1 tree on a 72-column terminal" 72
-	printf '%s\n' "$OUT" | grep -q '^/ro/memory.limit_in_bytes ' && ok ||
+	printf '%s\n' "$OUT" | grep -q '^  `-memory.limit_in_bytes ' && ok ||
 		fail "a path was truncated: $OUT"
 	[ "$OUT" != "$full" ] && ok || fail "not fitted to 72 columns: $OUT"
 	# wide enough: the same table as in a pipe

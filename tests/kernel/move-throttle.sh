@@ -91,4 +91,18 @@ fi
 cg --json move -c cpu --sample 0 $PIDS "$lim"
 expect_rc 0 "--sample 0"
 [ "$(json_get 'j["throttling"]["before"]')" = None ] && ok || fail "--sample 0: $OUT"
+
+# ---- --tsv=throttle: the columns of a sampled run are those of an unsampled one ----
+# (from $free: a task already in the destination is not recorded twice)
+cg --tsv=throttle move -c cpu $PIDS "$free"
+expect_rc 0 "--tsv=throttle, unlimited"
+head0=$(printf '%s\n' "$OUT" | head -1)
+cg --tsv=throttle move -c cpu --sample 200ms $PIDS "$lim"
+expect_rc 0 "--tsv=throttle --sample 200ms"
+[ "$(printf '%s\n' "$OUT" | head -1)" = "$head0" ] && ok ||
+	fail "--tsv=throttle: sampled columns differ: $OUT / $head0"
+# every before.* and after.* cell has a value
+printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[i] = $i }
+	NR == 2 { for (i = 1; i <= NF; i++) if (c[i] ~ /\.(before|after)\./ && $i == "-") bad++
+		  exit bad > 0 }' && ok || fail "--tsv=throttle: sampled cells missing: $OUT"
 done_testing
