@@ -190,10 +190,13 @@ int perf_rec_add_task(struct perf_rec *pr, pid_t tid, struct cgctl_error *e)
 	return 1;
 }
 
+/* Returns: the threads newly opened, 0 when every thread was recorded already (a
+ * process listed twice, or also in a recorded cgroup), -ESRCH when it is gone. */
 int perf_rec_add_process(struct perf_rec *pr, pid_t pid, struct cgctl_error *e)
 {
 	char path[64];
 	int total = 0, added;
+	bool known = false;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	do {	/* threads created while we open the others: read the list again */
@@ -202,7 +205,7 @@ int perf_rec_add_process(struct perf_rec *pr, pid_t pid, struct cgctl_error *e)
 		int r = 0;
 
 		if (!d)
-			return total ? total : -ESRCH;
+			return total || known ? total : -ESRCH;
 		added = 0;
 		while (r >= 0 && (de = readdir(d))) {
 			long tid = strtol(de->d_name, NULL, 10);
@@ -212,6 +215,8 @@ int perf_rec_add_process(struct perf_rec *pr, pid_t pid, struct cgctl_error *e)
 			r = perf_rec_add_task(pr, (pid_t)tid, e);
 			if (r > 0)
 				added++;
+			else if (r == 0)
+				known = true;
 			if (r == -ESRCH)
 				r = 0;
 		}
@@ -220,7 +225,7 @@ int perf_rec_add_process(struct perf_rec *pr, pid_t pid, struct cgctl_error *e)
 			return r;
 		total += added;
 	} while (added);
-	return total ? total : -ESRCH;
+	return total || known ? total : -ESRCH;
 }
 
 static int push_sw(struct perf_rec *pr, const struct cgctl_bw_switch *sw)

@@ -93,7 +93,7 @@ expect_rc 0 "--sample 0"
 [ "$(json_get 'j["throttling"]["before"]')" = None ] && ok || fail "--sample 0: $OUT"
 
 # ---- --tsv=throttle: the columns of a sampled run are those of an unsampled one ----
-# (from $free: a task already in the destination is not recorded twice)
+# (from $free)
 cg --tsv=throttle move -c cpu $PIDS "$free"
 expect_rc 0 "--tsv=throttle, unlimited"
 head0=$(printf '%s\n' "$OUT" | head -1)
@@ -105,4 +105,13 @@ expect_rc 0 "--tsv=throttle --sample 200ms"
 printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[i] = $i }
 	NR == 2 { for (i = 1; i <= NF; i++) if (c[i] ~ /\.(before|after)\./ && $i == "-") bad++
 		  exit bad > 0 }' && ok || fail "--tsv=throttle: sampled cells missing: $OUT"
+
+# ---- tasks already in the destination: they are its load before and after (recorded
+# once, not refused as gone) ----
+cg move -c cpu $PIDS "$lim"
+expect_rc 0 "into $lim"
+cg --json move -c cpu --sample 200ms $PIDS "$lim"
+expect_rc 0 "--sample 200ms with the tasks already there"
+[ "$(json_get 'j["throttling"]["demand_from"]')" = recording ] && ok ||
+	fail "already there: not recorded: $OUT"
 done_testing
