@@ -39,7 +39,7 @@ while read -r i src; do
 	f="$T_TMP/ex/$i"
 	n=$((n + 1))
 	case $(cat "$f") in
-	"cgctl --tsv tree /batch | cut -f1 | tail -n +2 | xargs cgctl --json stat |
+	"cgctl --tsv tree /batch | cut -f1 | tail -n +2 | cgctl --json stat - |
     jq -r '.cgroups[] | [.path, .cpu.nr_throttled] | @tsv'")
 		for tree in v1 v2 hybrid; do
 			fixture $tree
@@ -48,7 +48,13 @@ while read -r i src; do
 			clean "$src #$i ($tree)"
 			[ "$OUT" = "$(printf '/batch\t300\n/batch/b\t700')" ] && ok ||
 				fail "$src #$i ($tree): $OUT"
-		done ;;
+		done
+		# no /batch: the error of tree, and stat of an empty list prints nothing more
+		fixture v1
+		run "$f"
+		[ "$OUT" = "" ] && ok || fail "$src #$i without /batch: $OUT"
+		[ "$(printf '%s\n' "$ERR" | grep -c .)" = 1 ] && ok ||
+			fail "$src #$i without /batch: not one error line: $ERR" ;;
 	"cgctl --self create scratch && cgctl --self stat scratch")
 		fixture v2	# our own cgroup: /01 (proc/self/cgroup)
 		run "$f"
