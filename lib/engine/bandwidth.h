@@ -31,6 +31,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "util/num.h"
 #include <sys/types.h>
 
 #include "libcgctl.h"
@@ -337,14 +339,10 @@ static inline uint64_t bw_divu64(const struct bw_divu64 *d, uint64_t x)
 
 /* bandwidth-workload.c's per-phase part, inline on the event loop's path */
 
-/* splitmix64: small, seedable, and good enough for phases and jitter. */
+/* phases and jitter */
 static inline uint64_t bw_rand(uint64_t *state)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return cgctl_splitmix64(state);
 }
 
 static inline uint64_t bw_jitter_scale(uint64_t v, int64_t r)

@@ -7,16 +7,13 @@
  * 64 pages, >64 drains; v6.16: NR_MEMCG_STOCK = 7 slots, random eviction)
  */
 #include "engine/memcg-internal.h"
+#include "util/num.h"
 #include "engine/stock.h"
 
-/* splitmix64: the seeded stand-in for get_random_u32_below() */
+/* the seeded stand-in for get_random_u32_below() */
 static uint64_t rng_next(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return cgctl_splitmix64(s);
 }
 
 static void drain_slot(struct cgctl_memcg_tree *t, struct mg_slot *s)

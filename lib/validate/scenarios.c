@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "util/num.h"
 #include "validate/validate.h"
 #include "validate/scenarios.h"
 
@@ -318,20 +319,10 @@ struct sweep_case {
 	char name[48], summary[128];
 };
 
-/* splitmix64: a case is a function of its seed alone, so it replays */
-static uint64_t sm64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* uniform in [lo, hi] */
+/* uniform in [lo, hi]; a case is a function of its seed alone, so it replays */
 static unsigned int pick(uint64_t *x, unsigned int lo, unsigned int hi)
 {
-	return lo + (unsigned int)(sm64(x) % ((uint64_t)hi - lo + 1));
+	return lo + (unsigned int)(cgctl_splitmix64(x) % ((uint64_t)hi - lo + 1));
 }
 
 /* period 20-200 ms; 1 to CPUs+1 threads, spinning (40%) or 2-40 ms busy / 5-200 ms idle;
@@ -438,7 +429,7 @@ static void draw_case(struct sweep_case *c, uint64_t seed, unsigned int kinds,
 	for (k = 0; k < 3; k++)
 		if (kinds & (1u << k))
 			avail[n++] = k;
-	k = avail[sm64(&x) % n];
+	k = avail[cgctl_splitmix64(&x) % n];
 	memset(&c->s, 0, sizeof(c->s));
 	if (k == 0)
 		draw_bw(c, &x, ncpu);
