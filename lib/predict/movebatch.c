@@ -26,7 +26,7 @@ struct batch {
 	const struct cgctl_move_target *t;
 	size_t nt;
 	uint32_t all;			/* the held bits of a whole move */
-	char paths[CGCTL_MOVE_PIDS_MAX_TARGETS][4096];	/* normalized */
+	char *paths[CGCTL_MOVE_PIDS_MAX_TARGETS];	/* normalized (strdup) */
 	struct cgctl_move_dest *dest[CGCTL_MOVE_PIDS_MAX_TARGETS];
 	struct cgctl_error *e;
 };
@@ -35,13 +35,17 @@ static int batch_open(struct batch *b, bool dry)
 {
 	for (size_t j = 0; j < b->nt; j++) {
 		const struct cgctl_move_target *t = &b->t[j];
+		char norm[4096];
 		int r;
 
 		if (!t->m || !t->path)
 			return cgctl_error_set(b->e, EINVAL, "move: target %zu is incomplete", j);
-		r = cgctl_path_normalize(t->path, b->paths[j], sizeof(b->paths[j]));
+		r = cgctl_path_normalize(t->path, norm, sizeof(norm));
 		if (r < 0)
 			return cgctl_error_set(b->e, -r, "move: %s: invalid cgroup path", t->path);
+		b->paths[j] = strdup(norm);
+		if (!b->paths[j])
+			return cgctl_error_set(b->e, ENOMEM, "move: out of memory");
 		r = dry ? cgctl_cg_exists(b->ctx, t->m, b->paths[j])
 			: cgctl_move_dest_open(b->ctx, t->m, b->paths[j], &b->dest[j]);
 		if (dry && r == 0)
@@ -58,6 +62,8 @@ static void batch_close(struct batch *b)
 	for (size_t j = 0; j < b->nt; j++) {
 		cgctl_move_dest_close(b->dest[j]);
 		b->dest[j] = NULL;
+		free(b->paths[j]);
+		b->paths[j] = NULL;
 	}
 }
 
