@@ -10,7 +10,8 @@
 #     7 interleaved pairs once the spawned tasks have settled, medians;
 #     and the physical floor: `move-spawn -w`, one write(2) per PID and hierarchy and
 #     nothing else (the kernel's attach work; 3x is out of reach when it alone takes more
-#     than a third of cgclassify's time)
+#     than a third of cgclassify's time); and the same move with --tsv, to show what
+#     the human table costs (libsmartcols, about 80,000 instructions a row)
 # Needs root, v1 memory and cpu hierarchies, cgclassify and python3.
 set -u
 : "${top_builddir:=.}"
@@ -107,22 +108,26 @@ done
 t() { s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(((e - s) / 1000)); }
 # median of the values on stdin
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-: >"$TMP/c"; : >"$TMP/g"; : >"$TMP/f"
+: >"$TMP/c"; : >"$TMP/g"; : >"$TMP/f"; : >"$TMP/t"
 for r in 1 2 3 4 5 6 7; do
 	dst=$A; [ $((r % 2)) = 0 ] && dst=$B
 	t sh -c "$CGCTL -q move -c memory,cpu --no-plan - $dst <$TMP/pids" >>"$TMP/c"
 	dst2=$B; [ "$dst" = "$B" ] && dst2=$A
 	t sh -c "cgclassify -g memory,cpu:$dst2 \$(cat $TMP/pids)" >>"$TMP/g"
 	t "$SPAWN" -w "$TMP/pids" "$MEM$dst" "$CPU$dst" >>"$TMP/f"
+	t sh -c "$CGCTL --tsv -q move -c memory,cpu --no-plan - $dst2 <$TMP/pids" >>"$TMP/t"
 done
 best_c=$(median <"$TMP/c"); best_g=$(median <"$TMP/g"); best_f=$(median <"$TMP/f")
+best_t=$(median <"$TMP/t")
 # cgctl really moved every one of them
 "$CGCTL" -q move -c memory,cpu --no-plan - "$A" <"$TMP/pids" >/dev/null
 moved=$(grep -c . "$MEM$A/cgroup.procs")
 [ "$moved" = "$N" ] || echo "bench/move: only $moved of $N PIDs in $A"
-awk -v c="$best_c" -v g="$best_g" -v f="$best_f" -v n="$N" 'BEGIN {
+awk -v c="$best_c" -v g="$best_g" -v f="$best_f" -v t="$best_t" -v n="$N" 'BEGIN {
 	printf "%d PIDs: cgctl move (stdin) %.1f ms, cgclassify (args) %.1f ms (medians of 7 interleaved), speed-up %.2fx (target >= 3: %s)\n",
 		n, c / 1000, g / 1000, g / c, (g / c >= 3) ? "met" : "NOT met"
 	printf "%d PIDs: floor (one write(2) per PID and hierarchy) %.1f ms = %.0f%% of cgclassify; cgctl is %.2fx the floor; best possible speed-up %.2fx\n",
 		n, f / 1000, 100 * f / g, c / f, g / f
+	printf "%d PIDs: cgctl --tsv move %.1f ms, speed-up %.2fx (the same move without the human table libsmartcols draws, about 80,000 instructions a row)\n",
+		n, t / 1000, g / t
 }'
