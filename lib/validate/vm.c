@@ -187,6 +187,13 @@ static int run_guest(const char *harness, const char *config, const char *cgctl,
 		argv[a++] = "--workload";
 		argv[a++] = wl;
 	}
+	/* a move case in three pushes half of its pages to swap first (n/a without):
+	 * a sweep of move cases gets zram swap in the guest, the size move-swap.sh uses;
+	 * nothing else, so the named memhigh scenarios keep their swapless guest */
+	if (o->sweep && (!o->sweep_kinds || (o->sweep_kinds & CGCTL_VSWEEP_MOVE))) {
+		argv[a++] = "--swap";
+		argv[a++] = "128M";
+	}
 	argv[a++] = "--";
 	argv[a++] = "cgctl";
 	argv[a++] = "validate";
