@@ -2314,10 +2314,11 @@ int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *
  * the guest runs `cgctl validate --json -r RUNS` with the same sweep (@opts->sweep cases
  * from @opts->seed of @opts->sweep_kinds, drawn in the guest for its CPUs) and
  * @opts->perturb; the workload helper packed is @opts->workload_exe, else
- * $CGCTL_WORKLOAD_EXE, else the harness's choice (beside @cgctl).  @opts->keep,
- * ->cancel and ->progress are not used (the guest is discarded).  Returns: as
+ * $CGCTL_WORKLOAD_EXE, else the harness's choice (beside @cgctl).  *@opts->cancel set by
+ * a signal handler (installed without SA_RESTART) stops the harness and its VM.
+ * @opts->keep and ->progress are not used (the guest is discarded).  Returns: as
  * cgctl_validate_vm(); -EINVAL also for bad @opts (as cgctl_validate_run()), -EIO when
- * the guest's report is not the sweep asked for.
+ * the guest's report is not the sweep asked for, -EINTR when cancelled.
  */
 int cgctl_validate_vm_run(struct cgctl_ctx *ctx, const char *config, const char *cgctl,
 			  const struct cgctl_validate_opts *opts, const char *const *names,

@@ -52,7 +52,7 @@ static void on_signal(int sig)
 }
 
 /* No SA_RESTART: blocking reads and sleeps return so the runner can clean up. */
-static void catch_signals(bool on)
+void validate_catch_signals(bool on)
 {
 	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
 
@@ -95,9 +95,9 @@ int validate_host(struct cli *cli, const struct cgctl_validate_opts *o,
 	struct cgctl_error e = { 0 };
 	int r;
 
-	catch_signals(true);
+	validate_catch_signals(true);
 	r = cgctl_validate_run(cli->ctx, o, names, n, ret, &e);
-	catch_signals(false);
+	validate_catch_signals(false);
 	cli_progress(cli, "%s", "");
 	if (r == -EINVAL)
 		return cli_usage(cli, "%s", e.msg[0] ? e.msg : "invalid option");

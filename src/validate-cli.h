@@ -7,6 +7,8 @@
 
 #define VALIDATE_MAX_TARGETS 4
 
+/* Catch SIGINT, SIGTERM and SIGHUP into the options' cancel flag (on) or not (off). */
+void validate_catch_signals(bool on);
 /* Run the scenarios (or @o's sweep) on this machine.  Returns: an exit status; *ret on
  * EXIT_OK. */
 int validate_host(struct cli *cli, const struct cgctl_validate_opts *o,

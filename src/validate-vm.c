@@ -30,7 +30,9 @@ int validate_vm(struct cli *cli, const char *config, const struct cgctl_validate
 		return cli_error(cli, config, fn ? -errno : -ENOENT,
 				 "cannot name this program");
 	cli_progress(cli, "validate: booting %s", config);
+	validate_catch_signals(true);
 	err = cgctl_validate_vm_run(cli->ctx, config, exe, o, names, n, ret, &e);
+	validate_catch_signals(false);
 	cli_progress(cli, "%s", "");
 	if (err == -EOPNOTSUPP) {
 		snprintf(why, len, "%s", e.msg);

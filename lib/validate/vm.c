@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,10 +87,14 @@ static char *slurp(int fd)
 	return buf;
 }
 
-/* Run @argv with stdin /dev/null and stdout @out_fd; wait for it.  Returns: 0 and its
- * wait status, -errno. */
-static int spawn_wait(const char *const *argv, int out_fd, int *status)
+/* Run @argv with stdin /dev/null and stdout @out_fd; wait for it.  When *@cancel is set
+ * (a signal handler of the caller's interrupted the wait), the harness is sent SIGTERM
+ * (it takes its qemu down) and waited for.  Returns: 0 and its wait status, -EINTR when
+ * cancelled, -errno. */
+static int spawn_wait(const char *const *argv, int out_fd, volatile int *cancel, int *status)
 {
+	bool killed = false;
+
 	pid_t pid = fork();
 
 	if (pid < 0)
@@ -101,10 +107,15 @@ static int spawn_wait(const char *const *argv, int out_fd, int *status)
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
-	while (waitpid(pid, status, 0) < 0)
+	while (waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR)
 			return -errno;
-	return 0;
+		if (cancel && *cancel && !killed) {
+			kill(pid, SIGTERM);
+			killed = true;
+		}
+	}
+	return killed ? -EINTR : 0;
 }
 
 /* key=value of the harness's --status file, "" when absent */
@@ -208,7 +219,7 @@ static int run_guest(const char *harness, const char *config, const char *cgctl,
 	for (size_t i = 0; i < n; i++)
 		argv[a++] = names[i];
 	argv[a] = NULL;
-	err = spawn_wait(argv, out, &status);
+	err = spawn_wait(argv, out, o->cancel, &status);
 	if (err >= 0) {
 		*json = slurp(out);
 		*st = slurp(sfd);
@@ -296,6 +307,10 @@ CGCTL_EXPORT int cgctl_validate_vm_run(struct cgctl_ctx *ctx, const char *config
 				       "CGCTL_VM_HARNESS to tests/vm/run-vm)");
 	info(ctx, "validate: %s boots %s", harness, config);
 	err = run_guest(harness, config, cgctl, o, names, n, &json, &st);
+	if (err == -EINTR) {
+		cgctl_error_set(e, EINTR, "%s: interrupted; the VM was stopped", config);
+		goto out;
+	}
 	if (err < 0) {
 		cgctl_error_set(e, -err, "%s: VM harness: %s", config, strerror(-err));
 		goto out;

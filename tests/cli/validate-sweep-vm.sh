@@ -29,6 +29,14 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "${FAKE_IGNORE:-}" ] && sweep=0
+# a long boot, stopped by cgctl's SIGTERM
+if [ -n "${FAKE_SLEEP:-}" ]; then
+	trap 'kill $!; echo stopped >"$ARGV.term"; exit 99' TERM
+	sleep 30 &
+	echo started >"$ARGV.started"
+	wait
+	exit 0
+fi
 python3 - "$sweep" "$seed" "$cfg" <<'PY'
 import json, sys
 n, seed, cfg = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
@@ -127,4 +135,18 @@ expect_err_line "a guest without the sweep"
 case "$ERR" in *"ran 0 sweep cases from seed 0, not 2 from 5"*) ok ;;
 *) fail "a guest without the sweep: $ERR" ;; esac
 expect_no_out "a guest without the sweep"
+
+# ---- SIGTERM during a VM run stops the harness (which takes its qemu down) ----
+rm -f "$ARGV" "$ARGV.term" "$ARGV.started"
+FAKE_SLEEP=1 "$CGCTL" validate --sweep 2 --target vm:6.1-v1 >"$T_TMP/out" 2>"$T_TMP/err" &
+pid=$!
+n=0
+while [ ! -e "$ARGV.started" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+kill -TERM $pid
+wait $pid
+RC=$? ERR=$(cat "$T_TMP/err") OUT=$(cat "$T_TMP/out")
+expect_rc 1 "SIGTERM during a VM run"
+expect_err_line "SIGTERM during a VM run"
+case "$ERR" in *"interrupted; the VM was stopped"*) ok ;; *) fail "SIGTERM: $ERR" ;; esac
+[ -e "$ARGV.term" ] && ok || fail "the harness was not stopped"
 done_testing
