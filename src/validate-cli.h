@@ -21,8 +21,9 @@ int validate_vm(struct cli *cli, const char *config, const struct cgctl_validate
 		size_t len);
 /* "host", "vm:CONFIG", a comma-separated list of those, or "all" -> reports in @r (at
  * most VALIDATE_MAX_TARGETS), each target with its own run of @o (its own sweep). */
-int validate_targets(struct cli *cli, const char *target, const struct cgctl_validate_opts *o,
-		     const char *const *names, size_t n, struct cgctl_vreport **r, size_t *nr);
+int validate_targets(struct cli *cli, const char *target,
+		     const struct cgctl_validate_opts *o, const char *const *names, size_t n,
+		     struct cgctl_vreport **r, size_t *nr);
 /* Print as tables (human) or JSON (one report: its object; several: {"targets":[...]}). */
 int validate_print(struct cli *cli, struct cgctl_vreport *const *r, size_t n, bool json);
 /* Returns: true if any scenario of @r had a failed run. */

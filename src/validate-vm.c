@@ -98,8 +98,9 @@ static int parse_targets(struct cli *cli, const char *target, int *idx, size_t *
 	return EXIT_OK;
 }
 
-int validate_targets(struct cli *cli, const char *target, const struct cgctl_validate_opts *o,
-		     const char *const *names, size_t n, struct cgctl_vreport **r, size_t *nr)
+int validate_targets(struct cli *cli, const char *target,
+		     const struct cgctl_validate_opts *o, const char *const *names, size_t n,
+		     struct cgctl_vreport **r, size_t *nr)
 {
 	bool all = strcmp(target, "all") == 0;
 	const char *const *vm_configs;

@@ -91,7 +91,8 @@ static char *slurp(int fd)
  * (a signal handler of the caller's interrupted the wait), the harness is sent SIGTERM
  * (it takes its qemu down) and waited for.  Returns: 0 and its wait status, -EINTR when
  * cancelled, -errno. */
-static int spawn_wait(const char *const *argv, int out_fd, volatile int *cancel, int *status)
+static int spawn_wait(const char *const *argv, int out_fd, volatile int *cancel,
+		      int *status)
 {
 	bool killed = false;
 
