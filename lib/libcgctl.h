@@ -2207,6 +2207,9 @@ struct cgctl_vreport {
 	enum cgctl_verdict verdict;	/* DIFFERS if any quantity differs, else MATCH */
 	unsigned int sweep;		/* a sweep's cases (0: named scenarios) */
 	uint64_t seed;			/* and its first seed */
+	/* the target's online CPUs, which a sweep's bw and mem cases are drawn for (a VM's:
+	 * its vCPUs); 0 when unknown */
+	unsigned int cpus;
 };
 
 /* A sweep's distribution of one quantity over its cases. */
@@ -2257,7 +2260,8 @@ size_t cgctl_validate_vm_configs(const char *const **ret);
  * tree's tests/vm/run-vm, or $(libexecdir)/cgctl/run-vm), pack @cgctl (an absolute
  * path: the program the guest runs) and run `cgctl validate --json -r @runs NAMES...`
  * (@n names, none: all) in the guest; *ret is the guest's report, target "vm:CONFIG".
- * Blocks for the whole boot (minutes under emulation).  Returns: 0; -EOPNOTSUPP when
+ * Blocks for the whole boot (minutes under emulation); a sweep: cgctl_validate_vm_run().
+ * Returns: 0; -EOPNOTSUPP when
  * the VM tier cannot run here (no harness, qemu or kernel: @e says why); -EINVAL (an
  * unknown @config, a relative @cgctl, a malformed guest report); -EIO (the harness
  * failed); -E2BIG (more than 32 names); -errno.
@@ -2305,6 +2309,20 @@ struct cgctl_validate_opts {
 int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *opts,
 		       const char *const *names, size_t n_names, struct cgctl_vreport **ret,
 		       struct cgctl_error *e);
+/*
+ * cgctl_validate_vm_run: cgctl_validate_vm() with the options of cgctl_validate_run():
+ * the guest runs `cgctl validate --json -r RUNS` with the same sweep (@opts->sweep cases
+ * from @opts->seed of @opts->sweep_kinds, drawn in the guest for its CPUs) and
+ * @opts->perturb; the workload helper packed is @opts->workload_exe, else
+ * $CGCTL_WORKLOAD_EXE, else the harness's choice (beside @cgctl).  *@opts->cancel set by
+ * a signal handler (installed without SA_RESTART) stops the harness and its VM.
+ * @opts->keep and ->progress are not used (the guest is discarded).  Returns: as
+ * cgctl_validate_vm(); -EINVAL also for bad @opts (as cgctl_validate_run()), -EIO when
+ * the guest's report is not the sweep asked for, -EINTR when cancelled.
+ */
+int cgctl_validate_vm_run(struct cgctl_ctx *ctx, const char *config, const char *cgctl,
+			  const struct cgctl_validate_opts *opts, const char *const *names,
+			  size_t n, struct cgctl_vreport **ret, struct cgctl_error *e);
 
 /* ===== end: validate ===== */
 

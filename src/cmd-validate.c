@@ -26,7 +26,8 @@ static const struct poptOption options[] = {
 	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "list the scenarios and exit", NULL },
 	{ "repeat", 'r', POPT_ARG_INT, &opt_runs, 0, "run each scenario N times (5)", "N" },
 	{ "target", 't', POPT_ARG_STRING, &opt_target, 0,
-	  "host, vm:6.1-v1, vm:6.1-v2, vm:6.12-v2 or all (host)", "TARGET" },
+	  "host, vm:6.1-v1, vm:6.1-v2, vm:6.12-v2, comma-separated, or all (host)",
+	  "TARGET" },
 	{ "json", '\0', POPT_ARG_NONE, &opt_json, 0, "print one JSON object", NULL },
 	{ "html", '\0', POPT_ARG_STRING, &opt_html, 0,
 	  "also write a self-contained HTML report to FILE", "FILE" },
@@ -36,7 +37,7 @@ static const struct poptOption options[] = {
 	  "feed the models deliberately wrong parameters (slice=4ms,quota=30ms,hz=1000,"
 	  "kver=6.1; also $CGCTL_VALIDATE_PERTURB)", "LIST" },
 	{ "sweep", '\0', POPT_ARG_INT, &opt_sweep, 0,
-	  "run N random configurations instead of the scenarios (host only)", "N" },
+	  "run N random configurations instead of the scenarios", "N" },
 	{ "seed", '\0', POPT_ARG_STRING, &opt_seed, 0, "the sweep's first seed (1)", "S" },
 	{ "kind", '\0', POPT_ARG_STRING, &opt_kind, 0,
 	  "the sweep's kinds: bw, mem, move, comma-separated (all)", "LIST" },
@@ -51,7 +52,7 @@ static void on_signal(int sig)
 }
 
 /* No SA_RESTART: blocking reads and sleeps return so the runner can clean up. */
-static void catch_signals(bool on)
+void validate_catch_signals(bool on)
 {
 	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
 
@@ -76,22 +77,27 @@ static int list(void)
 	return EXIT_OK;
 }
 
-int validate_host(struct cli *cli, const char *const *names, size_t n,
-		  struct cgctl_vreport **ret)
+/* The options of this invocation: the host runs them, and every VM target too. */
+static void validate_opts(struct cli *cli, struct cgctl_validate_opts *o)
 {
-	struct cgctl_validate_opts o = {
+	*o = (struct cgctl_validate_opts){
 		.runs = (unsigned int)opt_runs, .keep = opt_keep, .cancel = &cancelled,
 		.progress = progress, .progress_data = cli,
 		.perturb = opt_model ? opt_model : getenv("CGCTL_VALIDATE_PERTURB"),
 		.sweep = opt_sweep > 0 ? (unsigned int)opt_sweep : 0, .seed = sweep_seed,
 		.sweep_kinds = sweep_kinds,
 	};
+}
+
+int validate_host(struct cli *cli, const struct cgctl_validate_opts *o,
+		  const char *const *names, size_t n, struct cgctl_vreport **ret)
+{
 	struct cgctl_error e = { 0 };
 	int r;
 
-	catch_signals(true);
-	r = cgctl_validate_run(cli->ctx, &o, names, n, ret, &e);
-	catch_signals(false);
+	validate_catch_signals(true);
+	r = cgctl_validate_run(cli->ctx, o, names, n, ret, &e);
+	validate_catch_signals(false);
 	cli_progress(cli, "%s", "");
 	if (r == -EINVAL)
 		return cli_usage(cli, "%s", e.msg[0] ? e.msg : "invalid option");
@@ -136,8 +142,6 @@ static int sweep_opts(struct cli *cli, int argc)
 		return cli_usage(cli, "--sweep: %d: not in 1..10000", opt_sweep);
 	if (argc > 0)
 		return cli_usage(cli, "--sweep draws its own scenarios: no SCENARIO names");
-	if (opt_target && strcmp(opt_target, "host") != 0)
-		return cli_usage(cli, "--sweep: %s: sweeps run on the host only", opt_target);
 	if (opt_seed) {
 		errno = 0;
 		v = strtoull(opt_seed, &end, 10);
@@ -170,6 +174,7 @@ static int sweep_opts(struct cli *cli, int argc)
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	struct cgctl_vreport *r[VALIDATE_MAX_TARGETS] = { NULL };
+	struct cgctl_validate_opts o;
 	size_t n = 0, i;
 	bool differs = false, failed = false;
 	int rc;
@@ -181,8 +186,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 	rc = sweep_opts(cli, argc);
 	if (rc != EXIT_OK)
 		return rc;
-	rc = validate_targets(cli, opt_target ? opt_target : "host", argv, (size_t)argc,
-			      opt_runs, r, &n);
+	validate_opts(cli, &o);
+	rc = validate_targets(cli, opt_target ? opt_target : "host", &o, argv, (size_t)argc,
+			      r, &n);
 	for (i = 0; rc == EXIT_OK && i < n; i++) {
 		differs |= r[i]->verdict == CGCTL_VERDICT_DIFFERS;
 		failed |= validate_any_failed(r[i]);

@@ -116,7 +116,11 @@ static int print_sweep(struct cli *cli, const struct cgctl_vreport *r)
 
 	if (n < 0)
 		return cli_error(cli, NULL, (int)n, NULL);
-	printf("sweep: %u cases from seed %llu\n", r->sweep, (unsigned long long)r->seed);
+	printf("sweep: %u cases from seed %llu", r->sweep, (unsigned long long)r->seed);
+	/* bw and mem cases are drawn for the target's CPUs: a replay needs as many */
+	if (r->cpus)
+		printf(" on %s, drawn for %u CPU%s", r->target, r->cpus, r->cpus == 1 ? "" : "s");
+	printf("\n");
 	printf("  %-24s %6s %8s %8s %10s %10s  %s\n", "quantity", "cases", "decided",
 	       "within", "median err", "worst err", "worst case");
 	for (ssize_t i = 0; i < n; i++) {

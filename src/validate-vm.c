@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Targets of `cgctl validate`: the host, and VMs (cgctl_validate_vm(): the VM harness
- * boots a kernel, packs this very program and runs `cgctl validate --json` in the
- * guest); the reports are merged under the targets' names.
+ * Targets of `cgctl validate`: the host, and VMs (cgctl_validate_vm_run(): the VM
+ * harness boots a kernel, packs this very program and runs `cgctl validate --json` in
+ * the guest, a sweep with the same cases, seed and kinds); the reports are merged under
+ * the targets' names.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,8 +14,11 @@
 
 #include "validate-cli.h"
 
-int validate_vm(struct cli *cli, const char *config, const char *const *names, size_t n,
-		int runs, struct cgctl_vreport **ret, char *why, size_t len)
+#define TARGETS_USAGE "host, vm:6.1-v1, vm:6.1-v2, vm:6.12-v2 (comma-separated) or all"
+
+int validate_vm(struct cli *cli, const char *config, const struct cgctl_validate_opts *o,
+		const char *const *names, size_t n, struct cgctl_vreport **ret, char *why,
+		size_t len)
 {
 	struct cgctl_error e = {0};
 	const char *fn = (const char *)getauxval(AT_EXECFN);
@@ -26,7 +30,10 @@ int validate_vm(struct cli *cli, const char *config, const char *const *names, s
 		return cli_error(cli, config, fn ? -errno : -ENOENT,
 				 "cannot name this program");
 	cli_progress(cli, "validate: booting %s", config);
-	err = cgctl_validate_vm(cli->ctx, config, exe, names, n, (unsigned int)runs, ret, &e);
+	validate_catch_signals(true);
+	err = cgctl_validate_vm_run(cli->ctx, config, exe, o, names, n, ret, &e);
+	validate_catch_signals(false);
+	cli_progress(cli, "%s", "");
 	if (err == -EOPNOTSUPP) {
 		snprintf(why, len, "%s", e.msg);
 		return EXIT_UNSUPP;
@@ -36,13 +43,14 @@ int validate_vm(struct cli *cli, const char *config, const char *const *names, s
 	return EXIT_OK;
 }
 
-static int add_vm(struct cli *cli, const char *config, bool all, const char *const *names,
-		  size_t n, int runs, struct cgctl_vreport **r, size_t *nr)
+static int add_vm(struct cli *cli, const char *config, bool all,
+		  const struct cgctl_validate_opts *o, const char *const *names, size_t n,
+		  struct cgctl_vreport **r, size_t *nr)
 {
 	char why[256];
 	int rc;
 
-	rc = validate_vm(cli, config, names, n, runs, &r[*nr], why, sizeof(why));
+	rc = validate_vm(cli, config, o, names, n, &r[*nr], why, sizeof(why));
 	if (rc == EXIT_OK)
 		(*nr)++;
 	else if (rc == EXIT_UNSUPP && all)
@@ -52,26 +60,67 @@ static int add_vm(struct cli *cli, const char *config, bool all, const char *con
 	return rc == EXIT_UNSUPP && all ? EXIT_OK : rc;
 }
 
-int validate_targets(struct cli *cli, const char *target, const char *const *names,
-		     size_t n, int runs, struct cgctl_vreport **r, size_t *nr)
+/* One item of --target: 0 for the host, 1 + the index of a VM configuration, -1. */
+static int target_index(const char *t, size_t len)
+{
+	const char *const *vm;
+	size_t nvm = cgctl_validate_vm_configs(&vm);
+
+	if (len == 4 && strncmp(t, "host", 4) == 0)
+		return 0;
+	for (size_t i = 0; len > 3 && strncmp(t, "vm:", 3) == 0 && i < nvm; i++)
+		if (strlen(vm[i]) == len - 3 && strncmp(t + 3, vm[i], len - 3) == 0)
+			return (int)i + 1;
+	return -1;
+}
+
+/* "host,vm:6.1-v1" -> the targets' indexes in the order given, each once; checked whole
+ * before anything runs.  Returns: EXIT_OK, or the usage error printed. */
+static int parse_targets(struct cli *cli, const char *target, int *idx, size_t *n)
+{
+	const char *p = target;
+	size_t len, i;
+	int k;
+
+	*n = 0;
+	do {
+		len = strcspn(p, ",");
+		k = target_index(p, len);
+		if (k < 0)
+			return cli_usage(cli, "--target: '%.*s' is not " TARGETS_USAGE, (int)len,
+					 p);
+		for (i = 0; i < *n; i++)
+			if (idx[i] == k)
+				return cli_usage(cli, "--target: '%.*s' given twice", (int)len, p);
+		idx[(*n)++] = k;	/* at most 1 + 3 distinct: VALIDATE_MAX_TARGETS */
+		p += len;
+	} while (*p++ == ',');
+	return EXIT_OK;
+}
+
+int validate_targets(struct cli *cli, const char *target,
+		     const struct cgctl_validate_opts *o, const char *const *names, size_t n,
+		     struct cgctl_vreport **r, size_t *nr)
 {
 	bool all = strcmp(target, "all") == 0;
 	const char *const *vm_configs;
-	size_t nvm = cgctl_validate_vm_configs(&vm_configs), i;
-	int rc = EXIT_OK;
+	size_t nvm = cgctl_validate_vm_configs(&vm_configs), nt = 0, i;
+	int idx[VALIDATE_MAX_TARGETS], rc = EXIT_OK;
 
 	*nr = 0;
-	if (all || strcmp(target, "host") == 0) {
-		rc = validate_host(cli, names, n, &r[0]);
-		if (rc != EXIT_OK)
-			return rc;
-		*nr = 1;
+	if (all) {
+		for (i = 0; i <= nvm && i < VALIDATE_MAX_TARGETS; i++)
+			idx[nt++] = (int)i;
+	} else if ((rc = parse_targets(cli, target, idx, &nt)) != EXIT_OK) {
+		return rc;
 	}
-	for (i = 0; i < nvm && rc == EXIT_OK; i++) {
-		if (all || (strncmp(target, "vm:", 3) == 0 && strcmp(target + 3, vm_configs[i]) == 0))
-			rc = add_vm(cli, vm_configs[i], all, names, n, runs, r, nr);
+	for (i = 0; i < nt && rc == EXIT_OK; i++) {
+		if (idx[i] == 0) {
+			rc = validate_host(cli, o, names, n, &r[*nr]);
+			*nr += rc == EXIT_OK;
+		} else {
+			rc = add_vm(cli, vm_configs[idx[i] - 1], all, o, names, n, r, nr);
+		}
 	}
-	if (rc == EXIT_OK && *nr == 0 && !all)
-		return cli_usage(cli, "--target: host, vm:6.1-v1, vm:6.1-v2, vm:6.12-v2 or all");
 	return rc;
 }

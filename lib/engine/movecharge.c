@@ -94,6 +94,24 @@ static bool bulk_rc(struct cgctl_memcg_tree *t, struct mg *to, uint64_t count)
 }
 
 /*
+ * mirrors mm/memcontrol.c:try_charge_memcg() with nr_pages 0 (v6.1, v6.12; try_charge()
+ * from 3.19), which mem_cgroup_do_precharge() calls even when nothing qualifies: a CPU
+ * whose stock does not cache @to (consume_stock(memcg, 0) succeeds only on the cached
+ * memcg) charges a whole batch and puts all of it in the stock (done_restock:
+ * refill_stock(memcg, batch - 0)); a batch over the limit retries with 0 pages, which
+ * charges nothing.  Before 3.19 the res_counter precharge charged nothing for 0.
+ */
+static void precharge_none(struct cgctl_memcg_tree *t, struct mg *to, unsigned int cpu)
+{
+	int over;
+
+	if (!t->era.page_counter || mg_consume_stock(t, cpu, to->id, 0))
+		return;
+	if (mg_try_charge_counters(t, to, t->era.batch, &over))
+		mg_refill_stock(t, cpu, to->id, t->era.batch);
+}
+
+/*
  * mirrors mm/memcontrol.c:mem_cgroup_do_precharge() (v6.12: bulk try_charge without
  * direct reclaim, then one page at a time with __GFP_NORETRY; v2.6.34: bulk
  * res_counter charge, then __mem_cgroup_try_charge() one by one without OOM).
@@ -107,8 +125,12 @@ static int do_precharge(struct cgctl_memcg_tree *t, struct mg *to, unsigned int 
 	struct cgctl_memcg_charge_opts bulk = { .gfp = CGCTL_MEMCG_GFP_NOWAIT };
 
 	*done = 0;
-	if (to->parent < 0 || !count) {	/* root: nothing is charged */
+	if (to->parent < 0) {	/* root: nothing is charged */
 		*done = count;
+		return 0;
+	}
+	if (!count) {
+		precharge_none(t, to, cpu);
 		return 0;
 	}
 	if (t->era.page_counter ? precharge_charge(t, to, cpu, count, &bulk) == 0

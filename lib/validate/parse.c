@@ -7,7 +7,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -107,6 +109,22 @@ static int number(struct jp *j, double *v)
 	return 0;
 }
 
+/* A whole number 0..UINT64_MAX, exactly (a double would round seeds above 2^53). */
+static int uinteger(struct jp *j, uint64_t *v)
+{
+	char *end;
+
+	ws(j);
+	if (!isdigit((unsigned char)*j->p))
+		return fail(j, "expected a whole number");
+	errno = 0;
+	*v = strtoull(j->p, &end, 10);
+	if (errno)
+		return fail(j, "number out of range");
+	j->p = end;
+	return 0;
+}
+
 static int skip_value(struct jp *j);
 
 static int skip_container(struct jp *j, char close)
@@ -183,6 +201,8 @@ static int quantity_member(struct jp *j, const char *k, void *data)
 		return number(j, &q->observed.mean);
 	if (strcmp(k, "observed_sd") == 0)
 		return number(j, &q->observed.sd);
+	if (strcmp(k, "tolerance") == 0)
+		return number(j, &q->tolerance);
 	if (strcmp(k, "verdict") != 0)
 		return skip_value(j);
 	if (string(j, v, sizeof(v)) < 0)
@@ -229,6 +249,8 @@ static int scenario_member(struct jp *j, const char *k, void *data)
 
 	if (strcmp(k, "name") == 0)
 		return string(j, s->name, sizeof(s->name));
+	if (strcmp(k, "summary") == 0)
+		return string(j, s->summary, sizeof(s->summary));
 	if (strcmp(k, "quantities") == 0 && !s->quantities)
 		return quantities(j, s);
 	return skip_value(j);
@@ -254,6 +276,34 @@ static int scenarios(struct jp *j, struct cgctl_vreport *r)
 	return lit(j, ']') ? 0 : fail(j, "expected , or ]");
 }
 
+/* "sweep": its cases, seed and CPUs; the distribution is computed again from the
+ * scenarios (cgctl_vreport_sweep_stats()) */
+static int sweep_member(struct jp *j, const char *k, void *data)
+{
+	struct cgctl_vreport *r = data;
+	uint64_t v;
+
+	if (strcmp(k, "seed") == 0)
+		return uinteger(j, &r->seed);
+	if (strcmp(k, "cases") == 0) {
+		if (uinteger(j, &v) < 0)
+			return -EINVAL;
+		if (v < 1 || v > 10000)
+			return fail(j, "sweep cases not in 1..10000");
+		r->sweep = (unsigned int)v;
+		return 0;
+	}
+	if (strcmp(k, "cpus") == 0) {
+		if (uinteger(j, &v) < 0)
+			return -EINVAL;
+		if (v > 1u << 20)
+			return fail(j, "bad sweep cpus");
+		r->cpus = (unsigned int)v;
+		return 0;
+	}
+	return skip_value(j);
+}
+
 static int report_member(struct jp *j, const char *k, void *data)
 {
 	struct cgctl_vreport *r = data;
@@ -266,6 +316,8 @@ static int report_member(struct jp *j, const char *k, void *data)
 		return string(j, r->target, sizeof(r->target));
 	if (strcmp(k, "scenarios") == 0)
 		return scenarios(j, r);
+	if (strcmp(k, "sweep") == 0)
+		return object(j, sweep_member, r);
 	if (strcmp(k, "runs") == 0) {
 		if (number(j, &d) < 0 || !(d >= 0 && d < 1e6))
 			return fail(j, "bad runs");

@@ -102,6 +102,10 @@ static void json_quantity(FILE *f, const struct cgctl_vquantity *q)
 	vjson_number(f, na ? NAN : q->observed.mean);
 	fputs(",\"observed_sd\":", f);
 	vjson_number(f, na ? NAN : q->observed.sd);
+	/* the sweep's relative errors divide by it: a report read back (from a VM) gives
+	 * the same distribution */
+	fputs(",\"tolerance\":", f);
+	vjson_number(f, na ? NAN : q->tolerance);
 	fputs(",\"unit\":", f);
 	vjson_string(f, q->unit);
 	fputs(",\"verdict\":", f);
@@ -117,6 +121,8 @@ static void json_scenario(FILE *f, const struct cgctl_vscenario_result *s)
 
 	fputs("{\"name\":", f);
 	vjson_string(f, s->name);
+	fputs(",\"summary\":", f);
+	vjson_string(f, s->summary);
 	fputs(",\"quantities\":[", f);
 	for (i = 0; i < s->n_quantities; i++) {
 		if (i)
@@ -126,14 +132,14 @@ static void json_scenario(FILE *f, const struct cgctl_vscenario_result *s)
 	fputs("]}", f);
 }
 
-/* "sweep": {"cases", "seed", "quantities": [the distribution of each]} */
+/* "sweep": {"cases", "seed", "cpus", "quantities": [the distribution of each]} */
 static void json_sweep(FILE *f, const struct cgctl_vreport *r)
 {
 	struct cgctl_vsweep_stat *st = NULL;
 	ssize_t n = cgctl_vreport_sweep_stats(r, &st);
 
-	fprintf(f, ",\"sweep\":{\"cases\":%u,\"seed\":%llu,\"quantities\":[", r->sweep,
-		(unsigned long long)r->seed);
+	fprintf(f, ",\"sweep\":{\"cases\":%u,\"seed\":%llu,\"cpus\":%u,\"quantities\":[",
+		r->sweep, (unsigned long long)r->seed, r->cpus);
 	for (ssize_t i = 0; i < n; i++) {
 		fputs(i ? ",{\"name\":" : "{\"name\":", f);
 		vjson_string(f, st[i].name);

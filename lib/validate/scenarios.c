@@ -491,6 +491,7 @@ CGCTL_EXPORT int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_va
 	if (err >= 0 && o->sweep) {
 		r->sweep = o->sweep;
 		r->seed = o->seed;
+		r->cpus = run.ncpu;
 		err = sweep(&run, o, &ro, r);
 	}
 	free(sel);

@@ -73,8 +73,10 @@ m=$("$CGCTL" validate --list | wc -l)
 keys=$(json_get 'sorted(j.keys())')
 [ "$keys" = "['kernel', 'runs', 'scenarios', 'target', 'verdict']" ] && ok || fail "keys $keys"
 qk=$(json_get 'sorted(j["scenarios"][0]["quantities"][0].keys())')
-[ "$qk" = "['name', 'observed_mean', 'observed_sd', 'predicted', 'reason', 'unit', 'verdict']" ] &&
+[ "$qk" = "['name', 'observed_mean', 'observed_sd', 'predicted', 'reason', 'tolerance', 'unit', 'verdict']" ] &&
 	ok || fail "quantity keys $qk"
+sk=$(json_get 'sorted(j["scenarios"][0].keys())')
+[ "$sk" = "['name', 'quantities', 'summary']" ] && ok || fail "scenario keys $sk"
 runs=$(json_get 'j["runs"]')
 [ "$runs" = 3 ] && ok || fail "runs $runs"
 expect_clean "after validate"

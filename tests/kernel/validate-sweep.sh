@@ -10,7 +10,7 @@
 # ---- refused before any cgroup is touched ----
 for args in "--sweep 0" "--sweep -1" "--sweep 10001" "--sweep x" "--sweep 2 mem-stock-pinned" \
 	    "--sweep 2 --kind cpu" "--sweep 2 --kind ," "--sweep 2 --seed -1" \
-	    "--sweep 2 --seed 1x" "--seed 3" "--kind bw" "--sweep 2 --target vm:6.1-v1"; do
+	    "--sweep 2 --seed 1x" "--seed 3" "--kind bw" "--sweep 2 --target vm:6.0-v1"; do
 	# shellcheck disable=SC2086
 	cg validate $args
 	expect_rc 2 "validate $args"

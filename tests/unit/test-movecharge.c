@@ -310,6 +310,49 @@ START_TEST(flag_zero_and_not_owner)
 }
 END_TEST
 
+/* Nothing qualifies (only file pages, bit 0): v6.1 still precharges, with 0 pages, and
+ * try_charge_memcg(to, 0) charges a batch of 64 into the stock of a CPU that does not
+ * cache the destination (observed in the 6.1 VM: to_usage_change 63, one page of the
+ * stock used and freed again by the task after the attach); a CPU that caches it, a
+ * batch over the limit and the res_counter era (3.18) charge nothing */
+START_TEST(nothing_qualifies)
+{
+	static const struct cgctl_move_input file_only = { .from = { .file = 30 } };
+	struct cgctl_move_plan p;
+
+	mk(K(6, 1, 0), 0, 30);
+	cgctl_memcg_set_move_charge(t, B, 1);
+	ck_assert_int_eq(cgctl_move_plan(t, A, B, 0, &file_only, NULL, &p), 0);
+	ck_assert(p.moves);
+	ck_assert_uint_eq(p.precharge, 0);
+	ck_assert_uint_eq(p.moved, 0);
+	ck_assert_uint_eq(p.stays, 30);
+	ck_assert_uint_eq(st(B).memory.usage, 64);
+	ck_assert_int_eq(cgctl_memcg_stock_pages(t, B, 0), 64);
+	ck_assert_uint_eq(level(&p, B)->after.usage - level(&p, B)->before.usage, 64);
+	ck_assert_uint_eq(st(A).memory.usage, 30);
+	ck_assert_uint_eq(st(P).memory.usage, 94);
+	/* CPU 0's stock caches B now: consume_stock(B, 0) succeeds */
+	ck_assert_int_eq(cgctl_move_plan(t, A, B, 0, &file_only, NULL, &p), 0);
+	ck_assert_uint_eq(st(B).memory.usage, 64);
+	teardown();
+
+	mk(K(6, 1, 0), 0, 30);
+	cgctl_memcg_set_move_charge(t, B, 1);
+	ck_assert_int_eq(cgctl_memcg_set_limit(t, B, CGCTL_MEMCG_MEMORY, 10, NULL, NULL), 0);
+	ck_assert_int_eq(cgctl_move_plan(t, A, B, 0, &file_only, NULL, &p), 0);
+	ck_assert(p.moves);
+	ck_assert_uint_eq(st(B).memory.usage, 0);
+	teardown();
+
+	mk(K(3, 18, 0), 0, 30);
+	cgctl_memcg_set_move_charge(t, B, 1);
+	ck_assert_int_eq(cgctl_move_plan(t, A, B, 0, &file_only, NULL, &p), 0);
+	ck_assert(p.moves);
+	ck_assert_uint_eq(st(B).memory.usage, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("movecharge");
@@ -330,6 +373,7 @@ int main(void)
 	tcase_add_test(tc, root_special);
 	tcase_add_test(tc, removed_and_v2);
 	tcase_add_test(tc, flag_zero_and_not_owner);
+	tcase_add_test(tc, nothing_qualifies);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -298,6 +298,7 @@ START_TEST(test_sweep_stats)
 	ck_assert_int_eq(cgctl_vreport_new(&r, "6.18.44", "host", 1), 0);
 	r->sweep = 3;
 	r->seed = 40;
+	r->cpus = 2;
 	s = cgctl_vreport_add(r, "sweep-bw-40", "bw: a", 2);
 	sweep_q(s, 0, "usage", 100, 110, 5, CGCTL_VERDICT_DIFFERS);	/* 10% */
 	sweep_q(s, 1, "nr_throttled", 0, 1, 2, CGCTL_VERDICT_MATCH);	/* 1 / tol 2 */
@@ -322,7 +323,8 @@ START_TEST(test_sweep_stats)
 	ck_assert_str_eq(st[1].worst_case, "sweep-bw-40");
 	free(st);
 	ck_assert_int_eq(cgctl_vreport_json(r, &js), 0);
-	ck_assert_ptr_nonnull(strstr(js, "],\"sweep\":{\"cases\":3,\"seed\":40,\"quantities\":["
+	ck_assert_ptr_nonnull(strstr(js, "],\"sweep\":{\"cases\":3,\"seed\":40,\"cpus\":2,"
+					 "\"quantities\":["
 					 "{\"name\":\"usage\",\"cases\":3,\"decided\":3,"
 					 "\"within\":1,\"within_ratio\":0.3333,"
 					 "\"median_rel_error\":0.1000,\"worst_rel_error\":0.3000,"
@@ -340,6 +342,50 @@ START_TEST(test_sweep_stats)
 }
 END_TEST
 
+/* A sweep read back (a VM's report) renders the same JSON: cases, seed (exact above
+ * 2^53), CPUs, the summaries, and the distribution computed again from the tolerances */
+START_TEST(test_sweep_roundtrip)
+{
+	struct cgctl_vscenario_result *s;
+	struct cgctl_vreport *r, *p;
+	struct cgctl_error e = { 0 };
+	char *js, *js2;
+
+	ck_assert_int_eq(cgctl_vreport_new(&r, "6.1.0-0", "host", 1), 0);
+	r->sweep = 2;
+	r->seed = 18446744073709551614ull;
+	r->cpus = 2;
+	s = cgctl_vreport_add(r, "sweep-move-18446744073709551614", "move: anon, 512 pages", 2);
+	sweep_q(s, 0, "from_usage_change", 0, 3, 4, CGCTL_VERDICT_MATCH);	/* tol 4 */
+	sweep_q(s, 1, "to_usage_change", 512, 511.5, 4, CGCTL_VERDICT_MATCH);
+	s = cgctl_vreport_add(r, "sweep-move-18446744073709551615", "move: thp", 1);
+	sweep_q(s, 0, "from_usage_change", -1024, -1000, 4, CGCTL_VERDICT_DIFFERS);
+	ck_assert_int_eq(cgctl_vreport_json(r, &js), 0);
+	ck_assert_ptr_nonnull(strstr(js, "\"seed\":18446744073709551614,\"cpus\":2,"));
+	/* 3 / max(|0|, 4) and 24 / 1024 */
+	ck_assert_ptr_nonnull(strstr(js, "\"median_rel_error\":0.3867,\"worst_rel_error\":"
+					 "0.7500,\"worst_case\":\"sweep-move-18446744073709551614\""));
+	ck_assert_int_eq(cgctl_vreport_parse_json(js, &p, &e), 0);
+	ck_assert_uint_eq(p->sweep, 2);
+	ck_assert(p->seed == 18446744073709551614ull);
+	ck_assert_uint_eq(p->cpus, 2);
+	ck_assert_str_eq(p->scenarios[1].summary, "move: thp");
+	ck_assert_int_eq(cgctl_vreport_json(p, &js2), 0);
+	ck_assert_str_eq(js, js2);
+	free(js);
+	free(js2);
+	cgctl_vreport_free(p);
+	cgctl_vreport_free(r);
+	/* a sweep object that cannot be */
+	ck_assert_int_eq(cgctl_vreport_parse_json("{\"sweep\":{\"cases\":0}}", &p, &e),
+			 -EINVAL);
+	ck_assert_int_eq(cgctl_vreport_parse_json("{\"sweep\":{\"seed\":-1}}", &p, &e),
+			 -EINVAL);
+	ck_assert_int_eq(cgctl_vreport_parse_json("{\"sweep\":{\"seed\":1e99}}", &p, &e),
+			 -EINVAL);
+}
+END_TEST
+
 START_TEST(test_json_exact)
 {
 	struct cgctl_vreport *r = sample_report();
@@ -348,12 +394,14 @@ START_TEST(test_json_exact)
 	ck_assert_int_eq(cgctl_vreport_json(r, &js), 0);
 	ck_assert_str_eq(js,
 		"{\"kernel\":\"6.18.44\",\"target\":\"host\",\"runs\":3,\"scenarios\":["
-		"{\"name\":\"bw-quota\",\"quantities\":["
+		"{\"name\":\"bw-quota\",\"summary\":\"quota \\\"50ms\\\" <2 threads>\","
+		"\"quantities\":["
 		"{\"name\":\"throttled_time\",\"predicted\":1500000000,"
-		"\"observed_mean\":1490000000,\"observed_sd\":11000000.5,\"unit\":\"ns\","
+		"\"observed_mean\":1490000000,\"observed_sd\":11000000.5,"
+		"\"tolerance\":75000000,\"unit\":\"ns\","
 		"\"verdict\":\"match\",\"reason\":\"inside tolerance\"},"
 		"{\"name\":\"local\",\"predicted\":null,\"observed_mean\":null,"
-		"\"observed_sd\":null,\"unit\":\"ns\",\"verdict\":\"n/a\","
+		"\"observed_sd\":null,\"tolerance\":null,\"unit\":\"ns\",\"verdict\":\"n/a\","
 		"\"reason\":\"no cpu.stat.local\\n& <v1>\"}]}],\"verdict\":\"match\"}");
 	free(js);
 	r->scenarios[0].quantities[0].verdict = CGCTL_VERDICT_DIFFERS;
@@ -379,6 +427,9 @@ START_TEST(test_json_roundtrip)
 	ck_assert_str_eq(p->scenarios[0].quantities[1].reason, "no cpu.stat.local\n& <v1>");
 	ck_assert(isnan(p->scenarios[0].quantities[1].predicted));
 	ck_assert_int_eq(p->scenarios[0].quantities[1].verdict, CGCTL_VERDICT_NA);
+	ck_assert_str_eq(p->scenarios[0].summary, "quota \"50ms\" <2 threads>");
+	ck_assert_double_eq(p->scenarios[0].quantities[0].tolerance, 75000000);
+	ck_assert_uint_eq(p->sweep, 0);
 	ck_assert_int_eq(cgctl_vreport_json(p, &js2), 0);
 	ck_assert_str_eq(js, js2);
 	free(js);
@@ -546,6 +597,7 @@ static Suite *validate_suite(void)
 	tcase_add_test(tc, test_runner_failure);
 	tcase_add_test(tc, test_runner_cancel);
 	tcase_add_test(tc, test_json_exact);
+	tcase_add_test(tc, test_sweep_roundtrip);
 	tcase_add_test(tc, test_sweep_stats);
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_malformed);
