@@ -13,9 +13,10 @@
  * one of that CPU's cfs_tasks list (detach_tasks()), whichever group it belongs to.
  * Two layouts it reaches beside two spinners of a sibling group put the same load on
  * each CPU (two half-weight group entities, or one full-weight one), so it keeps either:
- * measured on 6.18 (bw-bg-spin, 6 traced runs), the group's two threads woke on the
- * waker's CPU every time and the balancer moved one of them after 35-428 ms in 4 runs,
- * one of the sibling's in one, none in one.  A caller that observed where each thread ran
+ * measured on 6.18 (bw-bg-spin, 10 runs traced with perf sched events), the group's two
+ * threads woke on the waker's CPU every time, and the balancer moved one of them to
+ * the other CPU 35 to 540 ms later in 9 runs, never in one (the sibling's two spinners
+ * were on that other CPU).  A caller that observed where each thread ran
  * (lib/validate/drv-bw.c samples it) tells the simulator, which then places and migrates
  * the threads as told instead of by its own rule (pick_cpu()).
  */
