@@ -101,7 +101,7 @@ void bwp_describe(const struct bw_place *pl, unsigned int bg_threads, char *buf,
 	int start[BWP_MAX_THREADS], moves = 0;
 	size_t o = 0, i;
 
-	if (!pl->ok) {
+	if (!pl->ok || !pl->nev) {
 		snprintf(buf, len, "not known (a workload did not say): the model placed the "
 			 "threads by its own rule");
 		return;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The placement sampler of the bandwidth scenarios (drv-bw-place.c). */
+/* Where the bandwidth scenarios' threads ran, told to the model (drv-bw-place.c). */
 #ifndef CGCTL_VALIDATE_DRV_BW_PLACE_H
 #define CGCTL_VALIDATE_DRV_BW_PLACE_H
 
@@ -37,7 +37,7 @@ int bwp_wait(struct vrun *run, struct bw_place *pl, unsigned int bg_threads,
 	     char *reason, size_t len);
 /* Ask the background load where its threads ran (pl->ok false if it does not say). */
 void bwp_where(struct vrun *run, struct bw_place *pl, struct vwork *bg);
-/* Tell @sim what was sampled; the sampled threads are its threads @first on.
+/* Tell @sim where the threads ran; they are its threads @first on.
  * Returns: 0, -errno of cgctl_bw_sim_place(). */
 int bwp_tell(const struct bw_place *pl, struct cgctl_bw_sim *sim, int first);
 void bwp_describe(const struct bw_place *pl, unsigned int bg_threads, char *buf,

@@ -4,7 +4,8 @@
  * with quota/period/burst, a spin or duty-cycle workload of N threads, cpu.stat and
  * cpu.stat.local deltas observed after the group settled, and the bandwidth simulator
  * (lib/engine/bandwidth) fed with the settings and what the workload did (its wall time,
- * the settle time, the thread pattern).
+ * the settle time, the thread pattern, and where the kernel ran each thread:
+ * drv-bw-place.c).
  */
 #include <errno.h>
 #include <math.h>
