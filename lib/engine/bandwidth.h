@@ -222,9 +222,9 @@ struct cgctl_bw_sim {
 	struct bw_cpu *cpu;
 	struct bw_write_ev *w;
 	int nw, wcap, wnext;
-	struct bw_place_ev *pl;		/* placements told, by time; NULL: the model's */
+	struct bw_place_ev *pl;		/* placements told, by time */
 	int npl, plcap, plnext;
-	int *home;			/* per thread: its told CPU, -1: none (npl > 0) */
+	int *home;			/* per thread: its told CPU, -1: none */
 	struct bw_heap heap;
 	struct bw_cal cal;		/* thread slots due within its window */
 	int slot_thread, slot_group, slot_misc;

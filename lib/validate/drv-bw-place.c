@@ -36,7 +36,7 @@ static void place_line(struct vrun *run, struct bw_place *pl, const char *line, 
 	if (sscanf(line, "place %d %llu %d", &i, &at, &cpu) != 3 || i < 0 ||
 	    first + i >= pl->nthr || cpu < 0 || cpu >= (int)run->ncpu ||
 	    pl->nev == BWP_MAX_EVENTS) {
-		pl->ok = false;		/* not what we asked: the model's own rule */
+		pl->ok = false;	/* not what we asked: the model's own rule */
 		return;
 	}
 	if (!pl->seen[first + i] || at < pl->t0)
@@ -47,11 +47,11 @@ static void place_line(struct vrun *run, struct bw_place *pl, const char *line, 
 
 /* Lines of @w until one starting with @word (copied to @line); "place" lines are kept. */
 static int read_places(struct vrun *run, struct bw_place *pl, struct vwork *w, int first,
-		       const char *word, char *line, size_t linelen, unsigned int timeout_ms,
+		       const char *word, char *line, size_t linelen, unsigned int ms,
 		       char *reason, size_t len)
 {
 	for (;;) {
-		int err = vwork_expect(run, w, "", line, linelen, timeout_ms, reason, len);
+		int err = vwork_expect(run, w, "", line, linelen, ms, reason, len);
 
 		if (err < 0)
 			return err;
@@ -102,8 +102,8 @@ void bwp_describe(const struct bw_place *pl, unsigned int bg_threads, char *buf,
 	size_t o = 0, i;
 
 	if (!pl->ok || !pl->nev) {
-		snprintf(buf, len, "not known (a workload did not say): the model placed the "
-			 "threads by its own rule");
+		snprintf(buf, len, "not known (a workload did not say): the model placed "
+			 "the threads by its own rule");
 		return;
 	}
 	for (int t = 0; t < pl->nthr; t++)
@@ -114,12 +114,15 @@ void bwp_describe(const struct bw_place *pl, unsigned int bg_threads, char *buf,
 		else
 			moves++;
 	o += (size_t)snprintf(buf, len, "measured, told to the model: CPUs at the start");
-	for (int t = 0; t < pl->nthr && o < len; t++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%d", !t ? " " :
-				      (unsigned int)t == bg_threads ? " | " : ",", start[t]);
+	for (int t = 0; t < pl->nthr && o < len; t++) {
+		const char *sep = !t ? " " : (unsigned int)t == bg_threads ? " | " : ",";
+
+		o += (size_t)snprintf(buf + o, len - o, "%s%d", sep, start[t]);
+	}
 	if (o < len)
-		o += (size_t)snprintf(buf + o, len - o, "%s; %d move%s", bg_threads ?
-				      " (background | workload)" : "", moves, moves == 1 ? "" : "s");
+		o += (size_t)snprintf(buf + o, len - o, "%s; %d move%s",
+				      bg_threads ? " (background | workload)" : "", moves,
+				      moves == 1 ? "" : "s");
 	for (i = 0; i < pl->nev && o < len; i++)
 		if (pl->ev[i].at)
 			o += (size_t)snprintf(buf + o, len - o, " +%llums #%d->%d",
