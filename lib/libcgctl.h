@@ -1231,6 +1231,16 @@ int cgctl_bw_sim_silos(const struct cgctl_bw_sim *sim, int group, int64_t *silo_
 int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *sim, int group, uint32_t shares);
 /* Returns: 0, -EINVAL (unknown group, trace thread out of range), -ENOMEM. */
 int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *sim, const struct cgctl_bw_thread *t);
+/*
+ * cgctl_bw_sim_place: the placement the kernel chose, observed: from @at_ns on, thread
+ * @thread (0-based, in the order added) runs on @cpu; a busy thread elsewhere migrates
+ * there then, as the load balancer moves a task, and wakes there until told otherwise.
+ * Threads never told are placed by the model's own rule.  The kernel's wake-up stacking
+ * (select_idle_sibling() finds no idle CPU) and the balancer's choice between layouts of
+ * equal load are not predicted: a caller that measured them tells them here.
+ * Returns: 0, -EINVAL (already run, unknown thread, @cpu not below ncpus), -ENOMEM.
+ */
+int cgctl_bw_sim_place(struct cgctl_bw_sim *sim, int thread, uint64_t at_ns, int cpu);
 /* Schedule a configuration write of @bw to @group at @at_ns (refill, silo reset,
  * unthrottle, as tg_set_cfs_bandwidth does).  Returns: 0, -EINVAL, -ENOMEM. */
 int cgctl_bw_sim_write(struct cgctl_bw_sim *sim, int group, uint64_t at_ns,

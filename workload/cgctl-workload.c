@@ -12,13 +12,18 @@
  *   cgctl-workload file-touch PATH PAGES            write a PAGES-page file, map it shared, touch it
  *
  * Protocol on stdin/stdout: "ready pid=P" -> waits for a line "go" -> works ->
- * "done key=value..." -> exits 0 when stdin reaches EOF.  Exit status 2: bad arguments,
+ * "done key=value..." -> exits 0 when stdin reaches EOF.  spin and duty also say where
+ * each worker thread ran: a line "place THREAD AT_NS CPU" (CLOCK_MONOTONIC) each time
+ * one was found on another CPU, before "done", or while working on a line "where"
+ * (then ended by "where-end").  Exit status 2: bad arguments,
  * 1: a system call failed.  It links nothing but libc (and libpthread): the workloads'
  * cgroups measure its start-up too, so it stays small.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -102,13 +107,38 @@ static int num(const char *s, unsigned long max, unsigned long *v)
 }
 
 /* ---- CPU: spin and duty cycle ---- */
+#define PLACE_MAX 1024	/* CPU changes logged per thread */
+
+/* Where one worker ran: each change of CPU (sched_getcpu(), rseq-cheap), timestamped. */
+struct cpu_log {
+	uint64_t at[PLACE_MAX];
+	int cpu[PLACE_MAX];
+	unsigned int n;		/* entries published (release) */
+	int last;
+};
+
 struct cpu_job {
 	uint64_t until_ns;	/* wall deadline (CLOCK_MONOTONIC) */
 	uint64_t busy_ns, idle_ns;	/* duty: CPU time per busy phase, sleep after it */
 	uint64_t delay_ns;	/* Σ over threads of the run_delay they gained (atomic) */
 	uint64_t phase_ns, phases;	/* duty: CPU time of the completed busy phases */
 	pthread_barrier_t warm, start;	/* every thread warmed up; "go" */
+	struct cpu_log *log;		/* [threads] */
+	unsigned int next;		/* the next thread's index (atomic) */
 };
+
+static void log_cpu(struct cpu_log *l)
+{
+	int c = sched_getcpu();
+	unsigned int n = l->n;
+
+	if (c == l->last || n == PLACE_MAX)
+		return;
+	l->last = c;
+	l->at[n] = clock_ns(CLOCK_MONOTONIC);
+	l->cpu[n] = c;
+	__atomic_store_n(&l->n, n + 1, __ATOMIC_RELEASE);
+}
 
 /*
  * This thread's run_delay: time runnable on a runqueue but not running (sched_info, the
@@ -139,13 +169,14 @@ static uint64_t run_delay_ns(void)
  * the CPU time the phase took when it completed (it overshoots by one loop iteration:
  * microseconds here, milliseconds under an emulator), 0 when the deadline cut it.
  */
-static uint64_t spin(uint64_t until_ns, uint64_t busy_ns)
+static uint64_t spin(uint64_t until_ns, uint64_t busy_ns, struct cpu_log *l)
 {
 	uint64_t start = clock_ns(CLOCK_THREAD_CPUTIME_ID), used = 0;
 
 	while (clock_ns(CLOCK_MONOTONIC) < until_ns &&
 	       (!busy_ns || (used = clock_ns(CLOCK_THREAD_CPUTIME_ID) - start) < busy_ns))
-		;
+		if (l)
+			log_cpu(l);
 	return busy_ns && used >= busy_ns ? used : 0;
 }
 
@@ -159,6 +190,7 @@ static void nap_ns(uint64_t ns)
 static void *cpu_thread(void *arg)
 {
 	struct cpu_job *j = arg;
+	struct cpu_log *l = &j->log[__atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)];
 	uint64_t now, delay0, used;
 
 	/*
@@ -167,14 +199,16 @@ static void *cpu_thread(void *arg)
 	 * binding, and under an emulator the translation of the code: measured 20-70 ms of
 	 * CPU per run under qemu TCG) happen before the workload joins its cgroup.
 	 */
-	spin(clock_ns(CLOCK_MONOTONIC) + 2000000ULL, 1000000ULL);
+	spin(clock_ns(CLOCK_MONOTONIC) + 2000000ULL, 1000000ULL, NULL);
+	sched_getcpu();
 	nap_ns(1000000ULL);
 	run_delay_ns();
 	pthread_barrier_wait(&j->warm);
 	pthread_barrier_wait(&j->start);
 	delay0 = run_delay_ns();
 	while (clock_ns(CLOCK_MONOTONIC) < j->until_ns) {
-		used = spin(j->until_ns, j->busy_ns);
+		log_cpu(l);
+		used = spin(j->until_ns, j->busy_ns, l);
 		if (used) {
 			__atomic_add_fetch(&j->phase_ns, used, __ATOMIC_RELAXED);
 			__atomic_add_fetch(&j->phases, 1, __ATOMIC_RELAXED);
@@ -189,6 +223,51 @@ static void *cpu_thread(void *arg)
 	return NULL;
 }
 
+/* The "place" lines of every thread from entry @from[i] on (advanced). */
+static int say_places(const struct cpu_job *j, unsigned long threads, unsigned int *from)
+{
+	for (unsigned long i = 0; i < threads; i++) {
+		const struct cpu_log *l = &j->log[i];
+		unsigned int n = __atomic_load_n(&l->n, __ATOMIC_ACQUIRE);
+
+		for (; from[i] < n; from[i]++)
+			if (say("place %lu %llu %d", i, (unsigned long long)l->at[from[i]],
+				l->cpu[from[i]]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* Until @until_ns: answer each line "where" on stdin with the places so far. */
+static int serve_where(const struct cpu_job *j, unsigned long threads, uint64_t until_ns,
+		       unsigned int *from)
+{
+	char c, line[16];
+	size_t n = 0;
+	uint64_t now;
+
+	while ((now = clock_ns(CLOCK_MONOTONIC)) < until_ns) {
+		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+		int ms = (int)MIN((until_ns - now) / 1000000ULL + 1, 1000ULL);
+
+		if (poll(&p, 1, ms) <= 0)
+			continue;
+		if (read(STDIN_FILENO, &c, 1) != 1)
+			return 0;	/* EOF: the caller went away; the threads finish */
+		if (c != '\n') {
+			if (n < sizeof(line) - 1)
+				line[n++] = c;
+			continue;
+		}
+		line[n] = '\0';
+		n = 0;
+		if (strcmp(line, "where") == 0 &&
+		    (say_places(j, threads, from) < 0 || say("where-end") < 0))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * The threads are created and warmed up before "ready" (the caller attaches the
  * workload to its cgroup between "ready" and "go"), then released together by "go".
@@ -196,8 +275,15 @@ static void *cpu_thread(void *arg)
 static int run_cpu(unsigned long threads, struct cpu_job *j, uint64_t wall_ns)
 {
 	pthread_t t[MAX_THREADS];
+	unsigned int from[MAX_THREADS] = { 0 };
 	uint64_t t0, cpu0;
 	unsigned long i;
+
+	j->log = calloc(threads, sizeof(*j->log));
+	if (!j->log)
+		return 1;
+	for (i = 0; i < threads; i++)
+		j->log[i].last = -1;
 
 	if (pthread_barrier_init(&j->warm, NULL, (unsigned int)threads + 1) != 0 ||
 	    pthread_barrier_init(&j->start, NULL, (unsigned int)threads + 1) != 0)
@@ -214,8 +300,12 @@ static int run_cpu(unsigned long threads, struct cpu_job *j, uint64_t wall_ns)
 	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	j->until_ns = t0 + wall_ns;
 	pthread_barrier_wait(&j->start);
+	if (serve_where(j, threads, j->until_ns, from) < 0)
+		return 1;
 	for (i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
+	if (say_places(j, threads, from) < 0)
+		return 1;
 	if (say("done wall_ns=%llu cpu_ns=%llu threads=%lu delay_ns=%llu phases=%llu "
 		"phase_ns=%llu", (unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0),
 		(unsigned long long)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0), threads,
@@ -223,6 +313,7 @@ static int run_cpu(unsigned long threads, struct cpu_job *j, uint64_t wall_ns)
 		(unsigned long long)j->phases, (unsigned long long)j->phase_ns) < 0)
 		return 1;
 	wait_eof();
+	free(j->log);
 	return 0;
 }
 

@@ -65,6 +65,8 @@ CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 	free(s->left);
 	free(s->bidx);
 	free(s->w);
+	free(s->pl);
+	free(s->home);
 	free(s->dirty);
 	free(s->lmap);
 	free(s->lsum);
@@ -333,7 +335,7 @@ int bw_sim_setup(struct cgctl_bw_sim *s)
 	s->slot_thread = s->cfg.ncpus;
 	s->slot_group = s->slot_thread + s->nthreads;
 	s->slot_misc = s->slot_group + 3 * s->ngroups;
-	r = bw_heap_init(&s->heap, s->slot_misc + 3);
+	r = bw_heap_init(&s->heap, s->slot_misc + MISC_NR);
 	if (r < 0)
 		return r;
 	r = bw_cal_init(&s->cal, s->slot_thread, s->nthreads);
@@ -353,6 +355,9 @@ int bw_sim_setup(struct cgctl_bw_sim *s)
 	for (int ti = 0; ti < s->nthreads; ti++)
 		setup_thread(s, ti);
 	r = bw_fair_init(s);
+	if (r < 0)
+		return r;
+	r = bw_place_setup(s);
 	if (r < 0)
 		return r;
 	if (s->nw)

@@ -37,7 +37,8 @@
  *
  * Kept out: nice values of threads (every thread weighs 1024; give a group the weight),
  * wake-up preemption granularity and the slices' discreteness (a fluid model), the tick
- * drift of PELT between events, and load balancing (threads stay where they woke).
+ * drift of PELT between events, and load balancing (threads stay where they woke, or
+ * move where and when the caller says the kernel moved them: cgctl_bw_sim_place()).
  */
 #include <string.h>
 

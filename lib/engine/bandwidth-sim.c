@@ -13,8 +13,6 @@
 
 #define DONE_TOLERANCE_NS 4	/* rounding of processor sharing, per runnable thread */
 
-enum { MISC_WRITE, MISC_END, MISC_SETTLE, MISC_NR };
-
 /* the sleep path (a thread's dequeue and sleep) inline in the CPU event: no calls, no
  * saving of registers on the most frequent event but one */
 #ifndef __always_inline
@@ -447,7 +445,8 @@ void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t no
  * The CPUs by load: for each load level a bitmap of the CPUs with that many busy threads
  * (lwords words) and a summary word of its non-zero words, plus the lowest level in use.
  * A thread is only ever placed on a least loaded CPU, so no CPU gets above
- * (nthreads - 1) / ncpus + 1 busy threads: bw_load_init() allocates that many levels.
+ * (nthreads - 1) / ncpus + 1 busy threads: bw_load_init() allocates that many levels
+ * (all of them when placements are told: cgctl_bw_sim_place()).
  */
 static inline void load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
 {
@@ -484,6 +483,8 @@ int bw_load_init(struct cgctl_bw_sim *s)
 
 	s->lwords = (ncpus + 63) / 64;
 	s->nlev = MAX(s->nthreads - 1, 0) / ncpus + 2;
+	if (s->npl)	/* placements told may put every thread on one CPU */
+		s->nlev = s->nthreads + 1;
 	s->lmap = calloc((size_t)s->nlev * s->lwords, sizeof(*s->lmap));
 	s->lsum = calloc(s->nlev, sizeof(*s->lsum));
 	if (!s->lmap || !s->lsum)
@@ -496,10 +497,13 @@ int bw_load_init(struct cgctl_bw_sim *s)
 	return 0;
 }
 
-/* The previous CPU if it has no busy thread, else the first such CPU, else the least
- * loaded one (lowest number first). */
+/* The CPU told for the thread now (cgctl_bw_sim_place()); else the previous CPU if it
+ * has no busy thread, else the first such CPU, else the least loaded one (lowest number
+ * first). */
 static int pick_cpu(const struct cgctl_bw_sim *s, const struct bw_thread *t)
 {
+	if (s->home && s->home[t - s->t] >= 0)
+		return s->home[t - s->t];
 	if (t->cpu >= 0 && s->cpu[t->cpu].nbusy == 0)
 		return t->cpu;
 	return bw_load_pick(s);
@@ -594,6 +598,34 @@ static __always_inline void thread_dequeue(struct cgctl_bw_sim *s, int ti, int c
 	for (int l = s->t[ti].group; l >= 0; l = s->g[l].parent)
 		s->g[l].rq[cpu].nr_busy--;
 	bw_return_idle_slack(s, s->t[ti].group, cpu, now);
+}
+
+/*
+ * A busy thread moves to @to at @now, as the kernel's load balancer moved it
+ * (detach_task()/attach_task(): dequeued on one CPU, enqueued on the other, its busy
+ * phase going on).  A thread not busy just wakes up there next time (pick_cpu()).
+ */
+void bw_thread_migrate(struct cgctl_bw_sim *s, int ti, int to, uint64_t now)
+{
+	struct bw_thread *t = &s->t[ti];
+	int from = t->cpu;
+
+	if (t->state != BW_T_BUSY || from == to) {
+		if (t->state != BW_T_BUSY)
+			t->cpu = to;
+		return;
+	}
+	cpu_sync(s, from, now);
+	thread_dequeue(s, ti, from, now);
+	bw_cpu_changed(s, from, now);
+	cpu_sync(s, to, now);
+	t->cpu = to;
+	s->bidx[ti] = s->cpu[to].nbusy;
+	s->cpu[to].busy[s->cpu[to].nbusy++] = ti;
+	load_move(s, to, s->cpu[to].nbusy - 1, s->cpu[to].nbusy);
+	if (!enqueue_nothing_to_check(s, to))
+		bw_enqueue_check(s, t->group, to, now);
+	bw_cpu_changed(s, to, now);
 }
 
 /* A thread's wake-up (it is not queued): in the calendar when within its window, else in
@@ -760,6 +792,9 @@ static int dispatch(struct cgctl_bw_sim *s, int slot, uint64_t now)
 	case MISC_END:
 		bw_heap_del(&s->heap, slot);
 		workload_end(s, now);
+		break;
+	case MISC_PLACE:
+		bw_place_next(s, now);
 		break;
 	default:
 		return 1;

@@ -18,7 +18,9 @@
  * Scheduler model (the part that is not the kernel's; with group weights given, the
  * sharing below is bandwidth-fair.c's CFS weights instead): a busy thread is placed when it
  * wakes (its previous CPU if that has no busy thread, else the least loaded CPU, lowest
- * index first) and stays there until it sleeps.  Runnable threads on one CPU share it
+ * index first) and stays there until it sleeps; or, when the caller tells the placement
+ * the kernel chose (cgctl_bw_sim_place(), bandwidth-place.c), on the CPU told for that
+ * time, migrating at the times told.  Runnable threads on one CPU share it
  * equally (processor sharing, the fluid limit of CFS round-robin); a CPU's group
  * runqueues are charged at every tick (HZ grid, aligned on all CPUs) and at every
  * enqueue/dequeue on that CPU, as update_curr() is.  Kernel-mode work of throttled tasks
@@ -164,6 +166,15 @@ struct bw_write_ev {
 	struct cgctl_bw_settings bw;
 };
 
+/* the misc event slots, from slot_misc on */
+enum { MISC_WRITE, MISC_END, MISC_SETTLE, MISC_PLACE, MISC_NR };
+
+/* cgctl_bw_sim_place(): from @at, thread @thread is on @cpu (bandwidth-place.c) */
+struct bw_place_ev {
+	uint64_t at;
+	int thread, cpu;
+};
+
 /* (time - base, clamped) << 32 | slot: one comparison orders by time, then slot */
 typedef uint64_t bw_heap_ent;
 
@@ -211,6 +222,9 @@ struct cgctl_bw_sim {
 	struct bw_cpu *cpu;
 	struct bw_write_ev *w;
 	int nw, wcap, wnext;
+	struct bw_place_ev *pl;		/* placements told, by time */
+	int npl, plcap, plnext;
+	int *home;			/* per thread: its told CPU, -1: none */
 	struct bw_heap heap;
 	struct bw_cal cal;		/* thread slots due within its window */
 	int slot_thread, slot_group, slot_misc;
@@ -263,6 +277,11 @@ void bw_fair_compute(struct cgctl_bw_sim *s, uint64_t now);
 void bw_fair_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now);
 uint64_t bw_fair_group_wall(const struct cgctl_bw_sim *s, int cpu, int g, uint64_t work);
 uint64_t bw_fair_next(const struct cgctl_bw_sim *s, int cpu);
+
+/* bandwidth-place.c: the placement the kernel chose, when the caller tells it */
+int bw_place_setup(struct cgctl_bw_sim *s);
+void bw_place_next(struct cgctl_bw_sim *s, uint64_t now);
+void bw_thread_migrate(struct cgctl_bw_sim *s, int ti, int cpu, uint64_t now);
 
 /* bandwidth-api.c */
 void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st);

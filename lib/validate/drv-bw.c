@@ -4,7 +4,8 @@
  * with quota/period/burst, a spin or duty-cycle workload of N threads, cpu.stat and
  * cpu.stat.local deltas observed after the group settled, and the bandwidth simulator
  * (lib/engine/bandwidth) fed with the settings and what the workload did (its wall time,
- * the settle time, the thread pattern).
+ * the settle time, the thread pattern, and where the kernel ran each thread:
+ * drv-bw-place.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include "internal.h"
 #include "validate/validate.h"
 #include "validate/scenarios.h"
+#include "validate/drv-bw-place.h"
 
 /* What one group reported (deltas) or is predicted to report. */
 struct bw_obs {
@@ -336,8 +338,8 @@ static int bw_predict_bg(struct cgctl_bw_sim *sim, const struct vbw_params *p, i
  */
 static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wall_ns,
 		      uint64_t settle_ns, unsigned int seed, uint32_t other_ppm, uint64_t busy_ns,
-		      size_t k, bool chain, struct bw_obs *child, struct bw_obs *parent,
-		      char *reason, size_t len)
+		      size_t k, bool chain, const struct bw_place *pl, struct bw_obs *child,
+		      struct bw_obs *parent, char *reason, size_t len)
 {
 	struct bw_groups *g = groups_of(run);
 	struct cgctl_bw_sim_config cfg = {
@@ -381,6 +383,9 @@ static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wal
 	t.idle_ns = (uint64_t)p->idle_ms * 1000000ULL;
 	for (i = 0; i < p->threads && err >= 0; i++)
 		err = cgctl_bw_sim_add_thread(sim, &t);
+	/* where the kernel ran them (the background's threads were added first) */
+	if (err >= 0)
+		err = bwp_tell(pl, sim, 0);
 	if (err >= 0)
 		err = (int)MIN(cgctl_bw_sim_run(sim), 0);
 	if (err >= 0)
@@ -557,8 +562,29 @@ static int bw_background(struct vrun *run, const struct vbw_params *p,
 	return err;
 }
 
+static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_place *pl,
+			 struct vsample *out, char *reason, size_t len);
+
 static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsample *out,
 		       char *reason, size_t len)
+{
+	struct bw_place *pl;
+	int err = bw_setup(run, s, reason, len);
+
+	if (err < 0)
+		return err;
+	pl = calloc(1, sizeof(*pl));
+	if (!pl) {
+		snprintf(reason, len, "out of memory");
+		return -ENOMEM;
+	}
+	err = bw_run_placed(run, s, pl, out, reason, len);
+	free(pl);
+	return err;
+}
+
+static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_place *pl,
+			 struct vsample *out, char *reason, size_t len)
 {
 	const struct vbw_params *p = s->params;
 	struct bw_groups *g = groups_of(run);
@@ -574,11 +600,8 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	struct vsample one[BW_PHASES][VQ_MAX];
 	double usage;
 	size_t i, k;
-	int err;
+	int err = 0;
 
-	err = bw_setup(run, s, reason, len);
-	if (err < 0)
-		return err;
 	now = mono_ns();
 	if (g->settled_ns > now && (err = vrun_sleep(run, (unsigned int)((g->settled_ns - now) / 1000000))) < 0)
 		return err;
@@ -589,11 +612,15 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 		err = bw_observe(run, g, &c0, &p0, reason, len);
 	have_busy = machine_busy_ns(run, &busy0) == 0;
 	t_go = mono_ns();
+	bwp_init(pl, p->bg_threads, p->threads, t_go);
 	if (err >= 0)
 		err = vwork_send(&w, "go\n");
+	/* where the kernel ran each thread: the workload says it before "done" */
 	if (err >= 0)
-		err = vwork_expect(run, &w, "done", line, sizeof(line), p->dur_ms + 10000, reason,
-				   len);
+		err = bwp_wait(run, pl, p->bg_threads, &w, line, sizeof(line),
+			       p->dur_ms + 10000, reason, len);
+	if (err >= 0 && p->bg_threads)
+		bwp_where(run, pl, &bg);
 	have_busy = have_busy && machine_busy_ns(run, &busy1) == 0;
 	if (err >= 0 && (vline_u64(line, "wall_ns", &wall) < 0 ||
 			 vline_u64(line, "cpu_ns", &cpu) < 0)) {
@@ -611,6 +638,12 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 	    vline_u64(line, "phase_ns", &phase_ns) == 0 && phase_ns / phases >= busy_ns)
 		busy_ns = phase_ns / phases;
 	dbg(run->ctx, "%s: workload %s", s->name, line);
+	{
+		char where[512];
+
+		bwp_describe(pl, p->bg_threads, where, sizeof(where));
+		dbg(run->ctx, "%s: placement %s", s->name, where);
+	}
 	/* its exit (sanitizer teardown can take tens of ms) is not part of the run */
 	if (err >= 0 && g->home)
 		err = cgctl_cg_attach(run->ctx, g->m, g->home, w.pid);
@@ -680,7 +713,7 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 		wait_ppm = 0;
 		if (have_delay && cpu) {
 			err = bw_predict(run, p, wall, now - t_end, seed, 0, busy_ns, k, false,
-					 &pc, &pp, reason, len);
+					 pl, &pc, &pp, reason, len);
 			if (err < 0)
 				return err;
 			other = MAX((double)delay - (double)pc.st.delay_ns, 0.0);
@@ -689,7 +722,7 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 				dc.wait_ns = (int64_t)other;
 		}
 		err = bw_predict(run, p, wall, now - t_end, seed, wait_ppm, busy_ns, k, true,
-				 &pc, &pp, reason, len);
+				 pl, &pc, &pp, reason, len);
 		if (err < 0)
 			return err;
 		for (i = 0; i < vscenario_nq(s); i++) {
@@ -697,7 +730,10 @@ static int bw_run_once(struct vrun *run, const struct vscenario *s, struct vsamp
 			struct vsample *o = &one[k][i];
 
 			memset(o, 0, sizeof(*o));
-			if (strncmp(n, "parent.", 7) == 0)
+			if (strcmp(n, "placement") == 0) {
+				o->na = true;
+				bwp_describe(pl, p->bg_threads, o->reason, sizeof(o->reason));
+			} else if (strncmp(n, "parent.", 7) == 0)
 				bw_fill(run, n + 7, o, &dp, &pp, NAN);
 			else
 				bw_fill(run, n, o, &dc, &pc, usage);

@@ -28,29 +28,23 @@ expect_clean() {
 
 # 1. the real thing, 3 runs: nothing differs, every quantity decided.  KNOWN lists the
 # open model gaps (reported to the model's owner; printed, never hidden): they may differ.
-# bw-bg-spin/throttled_time: where the threads of a group woken together land.  On a busy
-# machine the kernel finds no idle CPU at wake-up (select_idle_sibling()) and keeps them
-# on the waker's CPU: traced on 6.18 (2026-12-04), the group's two spinners on CPU0 and
-# the sibling's two on CPU1, so the group had a CPU of its own (111-143 ms observed); the
-# model spreads them, one of each per CPU (290-340 ms predicted).  The load balancer
-# keeps either: both put a load of 1024 on each CPU (two half-share group entities, or
-# one full-share one).
-# Issue 18 keeps it open (the model needs wake-up placement and balancing).
-# bw-duty/throttled_time: the same placement, bimodal on a busy machine: 268-501 ms
-# observed (both bursts on one CPU or not) against 358-453 predicted, 2 of 13 runs of
-# -r 3/-r 5 outside the tolerance.  bw-bg-weight/usage: 2-5% below the prediction with
-# other tasks on 44% of the CPUs, once just past the tolerance (52 ms for 49); its
-# throttled_time matched in the fidelity work's runs (99 vs 103 ms) but not with other
-# tasks on 47% of the CPUs (115 observed, 71 predicted, 2026-12-04 merge check): the
-# same placement once the machine is that busy.
+# Where the threads of a group woken together land (the kernel stacks them on the
+# waker's CPU when none is idle, and its balancer later keeps either of two layouts of
+# equal load) is told to the model since 2026-12-04 (quantity placement): bw-duty and
+# bw-bg-weight matched in 5 of 5 -r 3 runs on 6.18 (throttled_time medians 428 ms
+# observed, 298 predicted, inside the period-phase bound: split layouts of bw-duty are
+# still predicted low, 623-732 against 299-362 ms; bw-bg-weight 124 against 143 ms).
+# bw-bg-spin/throttled_time, with the placement told: 4 of 5 runs matched, the model
+# 10-50 ms above (medians 168 ms observed, 207 predicted; was 111-264 against 290-340).
+# Traced: in the first period after the threads woke the group ran 96 ms of a 100 ms
+# window unthrottled (quota 80 ms), which the model does not reproduce.  Issue 18.
 # bw-bg-bursty/throttled_time: the kernel enforces slices at the tick (HZ=250, 4 ms), so
 # a woken 2 ms burst often runs to its end beside a spinner: traced on 6.18 (2026-12-04,
 # perf sched_switch/sched_wakeup), 72 of 153 bursts took 2.0 ms of wall time and the rest
 # 5-6 ms, where the fluid model shares each burst by weight (about 3.3 ms).  The group
 # reaches its quota earlier: 264-353 ms observed in 4 runs of -r 1/-r 3 (CI: 353)
 # against 244-265 ms predicted.  Issue 18 (the model needs tick-granular slices).
-KNOWN="bw-bg-spin/throttled_time bw-duty/throttled_time bw-bg-weight/usage"
-KNOWN="$KNOWN bw-bg-weight/throttled_time bw-bg-bursty/throttled_time"
+KNOWN="bw-bg-spin/throttled_time bw-bg-bursty/throttled_time"
 cg --json validate -r 3
 bad=$(json_get '[s["name"]+"/"+q["name"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a") and s["name"]+"/"+q["name"] not in "'"$KNOWN"'".split()]')
 known=$(json_get '[s["name"]+"/"+q["name"]+": "+q["reason"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" and s["name"]+"/"+q["name"] in "'"$KNOWN"'".split()]')
