@@ -44,7 +44,10 @@ expect_clean() {
 # 5-6 ms, where the fluid model shares each burst by weight (about 3.3 ms).  The group
 # reaches its quota earlier: 264-353 ms observed in 4 runs of -r 1/-r 3 (CI: 353)
 # against 244-265 ms predicted.  Issue 18 (the model needs tick-granular slices).
-KNOWN="bw-bg-spin/throttled_time bw-bg-bursty/throttled_time"
+# Reaching the quota earlier, it is also throttled in more periods: nr_throttled 9.7
+# observed against 6.2 predicted in a README make check (2026-12-04, after the
+# placement change), 9.7 against 8.4 (match) in the run after.
+KNOWN="bw-bg-spin/throttled_time bw-bg-bursty/throttled_time bw-bg-bursty/nr_throttled"
 cg --json validate -r 3
 bad=$(json_get '[s["name"]+"/"+q["name"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a") and s["name"]+"/"+q["name"] not in "'"$KNOWN"'".split()]')
 known=$(json_get '[s["name"]+"/"+q["name"]+": "+q["reason"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" and s["name"]+"/"+q["name"] in "'"$KNOWN"'".split()]')
