@@ -16,9 +16,10 @@
  * measured on 6.18 (bw-bg-spin, 10 runs traced with perf sched events), the group's two
  * threads woke on the waker's CPU every time, and the balancer moved one of them to
  * the other CPU 35 to 540 ms later in 9 runs, never in one (the sibling's two spinners
- * were on that other CPU).  A caller that observed where each thread ran
- * (lib/validate/drv-bw.c samples it) tells the simulator, which then places and migrates
- * the threads as told instead of by its own rule (pick_cpu()).
+ * were on that other CPU).  A caller that observed where each thread ran (validate:
+ * the workload's threads log each change of CPU, lib/validate/drv-bw-place.c) tells the
+ * simulator, which then places and migrates the threads as told instead of by its own
+ * rule (pick_cpu()).
  */
 #include <errno.h>
 #include <stdlib.h>
