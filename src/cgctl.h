@@ -107,6 +107,11 @@ struct cli_args {
 /* Returns: EXIT_OK (@a filled; cli_args_free() it), or the exit status printed. */
 int cli_stdin_args(struct cli *cli, int argc, const char **argv, struct cli_args *a);
 void cli_args_free(struct cli_args *a);
+/* @fn over the PATH arguments, a "-" among them replaced by the paths read from stdin
+ * (cli_stdin_args()); an empty list is @fn's to judge.
+ * Returns: @fn's exit status, or the one cli_stdin_args() printed. */
+int cli_run_paths(struct cli *cli, int argc, const char **argv,
+		  int (*fn)(struct cli *cli, int argc, const char **argv));
 /* Returns: whether one of @argv is "-" (an empty list read from stdin is no error). */
 bool cli_args_have_stdin(int argc, const char **argv);
 

@@ -337,6 +337,19 @@ int cli_stdin_args(struct cli *cli, int argc, const char **argv, struct cli_args
 	return rc;
 }
 
+int cli_run_paths(struct cli *cli, int argc, const char **argv,
+		  int (*fn)(struct cli *cli, int argc, const char **argv))
+{
+	struct cli_args a;
+	int rc = cli_stdin_args(cli, argc, argv, &a);
+
+	if (rc)
+		return rc;
+	rc = fn(cli, a.argc, a.argv);
+	cli_args_free(&a);
+	return rc;
+}
+
 void cli_args_free(struct cli_args *a)
 {
 	for (int i = 0; i < a->argc; i++)

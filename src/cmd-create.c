@@ -189,14 +189,7 @@ static int run_paths(struct cli *cli, int argc, const char **argv)
  * does nothing and succeeds. */
 static int run(struct cli *cli, int argc, const char **argv)
 {
-	struct cli_args a;
-	int rc = cli_stdin_args(cli, argc, argv, &a);
-
-	if (rc)
-		return rc;
-	rc = run_paths(cli, a.argc, a.argv);
-	cli_args_free(&a);
-	return rc;
+	return cli_run_paths(cli, argc, argv, run_paths);
 }
 
 const struct cgctl_cmd cmd_create = {
