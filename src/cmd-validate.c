@@ -171,6 +171,20 @@ static int sweep_opts(struct cli *cli, int argc)
 	return sweep_kinds ? EXIT_OK : cli_usage(cli, "--kind: '%s' names no kind", opt_kind);
 }
 
+/* The exit status 1 says a run failed: one line on stderr for each scenario that did
+ * (its quantities are n/a, the reason in each; the report alone would not say). */
+static void say_failed(struct cli *cli, const struct cgctl_vreport *r, bool named)
+{
+	for (size_t i = 0; i < r->n_scenarios; i++) {
+		const struct cgctl_vscenario_result *s = &r->scenarios[i];
+
+		if (!s->failed)
+			continue;
+		cli_error(cli, s->name, -EIO, "%s%s%s", named ? r->target : "", named ? ": " : "",
+			  s->n_quantities ? s->quantities[0].reason : "a run failed");
+	}
+}
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	struct cgctl_vreport *r[VALIDATE_MAX_TARGETS] = { NULL };
@@ -197,6 +211,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 		rc = write_html(cli, r, n);
 	if (rc == EXIT_OK)
 		rc = validate_print(cli, r, n, opt_json || cli->fmt == OUT_JSON);
+	if (rc == EXIT_OK && failed)
+		for (i = 0; i < n; i++)
+			say_failed(cli, r[i], n > 1);
 	for (i = 0; i < n; i++)
 		cgctl_vreport_free(r[i]);
 	if (rc != EXIT_OK)
