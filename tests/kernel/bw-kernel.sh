@@ -119,11 +119,17 @@ reset "$G" -1 100000 0
 busy_jiffies() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$CPU$1/cpu.stat"; }
 
+# Spinner i is pinned to CPU i mod NCPU, as bw predict assumes (threads spread over the
+# CPUs).  Unpinned, two spinners started together may share one CPU until the load
+# balancer moves one (traced on 6.18: 35-540 ms, issue 18), which the calibration then
+# misreads as other load and the run as 3-5 unthrottled periods (make check, 2026-12-04:
+# 14 of 22 periods throttled at 150 ms / 100 ms, 19 predicted, usage 2.88 s of 3.04 s).
+# Where the kernel places threads is validate's `placement`, not this test's question.
 start_spinners() { # start_spinners N
 	i=0
 	while [ $i -lt "$1" ]; do
-		sh -c 'echo $$ >"$1/cgroup.procs"; echo $$ >"$2/cgroup.procs"; exec sh -c "while :; do :; done"' \
-			_ "$CPU$P" "$ACCT$A" &
+		sh -c 'echo $$ >"$1/cgroup.procs"; echo $$ >"$2/cgroup.procs"; exec taskset -c "$3" sh -c "while :; do :; done"' \
+			_ "$CPU$P" "$ACCT$A" $((i % NCPU)) &
 		SPIN="$SPIN $!"
 		i=$((i + 1))
 	done
