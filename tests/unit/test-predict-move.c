@@ -85,7 +85,8 @@ START_TEST(reported_deltas)
 	mk(K(6, 1, 0), 0, 100, CGCTL_MOVE_CHARGE_ANON);
 	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 100, &e), 0);
 	ck_assert_int_eq(e.from_delta_pages, -100);
-	ck_assert_int_eq(e.to_delta_pages, 100);
+	/* + the walk's one-page precharge after the last page: batch 64, 1 cancelled */
+	ck_assert_int_eq(e.to_delta_pages, 100 + 63);
 	teardown();
 	/* into a child of the source, and back up to the parent */
 	mk(K(6, 1, 0), 0, 100, 0);
@@ -93,20 +94,25 @@ START_TEST(reported_deltas)
 	ck_assert_int_eq(cgctl_memcg_set_move_charge(t, C, CGCTL_MOVE_CHARGE_ANON), 0);
 	ck_assert_int_eq(cgctl_move_expect_input(t, A, C, &in, 100, &e), 0);
 	ck_assert_uint_eq(e.plan.moved, 100);
-	ck_assert_int_eq(e.from_delta_pages, 0);
-	ck_assert_int_eq(e.to_delta_pages, 100);
+	/* A's usage holds C's, and so the 63 pages C's stock keeps of the walk's batch */
+	ck_assert_int_eq(e.from_delta_pages, 63);
+	ck_assert_int_eq(e.to_delta_pages, 100 + 63);
 	ck_assert_int_eq(cgctl_memcg_set_move_charge(t, A, CGCTL_MOVE_CHARGE_ANON), 0);
 	ck_assert_int_eq(cgctl_move_expect_input(t, C, A, &in, 100, &e), 0);
 	ck_assert_uint_eq(e.plan.moved, 100);
-	ck_assert_int_eq(e.from_delta_pages, -100);
+	/* back up: the walk's batch for A drains C's stock of 63 on that CPU
+	 * (refill_stock() of another memcg), and A's 63 take their place */
+	ck_assert_int_eq(e.from_delta_pages, -100 - 63);
 	ck_assert_int_eq(e.to_delta_pages, 0);
 	teardown();
 	/* from the root: its usage is that of its tree */
 	mk(K(6, 1, 0), 0, 0, CGCTL_MOVE_CHARGE_ANON);
 	ck_assert_int_eq(cgctl_memcg_charge(t, CGCTL_MEMCG_ROOT, 0, 100, NULL, NULL), 0);
 	ck_assert_int_eq(cgctl_move_expect_input(t, CGCTL_MEMCG_ROOT, B, &in, 100, &e), 0);
+	/* the root's usage counts its tree's pages (mem_cgroup_usage(), v6.1), not
+	 * charges: the moved pages stay in it, and B's stocked 63 are no pages */
 	ck_assert_int_eq(e.from_delta_pages, 0);
-	ck_assert_int_eq(e.to_delta_pages, (int64_t)e.plan.moved);
+	ck_assert_int_eq(e.to_delta_pages, (int64_t)e.plan.moved + 63);
 	/* no move charge: nothing changes */
 	ck_assert_int_eq(cgctl_memcg_set_move_charge(t, B, 0), 0);
 	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 100, &e), 0);
@@ -129,7 +135,7 @@ START_TEST(exclusive)
 	ck_assert(e.have && e.plan.moves);
 	ck_assert_uint_eq(e.plan.moved, 100);
 	ck_assert_uint_eq(usage(A), 0);
-	ck_assert_uint_eq(usage(B), 100);
+	ck_assert_uint_eq(usage(B), 100 + 63);	/* the walk's batch, less the cancelled page */
 }
 END_TEST
 
@@ -174,7 +180,7 @@ START_TEST(pmd_thp)
 	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 1034, &e), 0);
 	ck_assert_uint_eq(e.plan.precharge, 1034);
 	ck_assert_uint_eq(e.plan.moved, 1034);
-	ck_assert_uint_eq(usage(B), 1034);
+	ck_assert_uint_eq(usage(B), 1034 + 63);	/* the walk's batch, less the cancelled page */
 }
 END_TEST
 
