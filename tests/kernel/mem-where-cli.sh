@@ -81,8 +81,7 @@ expect_rc 2 "bad PID is a usage error"
 stop_helper
 
 # unprivileged: PFNs are hidden, the owner is unknown and said so
-if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups \
-	test -x "$CGCTL" 2>/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups \
+if nobody_runs_cgctl && setpriv --reuid=65534 --regid=65534 --clear-groups \
 	test -x "$helper" 2>/dev/null; then
 	start setpriv --reuid=65534 --regid=65534 --clear-groups "$helper" -a 8
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$CGCTL" --json mem where "$H" \
