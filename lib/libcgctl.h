@@ -440,6 +440,9 @@ struct cgctl_inv_group {
 				 * them as one unit, PTE-mapped parts of large folios are
 				 * skipped).  Exact with the PAGEMAP_SCAN ioctl (6.7+); else
 				 * whole folios mapped at one 2 MiB-aligned address */
+	uint64_t thp_heads;	/* of thp: head pages, one per large folio whose head page
+				 * the task maps (through a PMD or a PTE); the PTE-mapped
+				 * folios' heads are thp_heads - thp_pmd / 512 */
 };
 
 /* Figures that could not be determined; they read as 0 (never guessed). */
@@ -761,6 +764,8 @@ struct cgctl_memcg_era {
 	bool move_shmem_swap;		/* 2.6.35-5.9: bit 1 moves swapped shmem's swap charge */
 	const char *move_none;		/* move_bits 0: why no charge moves (static) */
 	uint64_t unlimited_v1;		/* "unlimited" as v1 *limit_in_bytes prints it */
+	bool move_pte_tails;		/* 6.6+: the precharge counts every PTE-mapped page
+					 * of a large folio; before, only its head page */
 };
 /* Fill @ret for @kver.  Returns: 0, or -EINVAL for kernels before 2.6.32. */
 int cgctl_memcg_era_get(uint32_t kver, struct cgctl_memcg_era *ret);
@@ -927,6 +932,12 @@ struct cgctl_move_counts {
 					 * shmem): precharged with bit 1, never moved */
 	uint64_t shmem_swap;		/* swapped-out pages of mapped shmem: their swap
 					 * charge moves with bit 1 before 5.10 only */
+	uint64_t thp_pte_counted;	/* of thp_pte: what the precharge counts before
+					 * 6.6, the head page of each folio (a tail page's
+					 * refcount is 0: get_page_unless_zero() fails) */
+	uint64_t file_large_counted;	/* of file_large: likewise, heads of mapped folios
+					 * and every unmapped page-cache page (whose folio
+					 * mc_handle_file_pte() takes whole) */
 };
 /* Planner input: what the moving task holds, split by whom it is charged to. */
 struct cgctl_move_input {

@@ -57,6 +57,13 @@ CGCTL_EXPORT int cgctl_memcg_era_get(uint32_t kver, struct cgctl_memcg_era *ret)
 	 * the page nor its swap charge moves (still so in v6.1, v6.12) */
 	e.move_shmem_swap = (e.move_bits & CGCTL_MOVE_CHARGE_FILE) && kver < K(5, 10, 0);
 	e.unlimited_v1 = e.page_counter ? PC_MAX_BYTES : LLONG_MAX_U;
+	/* mirrors mm/memcontrol.c:mc_handle_present_pte(): up to 6.5 it took
+	 * get_page_unless_zero(page), which fails on a tail page of a large folio (its own
+	 * refcount is 0), so mem_cgroup_count_precharge_pte_range() counted one page per
+	 * PTE-mapped folio, its head.  v6.6 ("mm/memcg: minor cleanup for
+	 * mc_handle_present_pte()", 58f341f772bb) takes get_page(), which pins the folio:
+	 * every PTE of it counts.  Neither era moves those pages. */
+	e.move_pte_tails = kver >= K(6, 6, 0);
 	*ret = e;
 	return 0;
 }

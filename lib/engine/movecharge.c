@@ -12,19 +12,30 @@
 
 #define K(a, b, c) CGCTL_KVER(a, b, c)
 
+/* Resident pages in @c (the large folios' heads are among thp_pte and file_large) */
 static uint64_t counts_pages(const struct cgctl_move_counts *c)
 {
 	return c->anon_excl + c->anon_shared2 + c->anon_shared_more + c->file + c->shmem +
 	       c->thp + c->thp_pte + c->file_large;
 }
 
-/* Resident pages that are precharged but never moved: tail pages of a large folio met
+/* Resident pages that move: all but the large folios met through a PTE */
+static uint64_t movable_pages(const struct cgctl_move_counts *c)
+{
+	return counts_pages(c) - c->thp_pte - c->file_large;
+}
+
+/* Resident pages that are precharged but never moved: pages of a large folio met
  * through a PTE.  mirrors mm/memcontrol.c:mem_cgroup_move_charge_pte_range() (v6.1:
  * "if (PageTransCompound(page)) goto put"; v6.12: folio_test_large()), while
- * mem_cgroup_count_precharge_pte_range() counted them through get_mctgt_type() */
-static uint64_t pte_large_pages(const struct cgctl_move_counts *c)
+ * mem_cgroup_count_precharge_pte_range() counted them through get_mctgt_type(): every
+ * page from 6.6, the head pages only before (cgctl_memcg_era.move_pte_tails) */
+static uint64_t pte_large_pages(const struct cgctl_memcg_tree *t,
+				const struct cgctl_move_counts *c)
 {
-	return c->thp_pte + c->file_large;
+	if (t->era.move_pte_tails)
+		return c->thp_pte + c->file_large;
+	return MIN(c->thp_pte_counted, c->thp_pte) + MIN(c->file_large_counted, c->file_large);
 }
 
 static const char *no_move_reason(const struct cgctl_memcg_tree *t, const struct mg *to,
@@ -64,12 +75,14 @@ static void qualify(const struct cgctl_memcg_tree *t, unsigned int flags,
 		 * (get_mctgt_type_thp(), v6.1: only MOVE_ANON and page_memcg are tested) */
 		q->thp = c->thp;
 		q->thp_pte = c->thp_pte;
+		q->thp_pte_counted = c->thp_pte_counted;
 		q->swap = mg_memsw(t) ? c->swap : 0;
 	}
 	if (file) {
 		q->file = c->file;
 		q->shmem = c->shmem;
 		q->file_large = c->file_large;
+		q->file_large_counted = c->file_large_counted;
 		q->shmem_swap = mg_memsw(t) && t->era.move_shmem_swap ? c->shmem_swap : 0;
 	}
 }
@@ -251,7 +264,7 @@ static uint64_t walk_on(struct cgctl_memcg_tree *t, struct mg *to, unsigned int 
 	bool bulk_failed = p->bulk_failed;
 	uint64_t done = 0;
 
-	if (pte_large_pages(&p->qualify) || to->parent < 0)
+	if (pte_large_pages(t, &p->qualify) || to->parent < 0)
 		return 0;	/* precharge left over, or the root: nothing charged */
 	do_precharge(t, to, cpu, 1, o, p, &done);
 	p->bulk_failed = bulk_failed;	/* the attach's own precharge says that */
@@ -263,21 +276,21 @@ static void run_move(struct cgctl_memcg_tree *t, struct mg *from, struct mg *to,
 		     unsigned int cpu, const struct cgctl_memcg_charge_opts *o,
 		     struct cgctl_move_plan *p)
 {
-	uint64_t done, pages = counts_pages(&p->qualify), swap;
+	uint64_t done, held = pte_large_pages(t, &p->qualify), swap;
 
 	swap = p->qualify.swap + p->qualify.shmem_swap;
-	p->precharge = pages + swap;
+	p->moved = movable_pages(&p->qualify);
+	p->precharge = p->moved + held + swap;
 	p->err = do_precharge(t, to, cpu, p->precharge, o, p, &done);
 	if (p->err < 0) {	/* cancel_attach: the cgroup.procs write fails */
+		p->moved = 0;
 		clear_mc(t, from, to, done, 0, 0);
 		return;
 	}
 	/* the precharge of PTE-mapped large-folio pages is left over: clear_mc cancels it */
-	p->moved = pages - pte_large_pages(&p->qualify);
 	p->moved_swap = swap;
 	move_pages(from, to, p->moved, p->moved_swap);
-	clear_mc(t, from, to, pte_large_pages(&p->qualify) + walk_on(t, to, cpu, o, p),
-		 p->moved, p->moved_swap);
+	clear_mc(t, from, to, held + walk_on(t, to, cpu, o, p), p->moved, p->moved_swap);
 }
 
 CGCTL_EXPORT int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to,

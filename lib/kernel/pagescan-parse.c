@@ -777,6 +777,7 @@ int ps_groups_merge(struct ps_groups *dst, const struct ps_groups *src)
 		d->shared_mc2 += s->shared_mc2;
 		d->thp += s->thp;
 		d->thp_pmd += s->thp_pmd;
+		d->thp_heads += s->thp_heads;
 	}
 	return 0;
 }
@@ -805,6 +806,9 @@ static int account_page(struct ps_groups *g, struct ps_window *w, uint32_t run_f
 	grp->cat[c]++;
 	if (kf & KPF_BIT(KPF_THP))
 		grp->thp++;
+	if ((kf & (KPF_BIT(KPF_THP) | KPF_BIT(KPF_COMPOUND_HEAD))) ==
+	    (KPF_BIT(KPF_THP) | KPF_BIT(KPF_COMPOUND_HEAD)))
+		grp->thp_heads++;
 	if (c == PS_ANON_SHARED && w->kc && w->kc[off] == 2)
 		grp->shared_mc2++;
 	return 0;
@@ -831,6 +835,7 @@ static int account_pmd(struct ps_groups *g, struct ps_window *w, const struct ps
 	grp->cat[c] += run->len;
 	if (kf & KPF_BIT(KPF_THP)) {
 		grp->thp += run->len;
+		grp->thp_heads += run->len / PS_PMD_PAGES;
 		if (c == PS_ANON_EXCL || c == PS_ANON_SHARED)
 			grp->thp_pmd += run->len;
 	}
@@ -894,6 +899,9 @@ static int account_block(struct ps_groups *g, struct ps_window *w, const struct 
 		grp->cat[PS_ANON_EXCL] += m - k;
 		if (thp)
 			grp->thp += m - k;
+		/* sampled blocks hold PMD-order folios only: the head is the block's first */
+		if (thp && k == i && !((run->pfn + i) % PS_PMD_PAGES))
+			grp->thp_heads++;
 	}
 	/* a whole block mapped 2 MiB-aligned: the PMD folio test of ps_count_thp_pmd() */
 	if (thp && !w->pmd_known && end - i == PS_PMD_PAGES && !((run->vpn + i) % PS_PMD_PAGES) &&

@@ -181,6 +181,7 @@ static void fill_group(struct cgctl_inv_group *d, const struct ps_group *s)
 	d->shmem = s->cat[PS_SHMEM];
 	d->thp = s->thp;
 	d->thp_pmd = s->thp_pmd;
+	d->thp_heads = s->thp_heads;
 	d->pages = d->anon_exclusive + d->anon_shared + d->file + d->shmem;
 }
 

@@ -178,6 +178,7 @@ struct ps_group {
 	uint64_t cat[PS_NCAT];
 	uint64_t shared_mc2;
 	uint64_t thp, thp_pmd;
+	uint64_t thp_heads;	/* of thp: head pages (one per folio whose head is mapped) */
 };
 
 struct ps_groups {

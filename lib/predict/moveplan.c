@@ -10,6 +10,8 @@
 #include "internal.h"
 #include "predict/moveplan.h"
 
+#define PMD_PAGES 512	/* base pages of a PMD-mapped folio */
+
 static uint64_t take(uint64_t *from, uint64_t n)
 {
 	uint64_t k = MIN(*from, n);
@@ -34,7 +36,7 @@ CGCTL_EXPORT void cgctl_move_counts_add(struct cgctl_move_counts *c,
 {
 	uint64_t excl = g->anon_exclusive, mc2 = MIN(g->anon_shared_mc2, g->anon_shared);
 	uint64_t more = g->anon_shared - mc2, file = g->file, shmem = g->shmem;
-	uint64_t pmd = MIN(g->thp_pmd, excl + more + mc2), large;
+	uint64_t pmd = MIN(g->thp_pmd, excl + more + mc2), large, anon_large, file_large, heads;
 	uint64_t rest = pmd;
 
 	rest -= take(&excl, rest);
@@ -46,10 +48,20 @@ CGCTL_EXPORT void cgctl_move_counts_add(struct cgctl_move_counts *c,
 	rest -= take(&more, rest);
 	rest -= take(&mc2, rest);
 	c->thp_pte += large - rest;
+	anon_large = large - rest;
 	large = rest;
 	rest -= take(&shmem, rest);
 	take(&file, rest);
 	c->file_large += large - rest;
+	/* the heads of PTE-mapped folios, split between the two classes as their pages */
+	heads = g->thp_heads > g->thp_pmd / PMD_PAGES ? g->thp_heads - g->thp_pmd / PMD_PAGES : 0;
+	file_large = large - rest;
+	if (anon_large + file_large) {
+		uint64_t h = MIN(heads * anon_large / (anon_large + file_large), anon_large);
+
+		c->thp_pte_counted += h;
+		c->file_large_counted += MIN(heads - h, file_large);
+	}
 	c->anon_excl += excl;
 	c->anon_shared2 += mc2;
 	c->anon_shared_more += more;
@@ -182,6 +194,7 @@ void cgctl_move_input_add_unmapped(struct cgctl_move_input *in,
 	in->from.file += c->file - MIN(large_file, c->file);
 	in->from.shmem += c->shmem - MIN(c->large_shmem, c->shmem);
 	in->from.file_large += c->large;
+	in->from.file_large_counted += c->large;
 }
 
 static int expect_tasks_inventory(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm, int f,

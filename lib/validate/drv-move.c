@@ -246,6 +246,7 @@ static void move_input(const struct vmove_params *p, const struct move_obs *o,
 	else if (p->kind == VMOVE_THP) {
 		in->from.thp = o->thp_kb / 4;
 		in->from.thp_pte = p->pages - in->from.thp;
+		in->from.thp_pte_counted = in->from.thp_pte / 512;	/* whole THPs */
 	} else
 		in->from.anon_excl = p->pages;
 }

@@ -336,6 +336,7 @@ START_TEST(smaps_pmd_mapped)
 
 	ck_assert_uint_eq(g->thp, 512);
 	ck_assert_uint_eq(g->thp_pmd, 512);
+	ck_assert_uint_eq(g->thp_heads, 1);
 	ck_assert_uint_eq(g->anon_exclusive, 612);
 	cgctl_inventory_free(inv);
 }
@@ -354,6 +355,9 @@ START_TEST(smaps_pte_mapped)
 	ck_assert_int_eq(cgctl_move_input_from_inventory(inv, ino_ab, &in), 1);
 	ck_assert_uint_eq(in.from.thp, 0);
 	ck_assert_uint_eq(in.from.thp_pte, 512);
+	/* one head: what 6.1's precharge counts of it */
+	ck_assert_uint_eq(g->thp_heads, 1);
+	ck_assert_uint_eq(in.from.thp_pte_counted, 1);
 	cgctl_inventory_free(inv);
 }
 END_TEST

@@ -185,7 +185,9 @@ START_TEST(pmd_thp)
 END_TEST
 
 /* PTE-mapped parts of a large folio: precharged, not moved, the precharge cancelled
- * (mem_cgroup_move_charge_pte_range(), v6.1: PageTransCompound -> put) */
+ * (mem_cgroup_move_charge_pte_range(), v6.1: PageTransCompound -> put).  Before 6.6
+ * the count takes the folio's head page only (mc_handle_present_pte():
+ * get_page_unless_zero() fails on a tail page); from 6.6 (get_page()) every PTE. */
 START_TEST(pte_thp)
 {
 	struct cgctl_move_expect e;
@@ -194,11 +196,24 @@ START_TEST(pte_thp)
 	inv_reset();
 	groups[0].anon_exclusive = 512 + 8;
 	groups[0].thp = 512;
+	groups[0].thp_heads = 1;
 	in = input();
 	ck_assert_uint_eq(in.from.thp_pte, 512);
+	ck_assert_uint_eq(in.from.thp_pte_counted, 1);
 	ck_assert_uint_eq(in.from.anon_excl, 8);
 	ck_assert_uint_eq(in.from.thp, 0);
-	mk(K(6, 1, 0), 0, 520, CGCTL_MOVE_CHARGE_ANON);
+	/* 6.5: 8 + 1 precharged, a batch of 64 charged (55 to the stock), the head's page
+	 * cancelled: B's counter holds 8 moved + 55 stocked */
+	mk(K(6, 5, 0), 0, 520, CGCTL_MOVE_CHARGE_ANON);
+	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 520, &e), 0);
+	ck_assert_uint_eq(e.plan.precharge, 9);
+	ck_assert_uint_eq(e.plan.moved, 8);
+	ck_assert_uint_eq(e.plan.stays, 512);
+	ck_assert_uint_eq(usage(A), 512);
+	ck_assert_uint_eq(usage(B), 8 + 55);
+	teardown();
+	/* 6.6: all 520 precharged (more than a batch: charged exactly), 512 cancelled */
+	mk(K(6, 6, 0), 0, 520, CGCTL_MOVE_CHARGE_ANON);
 	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 520, &e), 0);
 	ck_assert_uint_eq(e.plan.precharge, 520);
 	ck_assert_uint_eq(e.plan.moved, 8);
@@ -209,7 +224,8 @@ START_TEST(pte_thp)
 END_TEST
 
 /* the precharge of PTE-mapped pages can make the attach fail although they would not
- * move: B has room for what moves, not for what is precharged */
+ * move (6.6+): B has room for what moves, not for what is precharged.  6.1 counts the
+ * head only: 9 pages fit */
 START_TEST(pte_thp_refused)
 {
 	struct cgctl_move_expect e;
@@ -218,8 +234,9 @@ START_TEST(pte_thp_refused)
 	inv_reset();
 	groups[0].anon_exclusive = 512 + 8;
 	groups[0].thp = 512;
+	groups[0].thp_heads = 1;
 	in = input();
-	mk(K(6, 1, 0), 0, 520, CGCTL_MOVE_CHARGE_ANON);
+	mk(K(6, 6, 0), 0, 520, CGCTL_MOVE_CHARGE_ANON);
 	ck_assert_int_eq(cgctl_memcg_set_limit(t, B, CGCTL_MEMCG_MEMORY, 100, NULL, NULL), 0);
 	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 520, &e), 0);
 	ck_assert_int_eq(e.plan.err, -ENOMEM);
@@ -228,10 +245,21 @@ START_TEST(pte_thp_refused)
 	ck_assert(e.oom_risk);
 	ck_assert_uint_eq(e.headroom_pages, 100);
 	ck_assert_uint_eq(usage(B), 0);
+	teardown();
+	mk(K(6, 1, 0), 0, 520, CGCTL_MOVE_CHARGE_ANON);
+	ck_assert_int_eq(cgctl_memcg_set_limit(t, B, CGCTL_MEMCG_MEMORY, 100, NULL, NULL), 0);
+	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 520, &e), 0);
+	ck_assert_int_eq(e.plan.err, 0);
+	ck_assert(e.plan.moves);
+	ck_assert_uint_eq(e.plan.precharge, 9);
+	ck_assert_uint_eq(e.plan.moved, 8);
+	/* a batch of 64 fits under 100: 8 moved, 55 stocked, the head cancelled */
+	ck_assert_uint_eq(usage(B), 8 + 55);
 }
 END_TEST
 
-/* large file folios that are not PMD THPs: file_large, bit 1, never moved */
+/* large file folios that are not PMD THPs: file_large, bit 1, never moved; a 16-page
+ * folio mapped by PTEs counts its head before 6.6, all 16 after */
 START_TEST(file_and_shmem)
 {
 	struct cgctl_move_expect e;
@@ -241,15 +269,24 @@ START_TEST(file_and_shmem)
 	groups[0].file = 46;
 	groups[0].shmem = 40;
 	groups[0].thp = 16;	/* a large shmem folio mapped by PTEs */
+	groups[0].thp_heads = 1;
 	in = input();
 	ck_assert_uint_eq(in.from.file, 46);
 	ck_assert_uint_eq(in.from.shmem, 24);
 	ck_assert_uint_eq(in.from.file_large, 16);
+	ck_assert_uint_eq(in.from.file_large_counted, 1);
+	ck_assert_uint_eq(in.from.thp_pte_counted, 0);
 	mk(K(6, 1, 0), 0, 86, CGCTL_MOVE_CHARGE_ANON);
 	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 86, &e), 0);
 	ck_assert_uint_eq(e.plan.moved, 0);	/* bit 0 only: no file page qualifies */
 	teardown();
 	mk(K(6, 1, 0), 0, 86, CGCTL_MOVE_CHARGE_ANON | CGCTL_MOVE_CHARGE_FILE);
+	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 86, &e), 0);
+	ck_assert_uint_eq(e.plan.precharge, 71);
+	ck_assert_uint_eq(e.plan.moved, 70);
+	ck_assert_uint_eq(e.plan.stays, 16);
+	teardown();
+	mk(K(6, 6, 0), 0, 86, CGCTL_MOVE_CHARGE_ANON | CGCTL_MOVE_CHARGE_FILE);
 	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 86, &e), 0);
 	ck_assert_uint_eq(e.plan.precharge, 86);
 	ck_assert_uint_eq(e.plan.moved, 70);
