@@ -1201,6 +1201,10 @@ struct cgctl_bw_thread {
 	uint32_t jitter_ppm;	/* each phase is scaled by 1 ± U(0, jitter) */
 	const struct cgctl_bw_trace *trace;	/* if set: busy/idle from trace thread ... */
 	unsigned int trace_thread;		/* ... this one; the thread exits at its end */
+	uint64_t account_ns;	/* how often its run time is charged while it runs: 0, at
+				 * the tick; a thread that reads its own CPU clock
+				 * (CLOCK_THREAD_CPUTIME_ID: task_sched_runtime() calls
+				 * update_curr()) at each read, this far apart */
 };
 
 struct cgctl_bw_sim;

@@ -122,6 +122,9 @@ struct cpu_job {
 	uint64_t busy_ns, idle_ns;	/* duty: CPU time per busy phase, sleep after it */
 	uint64_t delay_ns;	/* Σ over threads of the run_delay they gained (atomic) */
 	uint64_t phase_ns, phases;	/* duty: CPU time of the completed busy phases */
+	uint64_t reads;			/* duty: CPU-clock reads in the completed phases */
+	uint64_t cycle_ns, cycles;	/* duty: CPU time from a phase's start to the next
+					 * one's (the sleep and wake-up paths included) */
 	pthread_barrier_t warm, start;	/* every thread warmed up; "go" */
 	struct cpu_log *log;		/* [threads] */
 	unsigned int next;		/* the next thread's index (atomic) */
@@ -167,16 +170,18 @@ static uint64_t run_delay_ns(void)
 /*
  * Spin until @busy_ns of this thread's CPU time (0: forever) or the deadline.  Returns
  * the CPU time the phase took when it completed (it overshoots by one loop iteration:
- * microseconds here, milliseconds under an emulator), 0 when the deadline cut it.
+ * microseconds here, milliseconds under an emulator), 0 when the deadline cut it;
+ * *reads: the CPU-clock reads it made (each one charges the run time: update_curr()).
  */
-static uint64_t spin(uint64_t until_ns, uint64_t busy_ns, struct cpu_log *l)
+static uint64_t spin(uint64_t until_ns, uint64_t busy_ns, struct cpu_log *l, uint64_t *reads)
 {
-	uint64_t start = clock_ns(CLOCK_THREAD_CPUTIME_ID), used = 0;
+	uint64_t start = clock_ns(CLOCK_THREAD_CPUTIME_ID), used = 0, n = 0;
 
 	while (clock_ns(CLOCK_MONOTONIC) < until_ns &&
-	       (!busy_ns || (used = clock_ns(CLOCK_THREAD_CPUTIME_ID) - start) < busy_ns))
+	       (!busy_ns || (n++, used = clock_ns(CLOCK_THREAD_CPUTIME_ID) - start) < busy_ns))
 		if (l)
 			log_cpu(l);
+	*reads = n;
 	return busy_ns && used >= busy_ns ? used : 0;
 }
 
@@ -191,7 +196,7 @@ static void *cpu_thread(void *arg)
 {
 	struct cpu_job *j = arg;
 	struct cpu_log *l = &j->log[__atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)];
-	uint64_t now, delay0, used;
+	uint64_t now, delay0, used, reads, last_top = 0;
 
 	/*
 	 * Warm-up before the thread is counted: run every path of the measured loop once
@@ -199,7 +204,7 @@ static void *cpu_thread(void *arg)
 	 * binding, and under an emulator the translation of the code: measured 20-70 ms of
 	 * CPU per run under qemu TCG) happen before the workload joins its cgroup.
 	 */
-	spin(clock_ns(CLOCK_MONOTONIC) + 2000000ULL, 1000000ULL, NULL);
+	spin(clock_ns(CLOCK_MONOTONIC) + 2000000ULL, 1000000ULL, NULL, &reads);
 	sched_getcpu();
 	nap_ns(1000000ULL);
 	run_delay_ns();
@@ -207,11 +212,20 @@ static void *cpu_thread(void *arg)
 	pthread_barrier_wait(&j->start);
 	delay0 = run_delay_ns();
 	while (clock_ns(CLOCK_MONOTONIC) < j->until_ns) {
+		uint64_t top = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+		/* the previous phase completed: its cycle ends here, after the wake-up */
+		if (last_top) {
+			__atomic_add_fetch(&j->cycle_ns, top - last_top, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&j->cycles, 1, __ATOMIC_RELAXED);
+		}
 		log_cpu(l);
-		used = spin(j->until_ns, j->busy_ns, l);
+		used = spin(j->until_ns, j->busy_ns, l, &reads);
+		last_top = used ? top : 0;
 		if (used) {
 			__atomic_add_fetch(&j->phase_ns, used, __ATOMIC_RELAXED);
 			__atomic_add_fetch(&j->phases, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&j->reads, reads, __ATOMIC_RELAXED);
 		}
 		now = clock_ns(CLOCK_MONOTONIC);
 		if (!j->busy_ns || now >= j->until_ns)
@@ -307,10 +321,13 @@ static int run_cpu(unsigned long threads, struct cpu_job *j, uint64_t wall_ns)
 	if (say_places(j, threads, from) < 0)
 		return 1;
 	if (say("done wall_ns=%llu cpu_ns=%llu threads=%lu delay_ns=%llu phases=%llu "
-		"phase_ns=%llu", (unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0),
+		"phase_ns=%llu reads=%llu cycles=%llu cycle_ns=%llu",
+		(unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0),
 		(unsigned long long)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0), threads,
 		(unsigned long long)__atomic_load_n(&j->delay_ns, __ATOMIC_RELAXED),
-		(unsigned long long)j->phases, (unsigned long long)j->phase_ns) < 0)
+		(unsigned long long)j->phases, (unsigned long long)j->phase_ns,
+		(unsigned long long)j->reads, (unsigned long long)j->cycles,
+		(unsigned long long)j->cycle_ns) < 0)
 		return 1;
 	wait_eof();
 	free(j->log);

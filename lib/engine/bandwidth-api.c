@@ -192,6 +192,7 @@ CGCTL_EXPORT int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *s,
 		s->tcap = cap;
 	}
 	s->spec[s->nthreads++] = *t;
+	s->any_acct |= t->account_ns != 0;
 	return 0;
 }
 

@@ -204,8 +204,12 @@ static __always_inline void cpu_rebuild(struct cgctl_bw_sim *s, int cpu)
 	}
 }
 
-static uint64_t tick_ceil(const struct cgctl_bw_sim *s, uint64_t t)
+/* The first charge instant at or after @t: on the tick grid, or on @c's own when a
+ * runnable thread there reads its CPU clock (each read is an update_curr()) */
+static uint64_t tick_ceil(const struct cgctl_bw_sim *s, const struct bw_cpu *c, uint64_t t)
 {
+	if (c->acct)
+		return (t + c->acct - 1) / c->acct * c->acct;
 	return bw_tick_div(s, t + s->tick - 1) * s->tick;
 }
 
@@ -230,12 +234,27 @@ static uint64_t wall_for(const struct cgctl_bw_sim *s, uint64_t work, uint32_t n
 /* The first tick at which @c can be charged next: after its last charge and progress. */
 static uint64_t first_tick(const struct cgctl_bw_sim *s, const struct bw_cpu *c)
 {
-	uint64_t first = (bw_tick_div(s, c->charged_at) + 1) * s->tick;
+	uint64_t first = c->acct ? (c->charged_at / c->acct + 1) * c->acct :
+				   (bw_tick_div(s, c->charged_at) + 1) * s->tick;
 
 	/* charged at the last progress (the usual case): its next tick is past it */
 	if (c->charged_at != c->last)
-		first = MAX(first, tick_ceil(s, c->last));
+		first = MAX(first, tick_ceil(s, c, c->last));
 	return first;
+}
+
+/* The shortest account_ns of @c's runnable threads (0: none, the tick charges). */
+static uint64_t cpu_acct(const struct cgctl_bw_sim *s, const struct bw_cpu *c)
+{
+	uint64_t a = 0;
+
+	for (int i = 0; i < c->nrun; i++) {
+		uint64_t x = s->spec[c->run[i]].account_ns;
+
+		if (x && (!a || x < a))
+			a = x;
+	}
+	return a;
 }
 
 /* next_dry_tick() with CFS weights: each group's subtree runs at its share (5.4+) */
@@ -253,10 +272,10 @@ static __attribute__((noinline)) uint64_t fair_dry_tick(struct cgctl_bw_sim *s, 
 		if (!rq->enabled || rq->throttled)
 			continue;
 		if (r > 0)
-			t = MAX(first, tick_ceil(s, c->last +
+			t = MAX(first, tick_ceil(s, c, c->last +
 						bw_fair_group_wall(s, cpu, c->grp[i], r)));
 		if (BW_ERA_EXPIRE(s->cfg.kver))
-			t = MIN(t, MAX(first, tick_ceil(s, rq->expires)));
+			t = MIN(t, MAX(first, tick_ceil(s, c, rq->expires)));
 		best = MIN(best, t);
 	}
 	return best;
@@ -280,9 +299,9 @@ static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
 		if (!rq->enabled || rq->throttled)
 			continue;
 		if (r > 0)
-			t = MAX(first, tick_ceil(s, c->last + wall_for(s, r, c->gcnt[i], c->nrun)));
+			t = MAX(first, tick_ceil(s, c, c->last + wall_for(s, r, c->gcnt[i], c->nrun)));
 		if (BW_ERA_EXPIRE(s->cfg.kver))
-			t = MIN(t, MAX(first, tick_ceil(s, rq->expires)));
+			t = MIN(t, MAX(first, tick_ceil(s, c, rq->expires)));
 		best = MIN(best, t);
 	}
 	return best;
@@ -302,6 +321,8 @@ static __always_inline void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 	else
 		for (int i = 0; c->nfinite && i < c->nrun; i++)
 			minleft = MIN(minleft, s->left[c->run[i]]);
+	if (s->any_acct)
+		c->acct = cpu_acct(s, c);
 	first = first_tick(s, c);
 	if (s->fair)
 		done = bw_fair_next(s, cpu);

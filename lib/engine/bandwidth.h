@@ -155,6 +155,7 @@ struct bw_cpu {
 	bool resched_any;		/* some level may have resched set */
 	bool dirty;			/* replan after this event */
 	bool rebuild;			/* ... recomputing the runnable set first */
+	uint64_t acct;			/* charge interval of its runnable threads, 0: tick */
 	int *grp;			/* groups with runnable threads, deepest first */
 	uint32_t *gcnt;			/* runnable threads per group in grp (subtree) */
 	int ngrp;
@@ -215,6 +216,7 @@ struct cgctl_bw_sim {
 	struct bw_group *g;
 	int nthreads, tcap;
 	struct cgctl_bw_thread *spec;	/* the threads as added */
+	bool any_acct;			/* some thread has an account_ns */
 	struct bw_thread *t;		/* their run state (bw_sim_setup()) */
 	uint64_t *left;			/* per thread: CPU time left in the busy phase (apart
 					 * from the threads: the hot loops read only these) */

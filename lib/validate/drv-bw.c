@@ -338,7 +338,7 @@ static int bw_predict_bg(struct cgctl_bw_sim *sim, const struct vbw_params *p, i
  */
 static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wall_ns,
 		      uint64_t settle_ns, unsigned int seed, uint32_t other_ppm, uint64_t busy_ns,
-		      size_t k, bool chain, const struct bw_place *pl, struct bw_obs *child,
+		      uint64_t account_ns, size_t k, bool chain, const struct bw_place *pl, struct bw_obs *child,
 		      struct bw_obs *parent, char *reason, size_t len)
 {
 	struct bw_groups *g = groups_of(run);
@@ -381,6 +381,7 @@ static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wal
 	t.group = gc;
 	t.busy_ns = busy_ns;
 	t.idle_ns = (uint64_t)p->idle_ms * 1000000ULL;
+	t.account_ns = account_ns;
 	for (i = 0; i < p->threads && err >= 0; i++)
 		err = cgctl_bw_sim_add_thread(sim, &t);
 	/* where the kernel ran them (the background's threads were added first) */
@@ -590,7 +591,8 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 	struct bw_groups *g = groups_of(run);
 	struct bw_obs c0, c1, p0 = { 0 }, p1 = { 0 }, dc, dp = { 0 }, pc = { 0 }, pp = { 0 };
 	uint64_t now, wall = 0, cpu = 0, t_go, t_end, busy0 = 0, busy1 = 0, delay = 0;
-	uint64_t busy_ns, phases = 0, phase_ns = 0;
+	uint64_t busy_ns, phases = 0, phase_ns = 0, cycles = 0, cycle_ns = 0, reads = 0;
+	uint64_t account_ns = 0;
 	bool have_delay = false;
 	uint32_t wait_ppm = 0;
 	double other;
@@ -637,6 +639,21 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 	if (err >= 0 && busy_ns && vline_u64(line, "phases", &phases) == 0 && phases &&
 	    vline_u64(line, "phase_ns", &phase_ns) == 0 && phase_ns / phases >= busy_ns)
 		busy_ns = phase_ns / phases;
+	/*
+	 * What a phase costs beyond its busy loop: the sleep and the wake-up run on the
+	 * thread's CPU time too (a few microseconds; under qemu TCG far more), from a
+	 * phase's start to the next one's.  And the busy loop reads the thread's CPU clock
+	 * at every turn, each read an update_curr() (posix_cpu_clock_get() ->
+	 * task_sched_runtime(), kernel/sched/core.c, v6.1 to v6.18): its silo is charged
+	 * then, not at the tick, so it runs dry, and takes a slice, within a turn (perf
+	 * sched:sched_stat_runtime on 6.18: one charge per 1.3 us).  Both decide whether
+	 * a phase just over the quota's slices counts as a burst (bw-burst-idle).
+	 */
+	if (err >= 0 && busy_ns && vline_u64(line, "cycles", &cycles) == 0 && cycles &&
+	    vline_u64(line, "cycle_ns", &cycle_ns) == 0 && cycle_ns / cycles > busy_ns)
+		busy_ns = cycle_ns / cycles;
+	if (err >= 0 && phases && vline_u64(line, "reads", &reads) == 0 && reads)
+		account_ns = MAX(phase_ns / reads, 1);
 	dbg(run->ctx, "%s: workload %s", s->name, line);
 	{
 		char where[512];
@@ -712,7 +729,7 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 		 */
 		wait_ppm = 0;
 		if (have_delay && cpu) {
-			err = bw_predict(run, p, wall, now - t_end, seed, 0, busy_ns, k, false,
+			err = bw_predict(run, p, wall, now - t_end, seed, 0, busy_ns, account_ns, k, false,
 					 pl, &pc, &pp, reason, len);
 			if (err < 0)
 				return err;
@@ -721,7 +738,7 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 			if (k == 0)
 				dc.wait_ns = (int64_t)other;
 		}
-		err = bw_predict(run, p, wall, now - t_end, seed, wait_ppm, busy_ns, k, true,
+		err = bw_predict(run, p, wall, now - t_end, seed, wait_ppm, busy_ns, account_ns, k, true,
 				 pl, &pc, &pp, reason, len);
 		if (err < 0)
 			return err;

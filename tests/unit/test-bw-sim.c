@@ -655,6 +655,36 @@ START_TEST(throttled_at_first_tick)
 END_TEST
 
 /*
+ * The same thread reading its own CPU clock every microsecond (account_ns): each read is
+ * an update_curr() (task_sched_runtime(), v6.1-v6.18), so the silo is charged then, not
+ * at the 4 ms tick.  Before 6.18 the write leaves the silo at 0: the enqueue takes the
+ * pool's 1 ms, which runs out at 1.000 ms, on a read.  6.18 leaves 1 ns: the first read
+ * (1 us) overdraws it by 999 ns and takes the 1 ms, which lasts to 1.000001 ms; the read
+ * at 1.001 ms finds it dry.
+ */
+START_TEST(charged_at_each_clock_read)
+{
+	static const uint32_t kv[] = { K(5, 10, 0), K(6, 1, 0), K(6, 12, 0), K(6, 18, 0) };
+	struct cgctl_bw_sim_config cfg = {
+		.kver = kv[_i], .ncpus = 1, .seed = 5, .duration_ns = 5 * MS,
+	};
+	struct cgctl_bw_settings bw = { 1000, 1000000, 0 };
+	struct cgctl_bw_thread t = { .group = 0, .busy_ns = 6 * MS, .idle_ns = SEC,
+				     .account_ns = 1000 };
+	struct cgctl_bw_sim *s;
+	struct cgctl_bw_stat st;
+
+	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_group(s, -1, &bw), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &t), 0);
+	ck_assert_int_ge(cgctl_bw_sim_run(s), 0);
+	ck_assert_int_eq(cgctl_bw_sim_stat(s, 0, false, &st), 0);
+	ck_assert_uint_eq(st.usage_ns, kv[_i] >= K(6, 18, 0) ? MS + 1000 : MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
+/*
  * Prior state: a silo keeps min_cfs_rq_runtime (1 ms) after its group's last task left
  * the CPU (__return_cfs_rq_runtime(), v6.12/v6.18), across idle time; a write resets
  * it to 1 ns (tg_set_cfs_bandwidth(), v6.18).  A burst of 40.2 ms under 20 ms + 20 ms
@@ -778,6 +808,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, bad_arguments);
 	tcase_add_loop_test(tc, throttled_at_first_tick, 0, 4);
 	tcase_add_test(tc, prior_state_warm_silos);
+	tcase_add_loop_test(tc, charged_at_each_clock_read, 0, 4);
 	tcase_add_test(tc, random_phase_era);
 	tcase_add_test(tc, burst_statistics_single_thread);
 	tcase_add_test(tc, wait_among_threads_and_other_load);
