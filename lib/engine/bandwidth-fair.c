@@ -18,7 +18,7 @@
  *   (CFS, < 6.6) or pick_eevdf() (EEVDF, 6.6+) converge to over a few slices.
  * - load_avg per thread with PELT's geometric series (kernel/sched/pelt.c: decay_load()
  *   and runnable_avg_yN_inv[], 32 ms half-life, 1024 us periods), runnable while on the
- *   runqueue (not asleep, not parked by a throttle); a new thread starts at its full
+ *   runqueue (not asleep), frozen while parked by a throttle; a new thread starts at its full
  *   weight (init_entity_runnable_average()); a CPU's load_avg is that of the threads
  *   last there (a migration carries its load: migrate_task_rq_fair()).  A nested
  *   group's load_avg is that of its threads (the kernel's is its child entities').
@@ -66,6 +66,8 @@ struct bw_fair {
 	uint64_t *la, *la_at;		/* per thread: load_avg (scaled), up to when */
 	uint64_t *slept_at;		/* per thread: when it last slept */
 	bool *on;			/* per thread: on a runqueue (PELT "runnable") */
+	bool *frozen;			/* per thread: parked by a throttle, its PELT clock
+					 * stopped since la_at */
 	uint64_t *rate;			/* per thread: its share of its CPU (FAIR_ONE) */
 	uint64_t *grate;		/* [cpu * ngroups + g]: the group's subtree's share */
 	uint64_t *w;			/* [cpu * ngroups + g]: weight queued in g's rq */
@@ -118,6 +120,7 @@ int bw_fair_init(struct cgctl_bw_sim *s)
 	f->la_at = calloc(nt, sizeof(*f->la_at));
 	f->slept_at = calloc(nt, sizeof(*f->slept_at));
 	f->on = calloc(nt, sizeof(*f->on));
+	f->frozen = calloc(nt, sizeof(*f->frozen));
 	f->rate = calloc(nt, sizeof(*f->rate));
 	f->grate = calloc(nc * ng, sizeof(*f->grate));
 	f->w = calloc(nc * ng, sizeof(*f->w));
@@ -128,7 +131,7 @@ int bw_fair_init(struct cgctl_bw_sim *s)
 	f->credit_until = calloc(nc, sizeof(*f->credit_until));
 	f->credit_g = calloc(nc, sizeof(*f->credit_g));
 	f->credit_v = calloc(nc, sizeof(*f->credit_v));
-	if (!f->la || !f->la_at || !f->slept_at || !f->on || !f->rate || !f->grate ||
+	if (!f->la || !f->la_at || !f->slept_at || !f->on || !f->frozen || !f->rate || !f->grate ||
 	    !f->w || !f->sew || !f->lacpu || !f->latot || !f->frac || !f->credit_until ||
 	    !f->credit_g || !f->credit_v)
 		return -ENOMEM;
@@ -151,6 +154,7 @@ void bw_fair_free(struct cgctl_bw_sim *s)
 	free(f->la_at);
 	free(f->slept_at);
 	free(f->on);
+	free(f->frozen);
 	free(f->rate);
 	free(f->grate);
 	free(f->w);
@@ -312,14 +316,26 @@ void bw_fair_compute(struct cgctl_bw_sim *s, uint64_t now)
 	memset(f->latot, 0, ng * sizeof(*f->latot));
 	for (int ti = 0; ti < s->nthreads; ti++) {
 		const struct bw_thread *t = &s->t[ti];
-		bool on;
+		bool on, parked;
 
 		if (t->state == BW_T_WAIT || t->state == BW_T_DONE) {
 			f->la_at[ti] = now;	/* not started, or its load left with it */
 			continue;
 		}
-		pelt_update(f, ti, now);
-		on = t->state == BW_T_BUSY && !s->g[t->group].rq[t->cpu].throttle_count;
+		/*
+		 * A thread parked by a throttle keeps its load as it was: the PELT clock
+		 * of a throttled runqueue stops (cfs_rq_clock_pelt() subtracts
+		 * throttled_clock_pelt_time, kernel/sched/fair.c, v3.8 "Maintain runnable
+		 * averages across throttled periods" to v6.18), so its group's weight on
+		 * the other CPUs does not grow while it waits for the refill.
+		 */
+		parked = t->state == BW_T_BUSY && s->g[t->group].rq[t->cpu].throttle_count;
+		if (f->frozen[ti])
+			f->la_at[ti] = now;
+		else
+			pelt_update(f, ti, now);
+		f->frozen[ti] = parked;
+		on = t->state == BW_T_BUSY && !parked;
 		if (on != f->on[ti]) {
 			f->on[ti] = on;
 			f->la_at[ti] = now;
