@@ -627,6 +627,28 @@ START_TEST(bad_arguments)
 }
 END_TEST
 
+/* One thread of 6 ms busy phases for 5 ms under 1 ms per 1 s, charged at the tick or
+ * every @account_ns: its CPU time. */
+static uint64_t first_dry(uint32_t kver, uint64_t account_ns)
+{
+	struct cgctl_bw_sim_config cfg = {
+		.kver = kver, .ncpus = 1, .seed = 5, .duration_ns = 5 * MS,
+	};
+	struct cgctl_bw_settings bw = { 1000, 1000000, 0 };
+	struct cgctl_bw_thread t = { .group = 0, .busy_ns = 6 * MS, .idle_ns = SEC,
+				     .account_ns = account_ns };
+	struct cgctl_bw_sim *s;
+	struct cgctl_bw_stat st;
+
+	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_group(s, -1, &bw), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &t), 0);
+	ck_assert_int_ge(cgctl_bw_sim_run(s), 0);
+	ck_assert_int_eq(cgctl_bw_sim_stat(s, 0, false, &st), 0);
+	cgctl_bw_sim_free(s);
+	return st.usage_ns;
+}
+
 /*
  * A silo that runs dry before the first tick, its thread done after that tick: the
  * thread is charged and throttled at the tick (4 ms, HZ 250), it does not run on to the
@@ -636,21 +658,8 @@ END_TEST
 START_TEST(throttled_at_first_tick)
 {
 	static const uint32_t kv[] = { K(5, 10, 0), K(6, 1, 0), K(6, 12, 0), K(6, 18, 0) };
-	struct cgctl_bw_sim_config cfg = {
-		.kver = kv[_i], .ncpus = 1, .seed = 5, .duration_ns = 5 * MS,
-	};
-	struct cgctl_bw_settings bw = { 1000, 1000000, 0 };
-	struct cgctl_bw_thread t = { .group = 0, .busy_ns = 6 * MS, .idle_ns = SEC };
-	struct cgctl_bw_sim *s;
-	struct cgctl_bw_stat st;
 
-	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
-	ck_assert_int_eq(cgctl_bw_sim_add_group(s, -1, &bw), 0);
-	ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &t), 0);
-	ck_assert_int_ge(cgctl_bw_sim_run(s), 0);
-	ck_assert_int_eq(cgctl_bw_sim_stat(s, 0, false, &st), 0);
-	ck_assert_uint_eq(st.usage_ns, 4 * MS);
-	cgctl_bw_sim_free(s);
+	ck_assert_uint_eq(first_dry(kv[_i], 0), 4 * MS);
 }
 END_TEST
 
@@ -665,22 +674,8 @@ END_TEST
 START_TEST(charged_at_each_clock_read)
 {
 	static const uint32_t kv[] = { K(5, 10, 0), K(6, 1, 0), K(6, 12, 0), K(6, 18, 0) };
-	struct cgctl_bw_sim_config cfg = {
-		.kver = kv[_i], .ncpus = 1, .seed = 5, .duration_ns = 5 * MS,
-	};
-	struct cgctl_bw_settings bw = { 1000, 1000000, 0 };
-	struct cgctl_bw_thread t = { .group = 0, .busy_ns = 6 * MS, .idle_ns = SEC,
-				     .account_ns = 1000 };
-	struct cgctl_bw_sim *s;
-	struct cgctl_bw_stat st;
 
-	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
-	ck_assert_int_eq(cgctl_bw_sim_add_group(s, -1, &bw), 0);
-	ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &t), 0);
-	ck_assert_int_ge(cgctl_bw_sim_run(s), 0);
-	ck_assert_int_eq(cgctl_bw_sim_stat(s, 0, false, &st), 0);
-	ck_assert_uint_eq(st.usage_ns, kv[_i] >= K(6, 18, 0) ? MS + 1000 : MS);
-	cgctl_bw_sim_free(s);
+	ck_assert_uint_eq(first_dry(kv[_i], 1000), kv[_i] >= K(6, 18, 0) ? MS + 1000 : MS);
 }
 END_TEST
 

@@ -184,13 +184,28 @@ START_TEST(pmd_thp)
 }
 END_TEST
 
+/* A's 520 pages, 512 of them a PTE-mapped THP, moved to B on @kver: 8 move */
+static void pte_thp_move(uint32_t kver, const struct cgctl_move_input *in,
+			 uint64_t precharge, uint64_t usage_b)
+{
+	struct cgctl_move_expect e;
+
+	mk(kver, 0, 520, CGCTL_MOVE_CHARGE_ANON);
+	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, in, 520, &e), 0);
+	ck_assert_uint_eq(e.plan.precharge, precharge);
+	ck_assert_uint_eq(e.plan.moved, 8);
+	ck_assert_uint_eq(e.plan.stays, 512);
+	ck_assert_uint_eq(usage(A), 512);
+	ck_assert_uint_eq(usage(B), usage_b);
+	teardown();
+}
+
 /* PTE-mapped parts of a large folio: precharged, not moved, the precharge cancelled
  * (mem_cgroup_move_charge_pte_range(), v6.1: PageTransCompound -> put).  Before 6.6
  * the count takes the folio's head page only (mc_handle_present_pte():
  * get_page_unless_zero() fails on a tail page); from 6.6 (get_page()) every PTE. */
 START_TEST(pte_thp)
 {
-	struct cgctl_move_expect e;
 	struct cgctl_move_input in;
 
 	inv_reset();
@@ -204,22 +219,9 @@ START_TEST(pte_thp)
 	ck_assert_uint_eq(in.from.thp, 0);
 	/* 6.5: 8 + 1 precharged, a batch of 64 charged (55 to the stock), the head's page
 	 * cancelled: B's counter holds 8 moved + 55 stocked */
-	mk(K(6, 5, 0), 0, 520, CGCTL_MOVE_CHARGE_ANON);
-	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 520, &e), 0);
-	ck_assert_uint_eq(e.plan.precharge, 9);
-	ck_assert_uint_eq(e.plan.moved, 8);
-	ck_assert_uint_eq(e.plan.stays, 512);
-	ck_assert_uint_eq(usage(A), 512);
-	ck_assert_uint_eq(usage(B), 8 + 55);
-	teardown();
+	pte_thp_move(K(6, 5, 0), &in, 9, 8 + 55);
 	/* 6.6: all 520 precharged (more than a batch: charged exactly), 512 cancelled */
-	mk(K(6, 6, 0), 0, 520, CGCTL_MOVE_CHARGE_ANON);
-	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 520, &e), 0);
-	ck_assert_uint_eq(e.plan.precharge, 520);
-	ck_assert_uint_eq(e.plan.moved, 8);
-	ck_assert_uint_eq(e.plan.stays, 512);
-	ck_assert_uint_eq(usage(A), 512);
-	ck_assert_uint_eq(usage(B), 8);
+	pte_thp_move(K(6, 6, 0), &in, 520, 8);
 }
 END_TEST
 
