@@ -251,10 +251,8 @@ static int stock_run(struct vrun *run, const struct vscenario *s, struct vsample
 	unsigned int cpu = p->cpu >= 0 ? (unsigned int)p->cpu : 0;
 	struct cgctl_memcg_state st, dr;
 	struct cgctl_memcg_tree *t = NULL;
-	struct cgctl_memcg_era era;
 	const struct cgctl_mount *m;
 	struct stock_obs so;
-	uint64_t prior = 0, base = 0;
 	double bound = 0;
 	int id, err;
 	size_t i;
@@ -266,30 +264,11 @@ static int stock_run(struct vrun *run, const struct vscenario *s, struct vsample
 	err = model_new(run, m, &t, reason, len);
 	if (err < 0)
 		return err;
-	/*
-	 * The prior state: what the drain left.  drain_all_stock() empties a remote CPU's
-	 * stock from a work item, after the limit write has already reclaimed to fit, and
-	 * the workload's CPU can hold a few pages again by the time it is read (measured
-	 * on 6.18: 2-14 pages of usage above anon + file + kernel, which its first
-	 * faults consumed: 1026 charges raised usage by 1024 beside 13 left, 1088 without).
-	 * The model starts from a stock of that many pages on the workload's CPU.
-	 */
+	/* the workload's pages plus the kernel pages charged meanwhile (page tables, ...) */
 	err = id = cgctl_memcg_create(t, CGCTL_MEMCG_ROOT);
-	if (err >= 0 && cgctl_memcg_era_get(run->model_kver, &era) == 0 && era.stock_max) {
-		double r = MIN(MAX(stock_of(&so.before), 0.0), (double)(era.batch - 1));
-
-		prior = num_round_u64(r);
-		if (prior)	/* a batch charged, all but @prior of it used */
-			err = charge_pages(t, id, cpu, (double)(era.batch - prior), NULL, NULL);
-	}
 	if (err >= 0)
-		err = cgctl_memcg_get(t, id, &st);
-	base = err >= 0 ? st.memory.usage : 0;
-	/* the workload's pages, the file pages it faulted back in (the drain's reclaim
-	 * took some), and the kernel pages charged meanwhile (page tables, ...) */
-	if (err >= 0)
-		err = charge_pages(t, id, cpu, p->pages + MAX(so.after.file - so.before.file, 0.0) +
-				   so.after.kernel - so.before.kernel, NULL, NULL);
+		err = charge_pages(t, id, cpu, p->pages + so.after.kernel - so.before.kernel, NULL,
+				   NULL);
 	if (err >= 0)
 		err = cgctl_memcg_get(t, id, &st);
 	if (err >= 0)
@@ -308,8 +287,7 @@ static int stock_run(struct vrun *run, const struct vscenario *s, struct vsample
 		const char *n = s->q[i].name;
 
 		if (strcmp(n, "usage_delta") == 0)
-			set(&out[i], so.after.usage - so.before.usage,
-			    (double)(st.memory.usage - base), bound);
+			set(&out[i], so.after.usage - so.before.usage, (double)st.memory.usage, bound);
 		else if (strcmp(n, "stock") == 0)
 			set(&out[i], stock_of(&so.after), (double)st.stock, bound);
 		else if (strcmp(n, "stock_after_drain") == 0)
