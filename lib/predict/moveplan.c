@@ -8,9 +8,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kernel/pagescan.h"
 #include "predict/moveplan.h"
-
-#define PMD_PAGES 512	/* base pages of a PMD-mapped folio */
 
 static uint64_t take(uint64_t *from, uint64_t n)
 {
@@ -54,7 +53,8 @@ CGCTL_EXPORT void cgctl_move_counts_add(struct cgctl_move_counts *c,
 	take(&file, rest);
 	c->file_large += large - rest;
 	/* the heads of PTE-mapped folios, split between the two classes as their pages */
-	heads = g->thp_heads > g->thp_pmd / PMD_PAGES ? g->thp_heads - g->thp_pmd / PMD_PAGES : 0;
+	heads = g->thp_heads > g->thp_pmd / PS_PMD_PAGES ?
+		g->thp_heads - g->thp_pmd / PS_PMD_PAGES : 0;
 	file_large = large - rest;
 	if (anon_large + file_large) {
 		uint64_t h = MIN(heads * anon_large / (anon_large + file_large), anon_large);
