@@ -47,21 +47,44 @@ expect_clean() {
 # observed against 6.2 predicted in a README make check (2026-12-04, after the
 # placement change), 9.7 against 8.4 (match) in the run after.
 KNOWN="bw-bg-bursty/throttled_time bw-bg-bursty/nr_throttled"
+# One rerun: every verdict is a statistical test, about 90 of them per run, on a machine
+# that other work shares.  A quantity that differs (outside KNOWN) has its scenario run
+# again with -r 5, and must match there; a model error differs twice.  Both results are
+# printed.  (CI, 2026-12-05: bw-bg-weight/throttled_time 175 ms observed against 130
+# predicted, -r 3; 30 runs of -r 1 here afterwards: observed minus predicted -20..+34 ms,
+# 2 of 30 differing alone, all within tolerance as means of 3.)
+BADQ='[s["name"]+"/"+q["name"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a") and s["name"]+"/"+q["name"] not in "'"$KNOWN"'".split()]'
+# what was observed, and what the machine was doing meanwhile
+WHY='"\n".join(s["name"]+"/"+q["name"]+": "+str(q["observed_mean"])+" vs "+str(q["predicted"])+" ("+q["reason"]+")" for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" or q["name"] in ("other_load", "cpu_wait", "placement") and any(x["verdict"] == "differs" for x in s["quantities"]))'
 cg --json validate -r 3
-bad=$(json_get '[s["name"]+"/"+q["name"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a") and s["name"]+"/"+q["name"] not in "'"$KNOWN"'".split()]')
+FIRST=$OUT; FIRST_RC=$RC; FIRST_ERR=$ERR
+bad=$(json_get "$BADQ")
 known=$(json_get '[s["name"]+"/"+q["name"]+": "+q["reason"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" and s["name"]+"/"+q["name"] in "'"$KNOWN"'".split()]')
+v=$(json_get 'j["verdict"]' 2>/dev/null)
+rerun_ok=
 if [ "$bad" = "[]" ]; then ok; else
-	fail "verdicts other than match or n/a: $bad"
-	# what was observed, and what the machine was doing meanwhile
-	json_get '"\n".join(s["name"]+"/"+q["name"]+": "+str(q["observed_mean"])+" vs "+str(q["predicted"])+" ("+q["reason"]+")" for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" or q["name"] in ("other_load", "cpu_wait") and any(x["verdict"] == "differs" for x in s["quantities"]))' >&2
+	echo "validate -r 3: differs: $bad" >&2
+	json_get "$WHY" >&2
+	again=$(json_get '" ".join(sorted(set(x.split("/")[0] for x in '"$bad"')))')
+	echo "validate: running $again again, -r 5" >&2
+	cg --json validate -r 5 $again
+	bad2=$(json_get "$BADQ")
+	if [ "$bad2" = "[]" ] && { [ "$RC" = 0 ] || [ "$RC" = 7 ]; }; then
+		ok; rerun_ok=1
+		echo "validate -r 5 $again: every verdict match or n/a (the first run's was an outlier)" >&2
+		json_get "$WHY" >&2
+	else
+		fail "verdicts other than match or n/a, also in a rerun -r 5: $bad2 (exit $RC)"
+		json_get "$WHY" >&2
+	fi
+	OUT=$FIRST; RC=$FIRST_RC; ERR=$FIRST_ERR
 fi
 [ "$known" = "[]" ] || echo "known model gap (differs): $known"
-v=$(json_get 'j["verdict"]' 2>/dev/null)
-if [ "$known" = "[]" ]; then
+if [ "$known" = "[]" ] && [ -z "$rerun_ok" ]; then
 	expect_rc 0 "validate -r 3"
 	[ "$v" = match ] && ok || fail "overall verdict '$v'"
 else
-	expect_rc 7 "validate -r 3 with a known gap"
+	expect_rc 7 "validate -r 3 with a known gap or an outlier"
 fi
 n=$(json_get 'len(j["scenarios"])')
 m=$("$CGCTL" validate --list | wc -l)
