@@ -3,8 +3,8 @@
  * The bandwidth simulator's competition with other load (lib/engine/bandwidth-fair.c)
  * against hand-computed CFS behaviour: shares by cpu.shares at each level
  * (calc_group_shares()), a group's shares split over the CPUs it runs on, throttled
- * threads leaving their CPU to the others, and before 6.6 place_entity()'s sleeper
- * credit (none from 6.6: EEVDF).
+ * threads leaving their CPU to the others, before 6.6 place_entity()'s sleeper
+ * credit, and from 6.6 (EEVDF) a woken group's slice alone to the tick.
  */
 #include <check.h>
 #include <errno.h>
@@ -159,9 +159,7 @@ START_TEST(throttled_leaves_cpu)
 END_TEST
 
 /*
- * 4 ms busy every 16 ms idle beside a spinner on one CPU (shares equal).  6.18: no
- * sleeper credit, half the CPU while busy: 8 ms of wall per burst, 24 ms per cycle,
- * 41 cycles (984 ms) and a 42nd burst done at 992 ms: 168 ms.  6.1: place_entity() puts
+ * 4 ms busy every 16 ms idle beside a spinner on one CPU (shares equal).  6.1: place_entity() puts
  * the woken group 3 ms (latency 6 ms / 2 on 1 CPU) of vruntime behind; with weight
  * 1024 that is 3 ms alone, then 1 ms at half: 5 ms per burst, 21 ms per cycle.  The
  * first burst (both wake at 0: nobody to be placed behind) takes 8 ms: 24 ms, then 46
@@ -169,21 +167,64 @@ END_TEST
  */
 START_TEST(sleeper_credit_era)
 {
-	uint64_t u[2];
-	uint32_t kv[2] = { K(6, 18, 0), K(6, 1, 0) };
+	struct cgctl_bw_sim *s = mk(K(6, 1, 0), 1, SEC);
+	int l = group(s, INF, 1024), o = group(s, INF, 1024);
 
-	for (int i = 0; i < 2; i++) {
-		struct cgctl_bw_sim *s = mk(kv[i], 1, SEC);
-		int l = group(s, INF, 1024), o = group(s, INF, 1024);
+	threads(s, l, 1, 4 * MS, 16 * MS);
+	threads(s, o, 1, 0, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	NEAR(usage(s, l, NULL), 192 * MS, 2 * MS);
+	cgctl_bw_sim_free(s);
+}
+END_TEST
 
-		threads(s, l, 1, 4 * MS, 16 * MS);
+/*
+ * 6.6+ (EEVDF): a thread waking beside another group's spinner preempts it
+ * (check_preempt_wakeup_fair()) and keeps the CPU until a tick finds its slice used
+ * (update_deadline(): 0.75 ms * 2 = 1.5 ms on 2 CPUs).  1 ms bursts every 9 ms idle,
+ * both threads on CPU 0 of 2: every burst but the first (a thread's start is no
+ * wake-up: half the CPU, 2 ms) runs alone, 10 ms cycles from 11 ms: 100 bursts, 100 ms.
+ * Processor sharing without weights gives each burst 2 ms: 91 bursts.  On 6.18 1.0 and
+ * 1.4 ms bursts beside a pinned spinner took 1.015 and 1.402 ms of wall time.
+ */
+START_TEST(eevdf_wake_preempts)
+{
+	for (int fair = 0; fair < 2; fair++) {
+		struct cgctl_bw_sim *s = mk(K(6, 18, 0), 2, SEC);
+		struct cgctl_bw_settings bw = { INF, 100000, 0 };
+		int l = fair ? group(s, INF, 1024) : cgctl_bw_sim_add_group(s, -1, &bw);
+		int o = fair ? group(s, INF, 1024) : cgctl_bw_sim_add_group(s, -1, &bw);
+
+		threads(s, l, 1, 1 * MS, 9 * MS);
 		threads(s, o, 1, 0, 0);
+		ck_assert_int_eq(cgctl_bw_sim_place(s, 0, 0, 0), 0);
+		ck_assert_int_eq(cgctl_bw_sim_place(s, 1, 0, 0), 0);
 		ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
-		u[i] = usage(s, l, NULL);
+		NEAR(usage(s, l, NULL), fair ? 100 * MS : 91 * MS, 100 * 1000ULL);
 		cgctl_bw_sim_free(s);
 	}
-	NEAR(u[0], 168 * MS, 2 * MS);
-	NEAR(u[1], 192 * MS, 2 * MS);
+}
+END_TEST
+
+/*
+ * ... and a burst longer than the slice ends its run alone at the first tick after it,
+ * which falls anywhere in the tick interval (U(0, 4 ms)); the spinner then has the CPU
+ * for a tick, then the shares: on 1 CPU (slice 0.75 ms) a 2 ms burst runs alone for
+ * c = 0.75 + U ms; if c < 2 it takes c + 4 + 2 (2 - c) = 8 - c ms.  Mean wall time:
+ * 0.6875 * 2 + 0.3125 * 6.625 = 3.45 ms; 2 ms every 11.45 ms: 175 ms in 1 s (the fluid
+ * shares: 4 ms, 167 ms; every burst alone: 200 ms).  6.18, 2 ms bursts every 3 ms idle
+ * beside a pinned spinner: 2.89 ms of wall time on average.
+ */
+START_TEST(eevdf_slice_to_tick)
+{
+	struct cgctl_bw_sim *s = mk(K(6, 18, 0), 1, SEC);
+	int l = group(s, INF, 1024), o = group(s, INF, 1024);
+
+	threads(s, l, 1, 2 * MS, 8 * MS);
+	threads(s, o, 1, 0, 0);
+	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
+	NEAR(usage(s, l, NULL), 175 * MS, 6 * MS);
+	cgctl_bw_sim_free(s);
 }
 END_TEST
 
@@ -216,6 +257,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, competition_hides_throttling);
 	tcase_add_test(tc, throttled_leaves_cpu);
 	tcase_add_test(tc, sleeper_credit_era);
+	tcase_add_test(tc, eevdf_wake_preempts);
+	tcase_add_test(tc, eevdf_slice_to_tick);
 	tcase_add_test(tc, weight_arguments);
 	suite_add_tcase(s, tc);
 	return s;
