@@ -539,7 +539,8 @@ static int bw_work(struct vrun *run, const struct vbw_params *p, const struct bw
  * starts (they outlast it by the settle time and a second; killed after it).
  */
 static int bw_background(struct vrun *run, const struct vbw_params *p,
-			 const struct bw_groups *g, struct vwork *w, char *reason, size_t len)
+			 const struct bw_groups *g, struct vwork *w, bool go, char *reason,
+			 size_t len)
 {
 	char a[2][16], line[256];
 	struct vwork_spec ws = { .cpu = -1, .nice = -20 };
@@ -556,7 +557,7 @@ static int bw_background(struct vrun *run, const struct vbw_params *p,
 	err = vwork_start(run, &ws, w, reason, len);
 	if (err >= 0)
 		err = vwork_expect(run, w, "ready", line, sizeof(line), 10000, reason, len);
-	if (err >= 0)
+	if (err >= 0 && go)
 		err = vwork_send(w, "go\n");
 	if (err < 0)
 		vwork_kill(run, w);
@@ -607,7 +608,15 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 	now = mono_ns();
 	if (g->settled_ns > now && (err = vrun_sleep(run, (unsigned int)((g->settled_ns - now) / 1000000))) < 0)
 		return err;
-	err = bw_background(run, p, g, &bg, reason, len);
+	/*
+	 * Background spinners in the limited parent count in the parent's cpu.stat: they
+	 * spin from the workload's "go" to its "done", as the model has them, not from
+	 * their own start to their kill.  (Elsewhere they start first, settled on their
+	 * CPUs when the workload starts.)
+	 */
+	bool bg_in_parent = p->parent_quota_us && p->bg_threads;
+
+	err = bw_background(run, p, g, &bg, !bg_in_parent, reason, len);
 	if (err >= 0)
 		err = bw_work(run, p, g, &w, &wall, reason, len);
 	if (err >= 0)
@@ -615,6 +624,8 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 	have_busy = machine_busy_ns(run, &busy0) == 0;
 	t_go = mono_ns();
 	bwp_init(pl, p->bg_threads, p->threads, t_go);
+	if (err >= 0 && bg_in_parent)
+		err = vwork_send(&bg, "go\n");
 	if (err >= 0)
 		err = vwork_send(&w, "go\n");
 	/* where the kernel ran each thread: the workload says it before "done" */
@@ -623,6 +634,8 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 			       p->dur_ms + 10000, reason, len);
 	if (err >= 0 && p->bg_threads)
 		bwp_where(run, pl, &bg);
+	if (bg_in_parent)
+		vwork_kill(run, &bg);
 	have_busy = have_busy && machine_busy_ns(run, &busy1) == 0;
 	if (err >= 0 && (vline_u64(line, "wall_ns", &wall) < 0 ||
 			 vline_u64(line, "cpu_ns", &cpu) < 0)) {

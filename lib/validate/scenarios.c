@@ -80,6 +80,11 @@ static const struct vbw_params bw_bg_bursty = { 30000, 100000, 0, 0, 2, 2, 8, 10
  * CPU, 133 ms per period against a 120 ms quota */
 static const struct vbw_params bw_bg_weight = { 120000, 100000, 0, 0, 2, 0, 0, 800, 300,
 						2, 2048, 1024 };
+/* siblings under a binding parent: the parent's 100 ms per 100 ms is one CPU for four
+ * spinners, two in the limited child (80 ms), two in an unlimited sibling at equal
+ * shares; the parent throttles both every period, the child about half of its quota */
+static const struct vbw_params bw_siblings = { 80000, 100000, 0, 100000, 2, 0, 0, 800, 300,
+					       2, 1024, 1024 };
 
 static const struct vmem_params mem_pinned = { VMEM_STOCK, 4096, 0, 0 };
 static const struct vmem_params mem_unpinned = { VMEM_STOCK, 4096, -1, 0 };
@@ -223,6 +228,10 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_bw, &bw_bg_bursty, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-bg-weight", "2 spinners at cpu.shares 2048 under 120ms/100ms beside 2 at 1024",
 	  &vdriver_bw, &bw_bg_weight, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
+	{ "bw-siblings", "2 spinners under 80ms/100ms beside 2 sibling spinners, parent 100ms/100ms",
+	  &vdriver_bw, &bw_siblings,
+	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.15 },
+	    Q_THR, Q_LOCAL, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	/* ---- memhigh: cgroup v2 memory.high (drv-memhigh.c) ---- */
 	{ "memhigh-file", "48 MiB of page cache read under a 16 MiB memory.high", &vdriver_memhigh,
 	  &mh_file,
