@@ -165,16 +165,25 @@ END_TEST
  * first burst (both wake at 0: nobody to be placed behind) takes 8 ms: 24 ms, then 46
  * cycles (990 ms) and a 48th burst done at 995 ms: 192 ms.
  */
-START_TEST(sleeper_credit_era)
+/* the usage in 1 s of a thread of @busy per @idle beside another group's spinner, on
+ * one CPU, both at cpu.shares 1024 */
+static uint64_t beside_spinner(uint32_t kver, uint64_t busy, uint64_t idle)
 {
-	struct cgctl_bw_sim *s = mk(K(6, 1, 0), 1, SEC);
+	struct cgctl_bw_sim *s = mk(kver, 1, SEC);
 	int l = group(s, INF, 1024), o = group(s, INF, 1024);
+	uint64_t u;
 
-	threads(s, l, 1, 4 * MS, 16 * MS);
+	threads(s, l, 1, busy, idle);
 	threads(s, o, 1, 0, 0);
 	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
-	NEAR(usage(s, l, NULL), 192 * MS, 2 * MS);
+	u = usage(s, l, NULL);
 	cgctl_bw_sim_free(s);
+	return u;
+}
+
+START_TEST(sleeper_credit_era)
+{
+	NEAR(beside_spinner(K(6, 1, 0), 4 * MS, 16 * MS), 192 * MS, 2 * MS);
 }
 END_TEST
 
@@ -217,14 +226,7 @@ END_TEST
  */
 START_TEST(eevdf_slice_to_tick)
 {
-	struct cgctl_bw_sim *s = mk(K(6, 18, 0), 1, SEC);
-	int l = group(s, INF, 1024), o = group(s, INF, 1024);
-
-	threads(s, l, 1, 2 * MS, 8 * MS);
-	threads(s, o, 1, 0, 0);
-	ck_assert_int_gt(cgctl_bw_sim_run(s), 0);
-	NEAR(usage(s, l, NULL), 175 * MS, 6 * MS);
-	cgctl_bw_sim_free(s);
+	NEAR(beside_spinner(K(6, 18, 0), 2 * MS, 8 * MS), 175 * MS, 6 * MS);
 }
 END_TEST
 
