@@ -1239,7 +1239,7 @@ int cgctl_bw_sim_silos(const struct cgctl_bw_sim *sim, int group, int64_t *silo_
  * cgctl_bw_sim_set_weight: @group's cpu.shares (2..262144; v2 cpu.weight w is
  * w * 1024 / 100).  Once any group has a weight, runnable threads share each CPU by CFS
  * weights (hierarchical, calc_group_shares() with PELT load averages; before 6.6
- * place_entity()'s sleeper credit, from 6.6 a woken thread's slice alone up to the
+ * place_entity()'s sleeper credit, from 6.12 a woken thread's slice alone up to the
  * tick that ends it) instead of equally, so other load is simulated:
  * add it as threads of unlimited groups of its own (e.g. two spinners at 1024).
  * Returns: 0, -EINVAL (unknown group, out of range, already run).
@@ -1781,8 +1781,9 @@ enum cgctl_bw_feature {
 	CGCTL_BW_FEAT_EMPTY_RULE,	/* an empty cfs_rq is not throttled */
 	CGCTL_BW_FEAT_LOCAL_STAT,	/* cpu.stat.local (6.6+) */
 	CGCTL_BW_FEAT_TASK_THROTTLE,	/* task-based throttling at return to user */
-	CGCTL_BW_FEAT_EEVDF,		/* EEVDF: no sleeper credit, wake-up preemption
-					 * for a slice (6.6+) */
+	CGCTL_BW_FEAT_EEVDF,		/* EEVDF placement by lag, no sleeper credit (6.6+) */
+	CGCTL_BW_FEAT_DELAY_DEQUEUE,	/* delayed dequeue: a sleeper wakes with no
+					 * negative lag and preempts for a slice (6.12+) */
 	CGCTL_BW_FEAT_COUNT
 };
 /* Returns: true if kernel @kver (CGCTL_KVER) has @f. */

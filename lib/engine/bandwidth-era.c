@@ -34,6 +34,11 @@ static const struct {
 	 * 86bfbb7ce4f6 ("sched/fair: Add lag based placement"), v6.6: place_entity() keeps
 	 * the lag; before, a sleeper got up to sysctl_sched_latency / 2 of credit */
 	[CGCTL_BW_FEAT_EEVDF] = { CGCTL_KVER(6, 6, 0), 0, "EEVDF placement" },
+	/* 152e11f6df29 ("sched/fair: Implement delayed dequeue"), v6.12: an ineligible
+	 * sleeper stays queued until its lag is paid, then leaves with it clipped to 0
+	 * (DELAY_ZERO, finish_delayed_dequeue_entity()); before, it kept its negative lag
+	 * through the sleep (update_entity_lag(), place_entity()) */
+	[CGCTL_BW_FEAT_DELAY_DEQUEUE] = { CGCTL_KVER(6, 12, 0), 0, "delayed dequeue" },
 };
 
 CGCTL_EXPORT bool cgctl_bw_era_has(uint32_t kver, enum cgctl_bw_feature f)

@@ -31,20 +31,24 @@
  *   time (its weight / 1024 of it in real time), and for no more than the others'
  *   min_vruntime advanced while it slept.  That is the credit that lets short-burst
  *   threads beside spinners take more than their share.  From 6.6 (EEVDF, 147f3efaa241)
- *   place_entity() keeps the entity's lag instead (PLACE_LAG), and 6.12's delayed
- *   dequeue (152e11f6df29) lets a sleeper keep no negative lag: in the fluid limit every
- *   lag is 0, so in the fluid limit a sleeper gets no credit.  What it gets instead is
- *   the CPU at once, for a slice: a thread of a group with nothing queued on the CPU
- *   wakes with an earlier virtual deadline than the running entity's and preempts it
- *   (check_preempt_wakeup_fair(), pick_eevdf()), and runs until its group's entity has
- *   used its request (sysctl_sched_base_slice, 0.75 ms * the factor above) and
- *   update_curr() at a tick sees the deadline passed (update_deadline()): the woken
- *   group runs alone until the first tick one slice after the wake-up, then shares.
- *   A thread that reads its CPU clock calls update_curr() at each read, but only on its
- *   own group's runqueue: the top-level entities are compared at the tick.  Traced on
- *   6.18 (perf sched_switch/sched_wakeup and the tick's hrtimer, validate bw-bg-bursty:
- *   2 ms bursts beside spinners on 2 CPUs): 130 of 144 bursts that woke onto a spinner
- *   ran within 10 us, 96 of them to their end at once; the fluid shares took 3.3 ms.
+ *   place_entity() keeps the entity's lag instead (PLACE_LAG): a sleeper that ran ahead
+ *   of its share wakes behind by as much and is not eligible, one that ran behind is
+ *   owed; in the fluid limit every lag is 0, and the shares above are the story (6.6 to
+ *   6.11: reasoned from the code, no kernel of that era measured here).  From 6.12,
+ *   delayed dequeue (152e11f6df29): an ineligible sleeper stays queued until its lag
+ *   is paid and leaves with it clipped to 0 (DELAY_ZERO), so it wakes eligible, with a
+ *   fresh request whose virtual deadline is earlier than the running entity's, and
+ *   preempts it (check_preempt_wakeup_fair(), pick_eevdf()).  It runs until its
+ *   group's entity has used its request (sysctl_sched_base_slice, 0.75 ms * the factor
+ *   above) and update_curr() at a tick sees the deadline passed (update_deadline()):
+ *   the woken group runs alone until the first tick one slice after the wake-up, the
+ *   others then for a tick, then the shares.  A thread that reads its CPU clock calls
+ *   update_curr() at each read, but only on its own group's runqueue: the top-level
+ *   entities are compared at the tick.  Traced on 6.18 (perf sched_switch/sched_wakeup
+ *   and the tick's hrtimer): 130 of 144 bursts of validate bw-bg-bursty that woke onto
+ *   a spinner ran within 10 us; with a spinner of another group pinned beside it, 1,
+ *   1.4, 3 and 4 ms bursts took 1.0, 1.4, 4.6 and 7.0 ms of wall time, preempted at
+ *   ticks 1.41-1.69 ms into the burst, then waiting 4 ms.
  *
  * Kept out: nice values of threads (every thread weighs 1024; give a group the weight),
  * the slices' discreteness beyond that first one (a fluid model), the tick drift of PELT
@@ -91,10 +95,11 @@ struct bw_fair {
 	uint64_t *credit_until;		/* per CPU: a placed sleeper runs alone until */
 	int *credit_g;			/* per CPU: that sleeper's top-level group */
 	uint64_t *credit_v;		/* per CPU: credit still to turn into real time */
-	uint64_t *hold_until;		/* per CPU (6.6+): a preempted sleeper waits until */
+	uint64_t *hold_until;		/* per CPU (6.12+): a preempted sleeper waits until */
 	int *hold_g;			/* per CPU: that sleeper's top-level group */
 	uint64_t slice;			/* sysctl_sched_base_slice (6.6+) */
 	bool eevdf;
+	bool delay_zero;		/* a sleeper wakes with no negative lag (6.12+) */
 };
 
 /* decay_load(): @val * y^@n */
@@ -170,6 +175,7 @@ int bw_fair_init(struct cgctl_bw_sim *s)
 	for (size_t t = 0; t < nt; t++)
 		f->la[t] = NICE_0;
 	f->eevdf = cgctl_bw_era_has(s->cfg.kver, CGCTL_BW_FEAT_EEVDF);
+	f->delay_zero = cgctl_bw_era_has(s->cfg.kver, CGCTL_BW_FEAT_DELAY_DEQUEUE);
 	f->slice = BASE_SLICE_NS * sysctl_factor(s);
 	return 0;
 }
@@ -230,8 +236,9 @@ static uint64_t sleeper_thresh(const struct cgctl_bw_sim *s)
  * A thread is about to be enqueued on @cpu at @now: when its top-level group has
  * nothing queued there and other groups have, the group's entity runs first.  Before
  * 6.6 place_entity() gives it up to latency / 2 of vruntime credit, turned into real
- * time by bw_fair_compute(), which knows the entity's weight.  From 6.6 it preempts and
- * runs alone until the first tick one base slice later (update_deadline() at the tick).
+ * time by bw_fair_compute(), which knows the entity's weight.  From 6.12 it preempts
+ * and runs alone until the first tick one base slice later (update_deadline() at the
+ * tick); 6.6 to 6.11 share by weight.
  */
 void bw_fair_wake(struct cgctl_bw_sim *s, int ti, int cpu, uint64_t now)
 {
@@ -255,7 +262,7 @@ void bw_fair_wake(struct cgctl_bw_sim *s, int ti, int cpu, uint64_t now)
 		 * last tick interval is not known (wake-ups come from timers, not from
 		 * the tick), so drawn uniformly.
 		 */
-		if (!f->slept[ti])
+		if (!f->slept[ti] || !f->delay_zero)
 			return;
 		f->credit_g[cpu] = top;
 		f->credit_v[cpu] = 0;
@@ -322,7 +329,7 @@ static void cpu_rates(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	}
 	if (cg >= 0 && (!w[cg] || f->credit_until[cpu] <= now)) {
 		/*
-		 * 6.6+: the woken group's slice ended at a tick with its threads still
+		 * 6.12+: the woken group's slice ended at a tick with its threads still
 		 * busy.  Its lag is negative now (it ran alone), so pick_eevdf() takes
 		 * the others, and they keep the CPU until the next tick finds their
 		 * slice used: the woken group waits one tick, then shares again.
