@@ -202,6 +202,7 @@ struct bw_groups {
 	 */
 	bool warm;
 	int64_t *silos;		/* [2][BW_PHASES][ncpu]: child, then parent */
+	uint64_t rewrite_at_ns;	/* when this run's mid-run write happened (rewrite_ms) */
 };
 
 #define BW_PHASES 8
@@ -372,6 +373,11 @@ static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wal
 	err = gc = cgctl_bw_sim_add_group(sim, gp, &bw);
 	if (err >= 0 && g->warm)
 		err = cgctl_bw_sim_set_silos(sim, gc, silos_of(g, run, 0, k), run->ncpu);
+	if (err >= 0 && p->rewrite_ms) {
+		struct cgctl_bw_settings rw = { p->rewrite_quota_us, p->period_us, p->burst_us };
+
+		err = cgctl_bw_sim_write(sim, gc, g->rewrite_at_ns, &rw);
+	}
 	if (err < 0)
 		goto out;
 	if (err >= 0 && p->bg_threads)
@@ -616,6 +622,17 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 	 */
 	bool bg_in_parent = p->parent_quota_us && p->bg_threads;
 
+	/*
+	 * A scenario that rewrites the quota mid-run starts every run from its first
+	 * quota, written again: each run starts from the write's silos, not warm.
+	 */
+	if (p->rewrite_ms) {
+		err = bw_configure(run, g->m, g->child, p->quota_us, p->period_us, p->burst_us,
+				   reason, len);
+		if (err < 0)
+			return err;
+		g->warm = false;
+	}
 	err = bw_background(run, p, g, &bg, !bg_in_parent, reason, len);
 	if (err >= 0)
 		err = bw_work(run, p, g, &w, &wall, reason, len);
@@ -628,6 +645,14 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 		err = vwork_send(&bg, "go\n");
 	if (err >= 0)
 		err = vwork_send(&w, "go\n");
+	/* the mid-run write, timed from "go" (the workload's lines wait in its pipe) */
+	if (err >= 0 && p->rewrite_ms) {
+		err = vrun_sleep(run, p->rewrite_ms);
+		if (err >= 0)
+			err = bw_configure(run, g->m, g->child, p->rewrite_quota_us, p->period_us,
+					   p->burst_us, reason, len);
+		g->rewrite_at_ns = mono_ns() - t_go;
+	}
 	/* where the kernel ran each thread: the workload says it before "done" */
 	if (err >= 0)
 		err = bwp_wait(run, pl, p->bg_threads, &w, line, sizeof(line),

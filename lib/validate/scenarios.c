@@ -80,6 +80,10 @@ static const struct vbw_params bw_bg_bursty = { 30000, 100000, 0, 0, 2, 2, 8, 10
  * CPU, 133 ms per period against a 120 ms quota */
 static const struct vbw_params bw_bg_weight = { 120000, 100000, 0, 0, 2, 0, 0, 800, 300,
 						2, 2048, 1024 };
+/* the quota rewritten while the spinner runs: 50 ms per 100 ms, then 20 ms from 500 ms
+ * on (tg_set_cfs_bandwidth(): refill, the silos reset, the throttled unthrottled) */
+static const struct vbw_params bw_rewrite = { 50000, 100000, 0, 0, 1, 0, 0, 1000, 300,
+					      0, 0, 0, 500, 20000 };
 /* siblings under a binding parent: the parent's 100 ms per 100 ms is one CPU for four
  * spinners, two in the limited child (80 ms), two in an unlimited sibling at equal
  * shares; the parent throttles both every period, the child about half of its quota */
@@ -228,6 +232,8 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_bw, &bw_bg_bursty, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-bg-weight", "2 spinners at cpu.shares 2048 under 120ms/100ms beside 2 at 1024",
 	  &vdriver_bw, &bw_bg_weight, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
+	{ "bw-rewrite", "1 spinner, quota 50ms/100ms rewritten to 20ms/100ms after 500ms",
+	  &vdriver_bw, &bw_rewrite, { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-siblings", "2 spinners under 80ms/100ms beside 2 sibling spinners, parent 100ms/100ms",
 	  &vdriver_bw, &bw_siblings,
 	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.15 },

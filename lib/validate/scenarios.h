@@ -21,6 +21,10 @@ struct vbw_params {
 	 * CFS weights (the model simulates them: cgctl_bw_sim_set_weight()) */
 	unsigned int bg_threads;	/* 0: none */
 	uint32_t shares, bg_shares;	/* cpu.shares of the group and of the spinners' */
+	/* a configuration write while the workload runs: the group's quota becomes
+	 * rewrite_quota_us this long after the start (each run starts from quota_us) */
+	unsigned int rewrite_ms;	/* 0: none */
+	uint64_t rewrite_quota_us;
 };
 
 /* Memory charge: a workload touching anonymous pages in a fresh memory cgroup. */
