@@ -45,7 +45,7 @@
  *   others then for a tick, then the shares.  A thread that reads its CPU clock calls
  *   update_curr() at each read, but only on its own group's runqueue: the top-level
  *   entities are compared at the tick.  Traced on 6.18 (perf sched_switch/sched_wakeup
- *   and the tick's hrtimer): 130 of 144 bursts of validate bw-bg-bursty that woke onto
+ *   and the tick's hrtimer): 128 of 144 bursts of validate bw-bg-bursty that woke onto
  *   a spinner ran within 10 us; with a spinner of another group pinned beside it, 1,
  *   1.4, 3 and 4 ms bursts took 1.0, 1.4, 4.6 and 7.0 ms of wall time, preempted at
  *   ticks 1.41-1.69 ms into the burst, then waiting 4 ms.
