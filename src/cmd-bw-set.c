@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cmd-bw.h"
-#include "cmd-file.h"
+#include "cli-file.h"
 #include "util/num.h"
 
 static const char *opt_quota, *opt_period, *opt_burst, *opt_cpus;

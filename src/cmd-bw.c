@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cgctl bw: CFS bandwidth control (the verb table is src/cmd-groups.c).  This file:
+ * cgctl bw: CFS bandwidth control (the verb table is src/cli-verbs.c).  This file:
  * `bw show`, and the helpers shared with `bw set` (cmd-bw-set.c) and `bw predict`
  * (cmd-bw-predict.c).
  */

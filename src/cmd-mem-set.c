@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd-file.h"
+#include "cli-file.h"
 #include "mem-util.h"
 
 static const char *opt_limit, *opt_memsw, *opt_soft, *opt_move;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cgctl.h"
-#include "cmd-file.h"
+#include "cli-file.h"
 
 static const char *opt_ctrls;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef CGCTL_CMD_FILE_H
-#define CGCTL_CMD_FILE_H
+#ifndef CGCTL_CLI_FILE_H
+#define CGCTL_CLI_FILE_H
 #include "cgctl.h"
 /*
  * The hierarchy a control file lives in: "memory.max" -> the memory hierarchy,

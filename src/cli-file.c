@@ -4,7 +4,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "cmd-file.h"
+#include "cli-file.h"
 
 static bool generic_file(const char *prefix)
 {
