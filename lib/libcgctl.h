@@ -2118,6 +2118,40 @@ struct cgctl_bw_recommendation {
 int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
 		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e);
 
+/* One recording's part in cgctl_bw_recommend_runs(). */
+struct cgctl_bw_run {
+	uint64_t quota_us;	/* the smallest quota within budget on this recording alone, at
+				 * the recommended period and burst (CGCTL_BW_INF: none) */
+	double throttled_frac;	/* this recording replayed under the recommendation */
+};
+
+/* How the recommendation covers a next run: the per-run answers as CPUs (quota /
+ * period), their mean and sample standard deviation, Student's t at the confidence for
+ * n - 1 degrees of freedom (0 for one run) and the bound it gives. */
+struct cgctl_bw_runs_bound {
+	double confidence;
+	double mean_cpus, sd_cpus, t;
+	double bound_cpus;	/* mean + t x sd x sqrt(1 + 1/n), at least the largest answer */
+};
+
+/*
+ * cgctl_bw_recommend_runs: as cgctl_bw_recommend, over @n recordings of one workload,
+ * for a quota that also holds for its next run.  Each recording is searched alone; the
+ * quota is the upper prediction bound at @confidence (0: 0.95; at most 0.995) for one
+ * more run's answer, and never below the largest answer; the period (and burst) with the
+ * smallest bound wins.  @ret replays the answer on every recording: throttled_frac over
+ * all their periods, the cpu.stat their mean, mean_use all busy time over all spans, the
+ * percentile recommender from all recordings' windows.  @runs (NULL or @n entries) and
+ * @bound (NULL or one) say how each recording and the bound came out.  One recording
+ * gives cgctl_bw_recommend's answer: it shows nothing of the run-to-run spread.
+ * Returns: 0, -EINVAL (no recording, bad options or confidence, a recording without busy
+ * time: the message names it), -ENOMEM.
+ */
+int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, size_t n,
+			    const struct cgctl_bw_recommend_opts *o, double confidence,
+			    struct cgctl_bw_recommendation *ret, struct cgctl_bw_run *runs,
+			    struct cgctl_bw_runs_bound *bound, struct cgctl_error *e);
+
 /*
  * ---- the destination's throttling for `cgctl move` (lib/predict/move-throttle*.c) ----
  * A short recording of the moving tasks and of the tasks already in the destination

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cgctl bw recommend --trace FILE|PID|PATH [--max-throttled P%] [--max-delay DUR]
- *                    [--period DUR[,DUR...]] [--burst auto|DUR] [--cpus N]
- *                    [--duration DUR] [--kernel VERSION] [--apply PATH]
+ * cgctl bw recommend --trace FILE|PID|PATH [--trace FILE...] [--confidence P%]
+ *                    [--max-throttled P%] [--max-delay DUR] [--period DUR[,DUR...]]
+ *                    [--burst auto|DUR] [--online-cpus N] [--duration DUR]
+ *                    [--kernel VERSION] [--apply PATH]
  * The smallest quota (and burst and period, when allowed to vary) whose replay of the
  * recorded demand keeps throttling within the budget, with its predicted cpu.stat, the
- * slack, and what a percentile recommender would set and cost.
+ * slack, and what a percentile recommender would set and cost.  Several recordings of
+ * one workload: a quota that holds for its next run too (cgctl_bw_recommend_runs).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,15 +19,20 @@
 #include "cmd-bw-record.h"
 
 #define MAX_PERIODS 16
+#define MAX_TRACES 64
 
-static const char *opt_trace, *opt_max_thr, *opt_max_delay, *opt_period, *opt_burst;
+static char **opt_trace;
+static const char *opt_confidence, *opt_max_thr, *opt_max_delay, *opt_period, *opt_burst;
 static const char *opt_duration, *opt_kernel, *opt_apply;
 static int opt_online = -1;
 static long long opt_seed = 1;
 
 static const struct poptOption options[] = {
-	{ "trace", '\0', POPT_ARG_STRING, &opt_trace, 0,
-	  "a trace file (\"-\": stdin), or PIDs / a cgroup PATH to record first", "FILE|PID|PATH" },
+	{ "trace", '\0', POPT_ARG_ARGV, &opt_trace, 0,
+	  "a trace file (\"-\": stdin), or PIDs / a cgroup PATH to record first; "
+	  "again for more recordings of the workload", "FILE|PID|PATH" },
+	{ "confidence", '\0', POPT_ARG_STRING, &opt_confidence, 0,
+	  "with several recordings: that a next run fits (default 95%)", "P%" },
 	{ "max-throttled", '\0', POPT_ARG_STRING, &opt_max_thr, 0,
 	  "budget: throttled periods, percent (default 1%)", "P%" },
 	{ "max-delay", '\0', POPT_ARG_STRING, &opt_max_delay, 0,
@@ -49,11 +56,17 @@ static const struct poptOption options[] = {
 struct rec {
 	struct cgctl_bw_recommend_opts o;
 	uint64_t periods[MAX_PERIODS];
-	struct cgctl_bw_trace *trace;
-	struct cgctl_bw_trace_info info;
+	size_t n;
+	double confidence;
+	struct cgctl_bw_trace *trace[MAX_TRACES];
+	struct cgctl_bw_trace_info info[MAX_TRACES];
+	struct cgctl_bw_run runs[MAX_TRACES];
+	struct cgctl_bw_runs_bound bound;
 };
 
-static int parse_percent(struct cli *cli, const char *s, uint32_t *ppm)
+/* "P%" or "P" in [lo, hi] percent. */
+static int parse_percent(struct cli *cli, const char *opt, const char *s, double lo, double hi,
+			 double *pct)
 {
 	char *end;
 	double v;
@@ -62,11 +75,9 @@ static int parse_percent(struct cli *cli, const char *s, uint32_t *ppm)
 	v = strtod(s, &end);
 	if (*end == '%')
 		end++;
-	if (errno || end == s || *end || !(v >= 0 && v <= 100))
-		return cli_usage(cli, "--max-throttled: '%s' is not a percentage in [0, 100]", s);
-	*ppm = (uint32_t)(v * 10000 + 0.5);
-	if (!*ppm)
-		*ppm = 1;	/* 0 means "default" to the library: ask for the least */
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		return cli_usage(cli, "--%s: '%s' is not a percentage in [%g, %g]", opt, s, lo, hi);
+	*pct = v;
 	return EXIT_OK;
 }
 
@@ -95,10 +106,24 @@ static int parse_opts(struct cli *cli, struct rec *p)
 {
 	int rc = EXIT_OK;
 
-	if (!opt_trace)
+	double v;
+
+	if (!opt_trace || !opt_trace[0])
 		return cli_usage(cli, "--trace FILE|PID|PATH is required");
-	if (opt_max_thr && (rc = parse_percent(cli, opt_max_thr, &p->o.max_throttled_ppm)))
+	while (opt_trace[p->n])
+		if (++p->n > MAX_TRACES)
+			return cli_usage(cli, "--trace: at most %d recordings", MAX_TRACES);
+	if (opt_max_thr && (rc = parse_percent(cli, "max-throttled", opt_max_thr, 0, 100, &v)))
 		return rc;
+	if (opt_max_thr) {
+		p->o.max_throttled_ppm = (uint32_t)(v * 10000 + 0.5);
+		if (!p->o.max_throttled_ppm)
+			p->o.max_throttled_ppm = 1;	/* 0 is "default" to the library */
+	}
+	if (opt_confidence && (rc = parse_percent(cli, "confidence", opt_confidence, 50, 99.5,
+						  &v)))
+		return rc;
+	p->confidence = opt_confidence ? v / 100 : 0;
 	if (opt_max_delay && (rc = cli_parse_duration(cli, "max-delay", opt_max_delay, 1000,
 						      &p->o.max_delay_ns)))
 		return rc;
@@ -119,21 +144,32 @@ static int parse_opts(struct cli *cli, struct rec *p)
 	return EXIT_OK;
 }
 
-/* A file (or "-") is read; anything else is PIDs or a cgroup to record first. */
-static int load_trace(struct cli *cli, struct rec *p)
+static bool is_file(const char *name)
+{
+	struct stat st;
+
+	return !strcmp(name, "-") || stat(name, &st) == 0;
+}
+
+/* Recording @i: a file (or "-") is read; anything else is PIDs or a cgroup to record
+ * first (alone: several recordings are files). */
+static int load_trace(struct cli *cli, struct rec *p, size_t i)
 {
 	struct cgctl_error e = { 0 };
 	struct cgctl_bw_record_result res = { 0 };
-	struct stat st;
+	const char *name = opt_trace[i];
 	char *buf = NULL;
 	size_t len = 0;
 	int rc, r;
 
-	if (!strcmp(opt_trace, "-") || stat(opt_trace, &st) == 0) {
-		rc = bw_read_file(cli, opt_trace, &buf, &len);
+	if (is_file(name)) {
+		rc = bw_read_file(cli, name, &buf, &len);
+	} else if (p->n > 1) {
+		return cli_usage(cli, "--trace: '%s' is no file; several recordings are files "
+				 "(record them first with cgctl bw record -o FILE)", name);
 	} else {
 		uint64_t dur = 10000000000ULL;
-		const char *args[1] = { opt_trace };
+		const char *args[1] = { name };
 
 		if (opt_duration && (rc = cli_parse_duration(cli, "duration", opt_duration,
 							     1000000000ULL, &dur)))
@@ -147,16 +183,32 @@ static int load_trace(struct cli *cli, struct rec *p)
 	}
 	if (rc)
 		return rc;
-	r = cgctl_bw_trace_parse(buf, len, &p->trace, &e);
+	r = cgctl_bw_trace_parse(buf, len, &p->trace[i], &e);
 	free(buf);
 	if (r < 0)
-		return cli_error(cli, opt_trace, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
-	cgctl_bw_trace_info(p->trace, &p->info);
-	if (p->info.lost)
+		return cli_error(cli, name, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
+	cgctl_bw_trace_info(p->trace[i], &p->info[i]);
+	if (p->info[i].lost)
 		cli_warn(cli, "%s: the recording lost %" PRIu64 " records: its demand is "
-			 "approximate", opt_trace, p->info.lost);
+			 "approximate", name, p->info[i].lost);
+	return EXIT_OK;
+}
+
+static int load_traces(struct cli *cli, struct rec *p)
+{
+	size_t stdin_uses = 0;
+	int rc = EXIT_OK;
+
+	for (size_t i = 0; i < p->n; i++)
+		stdin_uses += !strcmp(opt_trace[i], "-");
+	if (stdin_uses > 1)
+		return cli_usage(cli, "--trace: standard input (\"-\") can be read once");
+	for (size_t i = 0; i < p->n && !rc; i++)
+		rc = load_trace(cli, p, i);
+	if (rc)
+		return rc;
 	p->o.ncpus = opt_online > 0 ? (unsigned int)opt_online :
-		     p->info.ncpus ? p->info.ncpus : bw_ncpu(cli);
+		     p->info[0].ncpus ? p->info[0].ncpus : bw_ncpu(cli);
 	return EXIT_OK;
 }
 
@@ -180,8 +232,60 @@ static void emit_replay(struct out *o, const char *key, const struct cgctl_bw_re
 	out_i64(o, "nr_throttled", r->st.nr_throttled);
 	out_usec(o, "throttled_usec", r->st.throttled_ns);
 	out_i64(o, "nr_bursts", r->st.nr_bursts);
-	out_usec(o, "burst_usec", r->st.burst_ns);
+	out_usec(o, "burst_time_usec", r->st.burst_ns);
 	out_usec(o, "usage_usec", r->st.usage_ns);
+	out_obj_end(o);
+}
+
+/* The recordings together: their threads and times summed. */
+static void emit_workload(struct out *o, const struct rec *p,
+			  const struct cgctl_bw_recommendation *r)
+{
+	struct cgctl_bw_trace_info sum = { 0 };
+
+	for (size_t i = 0; i < p->n; i++) {
+		sum.threads += p->info[i].threads;
+		sum.duration_ns += p->info[i].duration_ns;
+		sum.busy_ns += p->info[i].busy_ns;
+		sum.wait_ns += p->info[i].wait_ns;
+		sum.ready_ns += p->info[i].ready_ns;
+		sum.lost += p->info[i].lost;
+	}
+	out_obj_begin(o, "workload");
+	out_str(o, "trace", p->n == 1 ? opt_trace[0] : NULL);
+	out_u64(o, "recordings", p->n);
+	out_u64(o, "threads", sum.threads);
+	out_u64(o, "online_cpus", p->o.ncpus);
+	out_usec(o, "duration_usec", sum.duration_ns);
+	out_usec(o, "busy_usec", sum.busy_ns);
+	out_usec(o, "wait_usec", sum.wait_ns);
+	out_usec(o, "ready_usec", sum.ready_ns);
+	out_double(o, "mean_use_cpus", r->mean_use, 3);
+	out_u64(o, "lost_records", sum.lost);
+	out_obj_end(o);
+}
+
+/* Each recording's own answer, and how the bound over them came out. */
+static void emit_runs(struct out *o, const struct rec *p)
+{
+	out_list_begin(o, "runs");
+	for (size_t i = 0; i < p->n; i++) {
+		bool inf = p->runs[i].quota_us == CGCTL_BW_INF;
+
+		out_obj_begin(o, NULL);
+		out_str(o, "trace", opt_trace[i]);
+		out_usec(o, "busy_usec", p->info[i].busy_ns);
+		out_usec(o, "quota_usec", inf ? UINT64_MAX : p->runs[i].quota_us * 1000);
+		out_double(o, "throttled_ratio", p->runs[i].throttled_frac, 4);
+		out_obj_end(o);
+	}
+	out_list_end(o);
+	out_obj_begin(o, "bound");
+	out_double(o, "confidence", p->bound.confidence, 3);
+	out_double(o, "mean_cpus", p->bound.mean_cpus, 3);
+	out_double(o, "sd_cpus", p->bound.sd_cpus, 3);
+	out_double(o, "t", p->bound.t, 3);
+	out_double(o, "bound_cpus", p->bound.bound_cpus, 3);
 	out_obj_end(o);
 }
 
@@ -189,17 +293,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 {
 	struct out *o = cli->out;
 
-	out_obj_begin(o, "workload");
-	out_str(o, "trace", opt_trace);
-	out_u64(o, "threads", p->info.threads);
-	out_u64(o, "online_cpus", p->o.ncpus);
-	out_usec(o, "duration_usec", p->info.duration_ns);
-	out_usec(o, "busy_usec", p->info.busy_ns);
-	out_usec(o, "wait_usec", p->info.wait_ns);
-	out_usec(o, "ready_usec", p->info.ready_ns);
-	out_double(o, "mean_use_cpus", r->mean_use, 3);
-	out_u64(o, "lost_records", p->info.lost);
-	out_obj_end(o);
+	emit_workload(o, p, r);
 	out_obj_begin(o, "budget");
 	out_double(o, "max_throttled_ratio",
 		   (p->o.max_throttled_ppm ? p->o.max_throttled_ppm : 10000) / 1e6, 4);
@@ -207,6 +301,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_obj_end(o);
 	out_bool(o, "feasible", r->feasible);
 	emit_replay(o, "recommended", &r->best);
+	emit_runs(o, p);
 	out_double(o, "percentile_use_cpus", r->pct_use, 3);
 	emit_replay(o, "percentile", &r->pct);
 	out_u64(o, "replays", r->replays);
@@ -242,12 +337,14 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 	(void)argv;
 	rc = parse_opts(cli, &p);
 	if (!rc)
-		rc = load_trace(cli, &p);
+		rc = load_traces(cli, &p);
 	if (rc)
 		goto out;
-	err = cgctl_bw_recommend(p.trace, &p.o, &r, &e);
+	err = cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)p.trace, p.n, &p.o,
+				      p.confidence, &r, p.runs, &p.bound, &e);
 	if (err < 0) {
-		rc = cli_error(cli, opt_trace, err, "%s", e.msg[0] ? e.msg : cli_strerror(err));
+		rc = cli_error(cli, p.n == 1 ? opt_trace[0] : NULL, err, "%s",
+			       e.msg[0] ? e.msg : cli_strerror(err));
 		goto out;
 	}
 	emit(cli, &p, &r);
@@ -257,7 +354,12 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 	else if (opt_apply)
 		rc = apply(cli, &r.best.bw);
 out:
-	cgctl_bw_trace_free(p.trace);
+	for (size_t i = 0; i < p.n && i < MAX_TRACES; i++)
+		cgctl_bw_trace_free(p.trace[i]);
+	for (size_t i = 0; opt_trace && opt_trace[i]; i++)
+		free(opt_trace[i]);
+	free(opt_trace);
+	opt_trace = NULL;
 	return rc;
 }
 

@@ -6,6 +6,9 @@
  * grows, so a bisection over the quota finds it; each candidate period and burst is
  * searched and the smallest quota / period wins.
  *
+ * Several recordings of one workload (runs) are searched one by one, and the answer
+ * covers the next run too: lib/predict/recommend-runs.c.
+ *
  * Beside it, what a percentile recommender would set (Kubernetes VPA: a high percentile
  * of per-interval usage plus a margin) replayed the same way: it sees the mean use of
  * each interval and not the bursts inside a period, which is what throttles.
@@ -15,28 +18,18 @@
 
 #include "internal.h"
 #include "engine/bandwidth.h"
+#include "predict/recommend-internal.h"
 
 #define MS 1000000ULL
 #define PCT_WINDOW_NS (1000 * MS)	/* usage sampled per second */
 #define PCT_QUANTILE 0.90		/* VPA's target percentile */
-#define PCT_MARGIN 1.15			/* VPA's safety margin */
-#define MIN_QUOTA_US 1000ULL
 
-struct search {
-	const struct cgctl_bw_trace *t;
-	const struct cgctl_bw_recommend_opts *o;
-	struct cgctl_bw_trace_info info;
-	unsigned int ncpus;
-	double mean_use;
-	unsigned int replays;
-};
-
-static uint32_t budget_ppm(const struct cgctl_bw_recommend_opts *o)
+uint32_t rec_budget_ppm(const struct cgctl_bw_recommend_opts *o)
 {
 	return o->max_throttled_ppm ? o->max_throttled_ppm : 10000;
 }
 
-static int sim_setup(const struct search *s, const struct cgctl_bw_settings *bw,
+static int sim_setup(const struct rec_search *s, const struct cgctl_bw_settings *bw,
 		     unsigned int phase, struct cgctl_bw_sim **ret, int *group)
 {
 	struct cgctl_bw_sim_config cfg = {
@@ -90,15 +83,16 @@ static uint64_t worst_period(const struct cgctl_bw_sim *sim, int g)
 #define PHASES_SHORT 4
 #define SHORT_PERIODS 200
 
-static unsigned int nphases(const struct search *s, const struct cgctl_bw_settings *bw)
+static unsigned int nphases(const struct rec_search *s, const struct cgctl_bw_settings *bw)
 {
 	return s->info.span_ns < SHORT_PERIODS * bw->period_us * 1000 ? PHASES_SHORT : 1;
 }
 
 /* One replay at one phase; adds its cpu.stat into @sum. */
-static int replay_phase(struct search *s, const struct cgctl_bw_settings *bw,
-			unsigned int phase, struct cgctl_bw_stat *sum, uint64_t *worst)
+static int replay_phase(struct rec_search *s, const struct cgctl_bw_settings *bw,
+			unsigned int phase, struct rec_sum *sum)
 {
+	struct cgctl_bw_stat *acc = &sum->st;
 	struct cgctl_bw_sim *sim;
 	struct cgctl_bw_stat st;
 	int g, r = sim_setup(s, bw, phase, &sim, &g);
@@ -109,60 +103,81 @@ static int replay_phase(struct search *s, const struct cgctl_bw_settings *bw,
 	ev = cgctl_bw_sim_run(sim);
 	r = ev < 0 ? (int)ev : cgctl_bw_sim_stat(sim, g, false, &st);
 	if (r >= 0 && s->o->max_delay_ns)
-		*worst = MAX(*worst, worst_period(sim, g));
+		sum->worst_ns = MAX(sum->worst_ns, worst_period(sim, g));
 	cgctl_bw_sim_free(sim);
 	if (r < 0)
 		return r;
-	sum->nr_periods += st.nr_periods;
-	sum->nr_throttled += st.nr_throttled;
-	sum->nr_bursts += st.nr_bursts;
-	sum->throttled_ns += st.throttled_ns;
-	sum->throttled_local_ns += st.throttled_local_ns;
-	sum->burst_ns += st.burst_ns;
-	sum->usage_ns += st.usage_ns;
-	sum->wait_ns += st.wait_ns;
+	acc->nr_periods += st.nr_periods;
+	acc->nr_throttled += st.nr_throttled;
+	acc->nr_bursts += st.nr_bursts;
+	acc->throttled_ns += st.throttled_ns;
+	acc->throttled_local_ns += st.throttled_local_ns;
+	acc->burst_ns += st.burst_ns;
+	acc->usage_ns += st.usage_ns;
+	acc->wait_ns += st.wait_ns;
+	sum->replays++;
 	return 0;
 }
 
-/* Replay @bw at each phase: the throttled share over all their periods, the mean
- * cpu.stat, the worst period of any. */
-static int replay(struct search *s, const struct cgctl_bw_settings *bw,
-		  struct cgctl_bw_replay *ret, struct cgctl_error *e)
+/* Replay @bw on @s's trace at each phase, into @sum. */
+int rec_replay_add(struct rec_search *s, const struct cgctl_bw_settings *bw,
+		   struct rec_sum *sum, struct cgctl_error *e)
 {
 	unsigned int n = nphases(s, bw);
-	struct cgctl_bw_stat sum = { 0 };
-	uint64_t worst = 0;
 	int r = 0;
 
 	s->replays++;
-	memset(ret, 0, sizeof(*ret));
-	ret->bw = *bw;
 	for (unsigned int k = 0; k < n && r >= 0; k++)
-		r = replay_phase(s, bw, k, &sum, &worst);
+		r = replay_phase(s, bw, k, sum);
 	if (r < 0)
 		return cgctl_error_set(e, -r, "replay of these settings failed: %s",
 				       strerror(-r));
-	if (sum.nr_periods > 0)
-		ret->throttled_frac = (double)sum.nr_throttled / sum.nr_periods;
-	ret->st = sum;
-	ret->st.nr_periods = (sum.nr_periods + n / 2) / n;
-	ret->st.nr_throttled = (sum.nr_throttled + n / 2) / n;
-	ret->st.nr_bursts = (sum.nr_bursts + n / 2) / n;
-	ret->st.throttled_ns = sum.throttled_ns / n;
-	ret->st.throttled_local_ns = sum.throttled_local_ns / n;
-	ret->st.burst_ns = sum.burst_ns / n;
-	ret->st.usage_ns = sum.usage_ns / n;
-	ret->st.wait_ns = sum.wait_ns / n;
-	ret->max_period_throttled_ns = worst;
-	if (bw->quota_us != CGCTL_BW_INF && s->mean_use > 0)
-		ret->slack = (double)bw->quota_us / bw->period_us / s->mean_use;
-	ret->within = ret->throttled_frac * 1e6 <= budget_ppm(s->o) &&
-		      (!s->o->max_delay_ns || ret->max_period_throttled_ns <= s->o->max_delay_ns);
 	return 0;
 }
 
-static int search_init(struct search *s, const struct cgctl_bw_trace *t,
-		       const struct cgctl_bw_recommend_opts *o, struct cgctl_error *e)
+/* The replays in @sum as one answer: the throttled share over all their periods, the
+ * mean cpu.stat of one replay, the worst period of any; slack against @mean_use. */
+void rec_replay_finish(const struct rec_sum *sum, const struct cgctl_bw_settings *bw,
+		       const struct cgctl_bw_recommend_opts *o, double mean_use,
+		       struct cgctl_bw_replay *ret)
+{
+	const struct cgctl_bw_stat *st = &sum->st;
+	uint64_t n = MAX(sum->replays, 1U);
+
+	memset(ret, 0, sizeof(*ret));
+	ret->bw = *bw;
+	if (st->nr_periods > 0)
+		ret->throttled_frac = (double)st->nr_throttled / (double)st->nr_periods;
+	ret->st.nr_periods = (st->nr_periods + n / 2) / n;
+	ret->st.nr_throttled = (st->nr_throttled + n / 2) / n;
+	ret->st.nr_bursts = (st->nr_bursts + n / 2) / n;
+	ret->st.throttled_ns = st->throttled_ns / n;
+	ret->st.throttled_local_ns = st->throttled_local_ns / n;
+	ret->st.burst_ns = st->burst_ns / n;
+	ret->st.usage_ns = st->usage_ns / n;
+	ret->st.wait_ns = st->wait_ns / n;
+	ret->max_period_throttled_ns = sum->worst_ns;
+	if (bw->quota_us != CGCTL_BW_INF && mean_use > 0)
+		ret->slack = (double)bw->quota_us / (double)bw->period_us / mean_use;
+	ret->within = ret->throttled_frac * 1e6 <= rec_budget_ppm(o) &&
+		      (!o->max_delay_ns || ret->max_period_throttled_ns <= o->max_delay_ns);
+}
+
+/* Replay @bw at each phase of @s's trace: rec_replay_add() and rec_replay_finish(). */
+static int replay(struct rec_search *s, const struct cgctl_bw_settings *bw,
+		  struct cgctl_bw_replay *ret, struct cgctl_error *e)
+{
+	struct rec_sum sum = { 0 };
+	int r = rec_replay_add(s, bw, &sum, e);
+
+	if (r < 0)
+		return r;
+	rec_replay_finish(&sum, bw, s->o, s->mean_use, ret);
+	return 0;
+}
+
+int rec_search_init(struct rec_search *s, const struct cgctl_bw_trace *t,
+		    const struct cgctl_bw_recommend_opts *o, struct cgctl_error *e)
 {
 	memset(s, 0, sizeof(*s));
 	s->t = t;
@@ -180,9 +195,9 @@ static int search_init(struct search *s, const struct cgctl_bw_trace *t,
 
 /* Replay-checked bisection: the smallest quota in [lo, hi] within budget, for a burst
  * of @burst_frac x quota.  *best keeps the replay of the answer. */
-static int bisect(struct search *s, uint64_t period_us, double burst_frac,
-		  uint64_t burst_us, struct cgctl_bw_replay *best, bool *found,
-		  struct cgctl_error *e)
+int rec_bisect(struct rec_search *s, uint64_t period_us, double burst_frac,
+	       uint64_t burst_us, struct cgctl_bw_replay *best, bool *found,
+	       struct cgctl_error *e)
 {
 	unsigned int cpus = MIN(s->ncpus, s->t->nthr);
 	uint64_t lo = MAX(MIN_QUOTA_US, (uint64_t)(s->mean_use * period_us * 0.98));
@@ -215,7 +230,7 @@ static int bisect(struct search *s, uint64_t period_us, double burst_frac,
 	return 0;
 }
 
-static bool better(const struct cgctl_bw_replay *a, const struct cgctl_bw_replay *b)
+bool rec_better(const struct cgctl_bw_replay *a, const struct cgctl_bw_replay *b)
 {
 	double ra = (double)a->bw.quota_us / a->bw.period_us;
 	double rb = (double)b->bw.quota_us / b->bw.period_us;
@@ -223,36 +238,6 @@ static bool better(const struct cgctl_bw_replay *a, const struct cgctl_bw_replay
 	if (ra < rb * 0.995)
 		return true;
 	return ra <= rb * 1.005 && a->bw.burst_us < b->bw.burst_us;
-}
-
-static int search_all(struct search *s, struct cgctl_bw_recommendation *ret,
-		      struct cgctl_error *e)
-{
-	static const double bursts[] = { 0, 0.25, 0.5, 1 };
-	static const uint64_t dflt_period = 100000;
-	const uint64_t *periods = s->o->nperiods ? s->o->periods_us : &dflt_period;
-	size_t np = s->o->nperiods ? s->o->nperiods : 1;
-
-	for (size_t i = 0; i < np; i++) {
-		size_t nb = s->o->burst_auto ? ARRAY_SIZE(bursts) : 1;
-
-		for (size_t b = 0; b < nb; b++) {
-			double frac = s->o->burst_auto ? bursts[b] : 0;
-			uint64_t fixed = s->o->burst_auto ? 0 : s->o->burst_us;
-			struct cgctl_bw_replay rp;
-			bool found;
-			int r;
-
-			r = bisect(s, periods[i], frac, fixed, &rp, &found, e);
-			if (r < 0)
-				return r;
-			if (found && (!ret->feasible || better(&rp, &ret->best))) {
-				ret->best = rp;
-				ret->feasible = true;
-			}
-		}
-	}
-	return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -276,45 +261,42 @@ static void bin_busy(double *win, size_t nwin, uint64_t from, uint64_t to)
 	}
 }
 
-/* The 90th percentile of the demand per 1 s window, in CPUs (at most ncpus). */
-static int percentile_use(const struct search *s, double *use)
+/* The 90th percentile of the demand per 1 s window, in CPUs (at most ncpus), over the
+ * windows of all @n recordings in @s. */
+int rec_percentile_use(const struct rec_search *s, size_t n, double *use)
 {
-	size_t nwin = s->info.span_ns / PCT_WINDOW_NS + 1, k;
-	double *win = calloc(nwin, sizeof(*win));
+	size_t nwin = 0, at = 0, k;
+	double *win;
 
+	for (size_t r = 0; r < n; r++)
+		nwin += s[r].info.span_ns / PCT_WINDOW_NS + 1;
+	win = calloc(nwin, sizeof(*win));
 	if (!win)
 		return -ENOMEM;
-	for (unsigned int i = 0; i < s->t->nthr; i++) {
-		const struct bw_trace_thread *tt = &s->t->thr[i];
-		uint64_t at = 0;
+	for (size_t r = 0; r < n; r++) {
+		size_t own = s[r].info.span_ns / PCT_WINDOW_NS + 1;
 
-		for (size_t j = 0; j < tt->n; j++) {
-			bin_busy(win, nwin, at, at + tt->busy[j]);
-			at += tt->busy[j] + tt->idle[j];
+		for (unsigned int i = 0; i < s[r].t->nthr; i++) {
+			const struct bw_trace_thread *tt = &s[r].t->thr[i];
+			uint64_t t = 0;
+
+			for (size_t j = 0; j < tt->n; j++) {
+				bin_busy(win + at, own, t, t + tt->busy[j]);
+				t += tt->busy[j] + tt->idle[j];
+			}
 		}
+		/* a last window of nothing (a span of whole seconds) is not one */
+		if (own > 1 && s[r].info.span_ns % PCT_WINDOW_NS == 0)
+			own--;
+		for (size_t w = 0; w < own; w++)
+			win[at + w] = MIN(win[at + w] / PCT_WINDOW_NS, (double)s[r].ncpus);
+		at += own;
 	}
-	if (nwin > 1 && s->info.span_ns % PCT_WINDOW_NS == 0)
-		nwin--;
-	for (size_t w = 0; w < nwin; w++)
-		win[w] = MIN(win[w] / PCT_WINDOW_NS, (double)s->ncpus);
-	qsort(win, nwin, sizeof(*win), cmp_double);
-	k = (size_t)(PCT_QUANTILE * nwin + 0.999999);
+	qsort(win, at, sizeof(*win), cmp_double);
+	k = (size_t)(PCT_QUANTILE * at + 0.999999);
 	*use = win[k ? k - 1 : 0];
 	free(win);
 	return 0;
-}
-
-static int percentile_rec(struct search *s, struct cgctl_bw_recommendation *ret,
-			  struct cgctl_error *e)
-{
-	uint64_t period = s->o->nperiods ? s->o->periods_us[0] : 100000;
-	struct cgctl_bw_settings bw = { 0, period, 0 };
-	int r = percentile_use(s, &ret->pct_use);
-
-	if (r < 0)
-		return r;
-	bw.quota_us = MAX(MIN_QUOTA_US, (uint64_t)(ret->pct_use * PCT_MARGIN * period));
-	return replay(s, &bw, &ret->pct, e);
 }
 
 CGCTL_EXPORT int cgctl_bw_replay_run(const struct cgctl_bw_trace *t,
@@ -322,8 +304,8 @@ CGCTL_EXPORT int cgctl_bw_replay_run(const struct cgctl_bw_trace *t,
 				     const struct cgctl_bw_settings *bw,
 				     struct cgctl_bw_replay *ret, struct cgctl_error *e)
 {
-	struct search s;
-	int r = search_init(&s, t, o, e);
+	struct rec_search s;
+	int r = rec_search_init(&s, t, o, e);
 
 	if (r < 0)
 		return r;
@@ -331,31 +313,4 @@ CGCTL_EXPORT int cgctl_bw_replay_run(const struct cgctl_bw_trace *t,
 		return -EINVAL;
 	r = cgctl_bw_check(NULL, 0, 0, bw, 2, e);
 	return r < 0 ? r : replay(&s, bw, ret, e);
-}
-
-CGCTL_EXPORT int cgctl_bw_recommend(const struct cgctl_bw_trace *t,
-				    const struct cgctl_bw_recommend_opts *o,
-				    struct cgctl_bw_recommendation *ret, struct cgctl_error *e)
-{
-	struct search s;
-	int r = search_init(&s, t, o, e);
-
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < o->nperiods; i++)
-		if (o->periods_us[i] < 1000 || o->periods_us[i] > 1000000)
-			return cgctl_error_set(e, EINVAL, "period %" PRIu64 " us is not in "
-					       "[1 ms, 1 s]", o->periods_us[i]);
-	memset(ret, 0, sizeof(*ret));
-	ret->mean_use = s.mean_use;
-	r = search_all(&s, ret, e);
-	if (r >= 0 && !ret->feasible) {	/* nothing finite fits: say unlimited */
-		struct cgctl_bw_settings inf = { CGCTL_BW_INF, 100000, 0 };
-
-		r = replay(&s, &inf, &ret->best, e);
-	}
-	if (r >= 0)
-		r = percentile_rec(&s, ret, e);
-	ret->replays = s.replays;
-	return r < 0 ? r : 0;
 }

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "libcgctl.h"
+#include "predict/recommend-internal.h"
 #include "testutil.h"
 
 #define MS 1000000ULL
@@ -389,6 +392,115 @@ START_TEST(recommend_budget_and_burst)
 }
 END_TEST
 
+START_TEST(t_quantile_table)
+{
+	/* one-sided Student's t from the tables, within 0.4% up to p = 0.99 */
+	static const struct { double p; unsigned int df; double t; } tab[] = {
+		{ 0.95, 1, 6.3138 }, { 0.95, 2, 2.9200 }, { 0.95, 3, 2.3534 },
+		{ 0.95, 4, 2.1318 }, { 0.95, 9, 1.8331 }, { 0.975, 10, 2.2281 },
+		{ 0.99, 3, 4.5407 }, { 0.99, 4, 3.7469 }, { 0.90, 30, 1.3104 },
+		{ 0.5, 5, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		double t = rec_t_quantile(tab[i].p, tab[i].df);
+
+		ck_assert_msg(fabs(t - tab[i].t) <= 0.004 * tab[i].t + 1e-9,
+			      "t(%g, %u) = %g, not %g", tab[i].p, tab[i].df, t, tab[i].t);
+	}
+}
+END_TEST
+
+/* One thread, @busy_ms of each 100 ms, 30 cycles: it needs @busy_ms of quota. */
+static struct cgctl_bw_trace *steady(unsigned int busy_ms)
+{
+	return synth(1, busy_ms, 100 - busy_ms, 30, 2);
+}
+
+START_TEST(recommend_runs_bound)
+{
+	/* three runs of one workload, 40, 44 and 48 ms per period: each run's own answer,
+	 * and a quota above the largest by the prediction bound for one more run */
+	const struct cgctl_bw_trace *t[3] = { steady(40), steady(44), steady(48) };
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r, one, one_runs;
+	struct cgctl_bw_run runs[3];
+	struct cgctl_bw_runs_bound b;
+	double m = 0, ss = 0, want;
+
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 3, &o, 0, &r, runs, &b, &e), 0);
+	ck_assert(r.feasible);
+	for (int i = 0; i < 3; i++) {
+		uint64_t need = 40000 + 4000 * (uint64_t)i;
+
+		ck_assert_uint_ge(runs[i].quota_us, need - 1000);
+		ck_assert_uint_le(runs[i].quota_us, need + 2000);
+		m += runs[i].quota_us / 100000.0;
+		ck_assert(runs[i].throttled_frac == 0);
+	}
+	m /= 3;
+	for (int i = 0; i < 3; i++)
+		ss += pow(runs[i].quota_us / 100000.0 - m, 2);
+	ck_assert(b.confidence == 0.95);
+	ck_assert(fabs(b.mean_cpus - m) < 1e-9);
+	ck_assert(fabs(b.sd_cpus - sqrt(ss / 2)) < 1e-9);
+	ck_assert(fabs(b.t - 2.92) < 0.01);
+	/* m + t s sqrt(1 + 1/3), about 0.575 CPU here */
+	want = m + b.t * b.sd_cpus * sqrt(4.0 / 3);
+	ck_assert(want > 0.55 && want < 0.60);
+	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)ceil(want * 100000));
+	ck_assert(fabs(b.bound_cpus - r.best.bw.quota_us / 100000.0) < 1e-9);
+	ck_assert(r.best.within);
+	ck_assert(r.best.throttled_frac == 0);
+	ck_assert(r.mean_use > 0.43 && r.mean_use < 0.45);
+	ck_assert(r.best.slack > 1.25 && r.best.slack < 1.40);
+	/* a higher confidence never asks for less */
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 3, &o, 0.99, &one_runs, NULL, NULL, &e), 0);
+	ck_assert_uint_gt(one_runs.best.bw.quota_us, r.best.bw.quota_us);
+	/* one run is cgctl_bw_recommend's answer, whatever the confidence */
+	ck_assert_int_eq(cgctl_bw_recommend(t[2], &o, &one, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(&t[2], 1, &o, 0.99, &one_runs, runs, &b, &e), 0);
+	ck_assert_uint_eq(one.best.bw.quota_us, one_runs.best.bw.quota_us);
+	ck_assert_uint_eq(runs[0].quota_us, one.best.bw.quota_us);
+	ck_assert(b.sd_cpus == 0 && b.t == 0);
+	ck_assert_uint_eq(one.best.st.nr_throttled, one_runs.best.st.nr_throttled);
+	/* the same run three times: no spread, no margin */
+	{
+		const struct cgctl_bw_trace *same[3] = { t[1], t[1], t[1] };
+
+		ck_assert_int_eq(cgctl_bw_recommend_runs(same, 3, &o, 0, &r, runs, &b, &e), 0);
+		ck_assert(b.sd_cpus == 0);
+		ck_assert_uint_eq(r.best.bw.quota_us, runs[0].quota_us);
+	}
+	for (int i = 0; i < 3; i++)
+		cgctl_bw_trace_free((struct cgctl_bw_trace *)t[i]);
+}
+END_TEST
+
+START_TEST(recommend_runs_errors)
+{
+	const char idle[] = "cgctl-bw-trace 1\ncpus 2\n0 idle 100ms\n";
+	struct cgctl_bw_trace *ok = steady(40), *none = NULL;
+	const struct cgctl_bw_trace *t[2];
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r;
+
+	ck_assert_int_eq(cgctl_bw_trace_parse(idle, strlen(idle), &none, &e), 0);
+	t[0] = ok;
+	t[1] = none;
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 2, &o, 0, &r, NULL, NULL, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "recording 2: "));
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 0, &o, 0, &r, NULL, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(NULL, 1, &o, 0, &r, NULL, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0.3, &r, NULL, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 1.0, &r, NULL, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, NAN, &r, NULL, NULL, &e), -EINVAL);
+	cgctl_bw_trace_free(ok);
+	cgctl_bw_trace_free(none);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bw-record");
@@ -408,6 +520,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, recommend_always_busy);
 	tcase_add_test(tc, recommend_bursty_beats_percentile);
 	tcase_add_test(tc, recommend_budget_and_burst);
+	tcase_add_test(tc, t_quantile_table);
+	tcase_add_test(tc, recommend_runs_bound);
+	tcase_add_test(tc, recommend_runs_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

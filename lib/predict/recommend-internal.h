@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* bw recommend inside the library: one recording's search (recommend.c) and the
+ * answer over several recordings of one workload (recommend-runs.c). */
+#ifndef CGCTL_PREDICT_RECOMMEND_INTERNAL_H
+#define CGCTL_PREDICT_RECOMMEND_INTERNAL_H
+
+#include "internal.h"
+
+#define MIN_QUOTA_US 1000ULL
+#define PCT_MARGIN 1.15			/* VPA's safety margin */
+
+/* One recording under search. */
+struct rec_search {
+	const struct cgctl_bw_trace *t;
+	const struct cgctl_bw_recommend_opts *o;
+	struct cgctl_bw_trace_info info;
+	unsigned int ncpus;
+	double mean_use;	/* CPUs: busy time / the demand's own span */
+	unsigned int replays;	/* settings replayed (each at one or more phases) */
+};
+
+/* Replays added up: cpu.stat summed over @replays simulations, the worst period. */
+struct rec_sum {
+	struct cgctl_bw_stat st;
+	uint64_t worst_ns;
+	unsigned int replays;
+};
+
+uint32_t rec_budget_ppm(const struct cgctl_bw_recommend_opts *o);
+/* Returns: 0, -EINVAL (no busy time, bad budget or period list). */
+int rec_search_init(struct rec_search *s, const struct cgctl_bw_trace *t,
+		    const struct cgctl_bw_recommend_opts *o, struct cgctl_error *e);
+/* Returns: 0, -ENOMEM, -errno of the simulator. */
+int rec_replay_add(struct rec_search *s, const struct cgctl_bw_settings *bw,
+		   struct rec_sum *sum, struct cgctl_error *e);
+void rec_replay_finish(const struct rec_sum *sum, const struct cgctl_bw_settings *bw,
+		       const struct cgctl_bw_recommend_opts *o, double mean_use,
+		       struct cgctl_bw_replay *ret);
+/* The smallest quota within budget on @s alone, for a period and a burst (fixed
+ * @burst_us, else @burst_frac x quota).  Returns: 0 (*found false: none up to all
+ * CPUs), -errno. */
+int rec_bisect(struct rec_search *s, uint64_t period_us, double burst_frac,
+	       uint64_t burst_us, struct cgctl_bw_replay *best, bool *found,
+	       struct cgctl_error *e);
+/* @a needs less CPU than @b (then less burst). */
+bool rec_better(const struct cgctl_bw_replay *a, const struct cgctl_bw_replay *b);
+/* The @p quantile (0.5 <= p < 1) of Student's t with @df degrees of freedom. */
+double rec_t_quantile(double p, unsigned int df);
+/* Returns: 0, -ENOMEM. */
+int rec_percentile_use(const struct rec_search *s, size_t n, double *use);
+
+#endif
