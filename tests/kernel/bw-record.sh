@@ -96,36 +96,35 @@ for k in 1 2 3; do
 done
 wait
 EOS
-# xz -T2 (one of its two threads a block) fed 512 KiB every 200 ms: a multi-threaded
-# compressor whose bursts take both CPUs.  Fed all at once, xz -T2 needs every CPU of a
-# 2-CPU machine: the kernel throttled 4-5 of 7 periods at 1.9 CPUs of quota, none at 2
-# (and the model agreed, 5 of 8), so the only right recommendation there is no limit,
-# and no tighter quota to compare it with.  Fed 256 KiB every 100 ms, two chunks' work
-# fell in one period at some phases of some recordings and not of others (answers of
-# 77-154 ms from one program), and 20% below the bound over them the kernel throttled 0
-# to 2 of 110 periods; a chunk every 200 ms is two periods apart.
-cat >"$W/xz.sh" <<EOS
+# xz_feed FILE COUNT CHUNK SLEEP BLOCK: a script feeding xz -T2 (a block of BLOCK to each
+# of its two threads at a time) COUNT chunks of the input, SLEEP seconds apart
+xz_feed() {
+	cat >"$1" <<EOS
 i=0
-while [ \$i -lt 10 ]; do
-	dd if=$W/input bs=512K skip=\$i count=1 2>/dev/null
-	sleep 0.2; i=\$((i + 1))
-done | xz -T2 --block-size=128KiB -3 -c
+while [ \$i -lt $2 ]; do
+	dd if=$W/input bs=$3 skip=\$i count=1 2>/dev/null
+	sleep $4; i=\$((i + 1))
+done | xz -T2 --block-size=$5 -3 -c
 EOS
-# xz -T2 fed 32 KiB every 20 ms: the same compressor with a smooth demand (0.44 CPU),
-# where a quota near the mean use is enough: the kernel throttled 19 of 69 periods at
-# 50 ms and none of 70 at 55 ms (1.24 x the mean use); a percentile recommender's own
-# quota (about 1.15 x the mean) throttles.  Fed 60 times (13 periods), the recordings'
-# answers were 1.3-1.5 x the mean use; 100 times (23 periods), 1.26-1.3 in one minute and
-# 1.4-1.6 in another, and once the machine slowed during the runs (9 of 111 periods
-# throttled under the recommendation, none in the rerun).  Not in make check's list
-# (PROGRAMS): it takes a minute and shows the machine's drift more than the slack.
-cat >"$W/smooth.sh" <<EOS
-i=0
-while [ \$i -lt 100 ]; do
-	dd if=$W/input bs=32K skip=\$i count=1 2>/dev/null
-	sleep 0.02; i=\$((i + 1))
-done | xz -T2 --block-size=32KiB -3 -c
-EOS
+}
+# xz: fed 512 KiB every 200 ms: a multi-threaded compressor whose bursts take both
+# CPUs.  Fed all at once, xz -T2 needs every CPU of a 2-CPU machine: the kernel
+# throttled 4-5 of 7 periods at 1.9 CPUs of quota, none at 2 (and the model agreed, 5 of
+# 8), so the only right recommendation there is no limit, and no tighter quota to
+# compare it with.  Fed 256 KiB every 100 ms, two chunks' work fell in one period at
+# some phases of some recordings and not of others (answers of 77-154 ms from one
+# program), and 20% below the bound over them the kernel throttled 0 to 2 of 110
+# periods; a chunk every 200 ms is two periods apart.
+xz_feed "$W/xz.sh" 10 512K 0.2 128KiB
+# smooth: xz fed 32 KiB every 20 ms, a smooth demand (0.44 CPU) where a quota near the
+# mean use is enough: the kernel throttled 19 of 69 periods at 50 ms and none of 70 at
+# 55 ms (1.24 x the mean use); a percentile recommender's own quota (about 1.15 x the
+# mean) throttles.  Fed 60 times (13 periods), the recordings' answers were 1.3-1.5 x
+# the mean use; 100 times (23 periods), 1.26-1.3 in one minute and 1.4-1.6 in another,
+# and once the machine slowed during the runs (9 of 111 periods throttled under the
+# recommendation, none in the rerun).  Not in make check's list (PROGRAMS): it takes a
+# minute and shows the machine's drift more than the slack.
+xz_feed "$W/smooth.sh" 100 32K 0.02 32KiB
 cmd_of() { # the command line of workload $1
 	case $1 in
 	bursty) echo "sh $W/bursty.sh" ;;
