@@ -27,6 +27,8 @@ struct rec_sum {
 };
 
 uint32_t rec_budget_ppm(const struct cgctl_bw_recommend_opts *o);
+/* @acc += @st, field by field. */
+void rec_stat_add(struct cgctl_bw_stat *acc, const struct cgctl_bw_stat *st);
 /* Returns: 0, -EINVAL (no busy time, bad budget or period list). */
 int rec_search_init(struct rec_search *s, const struct cgctl_bw_trace *t,
 		    const struct cgctl_bw_recommend_opts *o, struct cgctl_error *e);

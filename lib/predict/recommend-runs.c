@@ -193,14 +193,7 @@ static int replay_all(struct runs *r, const struct cgctl_bw_settings *bw,
 			rec_replay_finish(&one, bw, r->o, r->s[i].mean_use, &rp);
 			runs[i].throttled_frac = rp.throttled_frac;
 		}
-		all.st.nr_periods += one.st.nr_periods;
-		all.st.nr_throttled += one.st.nr_throttled;
-		all.st.nr_bursts += one.st.nr_bursts;
-		all.st.throttled_ns += one.st.throttled_ns;
-		all.st.throttled_local_ns += one.st.throttled_local_ns;
-		all.st.burst_ns += one.st.burst_ns;
-		all.st.usage_ns += one.st.usage_ns;
-		all.st.wait_ns += one.st.wait_ns;
+		rec_stat_add(&all.st, &one.st);
 		all.worst_ns = MAX(all.worst_ns, one.worst_ns);
 		all.replays += one.replays;
 	}

@@ -88,6 +88,18 @@ static unsigned int nphases(const struct rec_search *s, const struct cgctl_bw_se
 	return s->info.span_ns < SHORT_PERIODS * bw->period_us * 1000 ? PHASES_SHORT : 1;
 }
 
+void rec_stat_add(struct cgctl_bw_stat *acc, const struct cgctl_bw_stat *st)
+{
+	acc->nr_periods += st->nr_periods;
+	acc->nr_throttled += st->nr_throttled;
+	acc->nr_bursts += st->nr_bursts;
+	acc->throttled_ns += st->throttled_ns;
+	acc->throttled_local_ns += st->throttled_local_ns;
+	acc->burst_ns += st->burst_ns;
+	acc->usage_ns += st->usage_ns;
+	acc->wait_ns += st->wait_ns;
+}
+
 /* One replay at one phase; adds its cpu.stat into @sum. */
 static int replay_phase(struct rec_search *s, const struct cgctl_bw_settings *bw,
 			unsigned int phase, struct rec_sum *sum)
@@ -107,14 +119,7 @@ static int replay_phase(struct rec_search *s, const struct cgctl_bw_settings *bw
 	cgctl_bw_sim_free(sim);
 	if (r < 0)
 		return r;
-	acc->nr_periods += st.nr_periods;
-	acc->nr_throttled += st.nr_throttled;
-	acc->nr_bursts += st.nr_bursts;
-	acc->throttled_ns += st.throttled_ns;
-	acc->throttled_local_ns += st.throttled_local_ns;
-	acc->burst_ns += st.burst_ns;
-	acc->usage_ns += st.usage_ns;
-	acc->wait_ns += st.wait_ns;
+	rec_stat_add(acc, &st);
 	sum->replays++;
 	return 0;
 }
