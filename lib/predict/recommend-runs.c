@@ -120,7 +120,7 @@ static uint64_t bound_of(struct runs *r, uint64_t period_us)
 }
 
 /* One candidate period and burst: each run's own answer, then the bound.  Returns:
- * 0 with *found and @cand's settings, -errno. */
+ * 0 with *found and @cand's settings (one run: its own replay, whole), -errno. */
 static int candidate(struct runs *r, uint64_t period_us, double frac, uint64_t fixed,
 		     struct cgctl_bw_replay *cand, bool *found, struct cgctl_error *e)
 {
@@ -138,6 +138,13 @@ static int candidate(struct runs *r, uint64_t period_us, double frac, uint64_t f
 			return 0;	/* one run needs more than all CPUs: no quota here */
 		r->q[i] = rp.bw.quota_us;
 		cpus = MAX(cpus, MIN(r->s[i].ncpus, r->s[i].t->nthr));
+		if (r->n == 1)
+			*cand = rp;	/* its answer is the bound: replayed already */
+	}
+	if (r->n == 1) {
+		bound_of(r, period_us);
+		*found = true;
+		return 0;
 	}
 	memset(cand, 0, sizeof(*cand));
 	cand->bw.period_us = period_us;
@@ -280,7 +287,10 @@ CGCTL_EXPORT int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, 
 		for (size_t i = 0; i < n; i++)
 			r.best_q[i] = CGCTL_BW_INF;
 	}
-	if (err >= 0) {
+	if (err >= 0 && n == 1 && ret->feasible) {	/* the search replayed it already */
+		if (runs)
+			runs[0].throttled_frac = ret->best.throttled_frac;
+	} else if (err >= 0) {
 		struct cgctl_bw_settings bw = ret->best.bw;	/* the replay rewrites ret->best */
 
 		err = replay_all(&r, &bw, &ret->best, runs, e);
