@@ -105,7 +105,6 @@ static int parse_periods(struct cli *cli, struct rec *p)
 static int parse_opts(struct cli *cli, struct rec *p)
 {
 	int rc = EXIT_OK;
-
 	double v;
 
 	if (!opt_trace || !opt_trace[0])
@@ -152,7 +151,7 @@ static bool is_file(const char *name)
 }
 
 /* Recording @i: a file (or "-") is read; anything else is PIDs or a cgroup to record
- * first (alone: several recordings are files). */
+ * first (alone: load_traces() wants several recordings to be files). */
 static int load_trace(struct cli *cli, struct rec *p, size_t i)
 {
 	struct cgctl_error e = { 0 };
@@ -164,9 +163,6 @@ static int load_trace(struct cli *cli, struct rec *p, size_t i)
 
 	if (is_file(name)) {
 		rc = bw_read_file(cli, name, &buf, &len);
-	} else if (p->n > 1) {
-		return cli_usage(cli, "--trace: '%s' is no file; several recordings are files "
-				 "(record them first with cgctl bw record -o FILE)", name);
 	} else {
 		uint64_t dur = 10000000000ULL;
 		const char *args[1] = { name };
@@ -199,8 +195,13 @@ static int load_traces(struct cli *cli, struct rec *p)
 	size_t stdin_uses = 0;
 	int rc = EXIT_OK;
 
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
 		stdin_uses += !strcmp(opt_trace[i], "-");
+		if (p->n > 1 && !is_file(opt_trace[i]))	/* before anything is read */
+			return cli_usage(cli, "--trace: '%s' is no file; several recordings are "
+					 "files (record them first with cgctl bw record -o FILE)",
+					 opt_trace[i]);
+	}
 	if (stdin_uses > 1)
 		return cli_usage(cli, "--trace: standard input (\"-\") can be read once");
 	for (size_t i = 0; i < p->n && !rc; i++)

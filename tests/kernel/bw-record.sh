@@ -232,7 +232,7 @@ program() {
 	# throttled periods (a throttle undone at once adds a period and 0 us); a
 	# recommendation 20% too generous shows none at all
 	P_UQ=$uq; P_UT=$ut; P_TQ=$(tsum "$at_q"); P_TT=$(tsum "$at_t")
-	[ "$ut" -gt "$uq" ] || [ "$(tsum "$at_t")" -gt "$(tsum "$at_q")" ] || {
+	[ "$P_UT" -gt "$P_UQ" ] || [ "$P_TT" -gt "$P_TQ" ] || {
 		m="20% tighter (${tight}us) throttled ${ut} us (${mt}%), not more than ${uq} us (${mq}%)"
 		if [ "$TIGHTER" = 1 ]; then MISS="$MISS; $m"; else echo "# $name: not judged: $m"; fi
 	}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# cgctl bw recommend on synthetic traces (no kernel): one recording and several, the
+# bound over their answers, the JSON shape, and bad input that reads and prints nothing.
+. "$top_srcdir/tests/lib.sh"
+
+# steady FILE MS: one thread busy MS of each 100 ms, 30 cycles (it needs MS of quota)
+steady() {
+	awk -v b="$2" 'BEGIN { print "cgctl-bw-trace 1"; print "cpus 2"
+		for (i = 0; i < 30; i++) { print "0 busy " b "ms"; print "0 idle " 100 - b "ms" } }' >"$1"
+}
+steady "$T_TMP/a" 40; steady "$T_TMP/b" 44; steady "$T_TMP/c" 48
+
+# one recording: its own answer, no margin
+cg --json bw recommend --trace "$T_TMP/c"
+expect_rc 0 "one recording"
+[ "$(json_get 'j["workload"]["trace"]')" = "$T_TMP/c" ] && ok || fail "one recording: trace: $OUT"
+[ "$(json_get '(j["workload"]["recordings"], len(j["runs"]), j["bound"]["sd_cpus"], j["bound"]["t"])')" = \
+	"(1, 1, 0, 0)" ] && ok || fail "one recording: runs and bound: $OUT"
+[ "$(json_get 'j["recommended"]["quota_usec"] == j["runs"][0]["quota_usec"]')" = True ] && ok ||
+	fail "one recording: the quota is not its own answer: $OUT"
+one=$(json_get 'j["recommended"]["quota_usec"]')
+[ "$one" -ge 47000 ] && [ "$one" -le 50000 ] && ok || fail "48 ms of demand: quota $one us"
+# the predicted cpu.stat's burst time has its own name, beside the burst setting
+[ "$(printf '%s' "$OUT" | grep -o '"burst_usec"' | wc -l)" = 2 ] && ok ||
+	fail "burst_usec once per replay object (recommended, percentile): $OUT"
+[ "$(json_get '"burst_time_usec" in j["recommended"] and "burst_time_usec" in j["percentile"]')" = True ] &&
+	ok || fail "burst_time_usec missing: $OUT"
+
+# three recordings of one workload: above the largest answer by the prediction bound
+cg --json bw recommend --trace "$T_TMP/a" --trace "$T_TMP/b" --trace "$T_TMP/c"
+expect_rc 0 "three recordings"
+[ "$(json_get '(j["workload"]["trace"], j["workload"]["recordings"], [r["trace"][-1] for r in j["runs"]])')" = \
+	"(None, 3, ['a', 'b', 'c'])" ] && ok || fail "three recordings: workload and runs: $OUT"
+[ "$(json_get 'j["recommended"]["quota_usec"] > max(r["quota_usec"] for r in j["runs"])')" = True ] &&
+	ok || fail "three recordings: not above the largest answer: $OUT"
+# mean + t(0.95, 2) s sqrt(1 + 1/3), from the answers printed
+[ "$(json_get 'abs(j["bound"]["bound_cpus"] - (lambda q: sum(q) / 3 + 2.92 * (sum((x - sum(q) / 3) ** 2 for x in q) / 2) ** 0.5 * (4 / 3) ** 0.5)([r["quota_usec"] / 1e5 for r in j["runs"]])) < 0.005')" = True ] &&
+	ok || fail "three recordings: the bound is not m + t s sqrt(1 + 1/n): $OUT"
+[ "$(json_get 'j["recommended"]["within_budget"] and all(r["throttled_ratio"] == 0 for r in j["runs"])')" = True ] &&
+	ok || fail "three recordings: throttled under the recommendation: $OUT"
+q95=$(json_get 'j["recommended"]["quota_usec"]')
+cg --json bw recommend --trace "$T_TMP/a" --trace "$T_TMP/b" --trace "$T_TMP/c" --confidence 99%
+expect_rc 0 "--confidence 99%"
+[ "$(json_get 'j["recommended"]["quota_usec"]')" -gt "$q95" ] && ok ||
+	fail "99% asks no more than 95% ($q95 us): $OUT"
+
+# bad input: exit 2, nothing on stdout, nothing recorded or read
+for args in "--trace $T_TMP/a --trace 999999" "--trace - --trace -" \
+	"--trace $T_TMP/a --confidence 100%" "--trace $T_TMP/a --confidence 40" \
+	"--trace $T_TMP/a --trace $T_TMP/nosuch"; do
+	# shellcheck disable=SC2086
+	cg bw recommend $args
+	expect_rc 2 "bw recommend $args"
+	[ -z "$OUT" ] && ok || fail "bw recommend $args: printed $OUT"
+	case $ERR in "cgctl: bw recommend: --"*) ok ;; *) fail "bw recommend $args: stderr $ERR" ;; esac
+done
+done_testing
