@@ -2138,7 +2138,8 @@ struct cgctl_bw_runs_bound {
  * cgctl_bw_recommend_runs: as cgctl_bw_recommend, over @n recordings of one workload,
  * for a quota that also holds for its next run.  Each recording is searched alone; the
  * quota is the upper prediction bound at @confidence (0: 0.95; at most 0.995) for one
- * more run's answer, and never below the largest answer; the period (and burst) with the
+ * more run's answer, never below the largest answer and never above the CPUs the
+ * recordings' threads can use (@bound says the bound itself); the period (and burst) with the
  * smallest bound wins.  @ret replays the answer on every recording: throttled_frac over
  * all their periods, the cpu.stat their mean, mean_use all busy time over all spans, the
  * percentile recommender from all recordings' windows.  @runs (NULL or @n entries) and
