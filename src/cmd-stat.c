@@ -233,15 +233,17 @@ static int emit_processes(struct cli *cli, const char *path)
 	return EXIT_OK;
 }
 
-/* One PATH of `cgctl stat`: what is read of it, then printed. */
+/* One PATH of `cgctl stat`: what is read of it (with its cgctl_stat_item), then
+ * printed. */
 struct stat_row {
 	const char *path;
-	int rm, rc;			/* cgctl_memstat_read_flags(), cgctl_cpubw_read_flags() */
+	int prc;			/* cli_path()'s exit status (its error printed) */
 	int states;			/* -1 none, else cgctl_task_states()'s source */
-	struct cgctl_memstat ms;
-	struct cgctl_cpubw bw;
 	struct cgctl_cgroupstats cs;
 };
+
+/* PATHs read in one cgctl_stat_read_many() call, then printed */
+#define STAT_CHUNK 1024
 
 struct stat_run {
 	struct cli *cli;
@@ -250,46 +252,130 @@ struct stat_run {
 	bool states;				/* --long or --tasks: the task states */
 };
 
-/* @path in each hierarchy (memory's first, then cpu's: the order of the errors), and
- * its figures.  A cpuacct path error is printed and ignored (cpu's path is used).
- * Returns: EXIT_OK or the exit status of the error printed. */
-static int row_read(struct stat_run *sr, const char *path, struct stat_row *row)
+static void item_free(struct cgctl_stat_item *it)
+{
+	free((char *)it->mem_path);
+	free((char *)it->cpu_path);
+	free((char *)it->acct_path);
+	it->mem_path = it->cpu_path = it->acct_path = NULL;
+}
+
+/* @path in hierarchy @m, into a copy of its own.  Returns: EXIT_OK or the exit status
+ * of the error printed. */
+static int item_path(struct stat_run *sr, const struct cgctl_mount *m, const char *path,
+		     const char **ret)
+{
+	char buf[PATH_MAX];
+	int rc = cli_path(sr->cli, m, path, buf, sizeof(buf));
+
+	if (rc)
+		return rc;
+	*ret = strdup(buf);
+	return *ret ? EXIT_OK : cli_error(sr->cli, NULL, -ENOMEM, NULL);
+}
+
+/* @path in each hierarchy (memory's first, then cpu's: the order of the errors).  A
+ * cpuacct path error is printed and ignored (cpu's path is used).  On an error the
+ * item keeps no path (nothing is read of it). */
+static void row_paths(struct stat_run *sr, const char *path, struct stat_row *row,
+		      struct cgctl_stat_item *it)
+{
+	int rc = EXIT_OK;
+
+	memset(row, 0, sizeof(*row));
+	memset(it, 0, sizeof(*it));
+	row->path = path;
+	row->states = -1;
+	if (sr->mm)
+		rc = item_path(sr, sr->mm, path, &it->mem_path);
+	if (rc == EXIT_OK && sr->cm) {
+		rc = item_path(sr, sr->cm, path, &it->cpu_path);
+		if (rc == EXIT_OK && sr->am && sr->am != sr->cm &&
+		    item_path(sr, sr->am, path, &it->acct_path) != EXIT_OK)
+			it->acct_path = NULL;
+	}
+	if (rc)
+		item_free(it);
+	row->prc = rc;
+}
+
+/* Read @n PATHs: their paths, then every figure in one call, then (--long, --tasks) the
+ * task states of each.  An error of a path is printed here, the rest by the caller. */
+static void rows_read(struct stat_run *sr, const char **argv, struct stat_row *rows,
+		      struct cgctl_stat_item *items, size_t n)
 {
 	/* stat does not print memsw.failcnt */
 	const unsigned int mflags = sr->full ? CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT :
 					       CGCTL_MEMSTAT_LEAN;
-	char mpath[PATH_MAX], cpath[PATH_MAX], apath[PATH_MAX];
-	const char *acct = NULL;
-	int rc;
 
-	row->path = path;
-	row->rm = row->rc = -ENODEV;
-	row->states = -1;
-	if (sr->mm) {
-		rc = cli_path(sr->cli, sr->mm, path, mpath, sizeof(mpath));
-		if (rc)
-			return rc;
+	for (size_t i = 0; i < n; i++)
+		row_paths(sr, argv[i], &rows[i], &items[i]);
+	cgctl_stat_read_many(sr->cli->ctx, sr->mm, mflags, sr->cm, sr->am,
+			     sr->full ? 0 : CGCTL_CPUBW_LEAN, items, n);
+	for (size_t i = 0; i < n && sr->states; i++) {
+		const struct cgctl_stat_item *it = &items[i];
+		int rc;
+
+		if (rows[i].prc || (it->mem_r < 0 && it->cpu_r < 0))
+			continue;
+		/* the hierarchy to count tasks in: cpu's, else memory's */
+		rc = cgctl_task_states(sr->cli->ctx, sr->cm ? sr->cm : sr->mm,
+				       sr->cm ? it->cpu_path : it->mem_path, &rows[i].cs);
+		rows[i].states = rc < 0 ? -1 : rc;
 	}
-	if (sr->cm) {
-		rc = cli_path(sr->cli, sr->cm, path, cpath, sizeof(cpath));
-		if (rc)
-			return rc;
-		if (sr->am && sr->am != sr->cm &&
-		    cli_path(sr->cli, sr->am, path, apath, sizeof(apath)) == EXIT_OK)
-			acct = apath;
+}
+
+/* What to do with each PATH read: print it, or keep it.  Returns: EXIT_OK or the exit
+ * status of the error printed. */
+typedef int (*stat_row_fn)(struct stat_run *sr, const struct stat_row *row,
+			   const struct cgctl_stat_item *it, void *data);
+
+/* Read the PATHs STAT_CHUNK at a time and hand each to @fn, in order.  Returns: the
+ * number of failed PATHs (-1: out of memory, said); *last the exit status of the last
+ * failure. */
+static int stat_each(struct stat_run *sr, int argc, const char **argv, stat_row_fn fn,
+		     void *data, int *last)
+{
+	size_t chunk = argc < STAT_CHUNK ? (size_t)argc : STAT_CHUNK;
+	struct stat_row *rows = calloc(chunk ? chunk : 1, sizeof(*rows));
+	struct cgctl_stat_item *items = calloc(chunk ? chunk : 1, sizeof(*items));
+	int failed = 0;
+
+	if (!rows || !items) {
+		free(rows);
+		free(items);
+		*last = cli_error(sr->cli, NULL, -ENOMEM, NULL);
+		return -1;
 	}
-	if (sr->mm)
-		row->rm = cgctl_memstat_read_flags(sr->cli->ctx, sr->mm, mpath, mflags, &row->ms);
-	if (sr->cm)
-		row->rc = cgctl_cpubw_read_flags(sr->cli->ctx, sr->cm, cpath, sr->am, acct,
-						 sr->full ? 0 : CGCTL_CPUBW_LEAN, &row->bw);
-	if ((row->rm < 0 && row->rc < 0) || !sr->states)
-		return EXIT_OK;
-	/* the hierarchy to count tasks in: cpu's, else memory's */
-	rc = cgctl_task_states(sr->cli->ctx, sr->cm ? sr->cm : sr->mm,
-			       sr->cm ? cpath : mpath, &row->cs);
-	row->states = rc < 0 ? -1 : rc;
-	return EXIT_OK;
+	for (size_t at = 0; at < (size_t)argc; at += chunk) {
+		size_t n = (size_t)argc - at < chunk ? (size_t)argc - at : chunk;
+
+		rows_read(sr, argv + at, rows, items, n);
+		for (size_t i = 0; i < n; i++) {
+			int rc = rows[i].prc ? rows[i].prc : fn(sr, &rows[i], &items[i], data);
+
+			if (rc) {
+				failed++;
+				*last = rc;
+			}
+			item_free(&items[i]);
+		}
+	}
+	free(rows);
+	free(items);
+	return failed;
+}
+
+static void stat_mounts(struct stat_run *sr)
+{
+	struct cli *cli = sr->cli;
+
+	if (cgctl_mount_find(cli->ctx, "memory", &sr->mm) < 0)
+		sr->mm = NULL;
+	if (cgctl_mount_find(cli->ctx, "cpu", &sr->cm) < 0)
+		sr->cm = NULL;
+	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr->am) < 0)
+		sr->am = NULL;	/* (co-mounted: sr.am == sr.cm, usage from the cpu directory) */
 }
 
 static void emit_states(struct cli *cli, const struct stat_row *row)
@@ -330,56 +416,73 @@ static int half_error(struct cli *cli, const char *path, const char *what, int r
 			 what, what, cli_strerror(r));
 }
 
-/* Returns: EXIT_OK or the exit status of the error printed. */
-static int row_emit(struct cli *cli, const struct stat_run *sr, const struct stat_row *row)
+/* The PATH neither side could be read of.  Returns: the exit status of the error. */
+static int row_missing(struct cli *cli, const struct stat_row *row,
+		       const struct cgctl_stat_item *it)
 {
-	if (row->rm < 0 && row->rc < 0) {
-		int r = row->rm == -ENOENT || row->rc == -ENOENT ? -ENOENT : row->rm;
+	if (it->mem_r == -ENOENT || it->cpu_r == -ENOENT)
+		return cli_error(cli, row->path, -ENOENT, "no such cgroup");
+	return cli_error(cli, row->path, it->mem_r, NULL);
+}
 
-		if (r == -ENOENT)
-			return cli_error(cli, row->path, r, "no such cgroup");
-		return cli_error(cli, row->path, r, NULL);
-	}
+/* Returns: EXIT_OK or the exit status of the error printed. */
+static int row_emit(struct stat_run *sr, const struct stat_row *row,
+		    const struct cgctl_stat_item *it, void *data)
+{
+	struct cli *cli = sr->cli;
+
+	(void)data;
+	if (it->mem_r < 0 && it->cpu_r < 0)
+		return row_missing(cli, row, it);
 	out_obj_begin(cli->out, NULL);
 	out_str(cli->out, "path", row->path);
-	out_memstat(cli->out, row->rm == 0 ? &row->ms : NULL, sr->full);
-	out_cpubw(cli->out, row->rc == 0 ? &row->bw : NULL, sr->full);
+	out_memstat(cli->out, it->mem_r == 0 ? &it->mem : NULL, sr->full);
+	out_cpubw(cli->out, it->cpu_r == 0 ? &it->cpu : NULL, sr->full);
 	if (sr->states)
 		emit_states(cli, row);
 	out_obj_end(cli->out);
 	/* one side read, the other not: say so rather than leave its columns out */
-	if (unread(row->rm))
-		return half_error(cli, row->path, "memory", row->rm);
-	if (unread(row->rc))
-		return half_error(cli, row->path, "cpu", row->rc);
+	if (unread(it->mem_r))
+		return half_error(cli, row->path, "memory", it->mem_r);
+	if (unread(it->cpu_r))
+		return half_error(cli, row->path, "cpu", it->cpu_r);
 	return EXIT_OK;
 }
 
-/* Read and print each PATH in turn.  Returns: the number of failed PATHs; *last the
- * exit status of the last failure. */
+/* Read and print each PATH.  Returns: the number of failed PATHs; *last the exit
+ * status of the last failure. */
 static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 {
 	struct stat_run sr = { .cli = cli, .full = opt_long, .states = opt_long || opt_tasks };
-	int failed = 0;
+	int failed;
 
-	if (cgctl_mount_find(cli->ctx, "memory", &sr.mm) < 0)
-		sr.mm = NULL;
-	if (cgctl_mount_find(cli->ctx, "cpu", &sr.cm) < 0)
-		sr.cm = NULL;
-	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr.am) < 0)
-		sr.am = NULL;	/* (co-mounted: sr.am == sr.cm, usage from the cpu directory) */
-	for (int i = 0; i < argc; i++) {
-		struct stat_row row;
-		int rc = row_read(&sr, argv[i], &row);
+	stat_mounts(&sr);
+	failed = stat_each(&sr, argc, argv, row_emit, NULL, last);
+	return failed < 0 ? argc : failed;
+}
 
-		if (rc == EXIT_OK)
-			rc = row_emit(cli, &sr, &row);
-		if (rc) {
-			failed++;
-			*last = rc;
-		}
-	}
-	return failed;
+struct om_rows {
+	struct stat_om_row *v;
+	size_t n;
+};
+
+/* --openmetrics: keep the row, say its errors as the default output does. */
+static int row_keep(struct stat_run *sr, const struct stat_row *row,
+		    const struct cgctl_stat_item *it, void *data)
+{
+	struct om_rows *om = data;
+	int rc = EXIT_OK;
+
+	if (it->mem_r < 0 && it->cpu_r < 0)
+		rc = row_missing(sr->cli, row, it);
+	else if (unread(it->mem_r))
+		rc = half_error(sr->cli, row->path, "memory", it->mem_r);
+	else if (unread(it->cpu_r))
+		rc = half_error(sr->cli, row->path, "cpu", it->cpu_r);
+	if (it->mem_r == 0 || it->cpu_r == 0)
+		om->v[om->n++] = (struct stat_om_row){ row->path, it->mem_r, it->cpu_r,
+						       it->mem, it->cpu };
+	return rc;
 }
 
 /* --openmetrics: everything of each PATH read first (a family's samples go together),
@@ -387,41 +490,20 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 static int stat_om(struct cli *cli, int argc, const char **argv)
 {
 	struct stat_run sr = { .cli = cli, .full = true };
-	struct stat_om_row *rows = calloc((size_t)argc, sizeof(*rows));
-	int failed = 0, last = EXIT_OK;
-	size_t n = 0;
+	struct om_rows om = { calloc((size_t)argc, sizeof(*om.v)), 0 };
+	int failed, last = EXIT_OK;
 
-	if (!rows)
+	if (!om.v)
 		return cli_error(cli, NULL, -ENOMEM, NULL);
-	if (cgctl_mount_find(cli->ctx, "memory", &sr.mm) < 0)
-		sr.mm = NULL;
-	if (cgctl_mount_find(cli->ctx, "cpu", &sr.cm) < 0)
-		sr.cm = NULL;
-	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr.am) < 0)
-		sr.am = NULL;
-	for (int i = 0; i < argc; i++) {
-		struct stat_row row;
-		int rc = row_read(&sr, argv[i], &row);
-
-		if (rc == EXIT_OK && row.rm < 0 && row.rc < 0)
-			rc = cli_error(cli, row.path, row.rm == -ENOENT || row.rc == -ENOENT ?
-					   -ENOENT : row.rm, row.rm == -ENOENT ||
-					   row.rc == -ENOENT ? "no such cgroup" : NULL);
-		else if (rc == EXIT_OK && unread(row.rm))
-			rc = half_error(cli, row.path, "memory", row.rm);
-		else if (rc == EXIT_OK && unread(row.rc))
-			rc = half_error(cli, row.path, "cpu", row.rc);
-		if (row.rm == 0 || row.rc == 0)
-			rows[n++] = (struct stat_om_row){ row.path, row.rm, row.rc, row.ms,
-							  row.bw };
-		if (rc) {
-			failed++;
-			last = rc;
-		}
+	stat_mounts(&sr);
+	failed = stat_each(&sr, argc, argv, row_keep, &om, &last);
+	if (failed < 0) {
+		free(om.v);
+		return last;
 	}
-	int w = stat_openmetrics(stdout, rows, n);
+	int w = stat_openmetrics(stdout, om.v, om.n);
 
-	free(rows);
+	free(om.v);
 	if (w < 0)
 		return cli_error(cli, "stdout", -EIO, NULL);
 	if (failed && failed < argc)

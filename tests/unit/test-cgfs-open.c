@@ -5,7 +5,9 @@
  * directories and refuse the same paths with the same errno; the hierarchy fd is opened
  * once even when two threads race for it; memstat can leave out memsw.failcnt; a file
  * opened in one openat2() (cgctl_cg_open_file()) is the file cgctl_cg_open() + openat()
- * open, or their errno, and the lean memstat reads the same figures through it.
+ * open, or their errno, and the lean memstat reads the same figures through it;
+ * cgctl_stat_read_many() gives each of many cgroups what one read of it gives, also
+ * when it splits them between two threads.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -337,6 +339,123 @@ START_TEST(memstat_lean)
 }
 END_TEST
 
+/* @n cgroups of their own figures in memory, cpu and cpuacct (v1, apart); some missing
+ * in cpu (i % 7 == 3), in cpuacct (i % 5 == 1) or everywhere (i % 11 == 4). */
+static char *make_many(int n)
+{
+	char *root = tu_mkdtemp(), p[PATH_MAX], v[128];
+
+	ck_assert_ptr_nonnull(root);
+	tu_write(root, "cgctl-mounts", "1 /sys/fs/cgroup/memory memory\n"
+		 "1 /sys/fs/cgroup/cpu cpu\n1 /sys/fs/cgroup/cpuacct cpuacct\n");
+	for (int i = 0; i < n; i++) {
+		if (i % 11 == 4)
+			continue;
+		snprintf(p, sizeof(p), "sys/fs/cgroup/memory/g/%d/memory.usage_in_bytes", i);
+		snprintf(v, sizeof(v), "%d\n", 4096 * i);
+		tu_write(root, p, v);
+		snprintf(p, sizeof(p), "sys/fs/cgroup/memory/g/%d/memory.limit_in_bytes", i);
+		snprintf(v, sizeof(v), "%d\n", 4096 * (i + 1000));
+		tu_write(root, p, v);
+		snprintf(p, sizeof(p), "sys/fs/cgroup/memory/g/%d/memory.failcnt", i);
+		snprintf(v, sizeof(v), "%d\n", i);
+		tu_write(root, p, v);
+		if (i % 7 == 3)
+			continue;
+		snprintf(p, sizeof(p), "sys/fs/cgroup/cpu/g/%d/cpu.stat", i);
+		snprintf(v, sizeof(v), "nr_periods %d\nnr_throttled %d\nthrottled_time %d\n",
+			 i + 10, i, 1000 * i);
+		tu_write(root, p, v);
+		snprintf(p, sizeof(p), "sys/fs/cgroup/cpu/g/%d/cpu.cfs_quota_us", i);
+		snprintf(v, sizeof(v), "%d\n", i % 2 ? -1 : 1000 * (i + 1));
+		tu_write(root, p, v);
+		snprintf(p, sizeof(p), "sys/fs/cgroup/cpu/g/%d/cpu.cfs_period_us", i);
+		tu_write(root, p, "100000\n");
+		if (i % 5 == 1)
+			continue;
+		snprintf(p, sizeof(p), "sys/fs/cgroup/cpuacct/g/%d/cpuacct.usage", i);
+		snprintf(v, sizeof(v), "%d\n", 7000 * i);
+		tu_write(root, p, v);
+	}
+	return root;
+}
+
+START_TEST(stat_read_many)
+{
+	const int n = 300;	/* enough for a second thread */
+	char *root = make_many(n);
+	const struct cgctl_mount *mm, *cm, *am;
+	struct cgctl_stat_item *v = calloc(n, sizeof(*v));
+	char (*paths)[32] = calloc(n, sizeof(*paths));
+	struct cgctl_ctx *ctx, *one;
+	int read_cpu = 0, read_acct = 0;
+
+	ck_assert_ptr_nonnull(v);
+	ck_assert_ptr_nonnull(paths);
+	for (unsigned int lean = 0; lean < 2; lean++) {
+		/* a fresh context: the mounts' directories are opened during the call */
+		ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+		ck_assert_int_eq(cgctl_new(&one, root), 0);
+		ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &mm), 0);
+		ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &cm), 0);
+		ck_assert_int_eq(cgctl_mount_find(ctx, "cpuacct", &am), 0);
+		for (int i = 0; i < n; i++) {
+			snprintf(paths[i], sizeof(paths[i]), "/g/%d", i);
+			v[i] = (struct cgctl_stat_item){ .mem_path = paths[i],
+				.cpu_path = i % 13 == 6 ? NULL : paths[i], .acct_path = paths[i],
+				.mem_r = 12345, .cpu_r = 12345 };
+		}
+		ck_assert_int_eq(cgctl_stat_read_many(ctx, mm, lean ? CGCTL_MEMSTAT_LEAN : 0,
+						      cm, am, lean ? CGCTL_CPUBW_LEAN : 0, v,
+						      n), 0);
+		for (int i = 0; i < n; i++) {
+			const struct cgctl_mount *m1, *c1, *a1;
+			struct cgctl_memstat ms;
+			struct cgctl_cpubw bw;
+			int r;
+
+			ck_assert_int_eq(cgctl_mount_find(one, "memory", &m1), 0);
+			ck_assert_int_eq(cgctl_mount_find(one, "cpu", &c1), 0);
+			ck_assert_int_eq(cgctl_mount_find(one, "cpuacct", &a1), 0);
+			r = cgctl_memstat_read_flags(one, m1, paths[i],
+						     lean ? CGCTL_MEMSTAT_LEAN : 0, &ms);
+			ck_assert_int_eq(v[i].mem_r, r);
+			ck_assert_int_eq(r, i % 11 == 4 ? -ENOENT : 0);
+			if (r == 0) {
+				ck_assert_mem_eq(&v[i].mem, &ms, sizeof(ms));
+				ck_assert_uint_eq(v[i].mem.usage, 4096u * (unsigned int)i);
+				ck_assert_uint_eq(v[i].mem.failcnt, (unsigned int)i);
+			}
+			if (i % 13 == 6) {
+				ck_assert_int_eq(v[i].cpu_r, -ENODEV);	/* not asked */
+				continue;
+			}
+			r = cgctl_cpubw_read_flags(one, c1, paths[i], a1, paths[i],
+						   lean ? CGCTL_CPUBW_LEAN : 0, &bw);
+			ck_assert_int_eq(v[i].cpu_r, r);
+			if (r == 0) {
+				ck_assert_mem_eq(&v[i].cpu, &bw, sizeof(bw));
+				ck_assert_uint_eq(v[i].cpu.stat.nr_periods, (unsigned int)i + 10);
+				read_cpu++;
+				read_acct += v[i].cpu.stat.usage_ns > 0;
+			}
+		}
+		cgctl_unref(one);
+		cgctl_unref(ctx);
+	}
+	/* the fixture's figures were read, not only errors compared */
+	ck_assert_int_gt(read_cpu, n);
+	ck_assert_int_gt(read_acct, n / 2);
+	ck_assert_int_eq(cgctl_stat_read_many(NULL, NULL, 0, NULL, NULL, 0, v, 1), -EINVAL);
+	ck_assert_int_eq(cgctl_stat_read_many(NULL, NULL, 0, NULL, NULL, 0, NULL, 0),
+			 -EINVAL);
+	free(paths);
+	free(v);
+	tu_rmtree(root);
+	free(root);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cgfs-open");
@@ -348,6 +467,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, memstat_skip_memsw_failcnt);
 	tcase_add_test(tc, open_file_like_dir);
 	tcase_add_test(tc, memstat_lean);
+	tcase_add_test(tc, stat_read_many);
 	suite_add_tcase(s, tc);
 	return s;
 }
