@@ -7,8 +7,15 @@
  * from the move lock around the writes and from the check after them: the kernel
  * answers a write of a zombie with success and moves nothing (cgroup_migrate_add_task()
  * skips PF_EXITING tasks), and only a look afterwards finds a task outside a target.
+ * With two hierarchies or more and many PIDs the writes run on two CPUs: the calling
+ * thread writes each PID to the first target, and one thread this call starts and joins
+ * writes it to the others once the first took it (a PID is never in a later target
+ * without the first).  Why: HACKING.md, "Performance notes" (bench/move).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +27,10 @@
 /* from this many PIDs the check reads each target's cgroup.procs once instead of
  * /proc/PID/cgroup per PID and target */
 #define CHECK_LIST_MIN 32
+/* from this many PIDs (and two targets, two CPUs) a second thread writes the later
+ * targets; the first thread hands it the PIDs this many at a time */
+#define FOLLOW_MIN 256
+#define FOLLOW_STEP 16
 
 struct batch {
 	struct cgctl_ctx *ctx;
@@ -83,10 +94,11 @@ static int classify(struct batch *b, struct cgctl_move_pid *p)
 	return k;
 }
 
-/* Write @p to every target it is not held by yet, in order; stop at the first error. */
-static void attach_missing(struct batch *b, struct cgctl_move_pid *p)
+/* Write @p to each of targets @j0 .. @j1 - 1 it is not held by yet, in order; stop at
+ * the first error. */
+static void attach_range(struct batch *b, struct cgctl_move_pid *p, size_t j0, size_t j1)
 {
-	for (size_t j = 0; j < b->nt; j++) {
+	for (size_t j = j0; j < j1; j++) {
 		int r;
 
 		if (p->held & (1u << j))
@@ -101,6 +113,12 @@ static void attach_missing(struct batch *b, struct cgctl_move_pid *p)
 		p->held |= 1u << j;
 	}
 	p->err = 0;
+}
+
+/* Write @p to every target it is not held by yet, in order; stop at the first error. */
+static void attach_missing(struct batch *b, struct cgctl_move_pid *p)
+{
+	attach_range(b, p, 0, b->nt);
 }
 
 /* ---- the check ---- */
@@ -266,6 +284,97 @@ static void dry_one(struct batch *b, struct cgctl_move_pid *p)
 	}
 }
 
+/* ---- the writes on two CPUs ---- */
+
+/* The PIDs the first target has taken (or refused), handed to the follower. */
+struct relay {
+	struct batch *b;
+	struct cgctl_move_pid *v;
+	size_t n;
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	size_t done;		/* v[0 .. done) are through the first target */
+	bool waiting;		/* the follower sleeps on @more */
+};
+
+static void relay_publish(struct relay *r, size_t done)
+{
+	pthread_mutex_lock(&r->lock);
+	r->done = done;
+	if (r->waiting)
+		pthread_cond_signal(&r->more);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* The follower: each PID the first target took, to the other targets in order. */
+static void *relay_follow(void *arg)
+{
+	struct relay *r = arg;
+	size_t ready = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		if (i == ready) {
+			pthread_mutex_lock(&r->lock);
+			while (r->done <= i) {
+				r->waiting = true;
+				pthread_cond_wait(&r->more, &r->lock);
+				r->waiting = false;
+			}
+			ready = r->done;
+			pthread_mutex_unlock(&r->lock);
+		}
+		if (!r->v[i].err && r->v[i].held)
+			attach_range(r->b, &r->v[i], 1, r->b->nt);
+	}
+	return NULL;
+}
+
+/* Whether this process may run on two CPUs or more. */
+static bool two_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 2;
+}
+
+/* Start the follower for @v.  Returns: true if it runs (then every PID must be
+ * published, and the follower joined). */
+static bool relay_start(struct relay *r, pthread_t *th, struct batch *b,
+			struct cgctl_move_pid *v, size_t n)
+{
+	sigset_t all, old;
+	int e;
+
+	if (b->nt < 2 || n < FOLLOW_MIN || !two_cpus())
+		return false;
+	*r = (struct relay){ .b = b, .v = v, .n = n };
+	if (pthread_mutex_init(&r->lock, NULL))
+		return false;
+	if (pthread_cond_init(&r->more, NULL)) {
+		pthread_mutex_destroy(&r->lock);
+		return false;
+	}
+	/* every signal stays with the caller's threads */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(th, NULL, relay_follow, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		pthread_cond_destroy(&r->more);
+		pthread_mutex_destroy(&r->lock);
+		return false;
+	}
+	return true;
+}
+
+static void relay_end(struct relay *r, pthread_t th)
+{
+	relay_publish(r, r->n);
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&r->more);
+	pthread_mutex_destroy(&r->lock);
+}
+
 /* ---- the call ---- */
 
 static void run(struct batch *b, struct cgctl_move_pid *v, size_t n, unsigned int flags)
@@ -279,11 +388,16 @@ static void run(struct batch *b, struct cgctl_move_pid *v, size_t n, unsigned in
 	 * moved it: the kernel's checks are made for every target before any write */
 	bool precheck = !dry && geteuid() != 0;
 	struct move_from f;
+	struct relay relay;
+	pthread_t follower;
+	bool follow = !dry && !fixture && !precheck && relay_start(&relay, &follower, b, v, n);
 
 	from_start(&f, b->ctx, b->t[0].m, v, (flags & CGCTL_MOVE_PIDS_FROM) ? n : 0);
 	for (size_t i = 0; i < n; i++) {
 		struct cgctl_move_pid *p = &v[i];
 
+		if (follow && i % FOLLOW_STEP == 0)
+			relay_publish(&relay, i);
 		if (flags & CGCTL_MOVE_PIDS_FROM) {
 			int r = from_get(&f, i);
 
@@ -300,10 +414,14 @@ static void run(struct batch *b, struct cgctl_move_pid *v, size_t n, unsigned in
 				continue;	/* refused before any write: nothing split */
 			p->held = 0;	/* permitted: now the writes */
 		}
-		if (!fixture || classify(b, p) == CGCTL_TASK_MOVABLE)
+		if (follow)	/* this thread: the first target; the follower the rest */
+			attach_range(b, p, 0, 1);
+		else if (!fixture || classify(b, p) == CGCTL_TASK_MOVABLE)
 			attach_missing(b, p);
 	}
 	from_end(&f);
+	if (follow)
+		relay_end(&relay, follower);
 	if (!dry && !fixture)
 		check_all(b, v, n);
 }

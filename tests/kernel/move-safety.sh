@@ -7,6 +7,9 @@
 #  - a write refused in the second hierarchy is reported as a split, exit 8;
 #  - move --no-plan of a zombie does not report it moved (the kernel accepts the write
 #    and moves nothing);
+#  - a batch of 300 PIDs (written on two CPUs: the first hierarchy, then a second thread
+#    the others) with a zombie, a gone PID and one refused cpu write: every other PID
+#    whole in the destination, the one refused reported split, exit 8;
 #  - a dry run predicts what the real run meets: a kernel thread (also with --no-plan),
 #    and a caller that is not root (v1: euid against the task's real/saved UID).
 . "$top_srcdir/tests/kernel/netlink-lib.sh"
@@ -71,6 +74,42 @@ cg --self --json move --no-plan "$Z" "$P" "$BASE/d"
 expect_rc 8 "zombie among others"
 [ "$(json_get 'len(j["moves"]), j["moves"][0]["pid"]')" = "1 $P" ] && ok ||
 	fail "zombie among others reported moved: $OUT"
+
+# ---- a batch: the later hierarchies written by a second thread ----
+start_in c sh -c 'i=0; while [ $i -lt 300 ]; do sleep 600 & i=$((i + 1)); done; wait'
+B=$STARTED
+i=0
+while [ "$(ps -o pid= --ppid "$B" | wc -l)" -lt 300 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+ps -o pid= --ppid "$B" | tr -d ' ' >"$T_TMP/batch"
+[ "$(wc -l <"$T_TMP/batch")" = 300 ] || fail "batch: $(wc -l <"$T_TMP/batch") of 300 started"
+sh -c 'exit 0' & GONE=$!
+wait "$GONE"
+R=$(sed -n 100p "$T_TMP/batch")	# the 100th cpu write is refused: R's
+{ cat "$T_TMP/batch"; echo "$Z"; echo "$GONE"; } >"$T_TMP/batch-in"
+FAULT_PREFIX="$CPU$CPU_REL/d" FAULT_OP=write FAULT_NTH=100 FAULT_ACTION=EPERM \
+	LD_PRELOAD="$SHIM" cg_in "$(cat "$T_TMP/batch-in")" --self --json move --no-plan - \
+	"$BASE/d"
+expect_rc 8 "batch with a zombie, a gone PID and a refused write: $ERR"
+printf '%s\n' "$ERR" | grep -q "^cgctl: move: $R: split: moved in memory but not in cpu" &&
+	ok || fail "batch: split of $R not reported: $ERR"
+printf '%s\n' "$ERR" | grep -q "$Z: a zombie" && ok || fail "batch: zombie not reported: $ERR"
+whole=0 split=""
+while read -r pid; do
+	m=$(side_of "$pid" memory) c=$(side_of "$pid" cpu)
+	if [ "$m/$c" = d/d ]; then
+		whole=$((whole + 1))
+	elif [ "$pid" != "$R" ] || [ "$m/$c" != d/c ]; then
+		split="$split $pid:$m/$c"
+	fi
+done <"$T_TMP/batch"
+[ "$whole" = 299 ] && [ -z "$split" ] && ok ||
+	fail "batch: $whole of 299 whole in d, elsewhere:$split"
+[ "$(json_get 'len(j["moves"])')" = 299 ] && ok ||
+	fail "batch: $(json_get 'len(j["moves"])') moves reported, want 299"
+kill -- -"$B" 2>/dev/null
 
 # ---- dry runs against the real run ----
 # kthreadd (PID 2 in the initial PID namespace) is a kernel thread
