@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd-bw.h"
+#include "cmd-bw-record.h"
 
 #define MS 1000000ULL
 
@@ -82,31 +83,12 @@ static int parse_fraction(struct cli *cli, const char *opt, const char *s, doubl
 static int read_trace(struct cli *cli, struct pred *p)
 {
 	struct cgctl_error e = { 0 };
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	FILE *f = strcmp(opt_trace, "-") ? fopen(opt_trace, "re") : stdin;
-	int r;
+	char *buf;
+	size_t len;
+	int r = bw_read_file(cli, opt_trace, &buf, &len);
 
-	if (!f)
-		return cli_error(cli, opt_trace, -errno, NULL);
-	for (;;) {
-		if (len + 4096 > cap) {
-			char *n = realloc(buf, cap = 2 * cap + 4096);
-
-			if (!n) {
-				free(buf);
-				return cli_error(cli, opt_trace, -ENOMEM, NULL);
-			}
-			buf = n;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-
-		len += got;
-		if (!got)
-			break;
-	}
-	if (f != stdin)
-		fclose(f);
+	if (r)
+		return r;
 	r = cgctl_bw_trace_parse(buf, len, &p->trace, &e);
 	free(buf);
 	if (r < 0)

@@ -132,8 +132,16 @@ int bw_read_file(struct cli *cli, const char *name, char **buf, size_t *len)
 		if (!got)
 			break;
 	}
+	/* a read error is not the end of the file: the rest would be missing */
+	int err = ferror(f) ? (errno ? errno : EIO) : 0;
+
 	if (f != stdin)
 		fclose(f);
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		return cli_error(cli, name, -err, NULL);
+	}
 	return EXIT_OK;
 }
 

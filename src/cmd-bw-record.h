@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared by `cgctl bw record` and `cgctl bw recommend`: getting a trace. */
+/* Shared by `cgctl bw record`, `bw recommend` and `bw predict`: getting a trace. */
 #ifndef CGCTL_CMD_BW_RECORD_H
 #define CGCTL_CMD_BW_RECORD_H
 
@@ -13,7 +13,8 @@ int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duratio
 		  struct cgctl_bw_record_result *res);
 /* One summary line on stderr; a loud warning when records were lost. */
 void bw_record_summary(struct cli *cli, const struct cgctl_bw_record_result *res);
-/* Read FILE ("-": stdin) whole.  Returns: exit status. */
+/* Read FILE ("-": stdin) whole; a read error is an error, not its end.  Returns: exit
+ * status (*buf NULL unless EXIT_OK). */
 int bw_read_file(struct cli *cli, const char *name, char **buf, size_t *len);
 
 #endif

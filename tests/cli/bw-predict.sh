@@ -58,6 +58,12 @@ cg bw predict --trace "$T_TMP/bad"
 expect_rc 1 "bad trace"
 expect_err_line "bad trace"
 case "$ERR" in *"trace line 1"*) ok ;; *) fail "trace error: $ERR" ;; esac
+# a trace that cannot be read is an error, not an empty trace (read error != end)
+cg bw predict --trace "$T_TMP"
+expect_rc 1 "trace is a directory"
+expect_err_line "trace is a directory"
+case "$ERR" in *"$T_TMP: is a directory"*) ok ;; *) fail "directory trace: $ERR" ;; esac
+[ -z "$OUT" ] && ok || fail "directory trace printed: $OUT"
 
 # the timeline: at most 80 columns, plain ASCII off a tty
 cg bw predict --quota 20ms --threads 2 --online-cpus 2 --duration 1s --timeline --kernel 6.18
