@@ -1777,7 +1777,10 @@ struct cgctl_move_pid {
  * -ESRCH (kind ZOMBIE); a task found outside a target is moved there again
  * (repaired) and checked again; still outside is -EBUSY with done < n_targets.
  * A write error stops that PID's writes: held says which targets it reached.  At most
- * CGCTL_MOVE_PIDS_MAX_TARGETS targets.
+ * CGCTL_MOVE_PIDS_MAX_TARGETS targets.  From 256 PIDs and two targets, on a caller that
+ * may run on two CPUs (not a dry run, a fixture or a caller that is not root), the
+ * targets after the first are written by one thread this call starts (every signal
+ * blocked) and joins, each PID once the first target took it.
  * Returns: the number of PIDs with err 0; or -EINVAL, -ENOENT (a target does not
  * exist), -EBUSY (the lock is held for 30 s), -errno, when none was tried (@e says why).
  */
