@@ -9,11 +9,9 @@
  * and what it saves: HACKING.md, "Performance notes" (bench/stat).
  */
 #include <errno.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 
 #include "internal.h"
+#include "util/thread.h"
 
 /* the fewest cgroups worth a thread: starting and joining one costs about as much as
  * reading 2 or 3 cgroups */
@@ -47,14 +45,6 @@ static void *read_range(void *arg)
 	return NULL;
 }
 
-/* Whether this process may run on two CPUs or more. */
-static bool two_cpus(void)
-{
-	cpu_set_t set;
-
-	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 2;
-}
-
 CGCTL_EXPORT int cgctl_stat_read_many(struct cgctl_ctx *ctx, const struct cgctl_mount *mem,
 				      unsigned int mem_flags, const struct cgctl_mount *cpu,
 				      const struct cgctl_mount *acct, unsigned int cpu_flags,
@@ -62,13 +52,11 @@ CGCTL_EXPORT int cgctl_stat_read_many(struct cgctl_ctx *ctx, const struct cgctl_
 {
 	struct many w = { ctx, mem, cpu, acct, mem_flags, cpu_flags, items, 0, n };
 	struct many half = w;
-	sigset_t all, old;
 	pthread_t th;
-	int r;
 
 	if (!ctx || (!items && n))
 		return -EINVAL;
-	if (n < 2 * MANY_MIN || !two_cpus()) {
+	if (n < 2 * MANY_MIN || !util_two_cpus()) {
 		read_range(&w);
 		return 0;
 	}
@@ -78,12 +66,7 @@ CGCTL_EXPORT int cgctl_stat_read_many(struct cgctl_ctx *ctx, const struct cgctl_
 	half.lo = n / 2;
 	w.lo = 1;
 	w.hi = n / 2;
-	/* every signal stays with the caller's threads */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = pthread_create(&th, NULL, read_range, &half);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (r != 0) {
+	if (util_thread_start(&th, read_range, &half) < 0) {
 		w.hi = n;	/* no thread: all of it here */
 		read_range(&w);
 		return 0;

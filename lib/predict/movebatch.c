@@ -14,8 +14,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +21,7 @@
 #include "internal.h"
 #include "kernel/proctree.h"
 #include "predict/movebatch.h"
+#include "util/thread.h"
 
 /* from this many PIDs the check reads each target's cgroup.procs once instead of
  * /proc/PID/cgroup per PID and target */
@@ -329,23 +328,12 @@ static void *relay_follow(void *arg)
 	return NULL;
 }
 
-/* Whether this process may run on two CPUs or more. */
-static bool two_cpus(void)
-{
-	cpu_set_t set;
-
-	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 2;
-}
-
 /* Start the follower for @v.  Returns: true if it runs (then every PID must be
  * published, and the follower joined). */
 static bool relay_start(struct relay *r, pthread_t *th, struct batch *b,
 			struct cgctl_move_pid *v, size_t n)
 {
-	sigset_t all, old;
-	int e;
-
-	if (b->nt < 2 || n < FOLLOW_MIN || !two_cpus())
+	if (b->nt < 2 || n < FOLLOW_MIN || !util_two_cpus())
 		return false;
 	*r = (struct relay){ .b = b, .v = v, .n = n };
 	if (pthread_mutex_init(&r->lock, NULL))
@@ -354,12 +342,7 @@ static bool relay_start(struct relay *r, pthread_t *th, struct batch *b,
 		pthread_mutex_destroy(&r->lock);
 		return false;
 	}
-	/* every signal stays with the caller's threads */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e = pthread_create(th, NULL, relay_follow, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e) {
+	if (util_thread_start(th, relay_follow, r) < 0) {
 		pthread_cond_destroy(&r->more);
 		pthread_mutex_destroy(&r->lock);
 		return false;
