@@ -60,11 +60,9 @@ CGCTL_EXPORT int cgctl_stat_read_many(struct cgctl_ctx *ctx, const struct cgctl_
 		read_range(&w);
 		return 0;
 	}
-	/* the first cgroup alone first: whatever the context opens on first use (the
-	 * mounts' directories) is opened before a second thread shares it */
-	read_one(&w, &items[0]);
+	/* (the mounts' directories, opened on first use, are shared safely: cgfs.c's
+	 * mount_fd() keeps the first of two racing opens) */
 	half.lo = n / 2;
-	w.lo = 1;
 	w.hi = n / 2;
 	if (util_thread_start(&th, read_range, &half) < 0) {
 		w.hi = n;	/* no thread: all of it here */
