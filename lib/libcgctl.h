@@ -1232,7 +1232,7 @@ struct cgctl_bw_thread {
 
 struct cgctl_bw_sim;
 
-/* Returns: 0 and a new simulator in *ret, -EINVAL (bad config), -ENOMEM. */
+/* Returns: 0 and a new simulator in *ret, -EINVAL (bad config), -ENOMEM (*ret NULL). */
 int cgctl_bw_sim_new(struct cgctl_bw_sim **ret, const struct cgctl_bw_sim_config *cfg);
 void cgctl_bw_sim_free(struct cgctl_bw_sim *sim);
 /*
@@ -1984,6 +1984,76 @@ int cgctl_set_apply(struct cgctl_ctx *ctx, const struct cgctl_set_item *items, s
 		    struct cgctl_set_applied *res, struct cgctl_error *e);
 
 /* ===== end: predict: settings ===== */
+
+/* ===== predict: one replay ===== */
+/*
+ * cgctl_bw_replay(): the one set-up of the bandwidth simulation.  `cgctl move`'s
+ * throttling, `cgctl bw predict`, `cgctl bw recommend` and validate's bandwidth driver
+ * all replay through it, so the same demand under the same settings predicts the same
+ * cpu.stat whichever door it enters by, and the threads are placed by the model's one
+ * rule for everyone.
+ */
+struct cgctl_bw_replay_spec {
+	size_t size;			/* sizeof(struct cgctl_bw_replay_spec) */
+	uint32_t kver;			/* era; 0: CGCTL_KVER_NEWEST */
+	unsigned int ncpus;		/* 0: 1 */
+	uint64_t seed;			/* period timer phases, jitter; 0: 1 */
+	uint64_t duration_ns;		/* 0: a trace's 2 x span + 1 s, else 10 s */
+	uint64_t settle_ns;		/* 0: 4 periods + 0.5 s */
+	uint32_t other_load_ppm;	/* CPU share taken by unrelated tasks */
+	unsigned int hz;		/* 0: 250 */
+	uint64_t slice_ns;		/* 0: 5 ms */
+	bool record_periods;		/* keep the group's periods (result's periods) */
+	/* the limits from the top down, observed (cgctl_move_throttle_limits) or given:
+	 * the last is the group replayed; quota CGCTL_BW_INF: unlimited */
+	const struct cgctl_bw_settings *levels;
+	unsigned int nlevels;		/* 1..CGCTL_BW_REPLAY_LEVELS */
+	/* the demand, one of: a trace's threads; @threads alike threads (busy_ns 0:
+	 * always busy); @list's threads one by one (their group ignored) */
+	const struct cgctl_bw_trace *trace;
+	uint64_t trace_loop_ns;		/* nonzero: the trace, recorded for this long,
+					 * repeats back to back over the run, each
+					 * thread's copy once its last one is done */
+	unsigned int threads;
+	uint64_t busy_ns, idle_ns;
+	uint32_t jitter_ppm;
+	uint64_t account_ns;		/* as cgctl_bw_thread's */
+	const struct cgctl_bw_thread *list;
+	unsigned int nlist;
+	/* prior state and neighbours (0 / NULL: none) */
+	const int64_t *const *silos;	/* [nlevels] each NULL or [ncpus]: the silos a
+					 * previous run left (cgctl_bw_sim_set_silos) */
+	int64_t *const *silos_out;	/* [nlevels] each NULL or [ncpus]: what this run
+					 * leaves (cgctl_bw_sim_silos) */
+	uint32_t shares;		/* the group's cpu.shares (CFS weights on) */
+	unsigned int bg_threads;	/* always-busy threads of an unlimited sibling */
+	uint32_t bg_shares;		/* ... group below the group's parent at this weight */
+	const struct cgctl_bw_settings *rewrite;	/* written to the group ... */
+	uint64_t rewrite_at_ns;				/* ... at this time */
+};
+
+#define CGCTL_BW_REPLAY_LEVELS 32
+
+struct cgctl_bw_replay_result {
+	size_t size;			/* sizeof(struct cgctl_bw_replay_result) */
+	struct cgctl_bw_stat st;	/* the group's cpu.stat at the workload's end */
+	struct cgctl_bw_stat settled;	/* ... once the group has gone quiet */
+	struct cgctl_bw_stat parent_settled;	/* the level above, quiet (nlevels > 1) */
+	uint64_t worst_period_ns;	/* most throttled time of one period (record_periods) */
+	struct cgctl_bw_period *periods;	/* record_periods: the group's periods */
+	size_t nperiods;
+};
+
+/*
+ * cgctl_bw_replay: simulate @spec's demand under its settings.  @ret->size must be set;
+ * free its periods with cgctl_bw_replay_result_free().
+ * Returns: 0, -EINVAL (bad spec, settings the kernel refuses; said in @e), -ENOMEM.
+ */
+int cgctl_bw_replay(const struct cgctl_bw_replay_spec *spec,
+		    struct cgctl_bw_replay_result *ret, struct cgctl_error *e);
+void cgctl_bw_replay_result_free(struct cgctl_bw_replay_result *ret);
+
+/* ===== end: predict: one replay ===== */
 
 /* ===== predict: record and recommend ===== */
 /* bw record, traces, recommend (lib/predict, lib/kernel/perf*) */

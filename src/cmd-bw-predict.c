@@ -208,55 +208,39 @@ static int parse_kernel(struct cli *cli, struct pred *p)
 	return EXIT_OK;
 }
 
+/* The replay every door uses (cgctl_bw_replay): each thread told one by one, since
+ * --threads may repeat or leave out a trace's threads. */
 static int simulate(struct cli *cli, struct pred *p)
 {
-	struct cgctl_bw_sim_config cfg = {
-		.kver = p->kver, .ncpus = p->ncpus, .duration_ns = p->duration_ns,
-		.seed = (uint64_t)opt_seed, .record_periods = opt_timeline,
-		.other_load_ppm = p->other_ppm,
+	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
+	struct cgctl_bw_replay_spec sp = {
+		.size = sizeof(sp), .kver = p->kver, .ncpus = p->ncpus,
+		.duration_ns = p->duration_ns, .seed = (uint64_t)opt_seed,
+		.record_periods = opt_timeline, .other_load_ppm = p->other_ppm,
+		.levels = &p->bw, .nlevels = 1, .nlist = p->threads,
 	};
-	struct cgctl_bw_sim *s;
-	const struct cgctl_bw_period *pd;
-	int64_t r;
-	int g;
+	struct cgctl_error e = { 0 };
+	struct cgctl_bw_thread *th = calloc(p->threads, sizeof(*th));
+	int r;
 
-	/* settle: the timer needs 2-3 quiet periods to stop counting */
-	cfg.settle_ns = 4 * p->bw.period_us * 1000 + 500 * MS;
-	r = cgctl_bw_sim_new(&s, &cfg);
-	if (r < 0)
-		return cli_error(cli, NULL, (int)r, "cannot create the simulation");
-	g = cgctl_bw_sim_add_group(s, -1, &p->bw);
-	for (unsigned int i = 0; i < p->threads && g >= 0; i++) {
-		struct cgctl_bw_thread t = {
-			.group = g, .busy_ns = p->busy_ns, .idle_ns = p->idle_ns,
+	if (!th)
+		return cli_error(cli, NULL, -ENOMEM, "%s", cli_strerror(-ENOMEM));
+	for (unsigned int i = 0; i < p->threads; i++)
+		th[i] = (struct cgctl_bw_thread){
+			.busy_ns = p->busy_ns, .idle_ns = p->idle_ns,
 			.jitter_ppm = p->jitter_ppm, .trace = p->trace,
 			.trace_thread = p->trace ? i % cgctl_bw_trace_threads(p->trace) : 0,
 		};
-
-		r = cgctl_bw_sim_add_thread(s, &t);
-		if (r < 0)
-			break;
-	}
-	if (g < 0 || r < 0) {
-		cgctl_bw_sim_free(s);
-		return cli_error(cli, NULL, g < 0 ? g : (int)r,
-				 "these settings cannot be simulated (the kernel would refuse "
-				 "them; see cgctl bw set)");
-	}
-	r = cgctl_bw_sim_run(s);
-	if (r >= 0)
-		r = cgctl_bw_sim_stat(s, g, true, &p->st);
-	if (r >= 0 && opt_timeline) {
-		p->nperiods = cgctl_bw_sim_periods(s, g, &pd);
-		p->periods = p->nperiods > 0 ? malloc(p->nperiods * sizeof(*pd)) : NULL;
-		if (p->periods)
-			memcpy(p->periods, pd, p->nperiods * sizeof(*pd));
-		else
-			p->nperiods = 0;
-	}
-	cgctl_bw_sim_free(s);
+	sp.list = th;
+	r = cgctl_bw_replay(&sp, &res, &e);
+	free(th);
 	if (r < 0)
-		return cli_error(cli, NULL, (int)r, "simulation failed");
+		return cli_error(cli, NULL, r, "%s", r == -EINVAL ?
+				 "these settings cannot be simulated (the kernel would refuse "
+				 "them; see cgctl bw set)" : e.msg);
+	p->st = res.settled;
+	p->periods = res.periods;	/* freed by predict() */
+	p->nperiods = (ssize_t)res.nperiods;
 	return EXIT_OK;
 }
 

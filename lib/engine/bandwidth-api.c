@@ -17,6 +17,8 @@ CGCTL_EXPORT int cgctl_bw_sim_new(struct cgctl_bw_sim **ret,
 {
 	struct cgctl_bw_sim *s;
 
+	if (ret)
+		*ret = NULL;	/* callers may free it on failure */
 	if (!ret || !cfg || cfg->ncpus > BW_MAX_CPUS || cfg->other_load_ppm >= BW_CAP_ONE ||
 	    cfg->hz > 100000 || cfg->duration_ns > UINT64_MAX / 4 ||
 	    cfg->settle_ns > UINT64_MAX / 4)

@@ -59,38 +59,37 @@ static int simulate(const struct cgctl_move_throttle *mt, uint32_t kver, const d
 		    size_t n, struct cgctl_move_throttle_side *side)
 {
 	uint64_t period = mt->lv[mt->levels - 1].period_us * 1000ULL;
-	struct cgctl_bw_sim *s;
+	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
+	struct cgctl_bw_thread *th = calloc(n ? n : 1, sizeof(*th));
+	struct cgctl_bw_replay_spec sp;
 	size_t k = 0;
-	int g, r;
+	int r;
 
 	memset(side, 0, sizeof(*side));
 	side->run_ns = mt_run_ns(mt);
-	for (size_t i = 0; i < n; i++)
-		if (d[i] >= BUSY_MIN) {
-			side->threads++;
-			side->demand_cpus += d[i];
-		}
-	r = mt_sim_new(mt, kver, side->run_ns, &s, &g);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < n && r >= 0; i++) {
-		struct cgctl_bw_thread t = { .group = g };
+	if (!th)
+		return -ENOMEM;
+	mt_spec(mt, kver, &sp);
+	for (size_t i = 0; i < n; i++) {
+		struct cgctl_bw_thread *t = &th[sp.nlist];
 
 		if (d[i] < BUSY_MIN)
 			continue;
+		side->threads++;
+		side->demand_cpus += d[i];
+		sp.nlist++;
 		if (d[i] < BUSY_ALWAYS) {
-			t.busy_ns = (uint64_t)(d[i] * (double)period);
-			t.idle_ns = period - t.busy_ns;
-			t.jitter_ppm = 200000;
-			t.start_ns = period * (k++ % 16) / 16;	/* phases spread */
+			t->busy_ns = (uint64_t)(d[i] * (double)period);
+			t->idle_ns = period - t->busy_ns;
+			t->jitter_ppm = 200000;
+			t->start_ns = period * (k++ % 16) / 16;	/* phases spread */
 		}
-		r = cgctl_bw_sim_add_thread(s, &t);
 	}
-	if (r >= 0)
-		r = (int)MIN(cgctl_bw_sim_run(s), 0);
-	if (r >= 0)
-		r = cgctl_bw_sim_stat(s, g, false, &side->st);
-	cgctl_bw_sim_free(s);
+	sp.list = th;
+	r = sp.nlist ? cgctl_bw_replay(&sp, &res, NULL) : 0;
+	side->st = res.st;
+	cgctl_bw_replay_result_free(&res);
+	free(th);
 	return r;
 }
 

@@ -7,10 +7,14 @@
 
 /* Returns: the simulated time of @mt's prediction. */
 uint64_t mt_run_ns(const struct cgctl_move_throttle *mt);
-/* A simulator with @mt's limited levels; *group is the destination's.
- * Returns: 0, -EINVAL, -ENOMEM. */
-int mt_sim_new(const struct cgctl_move_throttle *mt, uint32_t kver, uint64_t run_ns,
-	       struct cgctl_bw_sim **sim, int *group);
+/* @mt's levels and simulated time in a replay spec (the demand left empty). */
+void mt_spec(const struct cgctl_move_throttle *mt, uint32_t kver,
+	     struct cgctl_bw_replay_spec *sp);
+/* Replay @t, recorded for @rec_ns, repeated back to back over the simulated time, under
+ * @mt's levels: the cpu.stat of one side.  Returns: 0, -EINVAL, -ENOMEM. */
+int mt_replay_trace(const struct cgctl_move_throttle *mt, uint32_t kver,
+		    const struct cgctl_bw_trace *t, uint64_t rec_ns,
+		    struct cgctl_move_throttle_side *side);
 /* Sort @v and drop duplicates. */
 void mt_tids_sort(pid_t *v, size_t *n);
 /* Every task of @path and below it appended to *v.  Returns: 0, -errno. */

@@ -4,8 +4,9 @@
  * tasks join it.  The moving tasks and the tasks already in the destination (and below
  * it) are recorded for a short window with perf context-switch records (cgctl_bw_record:
  * busy, idle, and runnable time told apart), and every recorded thread is replayed by the
- * bandwidth engine as it ran, its recording repeated to fill the simulated time (at
- * least 20 periods and 2 s, at most 10 s), under the destination's quota/period/burst
+ * bandwidth engine as it ran, its recording repeated back to back to fill the simulated
+ * time (at least 20 periods and 2 s, at most 10 s; cgctl_bw_replay(), the replay every
+ * door uses), under the destination's quota/period/burst
  * and its limited ancestors (each level its own pool, as tg_set_cfs_bandwidth()
  * configures them): once with the tasks there now (before), once with both (after).
  * Unlike CPU-time deltas, the recording keeps when a thread ran: two threads that take
@@ -24,7 +25,6 @@
 #include "predict/record-internal.h"
 
 #define MS		1000000ULL
-#define MAX_LOOPS	200
 
 /* The limited groups from the top down to @dest (always included). */
 static int read_levels(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -95,42 +95,31 @@ uint64_t mt_run_ns(const struct cgctl_move_throttle *mt)
 	return MIN(run, 10000 * MS);
 }
 
-int mt_sim_new(const struct cgctl_move_throttle *mt, uint32_t kver, uint64_t run_ns,
-	       struct cgctl_bw_sim **sim, int *group)
+/* @mt's levels and simulated time in @sp, for a replay at @kver. */
+void mt_spec(const struct cgctl_move_throttle *mt, uint32_t kver,
+	     struct cgctl_bw_replay_spec *sp)
 {
-	struct cgctl_bw_sim_config cfg = {
-		.kver = kver ? kver : CGCTL_KVER_NEWEST, .ncpus = mt->ncpus, .seed = 1,
-		.duration_ns = run_ns,
+	*sp = (struct cgctl_bw_replay_spec){
+		.size = sizeof(*sp), .kver = kver, .ncpus = mt->ncpus,
+		.duration_ns = mt_run_ns(mt), .levels = mt->lv, .nlevels = mt->levels,
 	};
-	int r = cgctl_bw_sim_new(sim, &cfg), g = -1;
-
-	for (unsigned int i = 0; r >= 0 && i < mt->levels; i++) {
-		r = cgctl_bw_sim_add_group(*sim, g, &mt->lv[i]);
-		g = r;
-	}
-	if (r < 0) {
-		cgctl_bw_sim_free(*sim);
-		return r;
-	}
-	*group = g;
-	return 0;
 }
 
 /* Replay @t (recorded for @rec_ns) repeated over the simulated time. */
-static int replay_side(const struct cgctl_move_throttle *mt, uint32_t kver,
-		       const struct cgctl_bw_trace *t, uint64_t rec_ns,
-		       struct cgctl_move_throttle_side *side)
+int mt_replay_trace(const struct cgctl_move_throttle *mt, uint32_t kver,
+		    const struct cgctl_bw_trace *t, uint64_t rec_ns,
+		    struct cgctl_move_throttle_side *side)
 {
+	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
+	struct cgctl_bw_replay_spec sp;
 	struct cgctl_bw_trace_info ti;
-	struct cgctl_bw_sim *sim;
-	uint64_t loops;
-	int g, r;
+	int r;
 
 	memset(side, 0, sizeof(*side));
 	side->run_ns = mt_run_ns(mt);
 	r = cgctl_bw_trace_info(t, &ti);
-	if (r < 0)
-		return r;
+	if (r < 0 || !rec_ns)
+		return r < 0 ? r : -EINVAL;
 	for (unsigned int i = 0; i < t->nthr; i++) {
 		uint64_t busy = 0;
 
@@ -139,25 +128,13 @@ static int replay_side(const struct cgctl_move_throttle *mt, uint32_t kver,
 		if (busy * 200 >= rec_ns)	/* 0.5% of a CPU: idle for the model */
 			side->threads++;
 	}
-	side->demand_cpus = rec_ns ? (double)ti.busy_ns / (double)rec_ns : 0;
-	/* each repetition starts one recording length after the last, as it ran */
-	loops = MIN((side->run_ns + rec_ns - 1) / MAX(rec_ns, 1), (uint64_t)MAX_LOOPS);
-	r = mt_sim_new(mt, kver, side->run_ns, &sim, &g);
-	if (r < 0)
-		return r;
-	for (uint64_t k = 0; r >= 0 && k < loops; k++)
-		for (unsigned int i = 0; r >= 0 && i < t->nthr; i++) {
-			struct cgctl_bw_thread th = { .group = g, .start_ns = k * rec_ns,
-						      .trace = t, .trace_thread = i };
-
-			if (t->thr[i].n)
-				r = cgctl_bw_sim_add_thread(sim, &th);
-		}
-	if (r >= 0)
-		r = (int)MIN(cgctl_bw_sim_run(sim), 0);
-	if (r >= 0)
-		r = cgctl_bw_sim_stat(sim, g, false, &side->st);
-	cgctl_bw_sim_free(sim);
+	side->demand_cpus = (double)ti.busy_ns / (double)rec_ns;
+	mt_spec(mt, kver, &sp);
+	sp.trace = t;
+	sp.trace_loop_ns = rec_ns;
+	r = cgctl_bw_replay(&sp, &res, NULL);
+	side->st = res.st;
+	cgctl_bw_replay_result_free(&res);
 	return r;
 }
 
@@ -249,11 +226,11 @@ static int by_recording(struct cgctl_ctx *ctx, const pid_t *pids, size_t n,
 	if (r >= 0 && only.len)	/* nothing recorded of the destination: none before */
 		r = cgctl_bw_trace_parse(only.trace, only.len, &tb, e);
 	if (r >= 0 && tb)
-		r = replay_side(mt, kver, tb, all.duration_ns, &mt->before);
+		r = mt_replay_trace(mt, kver, tb, all.duration_ns, &mt->before);
 	else if (r >= 0)
 		mt->before.run_ns = mt_run_ns(mt);
 	if (r >= 0)
-		r = replay_side(mt, kver, ta, all.duration_ns, &mt->after);
+		r = mt_replay_trace(mt, kver, ta, all.duration_ns, &mt->after);
 	cgctl_bw_trace_free(ta);
 	cgctl_bw_trace_free(tb);
 	cgctl_bw_record_result_free(&all);

@@ -29,46 +29,6 @@ uint32_t rec_budget_ppm(const struct cgctl_bw_recommend_opts *o)
 	return o->max_throttled_ppm ? o->max_throttled_ppm : 10000;
 }
 
-static int sim_setup(const struct rec_search *s, const struct cgctl_bw_settings *bw,
-		     unsigned int phase, struct cgctl_bw_sim **ret, int *group)
-{
-	struct cgctl_bw_sim_config cfg = {
-		.kver = s->o->kver ? s->o->kver : CGCTL_KVER_NEWEST, .ncpus = s->ncpus,
-		/* throttled work ends later than the trace: room for it */
-		.duration_ns = 2 * s->info.span_ns + 1000 * MS,
-		.settle_ns = 4 * bw->period_us * 1000 + 500 * MS,
-		/* another seed, another period timer phase (kernel 6.4+) */
-		.seed = (s->o->seed ? s->o->seed : 1) + phase,
-		.record_periods = s->o->max_delay_ns != 0,
-	};
-	int r = cgctl_bw_sim_new(ret, &cfg);
-
-	if (r < 0)
-		return r;
-	*group = cgctl_bw_sim_add_group(*ret, -1, bw);
-	r = *group < 0 ? *group : 0;
-	for (unsigned int i = 0; r >= 0 && i < s->t->nthr; i++) {
-		struct cgctl_bw_thread th = { .group = *group, .trace = s->t, .trace_thread = i };
-
-		if (s->t->thr[i].n)
-			r = cgctl_bw_sim_add_thread(*ret, &th);
-	}
-	if (r < 0)
-		cgctl_bw_sim_free(*ret);
-	return r;
-}
-
-static uint64_t worst_period(const struct cgctl_bw_sim *sim, int g)
-{
-	const struct cgctl_bw_period *pd;
-	ssize_t n = cgctl_bw_sim_periods(sim, g, &pd);
-	uint64_t worst = 0;
-
-	for (ssize_t i = 0; i < n; i++)
-		worst = MAX(worst, pd[i].throttled_ns);
-	return worst;
-}
-
 /*
  * How many period timer phases a replay averages over.  Since 6.4
  * (kernel/sched/fair.c:init_cfs_bandwidth()) the period timer starts at a random offset,
@@ -100,27 +60,27 @@ void rec_stat_add(struct cgctl_bw_stat *acc, const struct cgctl_bw_stat *st)
 	acc->wait_ns += st->wait_ns;
 }
 
-/* One replay at one phase; adds its cpu.stat into @sum. */
+/* One replay at one phase (cgctl_bw_replay(), as every door); adds its cpu.stat into
+ * @sum. */
 static int replay_phase(struct rec_search *s, const struct cgctl_bw_settings *bw,
 			unsigned int phase, struct rec_sum *sum)
 {
-	struct cgctl_bw_stat *acc = &sum->st;
-	struct cgctl_bw_sim *sim;
-	struct cgctl_bw_stat st;
-	int g, r = sim_setup(s, bw, phase, &sim, &g);
-	int64_t ev;
+	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
+	struct cgctl_bw_replay_spec sp = {
+		.size = sizeof(sp), .kver = s->o->kver, .ncpus = s->ncpus,
+		/* another seed, another period timer phase (kernel 6.4+) */
+		.seed = (s->o->seed ? s->o->seed : 1) + phase,
+		.record_periods = s->o->max_delay_ns != 0,
+		.levels = bw, .nlevels = 1, .trace = s->t,
+	};
+	int r = cgctl_bw_replay(&sp, &res, NULL);
 
 	if (r < 0)
 		return r;
-	ev = cgctl_bw_sim_run(sim);
-	r = ev < 0 ? (int)ev : cgctl_bw_sim_stat(sim, g, false, &st);
-	if (r >= 0 && s->o->max_delay_ns)
-		sum->worst_ns = MAX(sum->worst_ns, worst_period(sim, g));
-	cgctl_bw_sim_free(sim);
-	if (r < 0)
-		return r;
-	rec_stat_add(acc, &st);
+	sum->worst_ns = MAX(sum->worst_ns, res.worst_period_ns);
+	rec_stat_add(&sum->st, &res.st);
 	sum->replays++;
+	cgctl_bw_replay_result_free(&res);
 	return 0;
 }
 

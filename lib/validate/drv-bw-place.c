@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Where the kernel ran the bandwidth scenarios' threads, told to the model
- * (cgctl_bw_sim_place(); lib/engine/bandwidth-place.c says why the model cannot predict
- * it).  The workers log it themselves (cgctl-workload's "place" lines: each change of
- * sched_getcpu(), timestamped): a sampler in this process is no substitute, since the
- * scratch groups' weight starves it (tried: /proc/PID/task/TID/stat every 5 ms got 13 to
- * 32 samples in 800 ms, the first one after the balancer had moved a thread).  Threads
- * are numbered as the driver adds them to the simulator: the background load's first,
- * then the workload's.
+ * Where the kernel ran the bandwidth scenarios' threads, reported beside the verdict
+ * (lib/engine/bandwidth-place.c says why the model cannot predict it).  It is not told
+ * to the model: the verdict is on the replay users get (cgctl_bw_replay()), whose
+ * threads are placed by the model's own rule.  The workers log it themselves
+ * (cgctl-workload's "place" lines: each change of sched_getcpu(), timestamped): a
+ * sampler in this process is no substitute, since the scratch groups' weight starves it
+ * (tried: /proc/PID/task/TID/stat every 5 ms got 13 to 32 samples in 800 ms, the first
+ * one after the balancer had moved a thread).  Threads
+ * are numbered the background load's first, then the workload's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,21 +81,7 @@ void bwp_where(struct vrun *run, struct bw_place *pl, struct vwork *bg)
 		pl->ok = false;
 }
 
-int bwp_tell(const struct bw_place *pl, struct cgctl_bw_sim *sim, int first)
-{
-	if (!pl->ok)
-		return 0;
-	for (size_t i = 0; i < pl->nev; i++) {
-		int r = cgctl_bw_sim_place(sim, first + pl->ev[i].thread, pl->ev[i].at,
-					   pl->ev[i].cpu);
-
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-/* "measured, told to the model: CPUs at the start 0,1 | 1,1 (...); 1 move +99ms #2->0" */
+/* "measured: CPUs at the start 0,1 | 1,1 (...); 1 move +99ms #2->0" */
 void bwp_describe(const struct bw_place *pl, unsigned int bg_threads, char *buf,
 		  size_t len)
 {
@@ -102,8 +89,7 @@ void bwp_describe(const struct bw_place *pl, unsigned int bg_threads, char *buf,
 	size_t o = 0, i;
 
 	if (!pl->ok || !pl->nev) {
-		snprintf(buf, len, "not known (a workload did not say): the model placed "
-			 "the threads by its own rule");
+		snprintf(buf, len, "not known (a workload did not say)");
 		return;
 	}
 	for (int t = 0; t < pl->nthr; t++)
@@ -113,7 +99,7 @@ void bwp_describe(const struct bw_place *pl, unsigned int bg_threads, char *buf,
 			start[pl->ev[i].thread] = pl->ev[i].cpu;
 		else
 			moves++;
-	o += (size_t)snprintf(buf, len, "measured, told to the model: CPUs at the start");
+	o += (size_t)snprintf(buf, len, "measured: CPUs at the start");
 	for (int t = 0; t < pl->nthr && o < len; t++) {
 		const char *sep = !t ? " " : (unsigned int)t == bg_threads ? " | " : ",";
 

@@ -37,9 +37,6 @@ int bwp_wait(struct vrun *run, struct bw_place *pl, unsigned int bg_threads,
 	     char *reason, size_t len);
 /* Ask the background load where its threads ran (pl->ok false if it does not say). */
 void bwp_where(struct vrun *run, struct bw_place *pl, struct vwork *bg);
-/* Tell @sim where the threads ran; they are its threads @first on.
- * Returns: 0, -errno of cgctl_bw_sim_place(). */
-int bwp_tell(const struct bw_place *pl, struct cgctl_bw_sim *sim, int first);
 void bwp_describe(const struct bw_place *pl, unsigned int bg_threads, char *buf,
 		  size_t len);
 

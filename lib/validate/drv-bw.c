@@ -3,9 +3,10 @@
  * Driver of the CPU bandwidth scenarios: a group (optionally below a limited parent)
  * with quota/period/burst, a spin or duty-cycle workload of N threads, cpu.stat and
  * cpu.stat.local deltas observed after the group settled, and the bandwidth simulator
- * (lib/engine/bandwidth) fed with the settings and what the workload did (its wall time,
- * the settle time, the thread pattern, and where the kernel ran each thread:
- * drv-bw-place.c).
+ * fed with the settings and what the workload did (its wall time, the settle time, the
+ * thread pattern) through cgctl_bw_replay(), the replay `bw predict` and `move` use: the
+ * verdict is on the prediction users get.  Where the kernel ran each thread is
+ * reported (drv-bw-place.c), not told to the model.
  */
 #include <errno.h>
 #include <math.h>
@@ -315,99 +316,57 @@ static void bw_cleanup(struct vrun *run, const struct vscenario *s)
 	g->silos = NULL;
 }
 
-/* The background spinners: an unlimited sibling group, both groups at their weights. */
-static int bw_predict_bg(struct cgctl_bw_sim *sim, const struct vbw_params *p, int gp,
-			 int gc)
-{
-	struct cgctl_bw_settings inf = { CGCTL_BW_INF, p->period_us, 0 };
-	struct cgctl_bw_thread t = { 0 };
-	int err = cgctl_bw_sim_set_weight(sim, gc, p->shares);
-
-	if (err >= 0)
-		err = t.group = cgctl_bw_sim_add_group(sim, gp, &inf);
-	if (err >= 0)
-		err = cgctl_bw_sim_set_weight(sim, t.group, p->bg_shares);
-	for (unsigned int i = 0; i < p->bg_threads && err >= 0; i++)
-		err = cgctl_bw_sim_add_thread(sim, &t);
-	return err < 0 ? err : 0;
-}
-
 /*
- * Predict both groups with the simulator for phase @k, from their prior state (warm: the
- * silos phase @k of the previous run left), and keep what this run leaves.  Unlimited
- * groups get quota CGCTL_BW_INF.
+ * Predict both groups for phase @k with the replay users get (cgctl_bw_replay(), as
+ * `bw predict` and `move` do: the threads placed by the model's own rule, not where
+ * this run's kernel put them, which is only reported), from their prior state (warm:
+ * the silos phase @k of the previous run left), and keep what this run leaves.
+ * Unlimited groups get quota CGCTL_BW_INF.
  */
 static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wall_ns,
-		      uint64_t settle_ns, unsigned int seed, uint32_t other_ppm, uint64_t busy_ns,
-		      uint64_t account_ns, size_t k, bool chain, const struct bw_place *pl, struct bw_obs *child,
-		      struct bw_obs *parent, char *reason, size_t len)
+		      uint64_t settle_ns, unsigned int seed, uint32_t other_ppm,
+		      uint64_t busy_ns, uint64_t account_ns, size_t k, bool chain,
+		      struct bw_obs *child, struct bw_obs *parent, char *reason, size_t len)
 {
 	struct bw_groups *g = groups_of(run);
-	struct cgctl_bw_sim_config cfg = {
-		.kver = run->model_kver, .ncpus = run->ncpu, .hz = run->perturb.hz,
+	struct cgctl_bw_settings lv[2] = {
+		{ p->parent_quota_us, p->period_us, 0 },
+		{ p->quota_us ? p->quota_us : CGCTL_BW_INF, p->period_us, p->burst_us },
+	};
+	struct cgctl_bw_settings rw = { p->rewrite_quota_us, p->period_us, p->burst_us };
+	bool two = p->parent_quota_us != 0;
+	const int64_t *in[2] = { silos_of(g, run, 1, k), silos_of(g, run, 0, k) };
+	int64_t *out[2] = { silos_of(g, run, 1, k), silos_of(g, run, 0, k) };
+	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
+	struct cgctl_bw_replay_spec sp = {
+		.size = sizeof(sp), .kver = run->model_kver, .ncpus = run->ncpu,
+		.hz = run->perturb.hz,
 		.slice_ns = run->perturb.slice_ns ? run->perturb.slice_ns : run->slice_ns,
 		.duration_ns = wall_ns, .settle_ns = settle_ns, .seed = seed,
 		.other_load_ppm = other_ppm,
+		.levels = two ? lv : lv + 1, .nlevels = two ? 2 : 1,
+		.silos = g->warm ? (two ? in : in + 1) : NULL,
+		.silos_out = chain ? (two ? out : out + 1) : NULL,
+		.shares = p->bg_threads ? p->shares : 0,
+		.bg_threads = p->bg_threads, .bg_shares = p->bg_shares,
+		.rewrite = p->rewrite_ms ? &rw : NULL, .rewrite_at_ns = g->rewrite_at_ns,
+		.threads = p->threads, .busy_ns = busy_ns,
+		.idle_ns = (uint64_t)p->idle_ms * 1000000ULL, .account_ns = account_ns,
 	};
-	struct cgctl_bw_settings bw = { CGCTL_BW_INF, p->period_us, 0 };
-	struct cgctl_bw_thread t = { 0 };
-	struct cgctl_bw_sim *sim;
-	int gp = -1, gc, err;
-	unsigned int i;
+	int err;
 
-	err = cgctl_bw_sim_new(&sim, &cfg);
-	if (err < 0)
-		goto out;
-	if (p->parent_quota_us) {
-		bw.quota_us = p->parent_quota_us;
-		err = gp = cgctl_bw_sim_add_group(sim, -1, &bw);
-		if (err >= 0 && g->warm)
-			err = cgctl_bw_sim_set_silos(sim, gp, silos_of(g, run, 1, k), run->ncpu);
-		if (err < 0)
-			goto out;
-	}
-	bw.quota_us = p->quota_us ? p->quota_us : CGCTL_BW_INF;
 	if (p->quota_us && run->perturb.quota_us)
-		bw.quota_us = run->perturb.quota_us;
-	bw.burst_us = p->burst_us;
-	err = gc = cgctl_bw_sim_add_group(sim, gp, &bw);
-	if (err >= 0 && g->warm)
-		err = cgctl_bw_sim_set_silos(sim, gc, silos_of(g, run, 0, k), run->ncpu);
-	if (err >= 0 && p->rewrite_ms) {
-		struct cgctl_bw_settings rw = { p->rewrite_quota_us, p->period_us, p->burst_us };
-
-		err = cgctl_bw_sim_write(sim, gc, g->rewrite_at_ns, &rw);
-	}
-	if (err < 0)
-		goto out;
-	if (err >= 0 && p->bg_threads)
-		err = bw_predict_bg(sim, p, gp, gc);
-	if (err < 0)
-		goto out;
-	t.group = gc;
-	t.busy_ns = busy_ns;
-	t.idle_ns = (uint64_t)p->idle_ms * 1000000ULL;
-	t.account_ns = account_ns;
-	for (i = 0; i < p->threads && err >= 0; i++)
-		err = cgctl_bw_sim_add_thread(sim, &t);
-	/* where the kernel ran them (the background's threads were added first) */
-	if (err >= 0)
-		err = bwp_tell(pl, sim, 0);
-	if (err >= 0)
-		err = (int)MIN(cgctl_bw_sim_run(sim), 0);
-	if (err >= 0)
-		err = cgctl_bw_sim_stat(sim, gc, true, &child->st);
-	if (err >= 0 && gp >= 0)
-		err = cgctl_bw_sim_stat(sim, gp, true, &parent->st);
-	if (err >= 0 && chain)
-		err = cgctl_bw_sim_silos(sim, gc, silos_of(g, run, 0, k), run->ncpu);
-	if (err >= 0 && chain && gp >= 0)
-		err = cgctl_bw_sim_silos(sim, gp, silos_of(g, run, 1, k), run->ncpu);
-out:
-	if (err < 0)
+		lv[1].quota_us = run->perturb.quota_us;
+	err = cgctl_bw_replay(&sp, &res, NULL);
+	if (err < 0) {
 		snprintf(reason, len, "bandwidth model: %s", strerror(-err));
-	cgctl_bw_sim_free(sim);
-	return err;
+		return err;
+	}
+	child->st = res.settled;
+	if (two)
+		parent->st = res.parent_settled;
+	cgctl_bw_replay_result_free(&res);
+	return 0;
 }
 
 static void na(struct vsample *o, const char *what, const char *release, const char *since)
@@ -767,8 +726,8 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 		 */
 		wait_ppm = 0;
 		if (have_delay && cpu) {
-			err = bw_predict(run, p, wall, now - t_end, seed, 0, busy_ns, account_ns, k, false,
-					 pl, &pc, &pp, reason, len);
+			err = bw_predict(run, p, wall, now - t_end, seed, 0, busy_ns,
+					 account_ns, k, false, &pc, &pp, reason, len);
 			if (err < 0)
 				return err;
 			other = MAX((double)delay - (double)pc.st.delay_ns, 0.0);
@@ -776,8 +735,8 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 			if (k == 0)
 				dc.wait_ns = (int64_t)other;
 		}
-		err = bw_predict(run, p, wall, now - t_end, seed, wait_ppm, busy_ns, account_ns, k, true,
-				 pl, &pc, &pp, reason, len);
+		err = bw_predict(run, p, wall, now - t_end, seed, wait_ppm, busy_ns,
+				 account_ns, k, true, &pc, &pp, reason, len);
 		if (err < 0)
 			return err;
 		for (i = 0; i < vscenario_nq(s); i++) {

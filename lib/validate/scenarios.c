@@ -33,7 +33,7 @@
 #define Q_USAGE { "usage", "ns", 20 * MS, 0.05 }
 #define Q_OTHER { "other_load", "ppm", 0, 0 }	/* measured, reported as n/a */
 #define Q_WAIT { "cpu_wait", "ns", 0, 0 }	/* measured (run_delay), reported as n/a */
-/* measured where the kernel ran each thread, told to the model, reported as n/a */
+/* measured where the kernel ran each thread, reported as n/a (not told to the model) */
 #define Q_PLACE { "placement", "cpus", 0, 0 }
 
 static const struct vbw_params bw_50_1 = { 50000, 100000, 0, 0, 1, 0, 0, 800, 300 };

@@ -37,8 +37,8 @@ static bool executable(const char *p)
 }
 
 /* The harness: $CGCTL_VM_HARNESS, $top_srcdir (make check), the build tree @cgctl was
- * built in (beside it, libtool's .libs/ one level deeper), the source tree this library
- * was configured from (a build outside the source tree), or the installed copy. */
+ * built in (beside it, libtool's .libs/ one level deeper), or the installed copy.  No
+ * build path is compiled in: an installed cgctl never runs a build tree's file. */
 static int find_harness(const char *cgctl, char *out, size_t len)
 {
 	static const char *const rel[] = {"/../tests/vm/run-vm", "/../../tests/vm/run-vm"};
@@ -61,11 +61,6 @@ static int find_harness(const char *cgctl, char *out, size_t len)
 			    executable(out))
 				return 0;
 	}
-#ifdef CGCTL_ABS_SRCDIR
-	if ((size_t)snprintf(out, len, "%s/tests/vm/run-vm", CGCTL_ABS_SRCDIR) < len &&
-	    executable(out))
-		return 0;
-#endif
 	snprintf(out, len, "%s/cgctl/run-vm", CGCTL_LIBEXECDIR);
 	return executable(out) ? 0 : -ENOENT;
 }
