@@ -13,12 +13,12 @@
 
 extern const struct cgctl_cmd cmd_help WEAK, cmd_create WEAK, cmd_delete WEAK, cmd_tree WEAK,
 	cmd_get WEAK, cmd_set WEAK, cmd_stat WEAK, cmd_mem WEAK, cmd_bw WEAK, cmd_move WEAK,
-	cmd_watch WEAK, cmd_validate WEAK;
+	cmd_watch WEAK, cmd_validate WEAK, cmd_bench WEAK;
 
 /* Entries of commands whose file is not linked are NULL and skipped. */
 const struct cgctl_cmd *const cgctl_commands[] = {
 	&cmd_create, &cmd_delete, &cmd_tree, &cmd_get, &cmd_set, &cmd_stat, &cmd_mem,
-	&cmd_bw, &cmd_move, &cmd_watch, &cmd_validate, &cmd_help, NULL,
+	&cmd_bw, &cmd_move, &cmd_watch, &cmd_validate, &cmd_bench, &cmd_help, NULL,
 };
 #define N_COMMANDS (sizeof(cgctl_commands) / sizeof(cgctl_commands[0]) - 1)
 const size_t cgctl_n_commands = N_COMMANDS;

@@ -62,6 +62,11 @@ void validate_catch_signals(bool on)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+volatile int *validate_cancel_flag(void)
+{
+	return &cancelled;
+}
+
 static void progress(void *data, const char *scenario, unsigned int run, unsigned int runs)
 {
 	cli_progress(data, "validate: %s: run %u/%u", scenario, run, runs);

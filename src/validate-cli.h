@@ -9,6 +9,8 @@
 
 /* Catch SIGINT, SIGTERM and SIGHUP into the options' cancel flag (on) or not (off). */
 void validate_catch_signals(bool on);
+/* The flag those signals set (also `cgctl bench`'s: one signal handling for both). */
+volatile int *validate_cancel_flag(void);
 /* Run the scenarios (or @o's sweep) on this machine.  Returns: an exit status; *ret on
  * EXIT_OK. */
 int validate_host(struct cli *cli, const struct cgctl_validate_opts *o,

@@ -39,12 +39,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "workload.h"
+
 #define PAGE 4096UL
 #define HPAGE (512 * PAGE)	/* a PMD-sized THP */
 #define MAX_THREADS 64
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
-static uint64_t clock_ns(clockid_t id)
+uint64_t wl_clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
@@ -52,8 +54,7 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int say(const char *fmt, ...)
+int wl_say(const char *fmt, ...)
 {
 	char line[256];
 	va_list ap;
@@ -69,7 +70,7 @@ static int say(const char *fmt, ...)
 }
 
 /* Read stdin until a line "go" (returns 0) or EOF (-1). */
-static int wait_go(void)
+int wl_wait_go(void)
 {
 	char c, line[16];
 	size_t n = 0;
@@ -89,7 +90,7 @@ static int wait_go(void)
 }
 
 /* Hold (memory stays mapped) until the parent closes our stdin. */
-static void wait_eof(void)
+void wl_wait_eof(void)
 {
 	char buf[64];
 
@@ -97,7 +98,7 @@ static void wait_eof(void)
 		;
 }
 
-static int num(const char *s, unsigned long max, unsigned long *v)
+int wl_num(const char *s, unsigned long max, unsigned long *v)
 {
 	char *end;
 
@@ -138,7 +139,7 @@ static void log_cpu(struct cpu_log *l)
 	if (c == l->last || n == PLACE_MAX)
 		return;
 	l->last = c;
-	l->at[n] = clock_ns(CLOCK_MONOTONIC);
+	l->at[n] = wl_clock_ns(CLOCK_MONOTONIC);
 	l->cpu[n] = c;
 	__atomic_store_n(&l->n, n + 1, __ATOMIC_RELEASE);
 }
@@ -175,10 +176,10 @@ static uint64_t run_delay_ns(void)
  */
 static uint64_t spin(uint64_t until_ns, uint64_t busy_ns, struct cpu_log *l, uint64_t *reads)
 {
-	uint64_t start = clock_ns(CLOCK_THREAD_CPUTIME_ID), used = 0, n = 0;
+	uint64_t start = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID), used = 0, n = 0;
 
-	while (clock_ns(CLOCK_MONOTONIC) < until_ns &&
-	       (!busy_ns || (n++, used = clock_ns(CLOCK_THREAD_CPUTIME_ID) - start) < busy_ns))
+	while (wl_clock_ns(CLOCK_MONOTONIC) < until_ns &&
+	       (!busy_ns || (n++, used = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID) - start) < busy_ns))
 		if (l)
 			log_cpu(l);
 	*reads = n;
@@ -204,15 +205,15 @@ static void *cpu_thread(void *arg)
 	 * binding, and under an emulator the translation of the code: measured 20-70 ms of
 	 * CPU per run under qemu TCG) happen before the workload joins its cgroup.
 	 */
-	spin(clock_ns(CLOCK_MONOTONIC) + 2000000ULL, 1000000ULL, NULL, &reads);
+	spin(wl_clock_ns(CLOCK_MONOTONIC) + 2000000ULL, 1000000ULL, NULL, &reads);
 	sched_getcpu();
 	nap_ns(1000000ULL);
 	run_delay_ns();
 	pthread_barrier_wait(&j->warm);
 	pthread_barrier_wait(&j->start);
 	delay0 = run_delay_ns();
-	while (clock_ns(CLOCK_MONOTONIC) < j->until_ns) {
-		uint64_t top = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	while (wl_clock_ns(CLOCK_MONOTONIC) < j->until_ns) {
+		uint64_t top = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 
 		/* the previous phase completed: its cycle ends here, after the wake-up */
 		if (last_top) {
@@ -227,7 +228,7 @@ static void *cpu_thread(void *arg)
 			__atomic_add_fetch(&j->phases, 1, __ATOMIC_RELAXED);
 			__atomic_add_fetch(&j->reads, reads, __ATOMIC_RELAXED);
 		}
-		now = clock_ns(CLOCK_MONOTONIC);
+		now = wl_clock_ns(CLOCK_MONOTONIC);
 		if (!j->busy_ns || now >= j->until_ns)
 			continue;
 		/* never sleep past the deadline: every run ends at the same wall time */
@@ -245,7 +246,7 @@ static int say_places(const struct cpu_job *j, unsigned long threads, unsigned i
 		unsigned int n = __atomic_load_n(&l->n, __ATOMIC_ACQUIRE);
 
 		for (; from[i] < n; from[i]++)
-			if (say("place %lu %llu %d", i, (unsigned long long)l->at[from[i]],
+			if (wl_say("place %lu %llu %d", i, (unsigned long long)l->at[from[i]],
 				l->cpu[from[i]]) < 0)
 				return -1;
 	}
@@ -260,7 +261,7 @@ static int serve_where(const struct cpu_job *j, unsigned long threads, uint64_t 
 	size_t n = 0;
 	uint64_t now;
 
-	while ((now = clock_ns(CLOCK_MONOTONIC)) < until_ns) {
+	while ((now = wl_clock_ns(CLOCK_MONOTONIC)) < until_ns) {
 		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
 		int ms = (int)MIN((until_ns - now) / 1000000ULL + 1, 1000ULL);
 
@@ -276,7 +277,7 @@ static int serve_where(const struct cpu_job *j, unsigned long threads, uint64_t 
 		line[n] = '\0';
 		n = 0;
 		if (strcmp(line, "where") == 0 &&
-		    (say_places(j, threads, from) < 0 || say("where-end") < 0))
+		    (say_places(j, threads, from) < 0 || wl_say("where-end") < 0))
 			return -1;
 	}
 	return 0;
@@ -306,12 +307,12 @@ static int run_cpu(unsigned long threads, struct cpu_job *j, uint64_t wall_ns)
 		if (pthread_create(&t[i], NULL, cpu_thread, j) != 0)
 			return 1;
 	/* the main thread warms its own path too: it only waits and reports */
-	clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	wl_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	pthread_barrier_wait(&j->warm);
-	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+	if (wl_say("ready pid=%d", (int)getpid()) < 0 || wl_wait_go() < 0)
 		return 1;
-	t0 = clock_ns(CLOCK_MONOTONIC);
-	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	t0 = wl_clock_ns(CLOCK_MONOTONIC);
+	cpu0 = wl_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	j->until_ns = t0 + wall_ns;
 	pthread_barrier_wait(&j->start);
 	if (serve_where(j, threads, j->until_ns, from) < 0)
@@ -320,16 +321,16 @@ static int run_cpu(unsigned long threads, struct cpu_job *j, uint64_t wall_ns)
 		pthread_join(t[i], NULL);
 	if (say_places(j, threads, from) < 0)
 		return 1;
-	if (say("done wall_ns=%llu cpu_ns=%llu threads=%lu delay_ns=%llu phases=%llu "
+	if (wl_say("done wall_ns=%llu cpu_ns=%llu threads=%lu delay_ns=%llu phases=%llu "
 		"phase_ns=%llu reads=%llu cycles=%llu cycle_ns=%llu",
-		(unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0),
-		(unsigned long long)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0), threads,
+		(unsigned long long)(wl_clock_ns(CLOCK_MONOTONIC) - t0),
+		(unsigned long long)(wl_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0), threads,
 		(unsigned long long)__atomic_load_n(&j->delay_ns, __ATOMIC_RELAXED),
 		(unsigned long long)j->phases, (unsigned long long)j->phase_ns,
 		(unsigned long long)j->reads, (unsigned long long)j->cycles,
 		(unsigned long long)j->cycle_ns) < 0)
 		return 1;
-	wait_eof();
+	wl_wait_eof();
 	free(j->log);
 	return 0;
 }
@@ -339,8 +340,8 @@ static int wl_spin(int argc, const char **argv)
 	struct cpu_job j = { 0 };
 	unsigned long n, ms;
 
-	if (argc != 3 || num(argv[1], MAX_THREADS, &n) < 0 || n == 0 ||
-	    num(argv[2], 600000, &ms) < 0)
+	if (argc != 3 || wl_num(argv[1], MAX_THREADS, &n) < 0 || n == 0 ||
+	    wl_num(argv[2], 600000, &ms) < 0)
 		return 2;
 	return run_cpu(n, &j, ms * 1000000ULL);
 }
@@ -350,9 +351,9 @@ static int wl_duty(int argc, const char **argv)
 	unsigned long n, busy, idle, ms;
 	struct cpu_job j;
 
-	if (argc != 5 || num(argv[1], MAX_THREADS, &n) < 0 || n == 0 ||
-	    num(argv[2], 60000, &busy) < 0 || busy == 0 || num(argv[3], 60000, &idle) < 0 ||
-	    num(argv[4], 600000, &ms) < 0)
+	if (argc != 5 || wl_num(argv[1], MAX_THREADS, &n) < 0 || n == 0 ||
+	    wl_num(argv[2], 60000, &busy) < 0 || busy == 0 || wl_num(argv[3], 60000, &idle) < 0 ||
+	    wl_num(argv[4], 600000, &ms) < 0)
 		return 2;
 	j = (struct cpu_job){ .busy_ns = busy * 1000000ULL, .idle_ns = idle * 1000000ULL };
 	return run_cpu(n, &j, ms * 1000000ULL);
@@ -427,17 +428,17 @@ static int wl_touch(int argc, const char **argv)
 	unsigned long pages, threads = 1;
 	char *p;
 
-	if (argc < 2 || argc > 3 || num(argv[1], 1UL << 22, &pages) < 0 || pages == 0 ||
-	    (argc == 3 && (num(argv[2], MAX_THREADS, &threads) < 0 || threads == 0)))
+	if (argc < 2 || argc > 3 || wl_num(argv[1], 1UL << 22, &pages) < 0 || pages == 0 ||
+	    (argc == 3 && (wl_num(argv[2], MAX_THREADS, &threads) < 0 || threads == 0)))
 		return 2;
 	p = map_anon(pages);
 	if (!p)
 		return 1;
-	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+	if (wl_say("ready pid=%d", (int)getpid()) < 0 || wl_wait_go() < 0)
 		return 1;
-	if (touch(p, pages, threads) < 0 || say("done pages=%lu threads=%lu", pages, threads) < 0)
+	if (touch(p, pages, threads) < 0 || wl_say("done pages=%lu threads=%lu", pages, threads) < 0)
 		return 1;
-	wait_eof();
+	wl_wait_eof();
 	return 0;
 }
 
@@ -448,17 +449,17 @@ static int wl_touch_steps(int argc, const char **argv)
 	unsigned long pages, steps;
 	char *p;
 
-	if (argc != 3 || num(argv[1], 1UL << 20, &pages) < 0 || pages == 0 ||
-	    num(argv[2], 64, &steps) < 0 || steps == 0)
+	if (argc != 3 || wl_num(argv[1], 1UL << 20, &pages) < 0 || pages == 0 ||
+	    wl_num(argv[2], 64, &steps) < 0 || steps == 0)
 		return 2;
 	p = map_anon(pages * steps);
-	if (!p || say("ready pid=%d", (int)getpid()) < 0)
+	if (!p || wl_say("ready pid=%d", (int)getpid()) < 0)
 		return 1;
 	for (unsigned long i = 0; i < steps; i++)
-		if (wait_go() < 0 || touch(p + i * pages * PAGE, pages, 1) < 0 ||
-		    say("done step=%lu pages=%lu", i, pages) < 0)
+		if (wl_wait_go() < 0 || touch(p + i * pages * PAGE, pages, 1) < 0 ||
+		    wl_say("done step=%lu pages=%lu", i, pages) < 0)
 			return 1;
-	wait_eof();
+	wl_wait_eof();
 	return 0;
 }
 
@@ -468,24 +469,24 @@ static int wl_fork_touch(int argc, const char **argv)
 	pid_t kid;
 	char *p;
 
-	if (argc != 2 || num(argv[1], 1UL << 22, &pages) < 0 || pages == 0)
+	if (argc != 2 || wl_num(argv[1], 1UL << 22, &pages) < 0 || pages == 0)
 		return 2;
 	p = map_anon(pages);
 	if (!p)
 		return 1;
-	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0 || touch(p, pages, 1) < 0)
+	if (wl_say("ready pid=%d", (int)getpid()) < 0 || wl_wait_go() < 0 || touch(p, pages, 1) < 0)
 		return 1;
 	kid = fork();
 	if (kid == 0) {
 		/* the child only keeps the COW-shared pages mapped, as long as we live */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(STDOUT_FILENO);
-		wait_eof();
+		wl_wait_eof();
 		_exit(0);
 	}
-	if (kid < 0 || say("done pages=%lu child=%d", pages, (int)kid) < 0)
+	if (kid < 0 || wl_say("done pages=%lu child=%d", pages, (int)kid) < 0)
 		return 1;
-	wait_eof();
+	wl_wait_eof();
 	kill(kid, SIGKILL);
 	waitpid(kid, NULL, 0);
 	return 0;
@@ -515,8 +516,8 @@ static int wl_file_touch(int argc, const char **argv)
 	char sink = 0, buf[PAGE];
 	int fd;
 
-	if (argc < 3 || argc > 4 || num(argv[2], 1UL << 20, &pages) < 0 || pages == 0 ||
-	    (argc == 4 && (num(argv[3], 1024, &stride) < 0 || stride == 0)))
+	if (argc < 3 || argc > 4 || wl_num(argv[2], 1UL << 20, &pages) < 0 || pages == 0 ||
+	    (argc == 4 && (wl_num(argv[3], 1024, &stride) < 0 || stride == 0)))
 		return 2;
 	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || ftruncate(fd, (off_t)(pages * PAGE)) < 0)
@@ -528,12 +529,12 @@ static int wl_file_touch(int argc, const char **argv)
 	p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return 1;
-	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+	if (wl_say("ready pid=%d", (int)getpid()) < 0 || wl_wait_go() < 0)
 		return 1;
 	file_touch(p, pages, stride, &sink);
-	if (say("done pages=%lu sum=%d", pages, sink) < 0)
+	if (wl_say("done pages=%lu sum=%d", pages, sink) < 0)
 		return 1;
-	wait_eof();
+	wl_wait_eof();
 	unlink(argv[1]);
 	return 0;
 }
@@ -568,8 +569,8 @@ static int wl_thp_touch(int argc, const char **argv)
 	size_t len;
 	char *raw, *p;
 
-	if (argc != 3 || num(argv[1], 1024, &blocks) < 0 || blocks == 0 ||
-	    num(argv[2], blocks, &split) < 0)
+	if (argc != 3 || wl_num(argv[1], 1024, &blocks) < 0 || blocks == 0 ||
+	    wl_num(argv[2], blocks, &split) < 0)
 		return 2;
 	len = blocks * HPAGE;
 	raw = mmap(NULL, len + HPAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
@@ -578,17 +579,17 @@ static int wl_thp_touch(int argc, const char **argv)
 		return 1;
 	p = (char *)(((uintptr_t)raw + HPAGE - 1) & ~(uintptr_t)(HPAGE - 1));
 	madvise(p, len, MADV_HUGEPAGE);	/* EINVAL without THP: base pages, thp_kb=0 */
-	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+	if (wl_say("ready pid=%d", (int)getpid()) < 0 || wl_wait_go() < 0)
 		return 1;
 	for (size_t i = 0; i < len / PAGE; i++)
 		p[i * PAGE] = 1;
 	for (unsigned long i = 0; i < split; i++)
 		if (mprotect(p + i * HPAGE + HPAGE / 2, HPAGE / 2, PROT_READ) < 0)
 			return 1;
-	if (say("done pages=%lu thp_kb=%lu", (unsigned long)(len / PAGE),
+	if (wl_say("done pages=%lu thp_kb=%lu", (unsigned long)(len / PAGE),
 		smaps_thp_kb(p, len)) < 0)
 		return 1;
-	wait_eof();
+	wl_wait_eof();
 	return 0;
 }
 
@@ -601,20 +602,20 @@ static int wl_touch_timed(int argc, const char **argv)
 	uint64_t t0;
 	char *p;
 
-	if (argc != 2 || num(argv[1], 1UL << 22, &pages) < 0 || pages == 0)
+	if (argc != 2 || wl_num(argv[1], 1UL << 22, &pages) < 0 || pages == 0)
 		return 2;
 	p = map_anon(pages);
 	if (!p)
 		return 1;
-	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+	if (wl_say("ready pid=%d", (int)getpid()) < 0 || wl_wait_go() < 0)
 		return 1;
-	t0 = clock_ns(CLOCK_MONOTONIC);
+	t0 = wl_clock_ns(CLOCK_MONOTONIC);
 	if (touch(p, pages, 1) < 0)
 		return 1;
-	if (say("done pages=%lu ns=%llu", pages,
-		(unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0)) < 0)
+	if (wl_say("done pages=%lu ns=%llu", pages,
+		(unsigned long long)(wl_clock_ns(CLOCK_MONOTONIC) - t0)) < 0)
 		return 1;
-	wait_eof();
+	wl_wait_eof();
 	return 0;
 }
 
@@ -647,16 +648,16 @@ static int wl_read_file(int argc, const char **argv)
 	uint64_t t0;
 	int fd;
 
-	if (argc != 4 || num(argv[2], 1UL << 22, &pages) < 0 || pages == 0 ||
-	    num(argv[3], 256, &chunk) < 0 || chunk == 0)
+	if (argc != 4 || wl_num(argv[2], 1UL << 22, &pages) < 0 || pages == 0 ||
+	    wl_num(argv[3], 256, &chunk) < 0 || chunk == 0)
 		return 2;
 	fd = open_clean_file(argv[1], pages);
 	if (fd < 0)
 		return 1;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);	/* no readahead beyond each read */
-	if (say("ready pid=%d", (int)getpid()) < 0 || wait_go() < 0)
+	if (wl_say("ready pid=%d", (int)getpid()) < 0 || wl_wait_go() < 0)
 		return 1;
-	t0 = clock_ns(CLOCK_MONOTONIC);
+	t0 = wl_clock_ns(CLOCK_MONOTONIC);
 	while (done < pages) {
 		size_t n = MIN(pages - done, chunk) * PAGE;
 
@@ -664,10 +665,10 @@ static int wl_read_file(int argc, const char **argv)
 			return 1;
 		done += n / PAGE;
 	}
-	if (say("done pages=%lu ns=%llu", pages,
-		(unsigned long long)(clock_ns(CLOCK_MONOTONIC) - t0)) < 0)
+	if (wl_say("done pages=%lu ns=%llu", pages,
+		(unsigned long long)(wl_clock_ns(CLOCK_MONOTONIC) - t0)) < 0)
 		return 1;
-	wait_eof();
+	wl_wait_eof();
 	close(fd);
 	return 0;
 }
@@ -683,7 +684,11 @@ static const char usage[] =
 	"       cgctl-workload thp-touch BLOCKS SPLIT\n"
 	"       cgctl-workload touch-timed PAGES\n"
 	"       cgctl-workload read-file PATH PAGES CHUNK\n"
-	"(started by cgctl validate; see cgctl-validate(1))\n";
+	"       cgctl-workload bench-fault THREADS MS\n"
+	"       cgctl-workload bench-alloc THREADS MS\n"
+	"       cgctl-workload bench-pipe ROUNDS\n"
+	"       cgctl-workload bench-procread PROCS ROUNDS FILES\n"
+	"(started by cgctl validate and cgctl bench; see cgctl-validate(1), cgctl-bench(1))\n";
 
 int main(int argc, char **argv)
 {
@@ -696,6 +701,8 @@ int main(int argc, char **argv)
 		{ "touch-steps", wl_touch_steps },
 		{ "file-touch", wl_file_touch },     { "thp-touch", wl_thp_touch },
 		{ "touch-timed", wl_touch_timed },  { "read-file", wl_read_file },	/* memhigh */
+		{ "bench-fault", wl_bench_fault },  { "bench-alloc", wl_bench_alloc },
+		{ "bench-pipe", wl_bench_pipe },    { "bench-procread", wl_bench_procread },
 	};
 	const char **args = (const char **)argv + 1;
 	size_t i;

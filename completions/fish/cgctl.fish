@@ -150,6 +150,9 @@ function __cgctl_complete_args
     if string match -q -- '*SCENARIO*' $usage
         complete -c cgctl -n $cond -f -a '(cgctl validate --list 2>/dev/null | string replace -r "^(\S+)\s+" "\$1\t")'
     end
+    if string match -q -- '*EXPERIMENT*' $usage
+        complete -c cgctl -n $cond -f -a '(cgctl bench --list 2>/dev/null | string match -r "^\S.*" | string replace -r "^(\S+)\s+" "\$1\t")'
+    end
     if string match -q -- '*COMMAND*' $usage
         complete -c cgctl -n "$cond; and test (count (__cgctl_args)) -eq 1" -f -a "$__cgctl_commands"
     end
