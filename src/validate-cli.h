@@ -5,7 +5,7 @@
 
 #include "cgctl.h"
 
-#define VALIDATE_MAX_TARGETS 4
+#define VALIDATE_MAX_TARGETS 5
 
 /* Catch SIGINT, SIGTERM and SIGHUP into the options' cancel flag (on) or not (off). */
 void validate_catch_signals(bool on);

@@ -14,7 +14,8 @@
 
 #include "validate-cli.h"
 
-#define TARGETS_USAGE "host, vm:6.1-v1, vm:6.1-v2, vm:6.12-v2 (comma-separated) or all"
+#define TARGETS_USAGE \
+	"host, vm:6.1-v1, vm:6.1-v2, vm:6.12-v2, vm:6.12-systemd (comma-separated) or all"
 
 int validate_vm(struct cli *cli, const char *config, const struct cgctl_validate_opts *o,
 		const char *const *names, size_t n, struct cgctl_vreport **ret, char *why,
@@ -92,7 +93,7 @@ static int parse_targets(struct cli *cli, const char *target, int *idx, size_t *
 		for (i = 0; i < *n; i++)
 			if (idx[i] == k)
 				return cli_usage(cli, "--target: '%.*s' given twice", (int)len, p);
-		idx[(*n)++] = k;	/* at most 1 + 3 distinct: VALIDATE_MAX_TARGETS */
+		idx[(*n)++] = k;	/* at most 1 + 4 distinct: VALIDATE_MAX_TARGETS */
 		p += len;
 	} while (*p++ == ',');
 	return EXIT_OK;

@@ -179,7 +179,7 @@ function __cgctl_options
                 case COLUMNS
                     set -a spec -r -x -a "(__fish_complete_list , 'string split , -- $__cgctl_cols')"
                 case TARGET
-                    set -a spec -r -x -a 'host vm:6.1-v1 vm:6.1-v2 vm:6.12-v2 all'
+                    set -a spec -r -x -a 'host vm:6.1-v1 vm:6.1-v2 vm:6.12-v2 vm:6.12-systemd all'
                 case '*|*'
                     set -a spec -r -x -a (string split '|' -- $arg | string join ' ')
                 case '*'

@@ -149,4 +149,18 @@ expect_rc 1 "SIGTERM during a VM run"
 expect_err_line "SIGTERM during a VM run"
 case "$ERR" in *"interrupted; the VM was stopped"*) ok ;; *) fail "SIGTERM: $ERR" ;; esac
 [ -e "$ARGV.term" ] && ok || fail "the harness was not stopped"
+# ---- the systemd VM (issue 27): one more configuration for the harness ----
+rm -f "$ARGV"
+cg --json validate --sweep 1 --kind move --target vm:6.12-systemd
+expect_rc 0 "vm:6.12-systemd"
+grep -qx -- '6.12-systemd' "$ARGV" && ok ||
+	fail "--config 6.12-systemd for the harness: $(tr '\n' ' ' <"$ARGV")"
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["target"] == "vm:6.12-systemd", j["target"]
+' && ok || fail "vm:6.12-systemd report: $OUT"
+cg validate --target vm:6.12-v3
+expect_rc 2 "an unknown VM configuration"
+case "$ERR" in *vm:6.12-systemd*) ok ;; *) fail "the usage names vm:6.12-systemd: $ERR" ;; esac
 done_testing

@@ -2,14 +2,11 @@
 # /init of the VM tier's initramfs (busybox sh, runs as PID 1 inside the guest).
 #
 # Mounts the pseudo file systems and the cgroup hierarchies of the requested mode, runs
-# each job listed in /vm/jobs, and reports every job on the second serial port
+# each job listed in /vm/jobs (jobs.sh), and reports every job on the second serial port
 # (/dev/ttyS1, the result channel; the kernel console stays on ttyS0):
 #
 #   @@CGCTL-BOOT <uptime seconds>@@
-#   @@CGCTL-START <name>@@
-#   @@CGCTL-STDOUT <name>@@      base64 of the job's stdout follows
-#   @@CGCTL-STDERR <name>@@      base64 of the job's stderr follows
-#   @@CGCTL-RESULT <name> <exit status> <seconds>@@
+#   ... each job's markers (jobs.sh) ...
 #   @@CGCTL-DONE@@
 #
 # then powers the machine off.  tests/vm/run-vm is the host side.
@@ -80,34 +77,8 @@ VM_KRELEASE=$(uname -r)
 export VM_KRELEASE
 [ -f /vm/passenv ] && . /vm/passenv
 
-# uptime_cs: uptime in hundredths of a second
-uptime_cs() {
-	read -r u _ </proc/uptime
-	echo "${u%.*}${u#*.}"
-}
-
-run_job() { # run_job NAME SCRIPT
-	name=$1
-	echo "@@CGCTL-START $name@@" >&3
-	echo "vm-init: running $name" >/dev/console
-	mkdir -p "/tmp/job/$name"
-	t0=$(uptime_cs)
-	(cd "/tmp/job/$name" && exec sh "$2") </dev/null >/tmp/job.out 2>/tmp/job.err
-	rc=$?
-	t1=$(uptime_cs)
-	dt=$((t1 - t0))
-	echo "@@CGCTL-STDOUT $name@@" >&3
-	base64 /tmp/job.out >&3
-	echo "@@CGCTL-STDERR $name@@" >&3
-	base64 /tmp/job.err >&3
-	printf '@@CGCTL-RESULT %s %d %d.%02d@@\n' "$name" "$rc" $((dt / 100)) $((dt % 100)) >&3
-}
-
-while read -r name script; do
-	[ -n "$name" ] && run_job "$name" "$script"
-done </vm/jobs
-
-echo "@@CGCTL-DONE@@" >&3
+. /vm/jobs.sh
+run_jobs
 # closing the tty waits until the UART has sent everything
 exec 3>&-
 sync

@@ -1,6 +1,7 @@
 # shellcheck shell=sh
 # vmcheck.sh: the `make check` side of the VM tier, sourced by tests/vm/vm-*.sh.
-# vm_check CONFIG: one boot of CONFIG running every guest test in tests/vm/guest/.
+# vm_check CONFIG [DIR]: one boot of CONFIG running every guest test in DIR (default
+# tests/vm/guest/; 6.12-systemd: tests/vm/systemd/guest/).
 # Environment: CGCTL (from the Makefile), CGCTL_KERNEL_CACHE, CGCTL_VM_TIMEOUT (seconds,
 # default 600), CGCTL_VM_VERBOSE=1 (stream the console), CGCTL_VM_TESTS (guest test
 # name patterns to run instead of all), CGCTL_DISTCHECK (skip).
@@ -35,21 +36,31 @@ vm_check_prereq() {
 	then
 		echo "SKIP: no static busybox (apt install busybox-static)"; exit 77
 	fi
+	sdroot=${CGCTL_SYSTEMD_ROOT:-/var/cache/cgctl/systemd-root}
+	if [ "${config#*-}" = systemd ] && [ ! -x "$sdroot/root/lib/systemd/systemd" ]; then
+		echo "SKIP: no systemd root in $sdroot (scripts/install-deps)"; exit 77
+	fi
+	if [ "${config#*-}" = systemd ] && [ ! -s "$kcache/${config%-*}/boot-modules/order" ]
+	then
+		echo "SKIP: no virtio_blk in $kcache/${config%-*}/boot-modules" \
+			"(scripts/install-deps)"; exit 77
+	fi
 }
 
 vm_check() {
 	vm_check_prereq "$1"
+	gdir=$srcdir/tests/vm/${2:-guest}
 	set -- --config "$config" --timeout "${CGCTL_VM_TIMEOUT:-600}"
 	if [ -n "${CGCTL_VM_TESTS:-}" ]; then
 		# a developer's selection: CGCTL_VM_TESTS='memcg-* cgctl-basic'
 		for pat in $CGCTL_VM_TESTS; do
-			for f in "$srcdir/tests/vm/guest/"$pat.sh; do
+			for f in "$gdir/"$pat.sh; do
 				[ -f "$f" ] && set -- "$@" --tests "$f"
 			done
 		done
 		[ $# -gt 4 ] || { echo "SKIP: no guest test matches '$CGCTL_VM_TESTS'"; exit 77; }
 	else
-		set -- "$@" --tests "$srcdir/tests/vm/guest"
+		set -- "$@" --tests "$gdir"
 	fi
 	# test helpers the guest tests use (built by make check)
 	for h in forkstorm; do
@@ -62,6 +73,10 @@ vm_check() {
 	# memhigh.sh's workload helper without sanitizers (lib/engine/memhigh.am)
 	[ -x "${top_builddir:-.}/tests/vm/cgctl-workload-plain" ] &&
 		set -- "$@" --file "${top_builddir:-.}/tests/vm/cgctl-workload-plain"
+	# files a caller adds (HOST[:GUEST], blank-separated)
+	for f in ${CGCTL_VM_FILES:-}; do
+		set -- "$@" --file "$f"
+	done
 	[ "${CGCTL_VM_VERBOSE:-0}" = 1 ] && set -- "$@" -v
 	exec "$srcdir/tests/vm/run-vm" "$@"
 }
