@@ -4,6 +4,7 @@
 #define CGCTL_VALIDATE_CLI_H
 
 #include "cgctl.h"
+#include "validate/libcgctl-validate.h"
 
 #define VALIDATE_MAX_TARGETS 5
 

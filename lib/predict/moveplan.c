@@ -197,6 +197,22 @@ void cgctl_move_input_add_unmapped(struct cgctl_move_input *in,
 	in->from.file_large_counted += c->large;
 }
 
+CGCTL_EXPORT int cgctl_move_input_add_cache(struct cgctl_ctx *ctx, const pid_t *pids,
+					   size_t n, uint64_t from_ino,
+					   struct cgctl_move_input *in)
+{
+	struct cgctl_unmapped_cache c;
+	int r;
+
+	if (!ctx || !in || (n && !pids))
+		return -EINVAL;
+	r = cgctl_unmapped_cache_scan(ctx, pids, n, from_ino, &c);
+	if (r < 0)
+		return r;
+	cgctl_move_input_add_unmapped(in, &c);
+	return 0;
+}
+
 static int expect_tasks_inventory(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm, int f,
 				  int t, const pid_t *pids, size_t n,
 				  const struct cgctl_inventory *inv, struct cgctl_move_expect *e)

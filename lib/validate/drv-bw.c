@@ -651,12 +651,12 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 		busy_ns = cycle_ns / cycles;
 	if (err >= 0 && phases && vline_u64(line, "reads", &reads) == 0 && reads)
 		account_ns = MAX(phase_ns / reads, 1);
-	dbg(run->ctx, "%s: workload %s", s->name, line);
+	vlog(LOG_DEBUG, run->ctx, "%s: workload %s", s->name, line);
 	{
 		char where[512];
 
 		bwp_describe(pl, p->bg_threads, where, sizeof(where));
-		dbg(run->ctx, "%s: placement %s", s->name, where);
+		vlog(LOG_DEBUG, run->ctx, "%s: placement %s", s->name, where);
 	}
 	/* its exit (sanitizer teardown can take tens of ms) is not part of the run */
 	if (err >= 0 && g->home)
@@ -691,8 +691,8 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 
 		dc.other_ppm = (uint32_t)(MIN(share, 0.9) * 1e6);
 	}
-	dbg(run->ctx, "%s: other load %.1f%% of %u CPUs", s->name, dc.other_ppm / 1e4,
-	    run->ncpu);
+	vlog(LOG_DEBUG, run->ctx, "%s: other load %.1f%% of %u CPUs", s->name,
+	     dc.other_ppm / 1e4, run->ncpu);
 	/*
 	 * Delay accounting: run_delay counts the time a runnable thread is not running,
 	 * throttled time included (measured on 6.18: a spinner under 20ms/100ms gained
@@ -753,7 +753,7 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 				bw_fill(run, n, o, &dc, &pc, usage);
 		}
 	}
-	dbg(run->ctx, "%s: prior state %s", s->name, g->warm ?
+	vlog(LOG_DEBUG, run->ctx, "%s: prior state %s", s->name, g->warm ?
 	    "warm (the silos the previous run left)" : "fresh (the configuration write's)");
 	g->warm = true;
 	run->seq++;

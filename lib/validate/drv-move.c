@@ -17,7 +17,6 @@
 #include "internal.h"
 #include "validate/validate.h"
 #include "validate/scenarios.h"
-#include "predict/moveplan.h"
 
 #define PG 4096.0
 #define TMPFS_MAGIC_ 0x01021994
@@ -170,7 +169,6 @@ static void inventory(struct vrun *run, const struct vmove_params *p,
 		      const struct cgctl_mount *m, const char *a, pid_t pid, struct move_obs *o)
 {
 	struct cgctl_inventory *inv = NULL;
-	struct cgctl_unmapped_cache c;
 	uint64_t ino;
 
 	memset(&o->held, 0, sizeof(o->held));
@@ -180,9 +178,8 @@ static void inventory(struct vrun *run, const struct vmove_params *p,
 	o->inventoried = cgctl_move_input_from_inventory(inv, ino, &o->held) == 1;
 	cgctl_inventory_free(inv);
 	/* with bit 1, the cached pages of the file between the mapped ones, as `move` */
-	if (o->inventoried && (p->flags & CGCTL_MOVE_CHARGE_FILE) &&
-	    cgctl_unmapped_cache_scan(run->ctx, &pid, 1, ino, &c) == 0)
-		cgctl_move_input_add_unmapped(&o->held, &c);
+	if (o->inventoried && (p->flags & CGCTL_MOVE_CHARGE_FILE))
+		cgctl_move_input_add_cache(run->ctx, &pid, 1, ino, &o->held);
 }
 
 static int move_observe(struct vrun *run, const struct vmove_params *p, struct move_obs *o,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,19 @@
 
 #include "internal.h"
 #include "validate/validate.h"
+
+void vlog(int priority, const struct cgctl_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ctx || cgctl_get_log_priority(ctx) < priority)
+		return;
+	fputs("cgctl: validate: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
 
 static int perturb_one(struct vperturb *p, const char *key, const char *val,
 		       struct cgctl_error *e)
@@ -174,7 +188,7 @@ static void remove_one(struct vrun *run, const struct cgctl_mount *m, const char
 		usleep(20000);
 	}
 	if (err < 0 && err != -ENOENT)
-		err(run->ctx, "validate: cannot remove scratch cgroup %s: %s", path,
+		vlog(LOG_ERR, run->ctx, "cannot remove scratch cgroup %s: %s", path,
 		    strerror(-err));
 }
 

@@ -190,7 +190,7 @@ int vreport_write_html(const struct cgctl_vreport *const *r, size_t n, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-CGCTL_EXPORT int cgctl_vreport_html(const struct cgctl_vreport *const *r, size_t n, char **ret)
+int cgctl_vreport_html(const struct cgctl_vreport *const *r, size_t n, char **ret)
 {
 	size_t len;
 	FILE *f;

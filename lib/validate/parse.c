@@ -331,8 +331,8 @@ static int report_member(struct jp *j, const char *k, void *data)
 	return cgctl_verdict_parse(v, &r->verdict) < 0 ? fail(j, "unknown verdict") : 0;
 }
 
-CGCTL_EXPORT int cgctl_vreport_parse_json(const char *json, struct cgctl_vreport **ret,
-					  struct cgctl_error *e)
+int cgctl_vreport_parse_json(const char *json, struct cgctl_vreport **ret,
+			     struct cgctl_error *e)
 {
 	struct jp j = { .p = json, .start = json, .e = e };
 	struct cgctl_vreport *r;

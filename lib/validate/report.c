@@ -9,8 +9,8 @@
 #include "internal.h"
 #include "validate/validate.h"
 
-CGCTL_EXPORT int cgctl_vreport_new(struct cgctl_vreport **ret, const char *kernel,
-				   const char *target, unsigned int runs)
+int cgctl_vreport_new(struct cgctl_vreport **ret, const char *kernel,
+		      const char *target, unsigned int runs)
 {
 	struct cgctl_vreport *r;
 
@@ -25,7 +25,7 @@ CGCTL_EXPORT int cgctl_vreport_new(struct cgctl_vreport **ret, const char *kerne
 	return 0;
 }
 
-CGCTL_EXPORT struct cgctl_vscenario_result *
+struct cgctl_vscenario_result *
 cgctl_vreport_add(struct cgctl_vreport *r, const char *name, const char *summary,
 		  size_t n_quantities)
 {
@@ -47,7 +47,7 @@ cgctl_vreport_add(struct cgctl_vreport *r, const char *name, const char *summary
 	return s;
 }
 
-CGCTL_EXPORT void cgctl_vreport_free(struct cgctl_vreport *r)
+void cgctl_vreport_free(struct cgctl_vreport *r)
 {
 	size_t i;
 
@@ -186,7 +186,7 @@ int vreport_write_json(const struct cgctl_vreport *r, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-CGCTL_EXPORT int cgctl_vreport_json(const struct cgctl_vreport *r, char **ret)
+int cgctl_vreport_json(const struct cgctl_vreport *r, char **ret)
 {
 	size_t len;
 	FILE *f;

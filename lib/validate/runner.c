@@ -95,10 +95,10 @@ static int run_all(struct vrun *run, const struct vscenario *s, const struct vru
 		if (o->cancel && *o->cancel)
 			return -EINTR;
 		for (size_t i = 0; ret >= 0 && i < nq; i++)
-			dbg(run ? vrun_ctx(run) : NULL, "%s run %u: %s pred %g obs %g bound %g%s",
-			    s->name, r + 1, s->q[i].name, smp[r * nq + i].pred,
-			    smp[r * nq + i].obs, smp[r * nq + i].bound,
-			    smp[r * nq + i].na ? " (n/a)" : "");
+			vlog(LOG_DEBUG, run ? vrun_ctx(run) : NULL,
+			     "%s run %u: %s pred %g obs %g bound %g%s", s->name, r + 1,
+			     s->q[i].name, smp[r * nq + i].pred, smp[r * nq + i].obs,
+			     smp[r * nq + i].bound, smp[r * nq + i].na ? " (n/a)" : "");
 		if (ret < 0) {
 			char msg[VREASON_LEN + 32];
 

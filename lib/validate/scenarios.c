@@ -259,7 +259,7 @@ static const struct vscenario scenarios[] = {
 
 static struct cgctl_vscenario_info infos[ARRAY_SIZE(scenarios)];
 
-CGCTL_EXPORT size_t cgctl_validate_scenarios(const struct cgctl_vscenario_info **ret)
+size_t cgctl_validate_scenarios(const struct cgctl_vscenario_info **ret)
 {
 	size_t i;
 
@@ -477,9 +477,9 @@ static int sweep(struct vrun *run, const struct cgctl_validate_opts *o,
 	return err;
 }
 
-CGCTL_EXPORT int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *o,
-				    const char *const *names, size_t n_names,
-				    struct cgctl_vreport **ret, struct cgctl_error *e)
+int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *o,
+		       const char *const *names, size_t n_names,
+		       struct cgctl_vreport **ret, struct cgctl_error *e)
 {
 	const struct vscenario **sel;
 	struct cgctl_vreport *r = NULL;

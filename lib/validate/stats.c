@@ -18,14 +18,14 @@ static const char *const verdict_names[] = {
 	[CGCTL_VERDICT_NA] = "n/a",
 };
 
-CGCTL_EXPORT const char *cgctl_verdict_name(enum cgctl_verdict v)
+const char *cgctl_verdict_name(enum cgctl_verdict v)
 {
 	if ((unsigned int)v >= ARRAY_SIZE(verdict_names))
 		return "n/a";
 	return verdict_names[v];
 }
 
-CGCTL_EXPORT int cgctl_verdict_parse(const char *s, enum cgctl_verdict *ret)
+int cgctl_verdict_parse(const char *s, enum cgctl_verdict *ret)
 {
 	size_t i;
 
@@ -39,7 +39,7 @@ CGCTL_EXPORT int cgctl_verdict_parse(const char *s, enum cgctl_verdict *ret)
 }
 
 /* Welford's update: one pass, no catastrophic cancellation for ns-sized values. */
-CGCTL_EXPORT int cgctl_vstats_compute(const double *x, size_t n, struct cgctl_vstats *ret)
+int cgctl_vstats_compute(const double *x, size_t n, struct cgctl_vstats *ret)
 {
 	double mean = 0, m2 = 0, d;
 	size_t i;

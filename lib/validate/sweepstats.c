@@ -55,8 +55,8 @@ static void median_of(const struct cgctl_vreport *r, struct cgctl_vsweep_stat *s
 	s->median_rel_error = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
-CGCTL_EXPORT ssize_t cgctl_vreport_sweep_stats(const struct cgctl_vreport *r,
-					       struct cgctl_vsweep_stat **ret)
+ssize_t cgctl_vreport_sweep_stats(const struct cgctl_vreport *r,
+				  struct cgctl_vsweep_stat **ret)
 {
 	struct cgctl_vsweep_stat *st;
 	size_t n = 0, i, j, k;

@@ -14,6 +14,15 @@
 #include <sys/resource.h>
 
 #include "libcgctl.h"
+#include "validate/libcgctl-validate.h"
+
+/*
+ * vlog: a message of validate at @priority, to standard error as "cgctl: validate: ..."
+ * when @ctx's priority lets it through.  validate is linked into cgctl, not into the
+ * library, so the library's own log callback (internal) is not reachable from it.
+ */
+void vlog(int priority, const struct cgctl_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #define VQ_MAX 8		/* quantities per scenario */
 #define VREASON_LEN 192

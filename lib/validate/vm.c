@@ -28,7 +28,7 @@
  * root scripts/install-deps builds */
 static const char *const vm_configs[] = {"6.1-v1", "6.1-v2", "6.12-v2", "6.12-systemd"};
 
-CGCTL_EXPORT size_t cgctl_validate_vm_configs(const char *const **ret)
+size_t cgctl_validate_vm_configs(const char *const **ret)
 {
 	*ret = vm_configs;
 	return ARRAY_SIZE(vm_configs);
@@ -262,20 +262,20 @@ static int check_sweep(const struct cgctl_validate_opts *o, const struct cgctl_v
 			       (unsigned long long)o->seed);
 }
 
-CGCTL_EXPORT int cgctl_validate_vm(struct cgctl_ctx *ctx, const char *config,
-				   const char *cgctl, const char *const *names, size_t n,
-				   unsigned int runs, struct cgctl_vreport **ret,
-				   struct cgctl_error *e)
+int cgctl_validate_vm(struct cgctl_ctx *ctx, const char *config,
+		      const char *cgctl, const char *const *names, size_t n,
+		      unsigned int runs, struct cgctl_vreport **ret,
+		      struct cgctl_error *e)
 {
 	struct cgctl_validate_opts o = { .runs = runs };
 
 	return cgctl_validate_vm_run(ctx, config, cgctl, &o, names, n, ret, e);
 }
 
-CGCTL_EXPORT int cgctl_validate_vm_run(struct cgctl_ctx *ctx, const char *config,
-				       const char *cgctl, const struct cgctl_validate_opts *o,
-				       const char *const *names, size_t n,
-				       struct cgctl_vreport **ret, struct cgctl_error *e)
+int cgctl_validate_vm_run(struct cgctl_ctx *ctx, const char *config,
+			  const char *cgctl, const struct cgctl_validate_opts *o,
+			  const char *const *names, size_t n,
+			  struct cgctl_vreport **ret, struct cgctl_error *e)
 {
 	char harness[PATH_MAX], val[160], *json = NULL, *st = NULL;
 	struct cgctl_error pe = {0};
@@ -304,7 +304,7 @@ CGCTL_EXPORT int cgctl_validate_vm_run(struct cgctl_ctx *ctx, const char *config
 	if (find_harness(cgctl, harness, sizeof(harness)) < 0)
 		return cgctl_error_set(e, EOPNOTSUPP, "no VM harness (set "
 				       "CGCTL_VM_HARNESS to tests/vm/run-vm)");
-	info(ctx, "validate: %s boots %s", harness, config);
+	vlog(LOG_INFO, ctx, "%s boots %s", harness, config);
 	err = run_guest(harness, config, cgctl, o, names, n, &json, &st);
 	if (err == -EINTR) {
 		cgctl_error_set(e, EINTR, "%s: interrupted; the VM was stopped", config);

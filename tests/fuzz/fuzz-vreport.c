@@ -6,6 +6,7 @@
  * says why in the error and returns no report.
  */
 #include "fuzz.h"
+#include "validate/libcgctl-validate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
