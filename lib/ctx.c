@@ -98,11 +98,13 @@ CGCTL_EXPORT struct cgctl_ctx *cgctl_unref(struct cgctl_ctx *ctx)
 
 CGCTL_EXPORT const char *cgctl_get_root(const struct cgctl_ctx *ctx)
 {
-	return ctx->root;
+	return ctx ? ctx->root : NULL;
 }
 
 CGCTL_EXPORT void cgctl_set_log_fn(struct cgctl_ctx *ctx, cgctl_log_fn fn, void *data)
 {
+	if (!ctx)
+		return;
 	ctx->log_fn = fn ? fn : log_stderr;
 	ctx->log_data = data;
 }
@@ -114,7 +116,8 @@ CGCTL_EXPORT int cgctl_get_log_priority(const struct cgctl_ctx *ctx)
 
 CGCTL_EXPORT void cgctl_set_log_priority(struct cgctl_ctx *ctx, int priority)
 {
-	ctx->log_priority = priority;
+	if (ctx)
+		ctx->log_priority = priority;
 }
 
 void cgctl_log(const struct cgctl_ctx *ctx, int priority, const char *file, int line,

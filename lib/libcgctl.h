@@ -9,6 +9,11 @@
  * for a reason worth explaining take a struct cgctl_error * (may be NULL) and fill it
  * with one human-readable line.  Sizes are bytes, times are nanoseconds unless a name
  * says otherwise (_us, _pages).
+ *
+ * Bad arguments: a NULL pointer argument is refused with -EINVAL and changes nothing,
+ * unless its comment gives NULL a meaning (a default, "not wanted"); functions that
+ * return no errno return 0, NULL or false for a NULL object, and the *_free() and
+ * *_close() functions take NULL.  tests/unit/test-nullargs.c calls every export so.
  */
 #ifndef LIBCGCTL_H
 #define LIBCGCTL_H
@@ -52,13 +57,14 @@ int cgctl_new(struct cgctl_ctx **ret, const char *root);
 struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx);
 /* Returns: NULL when the last reference was dropped, @ctx otherwise. */
 struct cgctl_ctx *cgctl_unref(struct cgctl_ctx *ctx);
-/* Returns: the root prefix ("" for the live system). */
+/* Returns: the root prefix ("" for the live system), NULL for a NULL @ctx. */
 const char *cgctl_get_root(const struct cgctl_ctx *ctx);
 
 /* Log callback: syslog priorities (LOG_ERR ... LOG_DEBUG). Default: stderr, LOG_ERR;
  * environment CGCTL_LOG=debug|info|notice|warning|err overrides the default priority. */
 typedef void (*cgctl_log_fn)(void *data, int priority, const char *file, int line,
 			     const char *fn, const char *format, va_list args);
+/* A NULL @ctx is ignored by cgctl_set_log_fn() and cgctl_set_log_priority(). */
 void cgctl_set_log_fn(struct cgctl_ctx *ctx, cgctl_log_fn fn, void *data);
 /* Returns: the priority up to which messages reach the callback (LOG_ERR without a
  * context). */
@@ -96,7 +102,8 @@ int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uint64_t *ret);
 /* Format for humans, at most two decimals, trailing zeros dropped, in the unit the
  * rounded value stays below 1024 (sizes) or 1000 (durations) of: "512MiB", "1.5GiB",
  * "1MiB" for 1048575 B, "max"; "50ms", "1.5s", "1ms" for 999999 ns.  Returns the length
- * that was (or would have been) written, like snprintf. */
+ * that was (or would have been) written, like snprintf (@buf may be NULL when @len is 0);
+ * -EINVAL for a NULL @buf with a @len. */
 int cgctl_format_size(char *buf, size_t len, uint64_t bytes);
 int cgctl_format_duration(char *buf, size_t len, uint64_t ns);
 
@@ -140,14 +147,16 @@ int cgctl_path_normalize(const char *in, char *out, size_t len);
 int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
 /* Returns: 1 if it exists, 0 if not, -errno on other errors. */
 int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
-/* Read a control file whole (NUL-terminated, *len without the NUL).  Returns: 0 / -errno. */
+/* Read a control file whole (NUL-terminated, *len without the NUL; @len may be NULL).
+ * Returns: 0 / -errno. */
 int cgctl_cg_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		  const char *file, char **buf, size_t *len);
 /* Read a number; "max" and the v1 "unlimited" values read as UINT64_MAX, "-1" too.
  * Returns: 0, -errno, -EINVAL when the file is not one number. */
 int cgctl_cg_read_u64(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		      const char *file, uint64_t *v);
-/* Write @value with one write(2) (file must exist; never created).  Returns: 0 or the
+/* Write @value with one write(2) (file must exist; never created).  A value holding a
+ * newline is refused (-EINVAL, nothing written): one call, one value.  Returns: 0 or the
  * kernel's -errno unchanged (-EINVAL, -EBUSY, ...). */
 int cgctl_cg_write(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		   const char *file, const char *value);
@@ -162,8 +171,8 @@ int cgctl_cg_create(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
  * Returns: 0, -EBUSY, -EPERM, -ENOENT, or the kernel's -errno of rmdir(2). */
 int cgctl_cg_remove(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		    unsigned int flags, struct cgctl_error *e);
-/* PIDs (cgroup.procs) or TIDs (tasks / cgroup.threads) of @path.  Returns: count and a
- * malloc'ed array in *ret, or -errno. */
+/* PIDs (cgroup.procs; @file NULL) or TIDs (tasks / cgroup.threads) of @path.  Returns:
+ * count and a malloc'ed array in *ret, or -errno. */
 ssize_t cgctl_cg_pids(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		      const char *file, pid_t **ret);
 /* Names of child cgroups, sorted.  Returns: count and a malloc'ed NULL-terminated array
@@ -187,7 +196,8 @@ int cgctl_cg_ino(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char 
 /* Open an absolute system path (e.g. "/proc/123/pagemap") below the root prefix.
  * Returns: fd or -errno. */
 int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags);
-/* Read a whole system file below the root prefix.  Returns: 0 / -errno. */
+/* Read a whole system file below the root prefix (@len may be NULL).
+ * Returns: 0 / -errno. */
 int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char **buf, size_t *len);
 
 /* ===== end: kernel: cgroupfs ===== */
@@ -361,8 +371,8 @@ struct cgctl_cpubw {
 };
 /*
  * Read quota/period/burst and cpu.stat (+ cpu.stat.local) of @path in the cpu hierarchy
- * @m; with @acct (v1 cpuacct hierarchy, may be NULL or == @m) and @acct_path, the usage
- * comes from cpuacct.usage.  Returns: 0, -ENOENT, -errno.
+ * @m; with @acct (v1 cpuacct hierarchy, may be NULL or == @m) and @acct_path (NULL:
+ * @path), the usage comes from cpuacct.usage.  Returns: 0, -ENOENT, -errno.
  */
 int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		     const struct cgctl_mount *acct, const char *acct_path,

@@ -170,13 +170,14 @@ CGCTL_EXPORT int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
 {
 	struct cgctl_error scratch = { 0 };
 	struct plan p = {
-		.out = out, .version = version, .cur = *old, .nodes = nodes, .nn = n,
+		.out = out, .version = version, .nodes = nodes, .nn = n,
 		.target = target, .e = e ? e : &scratch,
 	};
 	int r;
 
 	if (!old || !new || !out || (version != 1 && version != 2))
 		return -EINVAL;
+	p.cur = *old;
 	r = valid(&p, new);
 	if (r < 0)
 		return r;

@@ -142,7 +142,7 @@ oom:
 
 CGCTL_EXPORT const struct cgctl_memcg_era *cgctl_memcg_tree_era(const struct cgctl_memcg_tree *t)
 {
-	return &t->era;
+	return t ? &t->era : NULL;
 }
 
 CGCTL_EXPORT int cgctl_memcg_create(struct cgctl_memcg_tree *t, int parent)

@@ -79,21 +79,24 @@ CGCTL_EXPORT int cgctl_pcpuc_add(struct cgctl_pcpuc *c, unsigned int cpu, int64_
 /* mirrors include/linux/percpu_counter.h:percpu_counter_read() (v6.12) */
 CGCTL_EXPORT int64_t cgctl_pcpuc_read(const struct cgctl_pcpuc *c)
 {
-	return c->count;
+	return c ? c->count : 0;
 }
 
 /* mirrors include/linux/percpu_counter.h:percpu_counter_read_positive() (v6.12) */
 CGCTL_EXPORT int64_t cgctl_pcpuc_read_positive(const struct cgctl_pcpuc *c)
 {
-	return c->count >= 0 ? c->count : 0;
+	return c && c->count >= 0 ? c->count : 0;
 }
 
 /* mirrors lib/percpu_counter.c:__percpu_counter_sum() (v6.12) */
 CGCTL_EXPORT int64_t cgctl_pcpuc_sum(const struct cgctl_pcpuc *c)
 {
-	int64_t sum = c->count;
+	int64_t sum;
 	unsigned int cpu;
 
+	if (!c)
+		return 0;
+	sum = c->count;
 	for (cpu = 0; cpu < c->ncpu; cpu++)
 		sum += c->delta[cpu];
 	return sum;
@@ -114,6 +117,8 @@ static int cmp64(int64_t a, int64_t b)
 /* mirrors lib/percpu_counter.c:__percpu_counter_compare() (v6.12) */
 CGCTL_EXPORT int cgctl_pcpuc_compare(const struct cgctl_pcpuc *c, int64_t rhs)
 {
+	if (!c)
+		return -EINVAL;
 	/* the rough count decides when it is further than batch * ncpu from rhs */
 	if (abs64(c->count - rhs) > (int64_t)c->batch * c->ncpu)
 		return c->count > rhs ? 1 : -1;

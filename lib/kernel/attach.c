@@ -44,7 +44,7 @@ CGCTL_EXPORT int cgctl_cg_attach(struct cgctl_ctx *ctx, const struct cgctl_mount
 	char buf[24];
 	int fd, r, tries;
 
-	if (pid <= 0)
+	if (pid <= 0 || !ctx || !m)
 		return -EINVAL;
 	if (*ctx->root) {
 		/* fixture: no kernel to check the PID for us */
@@ -134,6 +134,8 @@ CGCTL_EXPORT int cgctl_pid_cgroup(struct cgctl_ctx *ctx, pid_t pid,
 	size_t len;
 	int r;
 
+	if (!ctx || !m || !ret)
+		return -EINVAL;
 	if (pid < 0)
 		return -ESRCH;
 	proc_cgroup_path(pid, path);
@@ -155,9 +157,11 @@ CGCTL_EXPORT int cgctl_cg_ino(struct cgctl_ctx *ctx, const struct cgctl_mount *m
 			      const char *path, uint64_t *ino)
 {
 	struct stat st;
-	int fd = cgctl_cg_open(ctx, m, path);
-	int r = 0;
+	int fd, r = 0;
 
+	if (!ino)
+		return -EINVAL;
+	fd = cgctl_cg_open(ctx, m, path);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) < 0)

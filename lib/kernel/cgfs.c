@@ -43,8 +43,11 @@
 
 CGCTL_EXPORT int cgctl_mounts(struct cgctl_ctx *ctx, const struct cgctl_mount **ret)
 {
-	int r = cgctl_hier_load(ctx);
+	int r;
 
+	if (!ctx || !ret)
+		return -EINVAL;
+	r = cgctl_hier_load(ctx);
 	if (r < 0)
 		return r;
 	*ret = ctx->mounts;
@@ -53,9 +56,13 @@ CGCTL_EXPORT int cgctl_mounts(struct cgctl_ctx *ctx, const struct cgctl_mount **
 
 CGCTL_EXPORT bool cgctl_mount_has(const struct cgctl_mount *m, const char *controller)
 {
-	size_t n = strlen(controller);
-	const char *p = m->controllers;
+	size_t n;
+	const char *p;
 
+	if (!m || !controller)
+		return false;
+	n = strlen(controller);
+	p = m->controllers;
 	while (p && *p) {
 		const char *e = strchr(p, ',');
 		size_t l = e ? (size_t)(e - p) : strlen(p);
@@ -71,8 +78,11 @@ CGCTL_EXPORT int cgctl_mount_find(struct cgctl_ctx *ctx, const char *controller,
 				  const struct cgctl_mount **ret)
 {
 	size_t i;
-	int r = cgctl_hier_load(ctx);
+	int r;
 
+	if (!ctx || !ret)
+		return -EINVAL;
+	r = cgctl_hier_load(ctx);
 	if (r < 0)
 		return r;
 	for (int pass = 1; pass <= 2; pass++)
@@ -102,7 +112,7 @@ CGCTL_EXPORT int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int 
 	char path[PATH_MAX];
 	int fd;
 
-	if (!abspath || abspath[0] != '/')
+	if (!ctx || !abspath || abspath[0] != '/')
 		return -EINVAL;
 	if ((size_t)snprintf(path, sizeof(path), "%s%s", ctx->root, abspath) >= sizeof(path))
 		return -ENAMETOOLONG;
@@ -177,9 +187,11 @@ int cgctl_read_fd(int fd, char **buf, size_t *len)
 CGCTL_EXPORT int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char **buf,
 				size_t *len)
 {
-	int fd = cgctl_open_sys(ctx, abspath, O_RDONLY);
-	int r;
+	int fd, r;
 
+	if (!buf)
+		return -EINVAL;
+	fd = cgctl_open_sys(ctx, abspath, O_RDONLY);
 	if (fd < 0)
 		return fd;
 	r = cgctl_read_fd(fd, buf, len);
@@ -193,7 +205,7 @@ static int open_hier_dir(struct cgctl_ctx *ctx, const struct cgctl_mount *m);
  * (stat): one fd wins, the other is closed. */
 static int mount_fd(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
 {
-	ssize_t i = mount_index(ctx, m);
+	ssize_t i = ctx && m ? mount_index(ctx, m) : -1;
 	int fd, cur;
 
 	if (i < 0)
@@ -517,10 +529,12 @@ CGCTL_EXPORT int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount
 CGCTL_EXPORT int cgctl_cg_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			       const char *path, const char *file, char **buf, size_t *len)
 {
-	int fd = open_file(ctx, m, path, file, O_RDONLY);
 	struct stat st;
-	int r;
+	int fd, r;
 
+	if (!buf)
+		return -EINVAL;
+	fd = open_file(ctx, m, path, file, O_RDONLY);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -539,6 +553,8 @@ CGCTL_EXPORT int cgctl_cg_read_u64(struct cgctl_ctx *ctx, const struct cgctl_mou
 	size_t len;
 	int r;
 
+	if (!v)
+		return -EINVAL;
 	r = cgctl_cg_read(ctx, m, path, file, &buf, &len);
 	if (r < 0)
 		return r;
@@ -605,6 +621,9 @@ CGCTL_EXPORT int cgctl_cg_write(struct cgctl_ctx *ctx, const struct cgctl_mount 
 {
 	int fd, r;
 
+	/* one value, one line: a newline would hand the kernel a second write's worth */
+	if (!ctx || !m || !value || strchr(value, '\n'))
+		return -EINVAL;
 	r = cgctl_valid_filename(file) ? cgctl_fixture_write_error(ctx, m, path, file) : 0;
 	if (r < 0)
 		return r;

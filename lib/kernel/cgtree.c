@@ -84,6 +84,8 @@ CGCTL_EXPORT int cgctl_cg_create(struct cgctl_ctx *ctx, const struct cgctl_mount
 	char parent[PATH_MAX], name[NAME_MAX + 1];
 	int pfd, cfd, r;
 
+	if (!ctx || !m)
+		return -EINVAL;
 	r = split_path(path, parent, sizeof(parent), name);
 	if (r < 0)
 		return r == -EPERM ? -EEXIST : r;
@@ -120,12 +122,15 @@ CGCTL_EXPORT void cgctl_strv_free(char **v)
 CGCTL_EXPORT ssize_t cgctl_cg_children(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				       const char *path, char ***ret)
 {
-	int fd = cgctl_cg_open(ctx, m, path);
 	struct dirent *de;
 	char **v = NULL, **nv;
 	size_t n = 0;
 	DIR *d;
+	int fd;
 
+	if (!ret)
+		return -EINVAL;
+	fd = cgctl_cg_open(ctx, m, path);
 	if (fd < 0)
 		return fd;
 	d = fdopendir(fd);
@@ -171,6 +176,8 @@ CGCTL_EXPORT ssize_t cgctl_cg_pids(struct cgctl_ctx *ctx, const struct cgctl_mou
 	char *p, *end;
 	int r;
 
+	if (!ret)
+		return -EINVAL;
 	r = cgctl_cg_read(ctx, m, path, file ? file : "cgroup.procs", &buf, &len);
 	if (r < 0)
 		return r;
@@ -301,6 +308,8 @@ CGCTL_EXPORT int cgctl_cg_remove(struct cgctl_ctx *ctx, const struct cgctl_mount
 	size_t n = 0, i;
 	int r;
 
+	if (!ctx || !m)
+		return cgctl_error_set(e, EINVAL, "no context or hierarchy");
 	r = cgctl_path_normalize(path, norm, sizeof(norm));
 	if (r < 0)
 		return cgctl_error_set(e, -r, "invalid cgroup path");

@@ -141,8 +141,11 @@ CGCTL_EXPORT int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cg
 					  struct cgctl_memstat *st)
 {
 	int dfd, r;
-	bool v2 = m->version == 2;
+	bool v2;
 
+	if (!m || !st)
+		return -EINVAL;
+	v2 = m->version == 2;
 	memset(st, 0, sizeof(*st));
 	if (flags & CGCTL_MEMSTAT_LEAN)
 		return memstat_lean(ctx, m, path, st);
@@ -267,6 +270,8 @@ CGCTL_EXPORT int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgct
 	char buf[1024];
 	ssize_t n;
 
+	if (!bw)
+		return -EINVAL;
 	memset(bw, 0, sizeof(*bw));
 	if (flags & CGCTL_CPUBW_LEAN)
 		return cpubw_lean(ctx, m, path, acct, acct_path ? acct_path : path, bw);

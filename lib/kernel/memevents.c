@@ -47,8 +47,11 @@ CGCTL_EXPORT int cgctl_mem_events_parse(const char *buf, size_t len,
 					struct cgctl_mem_events *ret)
 {
 	struct cgctl_mem_events ev = { .present = 0 };
-	int r = cgctl_parse_keyed(buf, len, take, &ev);
+	int r;
 
+	if (!ret)
+		return -EINVAL;
+	r = cgctl_parse_keyed(buf, len, take, &ev);
 	if (r < 0)
 		return r;
 	*ret = ev;
@@ -109,8 +112,11 @@ CGCTL_EXPORT int cgctl_lru_gen_read(struct cgctl_ctx *ctx, bool *on)
 	char *buf = NULL, *end;
 	size_t len;
 	unsigned long v;
-	int r = cgctl_read_sys(ctx, "/sys/kernel/mm/lru_gen/enabled", &buf, &len);
+	int r;
 
+	if (!on)
+		return -EINVAL;
+	r = cgctl_read_sys(ctx, "/sys/kernel/mm/lru_gen/enabled", &buf, &len);
 	*on = false;
 	if (r == -ENOENT)
 		return 0;

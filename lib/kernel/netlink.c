@@ -151,6 +151,8 @@ CGCTL_EXPORT int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_so
 	struct cgctl_procev_sock *s;
 	int r;
 
+	if (!ret)
+		return cgctl_error_set(e, EINVAL, "proc connector: no socket pointer");
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -175,7 +177,7 @@ CGCTL_EXPORT int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_so
 
 CGCTL_EXPORT int cgctl_procev_fd(const struct cgctl_procev_sock *s)
 {
-	return mnl_socket_get_fd(s->nl);
+	return s ? mnl_socket_get_fd(s->nl) : -EINVAL;
 }
 
 static size_t early_pop(struct cgctl_procev_sock *s, struct cgctl_procev *ev, size_t max)
@@ -224,6 +226,8 @@ CGCTL_EXPORT ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl
 	ssize_t n;
 	int r;
 
+	if (!s || (!ev && max))
+		return -EINVAL;
 	if (s->overrun) {
 		s->overrun = false;
 		return -ENOBUFS;
@@ -436,6 +440,8 @@ CGCTL_EXPORT int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl
 {
 	int fd, r;
 
+	if (!ctx || !m || !path || !ret)
+		return cgctl_error_set(e, EINVAL, "cgroupstats: a NULL argument");
 	if (m->version != 1)
 		return cgctl_error_set(e, EINVAL, "cgroupstats: %s: only v1 hierarchies have "
 				       "them (the kernel refuses cgroup2 directories)", path);

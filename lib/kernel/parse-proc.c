@@ -204,7 +204,7 @@ CGCTL_EXPORT int cgctl_parse_keyed_u64(const char *buf, size_t len, const char *
 				       uint64_t *ret)
 {
 	struct kv_find f;
-	int r = kv_find(buf, len, key, &f);
+	int r = ret ? kv_find(buf, len, key, &f) : -EINVAL;
 
 	if (r < 0)
 		return r;
@@ -215,7 +215,7 @@ CGCTL_EXPORT int cgctl_parse_keyed_s64(const char *buf, size_t len, const char *
 				       int64_t *ret)
 {
 	struct kv_find f;
-	int r = kv_find(buf, len, key, &f);
+	int r = ret ? kv_find(buf, len, key, &f) : -EINVAL;
 
 	if (r < 0)
 		return r;

@@ -128,5 +128,7 @@ int parse_mul_u64(uint64_t v, uint64_t mul, uint64_t *ret)
 
 CGCTL_EXPORT int cgctl_parse_u64(const char *buf, size_t len, uint64_t *ret)
 {
+	if ((!buf && len) || !ret)
+		return -EINVAL;
 	return parse_span_u64(parse_whole(buf, len), ret);
 }

@@ -114,6 +114,8 @@ CGCTL_EXPORT int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *
 	size_t pos = 0;
 	int r;
 
+	if ((!buf && len) || !ret)
+		return -EINVAL;
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;

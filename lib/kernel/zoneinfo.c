@@ -224,6 +224,8 @@ CGCTL_EXPORT int cgctl_zoneinfo_read(struct cgctl_ctx *ctx, struct cgctl_zoneinf
 	size_t len;
 	int r;
 
+	if (!ret)
+		return -EINVAL;
 	r = cgctl_read_sys(ctx, "/proc/zoneinfo", &buf, &len);
 	if (r < 0)
 		return r;

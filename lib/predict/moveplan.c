@@ -30,8 +30,7 @@ static uint64_t take(uint64_t *from, uint64_t n)
  * it is taken as anon first (before 6.8 every anon large folio is a PMD THP split or
  * partly unmapped; file large folios need a filesystem that makes them).
  */
-CGCTL_EXPORT void cgctl_move_counts_add(struct cgctl_move_counts *c,
-					const struct cgctl_inv_group *g)
+static void move_counts_add(struct cgctl_move_counts *c, const struct cgctl_inv_group *g)
 {
 	uint64_t excl = g->anon_exclusive, mc2 = MIN(g->anon_shared_mc2, g->anon_shared);
 	uint64_t more = g->anon_shared - mc2, file = g->file, shmem = g->shmem;
@@ -68,6 +67,14 @@ CGCTL_EXPORT void cgctl_move_counts_add(struct cgctl_move_counts *c,
 	c->thp += pmd;
 	c->file += file;
 	c->shmem += shmem;
+}
+
+CGCTL_EXPORT void cgctl_move_counts_add(struct cgctl_move_counts *c,
+					const struct cgctl_inv_group *g)
+{
+	if (!c || !g)
+		return;
+	move_counts_add(c, g);
 }
 
 CGCTL_EXPORT int cgctl_move_input_from_inventory(const struct cgctl_inventory *inv,

@@ -61,8 +61,11 @@ struct cgctl_bw_demand {
 
 CGCTL_EXPORT int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns)
 {
-	struct cgctl_bw_demand *d = calloc(1, sizeof(*d));
+	struct cgctl_bw_demand *d;
 
+	if (!ret)
+		return -EINVAL;
+	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	d->start_ns = start_ns;
@@ -103,6 +106,8 @@ static int add_window(struct cgctl_bw_demand *d, uint64_t from_ns, uint64_t to_n
 CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
 					   uint64_t to_ns)
 {
+	if (!d)
+		return -EINVAL;
 	d->classify = true;
 	return add_window(d, from_ns, to_ns);
 }
@@ -110,6 +115,8 @@ CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t f
 CGCTL_EXPORT int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
 				     const struct cgctl_bw_switch *sw, size_t n)
 {
+	if (!d || (!sw && n))
+		return -EINVAL;
 	if (n == 0)
 		return 0;	/* nothing recorded: @sw may be NULL */
 	for (size_t i = 0; i < n; i++)
@@ -182,8 +189,11 @@ static struct dthread *thread_of(struct cgctl_bw_demand *d, uint32_t tid)
 CGCTL_EXPORT int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid,
 				       uint64_t oncpu_ns)
 {
-	struct dthread *t = thread_of(d, tid);
+	struct dthread *t;
 
+	if (!d)
+		return -EINVAL;
+	t = thread_of(d, tid);
 	if (!t)
 		return -ENOMEM;
 	t->known = true;
@@ -401,9 +411,13 @@ CGCTL_EXPORT int cgctl_bw_demand_trace(struct cgctl_bw_demand *d,
 				       size_t *len)
 {
 	struct strbuf sb = STRBUF_INIT;
-	uint64_t end = MAX(m->end_ns, d->start_ns);
-	int r = build(d, m->ncpus, end);
+	uint64_t end;
+	int r;
 
+	if (!d || !m || !text)
+		return -EINVAL;
+	end = MAX(m->end_ns, d->start_ns);
+	r = build(d, m->ncpus, end);
 	if (r < 0)
 		return r;
 	strbuf_printf(&sb, "cgctl-bw-trace 2\n# recorded by cgctl bw record: THREAD "

@@ -26,7 +26,7 @@ CGCTL_EXPORT int cgctl_kver_parse(const char *s, uint32_t *ret)
 	const char *p = s;
 	int i;
 
-	if (!s)
+	if (!s || !ret)
 		return -EINVAL;
 	for (i = 0; i < 3; i++) {
 		if (kver_part(&p, i == 2 ? 0xffff : 0xff, &v[i]) < 0)

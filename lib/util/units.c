@@ -123,7 +123,9 @@ static int parse_with_units(const char *s, const struct unit *units, size_t n,
 
 CGCTL_EXPORT int cgctl_parse_size(const char *s, uint64_t *ret)
 {
-	if (s && strcmp(s, "max") == 0) {
+	if (!s || !ret)
+		return -EINVAL;
+	if (strcmp(s, "max") == 0) {
 		*ret = CGCTL_SIZE_MAX;
 		return 0;
 	}
@@ -132,6 +134,8 @@ CGCTL_EXPORT int cgctl_parse_size(const char *s, uint64_t *ret)
 
 CGCTL_EXPORT int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uint64_t *ret)
 {
+	if (!s || !ret)
+		return -EINVAL;
 	if (plain_unit_ns == 0)
 		plain_unit_ns = 1000;
 	return parse_with_units(s, time_units, ARRAY_SIZE(time_units), plain_unit_ns, ret);
@@ -168,6 +172,8 @@ CGCTL_EXPORT int cgctl_format_size(char *buf, size_t len, uint64_t bytes)
 	static const char *const sfx[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	int i;
 
+	if (!buf && len)
+		return -EINVAL;
 	if (bytes == CGCTL_SIZE_MAX)
 		return snprintf(buf, len, "max");
 	if (bytes < 1024)
@@ -183,6 +189,8 @@ CGCTL_EXPORT int cgctl_format_size(char *buf, size_t len, uint64_t bytes)
 
 CGCTL_EXPORT int cgctl_format_duration(char *buf, size_t len, uint64_t ns)
 {
+	if (!buf && len)
+		return -EINVAL;
 	if (ns == UINT64_MAX)
 		return snprintf(buf, len, "max");
 	if (ns < 1000)

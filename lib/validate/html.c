@@ -196,6 +196,8 @@ int cgctl_vreport_html(const struct cgctl_vreport *const *r, size_t n, char **re
 	FILE *f;
 	int err;
 
+	if ((!r && n) || !ret)
+		return -EINVAL;
 	f = open_memstream(ret, &len);
 	if (!f)
 		return -ENOMEM;

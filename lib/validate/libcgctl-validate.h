@@ -110,10 +110,11 @@ struct cgctl_vscenario_info {
 	const char *name;
 	const char *summary;
 };
-/* Returns: the number of built-in scenarios and *ret pointing to a static table. */
+/* Returns: the number of built-in scenarios and *ret (if @ret) pointing to a static
+ * table. */
 size_t cgctl_validate_scenarios(const struct cgctl_vscenario_info **ret);
 /* Returns: the number of VM configurations cgctl_validate_vm() boots ("6.1-v1",
- * "6.1-v2", "6.12-v2", "6.12-systemd") and *ret pointing to their static names. */
+ * "6.1-v2", "6.12-v2", "6.12-systemd") and *ret (if @ret) pointing to their static names. */
 size_t cgctl_validate_vm_configs(const char *const **ret);
 /*
  * Boot the VM configuration @config with the VM harness ($CGCTL_VM_HARNESS, a build

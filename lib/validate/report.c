@@ -14,6 +14,8 @@ int cgctl_vreport_new(struct cgctl_vreport **ret, const char *kernel,
 {
 	struct cgctl_vreport *r;
 
+	if (!ret)
+		return -EINVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -31,6 +33,8 @@ cgctl_vreport_add(struct cgctl_vreport *r, const char *name, const char *summary
 {
 	struct cgctl_vscenario_result *v, *s;
 
+	if (!r)
+		return NULL;
 	v = realloc(r->scenarios, (r->n_scenarios + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
@@ -192,6 +196,8 @@ int cgctl_vreport_json(const struct cgctl_vreport *r, char **ret)
 	FILE *f;
 	int err;
 
+	if (!r || !ret)
+		return -EINVAL;
 	f = open_memstream(ret, &len);
 	if (!f)
 		return -ENOMEM;

@@ -267,7 +267,8 @@ size_t cgctl_validate_scenarios(const struct cgctl_vscenario_info **ret)
 		infos[i].name = scenarios[i].name;
 		infos[i].summary = scenarios[i].summary;
 	}
-	*ret = infos;
+	if (ret)
+		*ret = infos;
 	return ARRAY_SIZE(scenarios);
 }
 

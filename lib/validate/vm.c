@@ -30,7 +30,8 @@ static const char *const vm_configs[] = {"6.1-v1", "6.1-v2", "6.12-v2", "6.12-sy
 
 size_t cgctl_validate_vm_configs(const char *const **ret)
 {
-	*ret = vm_configs;
+	if (ret)
+		*ret = vm_configs;
 	return ARRAY_SIZE(vm_configs);
 }
 
@@ -283,6 +284,8 @@ int cgctl_validate_vm_run(struct cgctl_ctx *ctx, const char *config,
 	size_t nc = cgctl_validate_vm_configs(&cfgs), i;
 	int err;
 
+	if (!ctx || !config || !cgctl || !ret || (!names && n))
+		return cgctl_error_set(e, EINVAL, "validate: a NULL argument");
 	*ret = NULL;
 	if (!o || o->runs == 0 || o->runs > 1000)
 		return cgctl_error_set(e, EINVAL, "runs must be 1..1000");
