@@ -72,12 +72,8 @@ v2) mount_v2 ;;
 esac
 
 hostname "vm-$VM_CONFIG"
-export VM_KERNEL VM_MODE VM_CONFIG VM_CGROOT VMLIB CGCTL CGCTL_WORKLOAD_EXE LD_LIBRARY_PATH
-VM_KRELEASE=$(uname -r)
-export VM_KRELEASE
-[ -f /vm/passenv ] && . /vm/passenv
-
 . /vm/jobs.sh
+vm_env
 run_jobs
 # closing the tty waits until the UART has sent everything
 exec 3>&-

@@ -11,6 +11,17 @@
 # A line of /vm/jobs is "NAME SCRIPT [service]"; "service" (systemd VM only) runs SCRIPT
 # as cgctl-vm-run@NAME.service (systemd/vm-svc.sh) instead of in the caller.
 
+# vm_env: the guest's environment (/vm/env, written by run-vm) exported, with
+# VM_KRELEASE and the host's settings run-vm passes on (/vm/passenv)
+vm_env() {
+	. /vm/env
+	export VM_KERNEL VM_MODE VM_INIT VM_CONFIG VM_CGROOT VMLIB CGCTL CGCTL_WORKLOAD_EXE
+	[ -n "${LD_LIBRARY_PATH:-}" ] && export LD_LIBRARY_PATH
+	VM_KRELEASE=$(uname -r)
+	export VM_KRELEASE
+	[ -f /vm/passenv ] && . /vm/passenv
+}
+
 # uptime_cs: uptime in hundredths of a second
 uptime_cs() {
 	read -r u _ </proc/uptime
