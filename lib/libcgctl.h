@@ -2306,7 +2306,9 @@ struct cgctl_move_throttle {
 /*
  * cgctl_move_throttle_limits: the bandwidth settings of @dest and of its limited
  * ancestors in the cpu hierarchy @m into @mt (mt->limited: a finite quota among them),
- * for @ncpus CPUs (0: the online ones).  Returns: 0, -ENOENT (no such cgroup), -errno.
+ * for @ncpus CPUs (0: the online ones).  On v2, a @dest without the cpu controller is
+ * throttled by the deepest ancestor that has it: that one's setting is mt->bw (the
+ * root's: unlimited).  Returns: 0, -ENOENT (no such cgroup), -errno.
  */
 int cgctl_move_throttle_limits(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			       const char *dest, unsigned int ncpus,

@@ -15,6 +15,7 @@
  * (lib/predict/move-throttle-cputime.c) stand in and the result says so.  Threads
  * elsewhere under the ancestors are not observed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,10 +27,28 @@
 
 #define MS		1000000ULL
 
-/* The limited groups from the top down to @dest (always included). */
+/*
+ * A v2 cgroup whose parent does not pass the cpu controller down has no cpu.max: its
+ * tasks are throttled by the nearest ancestor that has it (their cpu css is that
+ * ancestor's: cgroup_e_css(), kernel/cgroup/cgroup.c v6.12), and so is every cgroup
+ * below it.  Returns: true if @pfx exists but has no cpu controller.
+ */
+static bool v2_without_cpu(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *pfx, int r)
+{
+	return m->version == 2 && r == -ENOENT && cgctl_cg_exists(ctx, m, pfx) == 1;
+}
+
+/*
+ * The limited groups from the top down to @dest (always included), or on v2 down to
+ * the deepest group above @dest that has the cpu controller (an unlimited level of the
+ * kernel's default 100 ms period for the root).
+ */
 static int read_levels(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 		       const char *dest, struct cgctl_move_throttle *mt)
 {
+	struct cgctl_bw_settings deepest = { CGCTL_BW_INF, 100000, 0 };
+	bool deepest_in = false;
 	const char *p = dest;
 
 	mt->levels = 0;
@@ -44,8 +63,17 @@ static int read_levels(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 
 		snprintf(pfx, sizeof(pfx), "%.*s", (int)(len ? len : 1), dest);
 		r = cgctl_cpu_settings_read(ctx, m, pfx, &cs);
+		if (r < 0 && v2_without_cpu(ctx, m, pfx, r)) {
+			if (!last && cgctl_cg_exists(ctx, m, dest) != 1)
+				return -ENOENT;
+			if (!deepest_in && mt->levels < CGCTL_MOVE_THROTTLE_LEVELS)
+				mt->lv[mt->levels++] = deepest;
+			break;
+		}
 		if (r < 0)
 			return r;
+		deepest = cs.bw;
+		deepest_in = cs.bw.quota_us != CGCTL_BW_INF || last;
 		if (cs.bw.quota_us != CGCTL_BW_INF && cs.bw.period_us) {
 			double cpus = (double)cs.bw.quota_us / (double)cs.bw.period_us;
 
