@@ -146,8 +146,8 @@ static int clamp_int(int v, int lo, int hi)
 }
 
 /* mirrors mm/page_alloc.c:nr_pcp_free() (v6.12; v6.1 for 5.14-6.6); free_high ignored */
-CGCTL_EXPORT int cgctl_pcp_nr_free(uint32_t kver, int count, int high, int batch,
-				   int free_count)
+int cgctl_pcp_nr_free(uint32_t kver, int count, int high, int batch,
+		      int free_count)
 {
 	int n;
 
@@ -216,8 +216,8 @@ static void bulk_whole_lists(int count, int *left, int nlists, int start, int *t
 	}
 }
 
-CGCTL_EXPORT int cgctl_pcp_bulk_split(uint32_t kver, int nr, const int *lists, int nlists,
-				      int start, int *taken)
+int cgctl_pcp_bulk_split(uint32_t kver, int nr, const int *lists, int nlists,
+			 int start, int *taken)
 {
 	int left[64];
 	int i, count;

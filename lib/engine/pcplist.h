@@ -15,4 +15,16 @@ int pcp_zone_batchsize(uint32_t kver, const struct cgctl_pcp_zone *z);
 /* rounddown_pow_of_two() for v >= 1. */
 unsigned long pcp_rounddown_pow2(unsigned long v);
 
+/* Not exported (no caller outside the library but tests). */
+/* nr_pcp_free(): pages one free_pcppages_bulk() hands back when count >= high;
+ * @free_count is pcp->free_count (consecutive frees, 6.x).  Returns: pages (>= 0). */
+int cgctl_pcp_nr_free(uint32_t kver, int count, int high, int batch, int free_count);
+/* Split @nr pages to free over the pcp lists @lists[0..nlists) (pages on each list, all
+ * order 0) as free_pcppages_bulk() of @kver does: before 5.18 round-robin from list 1
+ * with batch_free growing on empty lists; 5.18+ whole lists, starting with @start (the
+ * list the triggering page was freed to).  @taken[i] receives what list i gives.
+ * Returns: pages freed (min(nr, total)), -EINVAL. */
+int cgctl_pcp_bulk_split(uint32_t kver, int nr, const int *lists, int nlists, int start,
+			 int *taken);
+
 #endif

@@ -14,7 +14,7 @@
 
 /* mirrors lib/percpu_counter.c:compute_batch_value() (v6.12; same in v2.6.33's
  * percpu_counter_hotcpu_callback()) */
-CGCTL_EXPORT int cgctl_pcpuc_batch(uint32_t kver, unsigned int ncpu)
+int cgctl_pcpuc_batch(uint32_t kver, unsigned int ncpu)
 {
 	(void)kver;	/* max(32, 2 * ncpu) from 2.6.27 through 6.18 */
 	if (ncpu == 0 || ncpu > CGCTL_PCPUC_MAX_CPUS)
@@ -24,15 +24,15 @@ CGCTL_EXPORT int cgctl_pcpuc_batch(uint32_t kver, unsigned int ncpu)
 
 /* Each delta stays within (-batch, batch) after an add, so the global count misses at
  * most batch - 1 per CPU. */
-CGCTL_EXPORT uint64_t cgctl_pcpuc_error_bound(int32_t batch, unsigned int ncpu)
+uint64_t cgctl_pcpuc_error_bound(int32_t batch, unsigned int ncpu)
 {
 	if (batch <= 1)
 		return 0;
 	return (uint64_t)(batch - 1) * ncpu;
 }
 
-CGCTL_EXPORT int cgctl_pcpuc_new(struct cgctl_pcpuc **ret, unsigned int ncpu, int32_t batch,
-				 int64_t init)
+int cgctl_pcpuc_new(struct cgctl_pcpuc **ret, unsigned int ncpu, int32_t batch,
+		    int64_t init)
 {
 	struct cgctl_pcpuc *c;
 
@@ -48,7 +48,7 @@ CGCTL_EXPORT int cgctl_pcpuc_new(struct cgctl_pcpuc **ret, unsigned int ncpu, in
 	return 0;
 }
 
-CGCTL_EXPORT void cgctl_pcpuc_free(struct cgctl_pcpuc *c)
+void cgctl_pcpuc_free(struct cgctl_pcpuc *c)
 {
 	free(c);
 }
@@ -59,7 +59,7 @@ static int64_t abs64(int64_t v)
 }
 
 /* mirrors lib/percpu_counter.c:percpu_counter_add_batch() (v6.12) */
-CGCTL_EXPORT int cgctl_pcpuc_add(struct cgctl_pcpuc *c, unsigned int cpu, int64_t amount)
+int cgctl_pcpuc_add(struct cgctl_pcpuc *c, unsigned int cpu, int64_t amount)
 {
 	int64_t d;
 
@@ -77,19 +77,19 @@ CGCTL_EXPORT int cgctl_pcpuc_add(struct cgctl_pcpuc *c, unsigned int cpu, int64_
 }
 
 /* mirrors include/linux/percpu_counter.h:percpu_counter_read() (v6.12) */
-CGCTL_EXPORT int64_t cgctl_pcpuc_read(const struct cgctl_pcpuc *c)
+int64_t cgctl_pcpuc_read(const struct cgctl_pcpuc *c)
 {
 	return c ? c->count : 0;
 }
 
 /* mirrors include/linux/percpu_counter.h:percpu_counter_read_positive() (v6.12) */
-CGCTL_EXPORT int64_t cgctl_pcpuc_read_positive(const struct cgctl_pcpuc *c)
+int64_t cgctl_pcpuc_read_positive(const struct cgctl_pcpuc *c)
 {
 	return c && c->count >= 0 ? c->count : 0;
 }
 
 /* mirrors lib/percpu_counter.c:__percpu_counter_sum() (v6.12) */
-CGCTL_EXPORT int64_t cgctl_pcpuc_sum(const struct cgctl_pcpuc *c)
+int64_t cgctl_pcpuc_sum(const struct cgctl_pcpuc *c)
 {
 	int64_t sum;
 	unsigned int cpu;
@@ -102,7 +102,7 @@ CGCTL_EXPORT int64_t cgctl_pcpuc_sum(const struct cgctl_pcpuc *c)
 	return sum;
 }
 
-CGCTL_EXPORT int32_t cgctl_pcpuc_delta(const struct cgctl_pcpuc *c, unsigned int cpu)
+int32_t cgctl_pcpuc_delta(const struct cgctl_pcpuc *c, unsigned int cpu)
 {
 	if (!c || cpu >= c->ncpu)
 		return 0;
@@ -115,7 +115,7 @@ static int cmp64(int64_t a, int64_t b)
 }
 
 /* mirrors lib/percpu_counter.c:__percpu_counter_compare() (v6.12) */
-CGCTL_EXPORT int cgctl_pcpuc_compare(const struct cgctl_pcpuc *c, int64_t rhs)
+int cgctl_pcpuc_compare(const struct cgctl_pcpuc *c, int64_t rhs)
 {
 	if (!c)
 		return -EINVAL;
@@ -130,9 +130,9 @@ static uint64_t err_now(const struct cgctl_pcpuc *c)
 	return (uint64_t)abs64(cgctl_pcpuc_read(c) - cgctl_pcpuc_sum(c));
 }
 
-CGCTL_EXPORT int cgctl_pcpuc_sim_run(unsigned int ncpu, int32_t batch,
-				     const struct cgctl_pcpuc_op *ops, size_t n,
-				     struct cgctl_pcpuc_sim *ret)
+int cgctl_pcpuc_sim_run(unsigned int ncpu, int32_t batch,
+			const struct cgctl_pcpuc_op *ops, size_t n,
+			struct cgctl_pcpuc_sim *ret)
 {
 	struct cgctl_pcpuc *c;
 	size_t i;

@@ -19,6 +19,7 @@
 #include <errno.h>
 
 #include "internal.h"
+#include "engine/pcpucounter.h"
 #include "engine/rsscount.h"
 
 /* The stable 6.12.y that carries "mm: fix the inaccurate memory statistics issue for

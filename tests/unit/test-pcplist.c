@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "libcgctl.h"
+#include "engine/pcplist.h"
 #include "kernel/zoneinfo.h"
 #include "testutil.h"
 

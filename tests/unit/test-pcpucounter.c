@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "libcgctl.h"
+#include "engine/pcpucounter.h"
 #include "testutil.h"
 
 START_TEST(batch_formula)
