@@ -90,6 +90,7 @@ CGCTL_EXPORT struct cgctl_ctx *cgctl_unref(struct cgctl_ctx *ctx)
 		return ctx;
 	cgctl_ctx_release_mounts(ctx);
 	cgctl_ctx_release_netlink(ctx);
+	cgctl_ctx_release_locks(ctx);
 	pthread_mutex_destroy(&ctx->nl_lock);
 	free(ctx->root);
 	free(ctx);

@@ -27,10 +27,22 @@ struct cgctl_ctx {
 	struct mnl_socket *ts_nl;
 	uint16_t ts_family;
 	uint32_t ts_seq;
+	/* writers of settings (lib/kernel/cglock.c): SIGINT, SIGTERM, SIGHUP and SIGQUIT
+	 * blocked during a plan (cgctl_set_block_signals()), the cgroup locks held */
+	bool block_signals;
+	struct cg_lock {
+		const struct cgctl_mount *m;
+		char *path;
+		int fd;
+		unsigned int depth;
+	} *locks;
+	size_t n_locks;
 };
 
 void cgctl_ctx_release_mounts(struct cgctl_ctx *ctx);
 /* Close the netlink sockets kept in @ctx (lib/kernel/netlink.c). */
 void cgctl_ctx_release_netlink(struct cgctl_ctx *ctx);
+/* Drop every cgroup lock @ctx holds (lib/kernel/cglock.c). */
+void cgctl_ctx_release_locks(struct cgctl_ctx *ctx);
 
 #endif

@@ -200,6 +200,34 @@ int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags);
  * Returns: 0 / -errno. */
 int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char **buf, size_t *len);
 
+/*
+ * The cgroup lock.  Every cgctl writer of settings (cgctl_bw_apply(), cgctl_mem_apply(),
+ * cgctl_set_apply(), `cgctl bw set`, `mem set`, `set`, validate's writes) holds an
+ * exclusive flock(2) on the directory of each cgroup it writes, from its read of the
+ * current state to the end of its rollback; another program serializes with cgctl by
+ * taking the same lock (open the cgroup directory O_RDONLY, flock(fd, LOCK_EX)) or by
+ * calling cgctl_cgroup_lock().  Locks are counted per context: taking one again through
+ * @ctx nests (a library call inside a caller's lock does not wait for itself); a
+ * context's locks belong to the thread that writes through it.  Lock several cgroups in
+ * the order of their paths (strcmp) to avoid deadlocks.
+ */
+#define CGCTL_CGROUP_LOCK_WAIT_MS 30000	/* then -EBUSY */
+/* Returns: 0 (held), -EBUSY (another held it for 30 s), -ENOENT, -errno. */
+int cgctl_cgroup_lock(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
+/* Returns: 0 (released, or one nesting level less), -ENOLCK (not held), -EINVAL. */
+int cgctl_cgroup_unlock(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			const char *path);
+/*
+ * Block SIGINT, SIGTERM, SIGHUP and SIGQUIT while a plan of more than one write runs in
+ * @ctx (off by default; cgctl turns it on, as libmount's mnt_lock_block_signals()), so
+ * those signals are delivered once the plan finished or was rolled back.
+ * Returns: 0, -EINVAL.
+ */
+int cgctl_set_block_signals(struct cgctl_ctx *ctx, bool enable);
+/* The @i-th interface file cgctl knows (its table of knobs: v1 files, then v2 ones),
+ * as `cgctl set --help` lists them.  Returns: the name, NULL past the last one. */
+const char *cgctl_knob_file(size_t i);
+
 /* ===== end: kernel: cgroupfs ===== */
 
 /* ===== kernel: parsers ===== */

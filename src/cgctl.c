@@ -296,6 +296,8 @@ static int setup(struct cli *cli)
 				 r == -EINVAL ? "empty (unset --root and CGCTL_ROOT for the live "
 						"system)" : NULL);
 	cgctl_set_log_fn(cli->ctx, log_line, cli);
+	/* a plan of several writes is not cut by SIGINT, SIGTERM, SIGHUP or SIGQUIT */
+	cgctl_set_block_signals(cli->ctx, true);
 	if (opt_verbose)
 		cgctl_set_log_priority(cli->ctx, opt_verbose > 1 ? LOG_DEBUG : LOG_INFO);
 	else if (!getenv("CGCTL_LOG"))

@@ -78,31 +78,65 @@ static void emit(struct cli *cli, const struct bw_target *t,
 	out_list_end(o);
 }
 
-static int set(struct cli *cli, int argc, const char **argv)
+/* A plan that passes through an unlimited quota it did not ask for: no order of writes
+ * avoids it (cgctl_bw_write_plan()), and a SIGKILL between two writes can leave it. */
+static void say_detour(struct cli *cli, const struct bw_target *t,
+		       const struct cgctl_bw_settings *want, const struct cgctl_bw_applied *res)
+{
+	if (want->quota_us == CGCTL_BW_INF)
+		return;
+	for (int i = 0; i + 1 < res->n; i++)
+		if (res->w[i].after.quota_us == CGCTL_BW_INF) {
+			cli_warn(cli, "%s: no order of writes avoids an unlimited quota in "
+				 "between: a SIGKILL after write %d of %d would leave %s=%s (no "
+				 "limit)", t->path, i + 1, res->n, res->w[i].name,
+				 res->w[i].value);
+			return;
+		}
+}
+
+static int apply(struct cli *cli, const char *arg, const struct bw_target *t)
 {
 	struct cgctl_error e = { 0 };
 	struct cgctl_cpu_settings old;
 	struct cgctl_bw_applied res;
 	struct cgctl_bw_settings bw;
+	int rc, r;
+
+	r = cgctl_cpu_settings_read(cli->ctx, t->m, t->path, &old);
+	if (r < 0)
+		return cli_error(cli, arg, r, "cannot read the bandwidth setting: %s",
+				 cli_strerror(r));
+	rc = wanted(cli, &old.bw, &bw);
+	if (rc)
+		return rc;
+	r = cgctl_bw_apply(cli->ctx, t->m, t->path, &bw, &res, &e);
+	/* a kernel rule checked before any write: nothing was changed */
+	if (r == -EINVAL && res.failed < 0)
+		return cli_usage(cli, "%s: %s", arg, e.msg[0] ? e.msg : cli_strerror(r));
+	if (r < 0)
+		return cli_error(cli, arg, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
+	say_detour(cli, t, &bw, &res);
+	emit(cli, t, &bw, res.w, res.n);
+	return EXIT_OK;
+}
+
+static int set(struct cli *cli, int argc, const char **argv)
+{
 	struct bw_target t;
 	int rc, r;
 
 	rc = bw_resolve(cli, argv[0], &t);
 	if (rc)
 		return rc;
-	r = cgctl_cpu_settings_read(cli->ctx, t.m, t.path, &old);
+	/* the cgroup lock from the read the options complete to the end of the plan */
+	r = cgctl_cgroup_lock(cli->ctx, t.m, t.path);
 	if (r < 0)
-		return cli_error(cli, argv[0], r, "cannot read the bandwidth setting: %s",
-				 cli_strerror(r));
-	rc = wanted(cli, &old.bw, &bw);
-	if (rc)
-		return rc;
-	r = cgctl_bw_apply(cli->ctx, t.m, t.path, &bw, &res, &e);
-	if (r < 0)
-		return cli_error(cli, argv[0], r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
-	emit(cli, &t, &bw, res.w, res.n);
+		return cli_error(cli, argv[0], r, r == -ENOENT ? "no such cgroup" : NULL);
+	rc = apply(cli, argv[0], &t);
+	cgctl_cgroup_unlock(cli->ctx, t.m, t.path);
 	(void)argc;
-	return EXIT_OK;
+	return rc;
 }
 
 const struct cgctl_cmd cmd_bw_set = {

@@ -48,7 +48,6 @@ struct plan {
 	const struct cgctl_mount *m;
 	char path[PATH_MAX];
 	const char *arg;
-	uint32_t kver;
 	struct cgctl_mem_settings old, want;
 	unsigned int which;
 	struct mem_counters before;
@@ -104,11 +103,11 @@ static int v2_only(struct cli *cli, struct plan *p)
 	return EXIT_OK;
 }
 
-/* Refusals that depend on the hierarchy version and the kernel: exit 6, one line. */
+/* The options of the other cgroup version: exit 6, one line naming the option.  The
+ * kernel's rules (memory <= memsw, the era of move_charge_at_immigrate) are the
+ * library's (cgctl_mem_apply(), lib/predict/settings-apply.c). */
 static int check_support(struct cli *cli, struct plan *p, unsigned int move)
 {
-	struct cgctl_memcg_era era;
-	char kv[32];
 	int rc = v2_only(cli, p);
 
 	if (rc)
@@ -126,48 +125,10 @@ static int check_support(struct cli *cli, struct plan *p, unsigned int move)
 					 "never moves charges");
 		return EXIT_OK;
 	}
-	if (move && p->kver && cgctl_memcg_era_get(p->kver, &era) == 0) {
-		/* the era table answers which bits this kernel honours */
-		if (!era.move_bits)
-			return cli_error(cli, p->arg, -EOPNOTSUPP, "--move-charge: %s "
-					 "(kernel %s)", era.move_none,
-					 mem_kver_str(p->kver, kv, sizeof(kv)));
-		if (move & ~era.move_bits)
-			return cli_error(cli, p->arg, -EOPNOTSUPP, "--move-charge: this "
-					 "kernel (%s) moves anon charges only (file since "
-					 "2.6.35)", mem_kver_str(p->kver, kv, sizeof(kv)));
-	}
 	if (opt_memsw && !(p->old.present & CGCTL_MEMSET_MEMSW))
 		return cli_error(cli, p->arg, -EOPNOTSUPP, "--memsw-limit: swap accounting is "
 				 "off (no memory.memsw.limit_in_bytes)");
 	return EXIT_OK;
-}
-
-/* Limits as the kernel stores them, for the memory <= memsw comparison. */
-static uint64_t eff(const struct plan *p, unsigned int bit, uint64_t want, uint64_t current)
-{
-	if (!(p->which & bit))
-		return current;
-	if (want == UINT64_MAX)
-		return UINT64_MAX;
-	return cgctl_memcg_limit_pages(p->kver, want) * CGCTL_PAGE_SIZE;
-}
-
-/* memory must never exceed memsw: refused before any write, with the options named. */
-static int check_memsw(struct cli *cli, struct plan *p)
-{
-	uint64_t mem = eff(p, CGCTL_MEMSET_MAX, p->want.max, p->old.max);
-	uint64_t memsw = eff(p, CGCTL_MEMSET_MEMSW, p->want.memsw_max, p->old.memsw_max);
-
-	if (p->m->version != 1 || !(p->old.present & CGCTL_MEMSET_MEMSW) || mem <= memsw)
-		return EXIT_OK;
-	if ((p->which & CGCTL_MEMSET_MAX) && (p->which & CGCTL_MEMSET_MEMSW))
-		return cli_usage(cli, "--limit %s exceeds --memsw-limit %s (memory must "
-				 "not exceed memory+swap)", opt_limit, opt_memsw);
-	return cli_error(cli, p->arg, -EINVAL, "%s would exceed the %s "
-			 "(memory must not exceed memory+swap); set both",
-			 p->which & CGCTL_MEMSET_MAX ? "--limit" : "the memory limit",
-			 p->which & CGCTL_MEMSET_MAX ? "memsw limit" : "--memsw-limit");
 }
 
 static int parse_oom_group(struct cli *cli, struct plan *p)
@@ -215,7 +176,7 @@ static int parse_all(struct cli *cli, struct plan *p)
 	rc = check_support(cli, p, move);
 	if (!rc && !strcmp(p->path, "/") && (p->which & ~CGCTL_MEMSET_MOVE))
 		rc = cli_error(cli, p->arg, -EOPNOTSUPP, "the root memory cgroup has no limits");
-	return rc ? rc : check_memsw(cli, p);
+	return rc;
 }
 
 static void say_below_usage(struct cli *cli, const struct plan *p)
@@ -242,6 +203,10 @@ static int apply_fail(struct cli *cli, struct plan *p, const struct cgctl_mem_ap
 		      int r, const struct cgctl_error *e)
 {
 	const struct cgctl_setting_write *w = res->failed >= 0 ? &res->w[res->failed] : NULL;
+
+	/* a kernel rule checked before any write: nothing was changed */
+	if (!w && r == -EINVAL)
+		return cli_usage(cli, "%s: %s", p->arg, e->msg[0] ? e->msg : cli_strerror(r));
 
 	if (w && res->rolled_back && r == -EBUSY)
 		return cli_error(cli, p->arg, r, "%s=%s: reclaim could not get usage below the "
@@ -363,11 +328,11 @@ static int parse_args(struct cli *cli, int argc, const char **argv, const char *
 	return rc;
 }
 
+static int locked(struct cli *cli, struct plan *pp);
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	struct plan p = { .arg = NULL };
-	struct cgctl_mem_applied res;
-	struct cgctl_error e = { 0 };
 	const char *path = NULL;
 	int rc, r;
 
@@ -383,31 +348,45 @@ static int run(struct cli *cli, int argc, const char **argv)
 		rc = cli_error(cli, path, r ? r : -ENOENT, r ? NULL : "no such cgroup");
 		goto out;
 	}
-	r = mem_read_counters(cli, p.m, p.path, &p.before);
+	/* the cgroup lock from the read the options complete to the end of the plan */
+	r = cgctl_cgroup_lock(cli->ctx, p.m, p.path);
 	if (r < 0) {
-		rc = cli_error(cli, path, r, "cannot read the memory counters: %s",
-			       cli_strerror(r));
+		rc = cli_error(cli, path, r, r == -ENOENT ? "no such cgroup" : NULL);
 		goto out;
 	}
-	r = cgctl_mem_settings_read(cli->ctx, p.m, p.path, &p.old);
-	if (r < 0) {
-		rc = cli_error(cli, path, r, "cannot read the memory settings: %s",
-			       cli_strerror(r));
-		goto out;
-	}
-	p.kver = mem_kver(cli);
-	rc = parse_all(cli, &p);
-	if (rc)
-		goto out;
-	say_below_usage(cli, &p);
-	r = cgctl_mem_apply(cli->ctx, p.m, p.path, &p.want, p.which, &res, &e);
-	if (r < 0)
-		rc = apply_fail(cli, &p, &res, r, &e);
-	else
-		report(cli, &p, &res);
+	rc = locked(cli, &p);
+	cgctl_cgroup_unlock(cli->ctx, p.m, p.path);
 out:
 	free((char *)path);
 	return rc;
+}
+
+/* Under the cgroup lock: read, check, apply, report. */
+static int locked(struct cli *cli, struct plan *pp)
+{
+	struct plan p = *pp;
+	struct cgctl_mem_applied res;
+	struct cgctl_error e = { 0 };
+	const char *path = p.arg;
+	int rc, r;
+
+	r = mem_read_counters(cli, p.m, p.path, &p.before);
+	if (r < 0)
+		return cli_error(cli, path, r, "cannot read the memory counters: %s",
+				 cli_strerror(r));
+	r = cgctl_mem_settings_read(cli->ctx, p.m, p.path, &p.old);
+	if (r < 0)
+		return cli_error(cli, path, r, "cannot read the memory settings: %s",
+				 cli_strerror(r));
+	rc = parse_all(cli, &p);
+	if (rc)
+		return rc;
+	say_below_usage(cli, &p);
+	r = cgctl_mem_apply(cli->ctx, p.m, p.path, &p.want, p.which, &res, &e);
+	if (r < 0)
+		return apply_fail(cli, &p, &res, r, &e);
+	report(cli, &p, &res);
+	return EXIT_OK;
 }
 
 const struct cgctl_cmd cmd_mem_set = {

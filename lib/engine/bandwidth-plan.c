@@ -18,6 +18,7 @@ struct plan {
 	const struct cgctl_bw_node *nodes;
 	size_t nn, target;
 	struct cgctl_error *e;
+	int reserve;	/* writes kept for the burst after the quota and period */
 };
 
 static const char *file_name(enum cgctl_bw_file f, int version)
@@ -112,6 +113,93 @@ static bool period_first(const struct cgctl_bw_settings *o, const struct cgctl_b
 	return n->quota_us > o->quota_us && n->period_us > o->period_us;
 }
 
+/*
+ * The values of one field (@quota: the quota, else the period) the kernel accepts with the
+ * rest of @s fixed form an interval: every rule of tg_set_cfs_bandwidth() and
+ * tg_cfs_schedulable_down() bounds the ratio quota/period, or the field itself, from one
+ * side.  From @s, which is valid, the interval's ends by bisection into *@lo, *@hi.
+ */
+static void valid_range(const struct plan *p, struct cgctl_bw_settings s, bool quota,
+			uint64_t *lo, uint64_t *hi)
+{
+	uint64_t *f = quota ? &s.quota_us : &s.period_us, at = *f;
+	uint64_t min = 1000, max = quota ? CGCTL_BW_MAX_US : 1000000;
+
+	for (int up = 0; up <= 1; up++) {
+		uint64_t good = at, bad = up ? max + 1 : min - 1;
+
+		while (good != bad && (up ? bad - good : good - bad) > 1) {
+			uint64_t mid = up ? good + (bad - good) / 2 : bad + (good - bad) / 2;
+
+			*f = mid;
+			if (valid(p, &s) == 0)
+				good = mid;
+			else
+				bad = mid;
+		}
+		if (up)
+			*hi = good;
+		else
+			*lo = good;
+	}
+}
+
+/*
+ * Three writes without the unlimited detour: a quota valid with both the old and the new
+ * period (quota, period, quota), where the two intervals of valid quotas meet.
+ * Returns: 0 when written, -1 when there is no such quota.
+ */
+static int via_quota(struct plan *p, const struct cgctl_bw_settings *n)
+{
+	struct cgctl_bw_settings o = p->cur, t = p->cur;
+	uint64_t lo0, hi0, lo1, hi1, q;
+	int n0 = p->n;
+
+	if (o.quota_us == CGCTL_BW_INF || n->quota_us == CGCTL_BW_INF ||
+	    p->n + 3 > CGCTL_BW_PLAN_MAX - p->reserve)
+		return -1;
+	t.quota_us = n->quota_us;
+	t.period_us = n->period_us;
+	valid_range(p, o, true, &lo0, &hi0);
+	valid_range(p, t, true, &lo1, &hi1);
+	q = MAX(lo0, lo1);
+	if (q > MIN(hi0, hi1))
+		return -1;
+	if (emit_quota(p, q) < 0 || emit_period(p, n->period_us) < 0 ||
+	    emit_quota(p, n->quota_us) < 0) {
+		p->n = n0;
+		p->cur = o;
+		return -1;
+	}
+	return 0;
+}
+
+/* The same with a period valid with both quotas (period, quota, period). */
+static int via_period(struct plan *p, const struct cgctl_bw_settings *n)
+{
+	struct cgctl_bw_settings o = p->cur, t = p->cur;
+	uint64_t lo0, hi0, lo1, hi1, per;
+	int n0 = p->n;
+
+	if (o.quota_us == CGCTL_BW_INF || n->quota_us == CGCTL_BW_INF ||
+	    p->n + 3 > CGCTL_BW_PLAN_MAX - p->reserve)
+		return -1;
+	t.quota_us = n->quota_us;
+	t.period_us = n->period_us;
+	valid_range(p, o, false, &lo0, &hi0);
+	valid_range(p, t, false, &lo1, &hi1);
+	per = MAX(lo0, lo1);
+	if (per > MIN(hi0, hi1))
+		return -1;
+	if (emit_period(p, per) < 0 || emit_quota(p, n->quota_us) < 0 ||
+	    emit_period(p, n->period_us) < 0) {
+		p->n = n0;
+		p->cur = o;
+		return -1;
+	}
+	return 0;
+}
+
 static int both(struct plan *p, const struct cgctl_bw_settings *n)
 {
 	struct cgctl_bw_settings a = p->cur, b = p->cur;
@@ -126,7 +214,10 @@ static int both(struct plan *p, const struct cgctl_bw_settings *n)
 
 		return r < 0 ? r : pf ? emit_quota(p, n->quota_us) : emit_period(p, n->period_us);
 	}
-	/* no two-write path: lift the limit briefly (quota -1 is always valid in v1) */
+	/* no two-write path: a third value between (below), else lift the limit briefly
+	 * (quota -1 is always valid in v1) */
+	if (via_quota(p, n) == 0 || via_period(p, n) == 0)
+		return 0;
 	if (emit_quota(p, CGCTL_BW_INF) < 0 || emit_period(p, n->period_us) < 0)
 		return -p->e->err;
 	return emit_quota(p, n->quota_us);
@@ -183,6 +274,7 @@ CGCTL_EXPORT int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
 		return r;
 	if (new->burst_us < old->burst_us && (r = burst(&p, new->burst_us)) < 0)
 		return r;
+	p.reserve = new->burst_us > old->burst_us;
 	r = quota_period(&p, new);
 	if (r < 0)
 		return r;

@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "kernel/cgfs.h"
+#include "kernel/cglock.h"
 #include "kernel/proctree.h"
 #include "util/strbuf.h"
 
@@ -205,28 +206,13 @@ int cgctl_move_lock(struct cgctl_ctx *ctx, const struct cgctl_mount *const *ms, 
 	for (i = 0; i < ARRAY_SIZE(v); i++)
 		fds[i] = -1;
 	for (i = 0; i < k && r == 0; i++) {
-		struct timespec ts = { 0, 1000 * 1000 };
-		unsigned int waited_ms = 0;
-
 		fds[i] = cgctl_cg_open(ctx, v[i], "/");
 		if (fds[i] < 0) {
 			r = fds[i];
 			fds[i] = -1;
 			break;
 		}
-		/* not a blocking flock(): a mover that hangs must not hang us for ever */
-		while (flock(fds[i], LOCK_EX | LOCK_NB) < 0) {
-			if (errno != EWOULDBLOCK && errno != EINTR) {
-				r = -errno;
-				break;
-			}
-			if (waited_ms >= CGCTL_MOVE_LOCK_WAIT_MS) {
-				r = -EBUSY;
-				break;
-			}
-			nanosleep(&ts, NULL);
-			waited_ms++;
-		}
+		r = cgctl_flock_wait(fds[i], CGCTL_MOVE_LOCK_WAIT_MS);
 	}
 	if (r < 0)
 		cgctl_move_unlock(fds);

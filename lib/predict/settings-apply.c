@@ -1,181 +1,21 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Applying settings: the one executor of the ordered write plans of `bw set`, `mem set`
- * and validate.  A plan of several writes runs with SIGINT, SIGTERM, SIGHUP and SIGQUIT
- * blocked, so a signal never leaves it half done (or on the quota -1 detour): it is
- * delivered after the plan finished or was rolled back.  SIGKILL cannot be blocked; what
- * it can leave is one write of the plan (cgctl-bw(1), cgctl-mem(1)).  A failed write is
- * undone with a plan built with the same knowledge as the forward one (the whole tree
- * for bandwidth), and if the undo fails too the error names what every file holds.
+ * `bw set` and `mem set` as plans of the one executor (lib/predict/plan.c): read the
+ * current state under the cgroup lock, check the end state against the kernel's rules
+ * (the tree for bandwidth; memory <= memsw and the kernel's era for memory), order the
+ * writes, hand them to plan_run().  What a SIGKILL can leave is one write of the plan
+ * (cgctl-bw(1), cgctl-mem(1)).
  */
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
+#include "kernel/knobs.h"
+#include "predict/plan.h"
 #include "predict/settings-internal.h"
 
-/* ---- writing, signals, messages ---- */
-
-struct exec {
-	struct cgctl_ctx *ctx;
-	const struct cgctl_mount *m;
-	const char *path;
-	const struct predict_writer *wr;
-	sigset_t saved;
-	bool blocked;
-};
-
-static int do_write(struct exec *x, const char *file, const char *value)
-{
-	if (x->wr && x->wr->write)
-		return x->wr->write(x->wr->arg, x->ctx, x->m, x->path, file, value);
-	return cgctl_cg_write(x->ctx, x->m, x->path, file, value);
-}
-
-static void guard(struct exec *x, int nwrites)
-{
-	sigset_t set;
-
-	if (nwrites < 2)
-		return;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	x->blocked = pthread_sigmask(SIG_BLOCK, &set, &x->saved) == 0;
-}
-
-static void unguard(struct exec *x)
-{
-	if (x->blocked)
-		pthread_sigmask(SIG_SETMASK, &x->saved, NULL);
-	x->blocked = false;
-}
-
-/* strerror() into the caller's buffer: two errors in one message stay two. */
-static const char *errstr(int err, char *buf, size_t len)
-{
-	return strerror_r(err < 0 ? -err : err, buf, len);
-}
-
-/* Append "FILE=VALUE" of what @files hold now to @out. */
-static void holdings(struct exec *x, const char *const *files, size_t n, char *out,
-		     size_t len)
-{
-	size_t used = strlen(out);
-
-	for (size_t i = 0; i < n && used < len; i++) {
-		char *buf = NULL;
-		size_t bl;
-
-		if (cgctl_cg_read(x->ctx, x->m, x->path, files[i], &buf, &bl) < 0) {
-			used += (size_t)snprintf(out + used, len - used, "%s%s=(unreadable)",
-						 i ? " " : "", files[i]);
-			continue;
-		}
-		while (bl && (buf[bl - 1] == '\n' || buf[bl - 1] == ' '))
-			buf[--bl] = '\0';
-		used += (size_t)snprintf(out + used, len - used, "%s%s=%s", i ? " " : "",
-					 files[i], buf);
-		free(buf);
-	}
-}
-
-bool predict_unchanged(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		       const char *file, const char *old)
-{
-	char *buf = NULL;
-	size_t bl, ol = strlen(old);
-	bool same;
-
-	if (cgctl_cg_read(ctx, m, path, file, &buf, &bl) < 0)
-		return false;
-	while (bl && (buf[bl - 1] == '\n' || buf[bl - 1] == ' '))
-		bl--;
-	while (ol && (old[ol - 1] == '\n' || old[ol - 1] == ' '))
-		ol--;
-	same = bl == ol && memcmp(buf, old, bl) == 0;
-	free(buf);
-	return same;
-}
-
 /* ---- CFS bandwidth ---- */
-
-static int bw_files(int version, const char **f)
-{
-	if (version == 2) {
-		f[0] = "cpu.max";
-		f[1] = "cpu.max.burst";
-		return 2;
-	}
-	f[0] = "cpu.cfs_quota_us";
-	f[1] = "cpu.cfs_period_us";
-	f[2] = "cpu.cfs_burst_us";
-	return 3;
-}
-
-/* Undo: from @cur back to @old, planned against the same tree.  Returns: 0, -errno with
- * the step in @e. */
-static int bw_undo(struct exec *x, struct cgctl_bw_tree *t, const struct cgctl_bw_settings *cur,
-		   const struct cgctl_bw_settings *old, struct cgctl_error *e)
-{
-	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
-	int n, r;
-
-	t->nodes[t->target].bw = *cur;
-	n = cgctl_bw_write_plan(cur, old, x->m->version, t->nodes, t->n, t->target, w, e);
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		r = do_write(x, w[i].name, w[i].value);
-		if (r < 0) {
-			char eb[96];
-
-			return cgctl_error_set(e, -r, "%s=%s: %s", w[i].name, w[i].value,
-					       errstr(r, eb, sizeof(eb)));
-		}
-		t->nodes[t->target].bw = w[i].after;
-	}
-	return 0;
-}
-
-static int bw_failed(struct exec *x, struct cgctl_bw_tree *t, struct cgctl_bw_applied *res,
-		     int i, int r, struct cgctl_error *e)
-{
-	const struct cgctl_bw_write *w = res->w;
-	struct cgctl_error ue = { 0 };
-	const char *files[3];
-	char eb[96], msg[512];
-	int rr;
-
-	struct cgctl_cpu_settings now;
-	struct cgctl_bw_settings cur = i ? w[i - 1].after : res->old.bw;
-	bool taken;
-
-	res->failed = i;
-	/* the failed write may have been taken (a short write): undo from what the files
-	 * hold, not from what the plan assumed */
-	if (cgctl_cpu_settings_read(x->ctx, x->m, x->path, &now) == 0)
-		cur = now.bw;
-	taken = memcmp(&cur, i ? &w[i - 1].after : &res->old.bw, sizeof(cur)) != 0;
-	if (i == 0 && !taken) {
-		res->rolled_back = true;
-		return cgctl_error_set(e, -r, "%s: %s", w[0].name, errstr(r, eb, sizeof(eb)));
-	}
-	rr = bw_undo(x, t, &cur, &res->old.bw, &ue);
-	if (rr == 0) {
-		res->rolled_back = true;
-		return cgctl_error_set(e, -r, "%s: %s; the previous setting was restored",
-				       w[i].name, errstr(r, eb, sizeof(eb)));
-	}
-	snprintf(msg, sizeof(msg), "now ");
-	holdings(x, files, (size_t)bw_files(x->m->version, files), msg, sizeof(msg));
-	return cgctl_error_set(e, -r, "%s: %s; restoring the previous setting failed too "
-			       "(%s); %s", w[i].name, errstr(r, eb, sizeof(eb)), ue.msg, msg);
-}
 
 static int bw_check_burst(const struct cgctl_cpu_settings *old,
 			  const struct cgctl_bw_settings *want, int version,
@@ -190,55 +30,104 @@ static int bw_check_burst(const struct cgctl_cpu_settings *old,
 			       CGCTL_KVER_MAJOR(since), CGCTL_KVER_MINOR(since));
 }
 
-int predict_bw_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			  const char *path, const struct cgctl_bw_settings *want,
-			  struct cgctl_bw_applied *res, struct cgctl_error *e,
-			  const struct predict_writer *wr)
+/* The old text of @file before the next step: its last planned value, else as read. */
+static int bw_old(struct plan *p, const struct cgctl_mount *m, const char *path,
+		  const char *file, char *buf, size_t len, struct cgctl_error *e)
 {
-	struct exec x = { .ctx = ctx, .m = m, .path = path, .wr = wr };
-	struct cgctl_bw_tree t;
-	int r, n;
+	char eb[96];
+	int r;
 
-	if (!ctx || !m || !path || !want || !res)
-		return cgctl_error_set(e, EINVAL, "invalid argument");
-	memset(res, 0, sizeof(*res));
-	res->failed = -1;
-	r = cgctl_cpu_settings_read(ctx, m, path, &res->old);
+	for (int k = p->n - 1; k >= 0; k--)
+		if (p->s[k].m == m && !strcmp(p->s[k].path, path) &&
+		    !strcmp(p->s[k].file, file)) {
+			snprintf(buf, len, "%s", p->s[k].value);
+			return 0;
+		}
+	r = plan_read_old(p->ctx, m, path, file, buf, len);
+	if (r < 0)
+		return cgctl_error_set(e, -r, "%s/%s: cannot read the old value: %s", path, file,
+				       strerror_r(-r, eb, sizeof(eb)));
+	return 0;
+}
+
+int predict_bw_steps(struct plan *p, const struct cgctl_mount *m, const char *path,
+		     const struct cgctl_bw_settings *old, const struct cgctl_bw_settings *want,
+		     size_t item, struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX],
+		     struct cgctl_error *e)
+{
+	struct cgctl_bw_tree t;
+	int n, r;
+
+	r = predict_bw_tree(p->ctx, m, path, &t, e);
+	if (r < 0)
+		return r;
+	t.nodes[t.target].bw = *old;
+	n = cgctl_bw_write_plan(old, want, m->version, t.nodes, t.n, t.target, w, e);
+	cgctl_bw_tree_free(&t);
+	for (int k = 0; k < n; k++) {
+		char ob[CGCTL_SET_OLD_MAX];
+		struct cgctl_set_step *s;
+
+		r = bw_old(p, m, path, w[k].name, ob, sizeof(ob), e);
+		if (r < 0)
+			return r;
+		s = plan_add(p, m, path, w[k].name, NULL, ob, item);
+		if (!s)
+			return cgctl_error_set(e, E2BIG, "too many writes in one plan");
+		snprintf(s->buf, sizeof(s->buf), "%s", w[k].value);
+		s->value = s->buf;
+	}
+	return n;
+}
+
+static int bw_plan(struct plan *p, const struct cgctl_mount *m, const char *path,
+		   const struct cgctl_bw_settings *want, struct cgctl_bw_applied *res,
+		   struct cgctl_error *e)
+{
+	int r = cgctl_cpu_settings_read(p->ctx, m, path, &res->old);
+
+	if (r == -ENOENT)
+		return cgctl_error_set(e, ENOENT, "no such cgroup");
 	if (r < 0)
 		return cgctl_error_set(e, -r, "cannot read the bandwidth setting");
 	r = bw_check_burst(&res->old, want, m->version, e);
 	if (r < 0)
 		return r;
-	r = cgctl_bw_tree_read(ctx, m, path, &t);
-	if (r < 0)
-		return cgctl_error_set(e, -r, "cannot read the cpu hierarchy");
-	if (!t.has_target) {
-		cgctl_bw_tree_free(&t);
-		return cgctl_error_set(e, ENOENT, "no such cgroup");
-	}
-	t.nodes[t.target].bw = res->old.bw;
-	n = cgctl_bw_write_plan(&res->old.bw, want, m->version, t.nodes, t.n, t.target,
-				res->w, e);
-	if (n < 0) {
-		cgctl_bw_tree_free(&t);
-		return n;
-	}
-	res->n = n;
-	guard(&x, n);
-	for (int i = 0; i < n; i++) {
-		r = do_write(&x, res->w[i].name, res->w[i].value);
-		if (r < 0) {
-			r = bw_failed(&x, &t, res, i, r, e);
-			break;
-		}
-		t.nodes[t.target].bw = res->w[i].after;
-	}
-	unguard(&x);
-	cgctl_bw_tree_free(&t);
-	if (r < 0)
-		return r;
-	cgctl_error_clear(e);
-	return n;
+	r = predict_bw_steps(p, m, path, &res->old.bw, want, 0, res->w, e);
+	if (r >= 0)
+		res->n = r;
+	return r;
+}
+
+int predict_bw_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			  const char *path, const struct cgctl_bw_settings *want,
+			  struct cgctl_bw_applied *res, struct cgctl_error *e,
+			  const struct predict_writer *wr)
+{
+	struct cgctl_set_step steps[CGCTL_BW_PLAN_MAX];
+	struct plan p;
+	int r;
+	static const char *const v1[] = {
+		"cpu.cfs_quota_us", "cpu.cfs_period_us", "cpu.cfs_burst_us", NULL,
+	};
+	static const char *const v2[] = { "cpu.max", "cpu.max.burst", NULL };
+
+	if (!ctx || !m || !path || !want || !res)
+		return cgctl_error_set(e, EINVAL, "invalid argument");
+	memset(res, 0, sizeof(*res));
+	res->failed = -1;
+	plan_init(&p, ctx, wr, steps, CGCTL_BW_PLAN_MAX);
+	p.name_only = true;
+	p.also = m && m->version == 2 ? v2 : v1;
+	r = plan_lock(&p, m, path, e);
+	if (r == 0)
+		r = bw_plan(&p, m, path, want, res, e);
+	if (r >= 0)
+		r = plan_run(&p, e);
+	res->failed = p.failed;
+	res->rolled_back = p.rolled_back;
+	plan_unlock(&p);
+	return r;
 }
 
 CGCTL_EXPORT int cgctl_bw_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -250,216 +139,187 @@ CGCTL_EXPORT int cgctl_bw_apply(struct cgctl_ctx *ctx, const struct cgctl_mount 
 
 /* ---- memory ---- */
 
-/* Decreases first (tighter before looser), in this order: ... */
-static const unsigned int order_down[] = {
-	CGCTL_MEMSET_SOFT, CGCTL_MEMSET_HIGH, CGCTL_MEMSET_MAX, CGCTL_MEMSET_MEMSW,
-	CGCTL_MEMSET_SWAP, CGCTL_MEMSET_LOW, CGCTL_MEMSET_MIN,
-};
-/* ... then increases (v1 memsw before memory: memory <= memsw at every step) ... */
-static const unsigned int order_up[] = {
-	CGCTL_MEMSET_MEMSW, CGCTL_MEMSET_SWAP, CGCTL_MEMSET_MAX, CGCTL_MEMSET_HIGH,
-	CGCTL_MEMSET_SOFT, CGCTL_MEMSET_MIN, CGCTL_MEMSET_LOW,
+static const unsigned int limit_bits[] = {
+	CGCTL_MEMSET_MAX, CGCTL_MEMSET_MEMSW, CGCTL_MEMSET_SOFT, CGCTL_MEMSET_HIGH,
+	CGCTL_MEMSET_LOW, CGCTL_MEMSET_MIN, CGCTL_MEMSET_SWAP,
 };
 /* ... then the modes. */
-static const unsigned int order_mode[] = { CGCTL_MEMSET_OOMGROUP, CGCTL_MEMSET_MOVE };
-
-static uint64_t *mem_field(struct cgctl_mem_settings *s, unsigned int bit)
-{
-	switch (bit) {
-	case CGCTL_MEMSET_MAX: return &s->max;
-	case CGCTL_MEMSET_MEMSW: return &s->memsw_max;
-	case CGCTL_MEMSET_SOFT: return &s->soft;
-	case CGCTL_MEMSET_HIGH: return &s->high;
-	case CGCTL_MEMSET_LOW: return &s->low;
-	case CGCTL_MEMSET_MIN: return &s->min;
-	case CGCTL_MEMSET_SWAP: return &s->swap_max;
-	default: return NULL;
-	}
-}
+static const unsigned int mode_bits[] = { CGCTL_MEMSET_OOMGROUP, CGCTL_MEMSET_MOVE };
 
 static uint64_t mode_of(const struct cgctl_mem_settings *s, unsigned int bit)
 {
 	return bit == CGCTL_MEMSET_MOVE ? s->move_charge : s->oom_group;
 }
 
-/* The kernel keeps whole pages (page_counter_memparse() divides by PAGE_SIZE, 3.19+). */
-static uint64_t pages(uint64_t bytes)
+/* The pages the running kernel keeps of @bytes (cgctl_memcg_limit_pages()). */
+static uint64_t pages(uint32_t kver, uint64_t bytes)
 {
-	return bytes == UINT64_MAX ? UINT64_MAX : bytes / CGCTL_PAGE_SIZE;
+	return cgctl_memcg_limit_pages(knob_kver(kver), bytes);
 }
 
-/* Old values are written back as the kernel printed them, 19 digits or not; only
- * "unlimited" is written as the token (the res_counter era printed U64_MAX, which it
- * did not take back). */
-static void format_bytes(char *buf, size_t len, uint64_t v, int version)
+struct mem_plan {
+	struct plan *p;
+	struct cgctl_mem_applied *res;
+	const struct cgctl_mem_settings *want;
+	const struct cgctl_mount *m;
+	const char *path;
+	uint32_t kver;
+};
+
+static int add(struct mem_plan *mp, unsigned int bit, const char *value, const char *old)
+{
+	struct cgctl_setting_write *w = &mp->res->w[mp->res->n];
+	const char *file = knob_file(knob_by_memset(bit, mp->m->version), mp->m->version);
+	char ob[CGCTL_SET_OLD_MAX];
+
+	/* the old value byte for byte as read (a v1 limit of PAGE_COUNTER_MAX pages goes
+	 * back as those digits, not as "-1"), else as formatted */
+	if (plan_read_old(mp->p->ctx, mp->m, mp->path, file, ob, sizeof(ob)) < 0 || !*ob)
+		snprintf(ob, sizeof(ob), "%s", old);
+	w->file = file;
+	snprintf(w->value, sizeof(w->value), "%s", value);
+	if (!plan_add(mp->p, mp->m, mp->path, file, w->value, ob, 0))
+		return -E2BIG;
+	mp->res->n++;
+	return 0;
+}
+
+/* Old values are written back as the kernel printed them; only "unlimited" is written
+ * as the table's token (the res_counter era printed U64_MAX, which it did not take). */
+static void format_bytes(char *buf, size_t len, uint64_t v, const struct knob *k, int version)
 {
 	if (v == UINT64_MAX)
-		snprintf(buf, len, "%s", version == 2 ? "max" : "-1");
+		snprintf(buf, len, "%s", k->unlimited[version - 1]);
 	else
 		snprintf(buf, len, "%" PRIu64, v);
 }
 
-struct mem_plan {
-	struct cgctl_mem_applied *res;
-	const struct cgctl_mem_settings *want;
-	char old[CGCTL_APPLY_MAX][48];
-	int version;
-	struct cgctl_ctx *ctx;
-	const struct cgctl_mount *m;
-	const char *path;
-};
-
-/* What @bit's file holds, byte for byte as read (restored as is: a v1 limit of
- * PAGE_COUNTER_MAX pages goes back as those digits, not as "-1"), else @fallback
- * (which may be @out). */
-static void raw_old(const struct mem_plan *p, unsigned int bit, const char *fallback,
-		    char *out, size_t len)
+/* Limits going down (@down, tighter first) or up (memsw before memory), by the ranks
+ * of the knob table: memory <= memsw at every step. */
+static int plan_limits(struct mem_plan *mp, unsigned int which, bool down)
 {
-	char *buf = NULL;
-	size_t bl;
+	const struct cgctl_mem_settings *old = &mp->res->old;
+	int v = mp->m->version;
 
-	if (out != fallback)
-		snprintf(out, len, "%s", fallback);
-	if (!p->ctx || cgctl_cg_read(p->ctx, p->m, p->path, predict_mem_file(bit, p->version),
-				     &buf, &bl) < 0)
-		return;
-	while (bl && buf[bl - 1] == '\n')
-		buf[--bl] = '\0';
-	if (bl && bl < len && !strchr(buf, '\n'))
-		memcpy(out, buf, bl + 1);
-	free(buf);
-}
+	for (int rank = 0; rank < 8; rank++)
+		for (size_t i = 0; i < ARRAY_SIZE(limit_bits); i++) {
+			const struct knob *k = knob_by_memset(limit_bits[i], v);
+			struct cgctl_mem_settings o = *old, w = *mp->want;
+			uint64_t ov, nv;
+			char vs[48], os[48];
 
-static int add(struct mem_plan *p, unsigned int bit, const char *value, const char *old)
-{
-	struct cgctl_setting_write *w = &p->res->w[p->res->n];
-
-	w->file = predict_mem_file(bit, p->version);
-	snprintf(w->value, sizeof(w->value), "%s", value);
-	snprintf(p->old[p->res->n], sizeof(p->old[0]), "%s", old);
-	p->res->n++;
+			if (!(which & limit_bits[i]) || !k || (down ? k->down : k->up) != rank)
+				continue;
+			ov = *predict_mem_field(&o, limit_bits[i]);
+			nv = *predict_mem_field(&w, limit_bits[i]);
+			if (pages(mp->kver, nv) == pages(mp->kver, ov) ||
+			    (pages(mp->kver, nv) < pages(mp->kver, ov)) != down)
+				continue;
+			format_bytes(vs, sizeof(vs), nv, k, v);
+			format_bytes(os, sizeof(os), ov, k, v);
+			if (add(mp, limit_bits[i], vs, os) < 0)
+				return -E2BIG;
+		}
 	return 0;
 }
 
-static void plan_limits(struct mem_plan *p, unsigned int which, const unsigned int *order,
-			size_t n, bool down)
+static int plan_modes(struct mem_plan *mp, unsigned int which)
 {
-	struct cgctl_mem_settings o = p->res->old, want = *p->want;
+	for (size_t i = 0; i < ARRAY_SIZE(mode_bits); i++) {
+		unsigned int b = mode_bits[i];
+		char v[48], o[48];
 
-	for (size_t i = 0; i < n; i++) {
-		uint64_t ov, nv;
-		char v[48], ovs[48];
-
-		if (!(which & order[i]))
+		if (!(which & b) || mode_of(mp->want, b) == mode_of(&mp->res->old, b))
 			continue;
-		ov = *mem_field(&o, order[i]);
-		nv = *mem_field(&want, order[i]);
-		if (pages(nv) == pages(ov) || (pages(nv) < pages(ov)) != down)
-			continue;
-		format_bytes(v, sizeof(v), nv, p->version);
-		format_bytes(ovs, sizeof(ovs), ov, p->version);
-		raw_old(p, order[i], ovs, ovs, sizeof(ovs));
-		add(p, order[i], v, ovs);
+		snprintf(v, sizeof(v), "%" PRIu64, mode_of(mp->want, b));
+		snprintf(o, sizeof(o), "%" PRIu64, mode_of(&mp->res->old, b));
+		if (add(mp, b, v, o) < 0)
+			return -E2BIG;
 	}
+	return 0;
+}
+
+/* The kernel era's rule for move_charge_at_immigrate (cgctl_memcg_era_get()). */
+static int mem_check_era(uint32_t kver, unsigned int move, struct cgctl_error *e)
+{
+	struct cgctl_memcg_era era;
+
+	if (!kver || cgctl_memcg_era_get(kver, &era) < 0)
+		return 0;
+	if (!era.move_bits && move)
+		return cgctl_error_set(e, EOPNOTSUPP, "memory.move_charge_at_immigrate: %s "
+				       "(kernel %u.%u)", era.move_none, CGCTL_KVER_MAJOR(kver),
+				       CGCTL_KVER_MINOR(kver));
+	if (move & ~era.move_bits)
+		return cgctl_error_set(e, EOPNOTSUPP, "memory.move_charge_at_immigrate: this "
+				       "kernel (%u.%u) moves anon charges only (file since "
+				       "2.6.35)", CGCTL_KVER_MAJOR(kver), CGCTL_KVER_MINOR(kver));
+	return 0;
 }
 
 /* Every knob asked for exists here and the end state obeys the kernel's rules. */
-static int mem_check(const struct cgctl_mem_settings *old,
-		     const struct cgctl_mem_settings *want, unsigned int which, int version,
-		     struct cgctl_error *e)
+int predict_mem_check(const struct cgctl_mem_settings *old,
+		      const struct cgctl_mem_settings *want, unsigned int which, int version,
+		      uint32_t kver, struct cgctl_error *e)
 {
 	static const unsigned int all[] = {
 		CGCTL_MEMSET_MAX, CGCTL_MEMSET_MEMSW, CGCTL_MEMSET_SOFT, CGCTL_MEMSET_MOVE,
 		CGCTL_MEMSET_HIGH, CGCTL_MEMSET_LOW, CGCTL_MEMSET_MIN, CGCTL_MEMSET_SWAP,
 		CGCTL_MEMSET_OOMGROUP,
 	};
+	unsigned int known = 0;
 	uint64_t mem, memsw;
+	int r;
 
-	if (which & ~(CGCTL_MEMSET_MAX | CGCTL_MEMSET_MEMSW | CGCTL_MEMSET_SOFT |
-		      CGCTL_MEMSET_MOVE | CGCTL_MEMSET_HIGH | CGCTL_MEMSET_LOW |
-		      CGCTL_MEMSET_MIN | CGCTL_MEMSET_SWAP | CGCTL_MEMSET_OOMGROUP))
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		known |= all[i];
+	if (which & ~known)
 		return cgctl_error_set(e, EINVAL, "unknown memory setting");
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++) {
-		const char *f = predict_mem_file(all[i], version);
+		const char *f = knob_file(knob_by_memset(all[i], version), version);
 
 		if (!(which & all[i]))
 			continue;
 		if (!f)
 			return cgctl_error_set(e, EOPNOTSUPP, "%s: not on cgroup v%d",
-					       predict_mem_file(all[i], version == 1 ? 2 : 1),
-					       version);
+					       knob_file(knob_by_memset(all[i], 3 - version),
+							 3 - version), version);
 		if (!(old->present & all[i]))
 			return cgctl_error_set(e, EOPNOTSUPP, "this cgroup has no %s", f);
 	}
 	if ((which & CGCTL_MEMSET_MOVE) && want->move_charge > 3)
 		return cgctl_error_set(e, EINVAL, "move_charge_at_immigrate takes 0..3");
-	/* mem_cgroup_resize_max(): memory.limit_in_bytes <= memory.memsw.limit_in_bytes */
-	mem = pages(which & CGCTL_MEMSET_MAX ? want->max : old->max);
-	memsw = pages(which & CGCTL_MEMSET_MEMSW ? want->memsw_max : old->memsw_max);
-	if (version == 1 && (old->present & CGCTL_MEMSET_MEMSW) && mem > memsw)
+	if (which & CGCTL_MEMSET_MOVE) {
+		r = mem_check_era(kver, want->move_charge, e);
+		if (r < 0)
+			return r;
+	}
+	mem = which & CGCTL_MEMSET_MAX ? want->max : old->max;
+	memsw = which & CGCTL_MEMSET_MEMSW ? want->memsw_max : old->memsw_max;
+	if (version == 1 && (old->present & CGCTL_MEMSET_MEMSW) &&
+	    !knob_memsw_ok(kver, mem, memsw))
 		return cgctl_error_set(e, EINVAL, "memory.limit_in_bytes would exceed "
 				       "memory.memsw.limit_in_bytes (memory must not exceed "
 				       "memory+swap)");
 	return 0;
 }
 
-static void plan_modes(struct mem_plan *p, unsigned int which)
+static int mem_plan(struct mem_plan *mp, unsigned int which, struct cgctl_error *e)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(order_mode); i++) {
-		unsigned int b = order_mode[i];
-		char v[48], o[48];
+	struct cgctl_mem_applied *res = mp->res;
+	int r = cgctl_mem_settings_read(mp->p->ctx, mp->m, mp->path, &res->old);
 
-		if (!(which & b) || mode_of(p->want, b) == mode_of(&p->res->old, b))
-			continue;
-		snprintf(v, sizeof(v), "%" PRIu64, mode_of(p->want, b));
-		snprintf(o, sizeof(o), "%" PRIu64, mode_of(&p->res->old, b));
-		add(p, b, v, o);
-	}
-}
-
-/* Undo writes [0, upto) in reverse: the states passed are those of the forward plan. */
-static int mem_undo(struct exec *x, const struct mem_plan *p, int upto, struct cgctl_error *e)
-{
-	for (int i = upto - 1; i >= 0; i--) {
-		int r = do_write(x, p->res->w[i].file, p->old[i]);
-
-		if (r < 0) {
-			char eb[96];
-
-			return cgctl_error_set(e, -r, "%s=%s: %s", p->res->w[i].file, p->old[i],
-					       errstr(r, eb, sizeof(eb)));
-		}
-	}
+	if (r == -ENOENT)
+		return cgctl_error_set(e, ENOENT, "no such cgroup");
+	if (r < 0)
+		return cgctl_error_set(e, -r, "cannot read the memory settings");
+	r = predict_mem_check(&res->old, mp->want, which, mp->m->version, mp->kver, e);
+	if (r < 0)
+		return r;
+	if (plan_limits(mp, which, true) < 0 || plan_limits(mp, which, false) < 0 ||
+	    plan_modes(mp, which) < 0)
+		return cgctl_error_set(e, E2BIG, "too many writes in one plan");
 	return 0;
-}
-
-static int mem_failed(struct exec *x, const struct mem_plan *p, int i, int r,
-		      struct cgctl_error *e)
-{
-	struct cgctl_mem_applied *res = p->res;
-	struct cgctl_error ue = { 0 };
-	const char *files[CGCTL_APPLY_MAX];
-	char eb[96], msg[512];
-
-	int upto = i;
-
-	res->failed = i;
-	/* a failed write the kernel took all the same (a short write) is undone too */
-	if (!predict_unchanged(x->ctx, x->m, x->path, res->w[i].file, p->old[i]))
-		upto = i + 1;
-	if (mem_undo(x, p, upto, &ue) == 0) {
-		res->rolled_back = true;
-		return cgctl_error_set(e, -r, "%s=%s: %s%s", res->w[i].file, res->w[i].value,
-				       errstr(r, eb, sizeof(eb)),
-				       upto ? "; the previous setting was restored" : "");
-	}
-	for (int k = 0; k < res->n; k++)
-		files[k] = res->w[k].file;
-	snprintf(msg, sizeof(msg), "now ");
-	holdings(x, files, (size_t)res->n, msg, sizeof(msg));
-	return cgctl_error_set(e, -r, "%s=%s: %s; restoring the previous setting failed too "
-			       "(%s); %s", res->w[i].file, res->w[i].value,
-			       errstr(r, eb, sizeof(eb)), ue.msg, msg);
 }
 
 int predict_mem_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -467,37 +327,26 @@ int predict_mem_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			   unsigned int which, struct cgctl_mem_applied *res,
 			   struct cgctl_error *e, const struct predict_writer *wr)
 {
-	struct exec x = { .ctx = ctx, .m = m, .path = path, .wr = wr };
-	struct mem_plan p = { .res = res, .want = want, .version = m ? m->version : 0,
-			      .ctx = ctx, .m = m, .path = path };
-	int r = 0;
+	struct cgctl_set_step steps[CGCTL_APPLY_MAX];
+	struct plan p;
+	struct mem_plan mp = { .p = &p, .res = res, .want = want, .m = m, .path = path };
+	int r;
 
 	if (!ctx || !m || !path || !want || !res)
 		return cgctl_error_set(e, EINVAL, "invalid argument");
 	memset(res, 0, sizeof(*res));
 	res->failed = -1;
-	r = cgctl_mem_settings_read(ctx, m, path, &res->old);
-	if (r < 0)
-		return cgctl_error_set(e, -r, "cannot read the memory settings");
-	r = mem_check(&res->old, want, which, m->version, e);
-	if (r < 0)
-		return r;
-	plan_limits(&p, which, order_down, ARRAY_SIZE(order_down), true);
-	plan_limits(&p, which, order_up, ARRAY_SIZE(order_up), false);
-	plan_modes(&p, which);
-	guard(&x, res->n);
-	for (int i = 0; i < res->n; i++) {
-		r = do_write(&x, res->w[i].file, res->w[i].value);
-		if (r < 0) {
-			r = mem_failed(&x, &p, i, r, e);
-			break;
-		}
-	}
-	unguard(&x);
-	if (r < 0)
-		return r;
-	cgctl_error_clear(e);
-	return res->n;
+	mp.kver = cgctl_kver_of(ctx);
+	plan_init(&p, ctx, wr, steps, CGCTL_APPLY_MAX);
+	r = plan_lock(&p, m, path, e);
+	if (r == 0)
+		r = mem_plan(&mp, which, e);
+	if (r >= 0)
+		r = plan_run(&p, e);
+	res->failed = p.failed;
+	res->rolled_back = p.rolled_back;
+	plan_unlock(&p);
+	return r;
 }
 
 CGCTL_EXPORT int cgctl_mem_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,

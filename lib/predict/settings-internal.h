@@ -24,17 +24,30 @@ int predict_mem_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 int predict_set_apply_with(struct cgctl_ctx *ctx, const struct cgctl_set_item *items,
 			   size_t n, struct cgctl_set_applied *res, struct cgctl_error *e,
 			   const struct predict_writer *wr);
+struct plan;
 /*
- * After a failed write of @file that held @old: does it still hold @old?  A write can
- * fail after the kernel took it (a short write(2) count: cgroupfs applies the value at
- * once, kernfs_fop_write_iter() passes the whole buffer to the file's handler), so the
- * undo must restore this file too unless it reads back as before.  Returns: true when
- * it reads back as @old (trailing newlines and spaces aside), false otherwise or when
- * it cannot be read.
+ * The writes that take @path of the cpu hierarchy @m from @old to @want, checked against
+ * the tree (predict_bw_tree()) and appended to @p (from @item), also into @w.
+ * Returns: the number of writes, -errno with @e.
  */
-bool predict_unchanged(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		       const char *file, const char *old);
-/* Returns: the interface file of CGCTL_MEMSET_* @bit for cgroup @version, or NULL. */
-const char *predict_mem_file(unsigned int bit, int version);
+int predict_bw_steps(struct plan *p, const struct cgctl_mount *m, const char *path,
+		     const struct cgctl_bw_settings *old, const struct cgctl_bw_settings *want,
+		     size_t item, struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX],
+		     struct cgctl_error *e);
+/*
+ * cgctl_bw_tree_read() for a write to @target: a cgroup neither an ancestor nor a
+ * descendant of @target whose setting cannot be read is left out (no rule of a write to
+ * @target involves it); one that is, is named with its file in @e.
+ * Returns: 0 (the target found), -errno with @e.
+ */
+int predict_bw_tree(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *target,
+		    struct cgctl_bw_tree *ret, struct cgctl_error *e);
+/* Returns: the field of CGCTL_MEMSET_* limit @bit in @s, or NULL. */
+uint64_t *predict_mem_field(struct cgctl_mem_settings *s, unsigned int bit);
+/* The memory knobs @which of @want against @old (version, the era of @kver, memory <=
+ * memsw).  Returns: 0, -EINVAL, -EOPNOTSUPP with @e. */
+int predict_mem_check(const struct cgctl_mem_settings *old,
+		      const struct cgctl_mem_settings *want, unsigned int which, int version,
+		      uint32_t kver, struct cgctl_error *e);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kernel/knobs.h"
 #include "predict/settings-internal.h"
 
 /* The largest v1 limit the kernel prints: PAGE_COUNTER_MAX pages of 4 KiB (3.19+); the
@@ -87,6 +88,8 @@ struct tree_walk {
 	const char *target;
 	struct cgctl_bw_tree *t;
 	size_t cap;
+	struct cgctl_error *e;	/* predict_bw_tree(): name what failed */
+	bool lenient;		/* skip unreadable cgroups no rule of @target involves */
 };
 
 static int tree_grow(struct tree_walk *w)
@@ -114,6 +117,59 @@ static bool on_target_path(const struct tree_walk *w, const char *path)
 		return true;
 	return w->target && !strncmp(w->target, path, l) &&
 	       (w->target[l] == '\0' || w->target[l] == '/');
+}
+
+/* Is @path a descendant of @target? */
+static bool below_target(const struct tree_walk *w, const char *path)
+{
+	size_t l = w->target ? strlen(w->target) : 0;
+
+	if (!w->target)
+		return false;
+	if (!strcmp(w->target, "/"))
+		return strcmp(path, "/") != 0;
+	return !strncmp(path, w->target, l) && path[l] == '/';
+}
+
+/* The first bandwidth file of @path that cannot be read, for a message. */
+static const char *bad_file(const struct tree_walk *w, const char *path)
+{
+	static const char *const v1[] = { "cpu.cfs_quota_us", "cpu.cfs_period_us" };
+	static const char *const v2[] = { "cpu.max" };
+	const char *const *f = w->m->version == 2 ? v2 : v1;
+	size_t n = w->m->version == 2 ? ARRAY_SIZE(v2) : ARRAY_SIZE(v1);
+
+	for (size_t i = 0; i < n; i++) {
+		char *buf = NULL;
+		size_t len;
+		int r = cgctl_cg_read(w->ctx, w->m, path, f[i], &buf, &len);
+
+		free(buf);
+		if (r < 0)
+			return f[i];
+	}
+	return f[0];
+}
+
+/*
+ * A cgroup that cannot be read (a broken or unreadable sibling, EACCES, EISDIR ...):
+ * the kernel's rules of a write to @target (tg_cfs_schedulable_down(), v6.12) compare
+ * the target with its nearest limited ancestor and its descendants with it, so a cgroup
+ * neither above nor below the target is left out, with its subtree, when lenient.
+ * Otherwise the error names it and its file.  Returns: 1 to leave it out, -errno.
+ */
+static int unreadable(struct tree_walk *w, const char *path, const char *what, int r)
+{
+	char eb[96];
+
+	if (w->lenient && !on_target_path(w, path) && !below_target(w, path))
+		return 1;
+	if (!w->e)
+		return r;
+	if (!what)
+		what = bad_file(w, path);
+	return cgctl_error_set(w->e, -r, "%s%s%s: %s", path, strcmp(path, "/") ? "/" : "",
+			       what, strerror_r(-r, eb, sizeof(eb)));
 }
 
 /*
@@ -163,13 +219,14 @@ static int tree_add(struct tree_walk *w, int parent, const char *path)
 	else if (removed(w, path, r))
 		return tree_drop(w, self);
 	else if (r < 0)
-		return r;
+		return (r = unreadable(w, path, NULL, r)) > 0 ? tree_drop(w, self) : r;
 	w->t->nodes[self].bw = s.bw;
 	nk = cgctl_cg_children(w->ctx, w->m, path, &kids);
 	if (nk < 0 && removed(w, path, (int)nk))
 		return tree_drop(w, self);
 	if (nk < 0)
-		return (int)nk;
+		return (r = unreadable(w, path, "(its children)", (int)nk)) > 0 ?
+		       tree_drop(w, self) : r;
 	r = 0;
 	for (ssize_t i = 0; i < nk && r == 0; i++) {
 		char child[PATH_MAX];
@@ -209,6 +266,30 @@ CGCTL_EXPORT int cgctl_bw_tree_read(struct cgctl_ctx *ctx, const struct cgctl_mo
 	return r;
 }
 
+int predict_bw_tree(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *target,
+		    struct cgctl_bw_tree *ret, struct cgctl_error *e)
+{
+	struct cgctl_error te = { 0 };
+	struct tree_walk w = { .ctx = ctx, .m = m, .target = target, .t = ret, .e = &te,
+			       .lenient = true };
+	char eb[96];
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	r = tree_add(&w, -1, "/");
+	if (r == 0 && !ret->has_target)
+		r = -ENOENT;
+	if (r == 0)
+		return 0;
+	cgctl_bw_tree_free(ret);
+	if (te.msg[0])
+		return cgctl_error_set(e, -r, "%s", te.msg);
+	if (r == -ENOENT)
+		return cgctl_error_set(e, ENOENT, "no such cgroup");
+	return cgctl_error_set(e, -r, "cannot read the cpu hierarchy: %s",
+			       strerror_r(-r, eb, sizeof(eb)));
+}
+
 /* ---- memory ---- */
 
 /* A limit file: bytes, "max" (v2) or the kernel's largest value (v1) -> UINT64_MAX. */
@@ -233,52 +314,36 @@ static int read_limit(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const 
 	return r;
 }
 
-struct mem_file {
-	unsigned int bit;
-	int version;
-	const char *name;
-	size_t off;	/* of the uint64_t field; SIZE_MAX: not a limit */
-};
-
-#define LIM(f) offsetof(struct cgctl_mem_settings, f)
-static const struct mem_file mem_files[] = {
-	{ CGCTL_MEMSET_MAX, 1, "memory.limit_in_bytes", LIM(max) },
-	{ CGCTL_MEMSET_MEMSW, 1, "memory.memsw.limit_in_bytes", LIM(memsw_max) },
-	{ CGCTL_MEMSET_SOFT, 1, "memory.soft_limit_in_bytes", LIM(soft) },
-	{ CGCTL_MEMSET_MOVE, 1, "memory.move_charge_at_immigrate", SIZE_MAX },
-	{ CGCTL_MEMSET_HIER, 1, "memory.use_hierarchy", SIZE_MAX },
-	{ CGCTL_MEMSET_MAX, 2, "memory.max", LIM(max) },
-	{ CGCTL_MEMSET_HIGH, 2, "memory.high", LIM(high) },
-	{ CGCTL_MEMSET_LOW, 2, "memory.low", LIM(low) },
-	{ CGCTL_MEMSET_MIN, 2, "memory.min", LIM(min) },
-	{ CGCTL_MEMSET_SWAP, 2, "memory.swap.max", LIM(swap_max) },
-	{ CGCTL_MEMSET_OOMGROUP, 2, "memory.oom.group", SIZE_MAX },
-};
-#undef LIM
-
-/* Returns: the interface file of @bit for cgroup @version, or NULL. */
-const char *predict_mem_file(unsigned int bit, int version)
+uint64_t *predict_mem_field(struct cgctl_mem_settings *s, unsigned int bit)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(mem_files); i++)
-		if (mem_files[i].bit == bit && mem_files[i].version == version)
-			return mem_files[i].name;
-	return NULL;
+	switch (bit) {
+	case CGCTL_MEMSET_MAX: return &s->max;
+	case CGCTL_MEMSET_MEMSW: return &s->memsw_max;
+	case CGCTL_MEMSET_SOFT: return &s->soft;
+	case CGCTL_MEMSET_HIGH: return &s->high;
+	case CGCTL_MEMSET_LOW: return &s->low;
+	case CGCTL_MEMSET_MIN: return &s->min;
+	case CGCTL_MEMSET_SWAP: return &s->swap_max;
+	default: return NULL;
+	}
 }
 
+/* One knob of the table (lib/kernel/knobs.c) into @s. */
 static int read_one(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		    const struct mem_file *f, struct cgctl_mem_settings *s)
+		    const struct knob *k, struct cgctl_mem_settings *s)
 {
+	const char *file = knob_file(k, m->version);
 	uint64_t v;
 	int r;
 
-	if (f->off != SIZE_MAX)
-		return read_limit(ctx, m, path, f->name, (uint64_t *)((char *)s + f->off));
-	r = cgctl_cg_read_u64(ctx, m, path, f->name, &v);
+	if (k->unit[m->version - 1] == KNOB_BYTES)
+		return read_limit(ctx, m, path, file, predict_mem_field(s, k->memset));
+	r = cgctl_cg_read_u64(ctx, m, path, file, &v);
 	if (r < 0)
 		return r;
-	if (f->bit == CGCTL_MEMSET_MOVE)
+	if (k->memset == CGCTL_MEMSET_MOVE)
 		s->move_charge = (unsigned int)v;
-	else if (f->bit == CGCTL_MEMSET_HIER)
+	else if (k->memset == CGCTL_MEMSET_HIER)
 		s->use_hierarchy = v != 0;
 	else
 		s->oom_group = v != 0;
@@ -300,17 +365,17 @@ CGCTL_EXPORT int cgctl_mem_settings_read(struct cgctl_ctx *ctx, const struct cgc
 	r = cgctl_cg_exists(ctx, m, path);
 	if (r <= 0)
 		return r ? r : -ENOENT;
-	for (size_t i = 0; i < ARRAY_SIZE(mem_files); i++) {
-		const struct mem_file *f = &mem_files[i];
+	for (size_t i = 0; knob_at(i); i++) {
+		const struct knob *k = knob_at(i);
 
-		if (f->version != m->version)
+		if (!k->memset || !knob_file(k, m->version))
 			continue;
-		r = read_one(ctx, m, path, f, &s);
+		r = read_one(ctx, m, path, k, &s);
 		if (r == -ENOENT)	/* the root, no swap accounting, an older kernel */
 			continue;
 		if (r < 0)
 			return r;
-		s.present |= f->bit;
+		s.present |= k->memset;
 	}
 	*ret = s;
 	return 0;

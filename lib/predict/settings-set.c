@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * `cgctl set`'s raw writes as one plan of the settings executor.  A plan is checked
+ * `cgctl set`'s raw writes as one plan of the one executor (lib/predict/plan.c).  The
+ * files it knows, their syntax and order come from the knob table (lib/kernel/knobs.c).  A plan is checked
  * whole before anything is written (every value's syntax for the files we know, the
  * kernel's rules for memory and CPU bandwidth), then ordered:
  *   1. memory limits that go down (tighter first, memory before memsw),
@@ -17,87 +18,42 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "kernel/knobs.h"
+#include "predict/plan.h"
 #include "predict/settings-internal.h"
 
-enum vkind {
-	V_ANY,		/* anything without a newline: the kernel judges */
-	V_MEM,		/* memparse() bytes, "-1" (v1) or "max" (v2) */
-	V_U64,		/* decimal */
-	V_S64,		/* decimal, may be negative */
-	V_MAXU64,	/* "max" or decimal */
-	V_BOOL,		/* 0 or 1 */
-	V_CPUMAX,	/* "max|QUOTA [PERIOD]" */
-};
-
-#define K_ACTION	(1u << 0)	/* a write is an act: nothing to restore */
-#define K_TASKS		(1u << 1)	/* moves tasks: refused, use move */
-#define K_NORESTORE	(1u << 2)	/* reads back in a form it does not take */
-#define K_BW		(1u << 3)	/* CPU bandwidth: planned against the tree */
-
+/* A file of the knob table and the version it was named for; counters a write resets
+ * (*failcnt, *max_usage_in_bytes, memory.*peak, the v1 cpuacct.usage) are actions. */
 struct known {
-	const char *file;
-	enum vkind kind;
+	const struct knob *k;
+	int version;
+	enum knob_unit unit;
 	unsigned int flags;
 };
 
-static const struct known known[] = {
-	{ "cgroup.procs", V_ANY, K_TASKS },
-	{ "tasks", V_ANY, K_TASKS },
-	{ "cgroup.threads", V_ANY, K_TASKS },
-	{ "cgroup.kill", V_BOOL, K_ACTION },
-	{ "cgroup.subtree_control", V_ANY, K_NORESTORE },
-	{ "cgroup.type", V_ANY, K_NORESTORE },
-	{ "memory.force_empty", V_ANY, K_ACTION },
-	{ "memory.reclaim", V_ANY, K_ACTION },
-	{ "memory.oom_control", V_BOOL, K_ACTION },
-	{ "memory.limit_in_bytes", V_MEM, 0 },
-	{ "memory.memsw.limit_in_bytes", V_MEM, 0 },
-	{ "memory.soft_limit_in_bytes", V_MEM, 0 },
-	{ "memory.max", V_MEM, 0 },
-	{ "memory.high", V_MEM, 0 },
-	{ "memory.low", V_MEM, 0 },
-	{ "memory.min", V_MEM, 0 },
-	{ "memory.swap.max", V_MEM, 0 },
-	{ "memory.zswap.max", V_MEM, 0 },
-	{ "memory.move_charge_at_immigrate", V_U64, 0 },
-	{ "memory.swappiness", V_U64, 0 },
-	{ "memory.use_hierarchy", V_BOOL, 0 },
-	{ "memory.oom.group", V_BOOL, 0 },
-	{ "cpu.cfs_quota_us", V_S64, K_BW },
-	{ "cpu.cfs_period_us", V_U64, K_BW },
-	{ "cpu.cfs_burst_us", V_U64, K_BW },
-	{ "cpu.max", V_CPUMAX, K_BW },
-	{ "cpu.max.burst", V_U64, K_BW },
-	{ "cpu.shares", V_U64, 0 },
-	{ "cpu.weight", V_U64, 0 },
-	{ "cpu.weight.nice", V_S64, 0 },
-	{ "cpu.idle", V_BOOL, 0 },
-	{ "pids.max", V_MAXU64, 0 },
-	{ "cgroup.freeze", V_BOOL, 0 },
-};
-
-static const struct known *lookup(const char *file)
+static bool lookup(const char *file, struct known *ret)
 {
-	static const struct known reset = { NULL, V_ANY, K_ACTION };
 	size_t len = strlen(file);
 
-	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
-		if (strcmp(known[i].file, file) == 0)
-			return &known[i];
-	/* counters a write resets: *failcnt, *max_usage_in_bytes, memory.*peak, the
-	 * v1 cpuacct.usage */
+	ret->k = knob_by_file(file, &ret->version);
+	if (ret->k) {
+		ret->unit = ret->k->unit[ret->version - 1];
+		ret->flags = ret->k->flags;
+		return true;
+	}
+	ret->unit = KNOB_TEXT;
+	ret->flags = 0;
 	if ((len >= 7 && strcmp(file + len - 7, "failcnt") == 0) ||
 	    (len >= 18 && strcmp(file + len - 18, "max_usage_in_bytes") == 0) ||
 	    (len >= 5 && strcmp(file + len - 5, ".peak") == 0) ||
 	    strcmp(file, "cpuacct.usage") == 0)
-		return &reset;
-	return NULL;
+		ret->flags = KNOB_ACTION;
+	return ret->flags != 0;
 }
 
 /* ---- value syntax ---- */
@@ -121,15 +77,15 @@ static bool decimal(const char *s, bool neg, uint64_t *ret)
 }
 
 /* memparse() of lib/cmdline.c (v6.1) as page_counter_memparse() takes it, decimal
- * only: digits and one of K M G T P E.  Returns: 0, -EINVAL, -ERANGE. */
-static int memparse(const char *s, int version, uint64_t *ret)
+ * only: digits and one of K M G T P E, or @unlimited.  Returns: 0, -EINVAL, -ERANGE. */
+static int memparse(const char *s, const char *unlimited, uint64_t *ret)
 {
 	static const char units[] = "KMGTPE";
 	uint64_t v = 0;
 	const char *p = s;
 	int shift = 0;
 
-	if ((version == 2 && strcmp(s, "max") == 0) || (version == 1 && strcmp(s, "-1") == 0)) {
+	if (unlimited && strcmp(s, unlimited) == 0) {
 		*ret = UINT64_MAX;
 		return 0;
 	}
@@ -167,42 +123,47 @@ static bool cpumax(const char *s)
 	return k == 1 || decimal(p, false, NULL);
 }
 
+static const char *unlimited_of(const struct known *k)
+{
+	return k->k ? k->k->unlimited[k->version - 1] : NULL;
+}
+
 static int check_value(const struct known *k, const struct cgctl_set_item *it,
 		       struct cgctl_error *e)
 {
 	uint64_t v;
 	int r;
 
-	switch (k ? k->kind : V_ANY) {
-	case V_ANY:
+	switch (k->unit) {
+	case KNOB_TEXT:
 		return 0;
-	case V_MEM:
-		r = memparse(it->value, it->m->version, &v);
+	case KNOB_BYTES:
+		r = memparse(it->value, unlimited_of(k), &v);
 		if (r == -ERANGE)
 			return cgctl_error_set(e, EINVAL, "%s=%s: too large", it->file, it->value);
 		if (r < 0)
 			return cgctl_error_set(e, EINVAL, "%s=%s: not a size (bytes, with an "
 					       "optional K, M, G, T, P or E, or %s)", it->file,
-					       it->value, it->m->version == 2 ? "max" : "-1");
+					       it->value, unlimited_of(k));
 		return 0;
-	case V_U64:
+	case KNOB_COUNT:
 		if (decimal(it->value, false, NULL))
 			return 0;
 		break;
-	case V_S64:
+	case KNOB_SIGNED:
 		if (decimal(it->value, true, &v) && v <= (uint64_t)INT64_MAX)
 			return 0;
 		break;
-	case V_MAXU64:
+	case KNOB_MAXCOUNT:
 		if (strcmp(it->value, "max") == 0 || decimal(it->value, false, NULL))
 			return 0;
 		return cgctl_error_set(e, EINVAL, "%s=%s: not a number or max", it->file,
 				       it->value);
-	case V_BOOL:
+	case KNOB_BOOL:
 		if (strcmp(it->value, "0") == 0 || strcmp(it->value, "1") == 0)
 			return 0;
 		return cgctl_error_set(e, EINVAL, "%s=%s: takes 0 or 1", it->file, it->value);
-	case V_CPUMAX:
+	case KNOB_CPUMAX:
 		if (cpumax(it->value))
 			return 0;
 		return cgctl_error_set(e, EINVAL, "%s=%s: not 'max' or 'QUOTA [PERIOD]' in "
@@ -215,10 +176,11 @@ static int check_value(const struct known *k, const struct cgctl_set_item *it,
 
 struct planner {
 	struct cgctl_ctx *ctx;
+	struct plan *pl;
 	const struct cgctl_set_item *items;
 	size_t n;
-	struct cgctl_set_applied *res;
-	const struct known *k[CGCTL_SET_MAX];
+	uint32_t kver;
+	struct known k[CGCTL_SET_MAX];
 	char old[CGCTL_SET_MAX][CGCTL_SET_OLD_MAX];
 	bool has_old[CGCTL_SET_MAX], done[CGCTL_SET_MAX];
 	int phase[CGCTL_SET_MAX];	/* 0 down, 1 as given, 2 up, 3 irreversible */
@@ -234,44 +196,15 @@ static bool same_group(const struct cgctl_set_item *a, const struct cgctl_set_it
 static int read_old(struct planner *p, size_t i, struct cgctl_error *e)
 {
 	const struct cgctl_set_item *it = &p->items[i];
-	char *buf = NULL;
-	size_t len;
-	int r;
+	int r = plan_read_old(p->ctx, it->m, it->path, it->file, p->old[i], sizeof(p->old[i]));
 
-	r = cgctl_cg_read(p->ctx, it->m, it->path, it->file, &buf, &len);
 	if (r == -ENOENT)
 		return cgctl_error_set(e, ENOENT, "%s: no such control file", it->file);
-	if (r == -EACCES || r == -EPERM || r == -EINVAL)
-		return 0;	/* write-only: not restorable */
+	if (r == -EACCES || r == -EPERM || r == -EINVAL || r == -EFBIG)
+		return 0;	/* write-only or not one line: not restorable */
 	if (r < 0)
 		return cgctl_error_set(e, -r, "%s: cannot read the old value", it->file);
-	while (len && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	if (!strchr(buf, '\n') && len < sizeof(p->old[i])) {
-		memcpy(p->old[i], buf, len + 1);
-		p->has_old[i] = true;
-	}
-	free(buf);
-	return 0;
-}
-
-static int mem_rank(const char *file, bool down)
-{
-	static const char *const down_order[] = {
-		"memory.soft_limit_in_bytes", "memory.high", "memory.limit_in_bytes",
-		"memory.max", "memory.memsw.limit_in_bytes", "memory.swap.max",
-		"memory.zswap.max", "memory.low", "memory.min",
-	};
-	static const char *const up_order[] = {
-		"memory.memsw.limit_in_bytes", "memory.swap.max", "memory.zswap.max",
-		"memory.limit_in_bytes", "memory.max", "memory.high",
-		"memory.soft_limit_in_bytes", "memory.min", "memory.low",
-	};
-	const char *const *o = down ? down_order : up_order;
-
-	for (int i = 0; i < (int)ARRAY_SIZE(down_order); i++)
-		if (strcmp(o[i], file) == 0)
-			return i;
+	p->has_old[i] = true;
 	return 0;
 }
 
@@ -283,7 +216,7 @@ static uint64_t planned(struct planner *p, const struct cgctl_set_item *it, cons
 
 	for (size_t j = 0; j < p->n; j++)
 		if (same_group(&p->items[j], it) && strcmp(p->items[j].file, file) == 0 &&
-		    memparse(p->items[j].value, 1, &v) == 0)
+		    memparse(p->items[j].value, "-1", &v) == 0)
 			return v;
 	return dflt;
 }
@@ -302,8 +235,8 @@ static int limit_now(struct planner *p, const struct cgctl_set_item *it, const c
 	return r;
 }
 
-/* The v1 rule of mem_cgroup_resize_max(): limit_in_bytes <= memsw.limit_in_bytes
- * once the plan is done (its order keeps it at every step). */
+/* The v1 rule memory <= memsw (knob_memsw_ok()) once the plan is done (its order keeps
+ * it at every step). */
 static int mem_end_rule(struct planner *p, size_t i, struct cgctl_error *e)
 {
 	const struct cgctl_set_item *it = &p->items[i];
@@ -318,8 +251,7 @@ static int mem_end_rule(struct planner *p, size_t i, struct cgctl_error *e)
 		return 0;
 	mem = planned(p, it, "memory.limit_in_bytes", mem);
 	memsw = planned(p, it, "memory.memsw.limit_in_bytes", memsw);
-	if (memsw != UINT64_MAX && (mem == UINT64_MAX ||
-				    mem / CGCTL_PAGE_SIZE > memsw / CGCTL_PAGE_SIZE))
+	if (!knob_memsw_ok(p->kver, mem, memsw))
 		return cgctl_error_set(e, EINVAL, "memory.limit_in_bytes would exceed "
 				       "memory.memsw.limit_in_bytes (memory must not exceed "
 				       "memory+swap)");
@@ -330,13 +262,13 @@ static int mem_end_rule(struct planner *p, size_t i, struct cgctl_error *e)
 static int mem_phase(struct planner *p, size_t i)
 {
 	const struct cgctl_set_item *it = &p->items[i];
+	uint32_t kv = knob_kver(p->kver);
 	uint64_t nv, ov;
 
-	if (!p->has_old[i] || memparse(it->value, it->m->version, &nv) < 0 ||
+	if (!p->has_old[i] || memparse(it->value, unlimited_of(&p->k[i]), &nv) < 0 ||
 	    cgctl_parse_mem_limit(p->old[i], strlen(p->old[i]), &ov) < 0)
 		return 1;
-	if (nv == ov || (nv != UINT64_MAX && ov != UINT64_MAX &&
-			 nv / CGCTL_PAGE_SIZE == ov / CGCTL_PAGE_SIZE))
+	if (cgctl_memcg_limit_pages(kv, nv) == cgctl_memcg_limit_pages(kv, ov))
 		return -1;
 	return nv < ov ? 0 : 2;
 }
@@ -344,58 +276,35 @@ static int mem_phase(struct planner *p, size_t i)
 static int check_item(struct planner *p, size_t i, struct cgctl_error *e)
 {
 	const struct cgctl_set_item *it = &p->items[i];
+	const struct known *k = &p->k[i];
 	int r;
 
-	if (!it->m || !it->path || !it->file || !it->value || !*it->file ||
-	    strchr(it->file, '/'))
-		return cgctl_error_set(e, EINVAL, "invalid argument");
-	if (strpbrk(it->value, "\n\r"))
-		return cgctl_error_set(e, EINVAL, "%s: a value cannot contain a newline",
-				       it->file);
-	p->k[i] = lookup(it->file);
-	if (p->k[i] && (p->k[i]->flags & K_TASKS))
+	if (k->flags & KNOB_TASKS)
 		return cgctl_error_set(e, EINVAL, "%s: moving tasks is not a setting; use "
 				       "cgctl move, which checks them", it->file);
 	for (size_t j = 0; j < i; j++)
 		if (same_group(&p->items[j], it) && strcmp(p->items[j].file, it->file) == 0)
 			return cgctl_error_set(e, EINVAL, "%s: given twice", it->file);
-	r = check_value(p->k[i], it, e);
+	r = check_value(k, it, e);
 	if (r < 0)
 		return r;
 	r = read_old(p, i, e);
 	if (r < 0)
 		return r;
-	if (p->k[i] && p->k[i]->kind == V_MEM) {
+	if (k->unit == KNOB_BYTES) {
 		r = mem_end_rule(p, i, e);
 		if (r < 0)
 			return r;
 	}
-	if ((p->k[i] && (p->k[i]->flags & (K_ACTION | K_NORESTORE))) || !p->has_old[i])
+	if ((k->flags & (KNOB_ACTION | KNOB_NORESTORE)) || !p->has_old[i])
 		p->phase[i] = 3;
-	else if (p->k[i] && p->k[i]->kind == V_MEM)
+	else if (k->flags & KNOB_LIMIT)
 		p->phase[i] = mem_phase(p, i);
 	else
 		p->phase[i] = 1;
-	p->rank[i] = p->phase[i] == 0 || p->phase[i] == 2 ?
-		     mem_rank(it->file, p->phase[i] == 0) : 0;
+	if (p->phase[i] == 0 || p->phase[i] == 2)
+		p->rank[i] = p->phase[i] == 0 ? k->k->down : k->k->up;
 	return 0;
-}
-
-static struct cgctl_set_step *step(struct planner *p, const struct cgctl_set_item *it,
-				   const char *file, const char *value, const char *old,
-				   size_t item)
-{
-	struct cgctl_set_step *s = &p->res->s[p->res->n++];
-
-	s->m = it->m;
-	s->path = it->path;
-	s->file = file;
-	s->item = item;
-	s->value = value;
-	s->has_old = old != NULL;
-	if (old)
-		snprintf(s->old, sizeof(s->old), "%s", old);
-	return s;
 }
 
 /* ---- CPU bandwidth: the items of one group become cgctl_bw_write_plan()'s writes ---- */
@@ -426,71 +335,28 @@ static int bw_want(struct planner *p, size_t i, struct cgctl_bw_settings *want)
 	return 0;
 }
 
-/* The old value of @file in the group of @it: the last planned write, else as read. */
-static const char *bw_old(struct planner *p, const struct cgctl_set_item *it,
-			  const char *file, char *buf, size_t len)
-{
-	char *rb = NULL;
-	size_t rl;
-
-	for (int k = p->res->n - 1; k >= 0; k--)
-		if (p->res->s[k].m == it->m && strcmp(p->res->s[k].path, it->path) == 0 &&
-		    strcmp(p->res->s[k].file, file) == 0)
-			return p->res->s[k].value;
-	for (size_t j = 0; j < p->n; j++)
-		if (same_group(&p->items[j], it) && strcmp(p->items[j].file, file) == 0)
-			return p->has_old[j] ? p->old[j] : NULL;
-	if (cgctl_cg_read(p->ctx, it->m, it->path, file, &rb, &rl) < 0)
-		return NULL;
-	while (rl && rb[rl - 1] == '\n')
-		rb[--rl] = '\0';
-	snprintf(buf, len, "%s", rb);
-	free(rb);
-	return buf;
-}
-
 static int plan_bw(struct planner *p, size_t first, struct cgctl_error *e)
 {
 	const struct cgctl_set_item *it = &p->items[first];
+	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
 	struct cgctl_cpu_settings old;
 	struct cgctl_bw_settings want;
-	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
-	struct cgctl_bw_tree t;
-	int n, r;
+	int r;
 
 	r = cgctl_cpu_settings_read(p->ctx, it->m, it->path, &old);
 	if (r < 0)
 		return cgctl_error_set(e, -r, "%s: cannot read the bandwidth setting", it->file);
 	want = old.bw;
 	for (size_t j = first; j < p->n; j++) {
-		if (!p->k[j] || !(p->k[j]->flags & K_BW) || !same_group(&p->items[j], it))
+		if (!(p->k[j].flags & KNOB_BW) || !same_group(&p->items[j], it))
 			continue;
 		if (bw_want(p, j, &want) < 0)
 			return cgctl_error_set(e, EINVAL, "%s=%s: malformed", p->items[j].file,
 					       p->items[j].value);
 		p->done[j] = true;
 	}
-	r = cgctl_bw_tree_read(p->ctx, it->m, it->path, &t);
-	if (r < 0)
-		return cgctl_error_set(e, -r, "cannot read the cpu hierarchy");
-	if (t.has_target)
-		t.nodes[t.target].bw = old.bw;
-	n = cgctl_bw_write_plan(&old.bw, &want, it->m->version, t.has_target ? t.nodes : NULL,
-				t.has_target ? t.n : 0, t.target, w, e);
-	cgctl_bw_tree_free(&t);
-	if (n < 0)
-		return n;
-	if ((size_t)p->res->n + (size_t)n > ARRAY_SIZE(p->res->s))
-		return cgctl_error_set(e, E2BIG, "too many writes in one set");
-	for (int k = 0; k < n; k++) {
-		char ob[CGCTL_SET_OLD_MAX];
-		const char *o = bw_old(p, it, w[k].name, ob, sizeof(ob));
-		struct cgctl_set_step *s = step(p, it, w[k].name, NULL, o, first);
-
-		snprintf(s->buf, sizeof(s->buf), "%s", w[k].value);
-		s->value = s->buf;
-	}
-	return 0;
+	r = predict_bw_steps(p->pl, it->m, it->path, &old.bw, &want, first, w, e);
+	return r < 0 ? r : 0;
 }
 
 static int build(struct planner *p, struct cgctl_error *e)
@@ -504,7 +370,7 @@ static int build(struct planner *p, struct cgctl_error *e)
 
 				if (p->done[i] || p->phase[i] != phase || p->rank[i] != rank)
 					continue;
-				if (p->k[i] && (p->k[i]->flags & K_BW) && phase == 1) {
+				if ((p->k[i].flags & KNOB_BW) && phase == 1) {
 					r = plan_bw(p, i, e);
 					if (r < 0)
 						return r;
@@ -512,8 +378,10 @@ static int build(struct planner *p, struct cgctl_error *e)
 				}
 				p->done[i] = true;
 				/* an irreversible write has nothing to restore */
-				step(p, it, it->file, it->value,
-				     p->has_old[i] && phase != 3 ? p->old[i] : NULL, i);
+				if (!plan_add(p->pl, it->m, it->path, it->file, it->value,
+					      p->has_old[i] && phase != 3 ? p->old[i] : NULL, i))
+					return cgctl_error_set(e, E2BIG, "too many writes in one "
+							       "set");
 			}
 			if (phase == 1 || phase == 3)
 				break;	/* rank only orders memory limits */
@@ -522,102 +390,18 @@ static int build(struct planner *p, struct cgctl_error *e)
 	return 0;
 }
 
-/* ---- running it ---- */
-
-static int do_write(const struct predict_writer *wr, struct cgctl_ctx *ctx,
-		    const struct cgctl_set_step *s, const char *value)
-{
-	if (wr && wr->write)
-		return wr->write(wr->arg, ctx, s->m, s->path, s->file, value);
-	return cgctl_cg_write(ctx, s->m, s->path, s->file, value);
-}
-
-/* Undo steps [0, upto) newest first.  Returns: 0, -errno with the step in @e. */
-static int undo(const struct predict_writer *wr, struct cgctl_ctx *ctx,
-		struct cgctl_set_applied *res, int upto, struct cgctl_error *e)
-{
-	for (int i = upto - 1; i >= 0; i--) {
-		const struct cgctl_set_step *s = &res->s[i];
-		int r;
-
-		if (!s->has_old)
-			continue;
-		r = do_write(wr, ctx, s, s->old);
-		if (r < 0) {
-			char eb[96];
-
-			return cgctl_error_set(e, -r, "%s=%s: %s", s->file, s->old,
-					       strerror_r(-r, eb, sizeof(eb)));
-		}
-	}
-	return 0;
-}
-
-/* What the files of steps [0, upto] hold now, "F=V ...", into @out. */
-static void holdings(struct cgctl_ctx *ctx, const struct cgctl_set_applied *res, int upto,
-		     char *out, size_t len)
-{
-	size_t used = (size_t)snprintf(out, len, "now");
-
-	for (int i = 0; i <= upto && used < len; i++) {
-		const struct cgctl_set_step *s = &res->s[i];
-		char *buf = NULL;
-		size_t bl;
-		bool dup = false;
-
-		for (int k = 0; k < i; k++)
-			dup |= res->s[k].m == s->m && strcmp(res->s[k].path, s->path) == 0 &&
-			       strcmp(res->s[k].file, s->file) == 0;
-		if (dup)
-			continue;
-		if (cgctl_cg_read(ctx, s->m, s->path, s->file, &buf, &bl) < 0) {
-			used += (size_t)snprintf(out + used, len - used, " %s=(unreadable)",
-						 s->file);
-			continue;
-		}
-		while (bl && (buf[bl - 1] == '\n' || buf[bl - 1] == ' '))
-			buf[--bl] = '\0';
-		used += (size_t)snprintf(out + used, len - used, " %s=%s", s->file, buf);
-		free(buf);
-	}
-}
-
-static int failed(const struct predict_writer *wr, struct cgctl_ctx *ctx,
-		  struct cgctl_set_applied *res, int i, int r, struct cgctl_error *e)
-{
-	const struct cgctl_set_step *s = &res->s[i];
-	struct cgctl_error ue = { 0 };
-	char eb[96], msg[512];
-
-	int upto = i;
-
-	res->failed = i;
-	/* a failed write the kernel took all the same (a short write) is undone too */
-	if (s->has_old && !predict_unchanged(ctx, s->m, s->path, s->file, s->old))
-		upto = i + 1;
-	if (undo(wr, ctx, res, upto, &ue) == 0) {
-		res->rolled_back = true;
-		return cgctl_error_set(e, -r, "%s=%s: %s%s", s->file, s->value,
-				       strerror_r(-r, eb, sizeof(eb)),
-				       upto ? "; the earlier writes were restored" : "");
-	}
-	holdings(ctx, res, i, msg, sizeof(msg));
-	return cgctl_error_set(e, -r, "%s=%s: %s; restoring failed too (%s); %s", s->file,
-			       s->value, strerror_r(-r, eb, sizeof(eb)), ue.msg, msg);
-}
-
-static int plan(struct planner *p, struct cgctl_error *e)
+static int plan(struct planner *p, struct cgctl_set_applied *res, struct cgctl_error *e)
 {
 	int r, irreversible = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
 		r = check_item(p, i, e);
 		if (r < 0) {
-			p->res->refused = (size_t)i;
+			res->refused = i;
 			return r;
 		}
 		if (p->phase[i] == 3 && irreversible++) {
-			p->res->refused = i;
+			res->refused = i;
 			return cgctl_error_set(e, EINVAL, "%s: a second irreversible write (an "
 					       "action, or a value that cannot be restored); "
 					       "give it a set of its own", p->items[i].file);
@@ -626,14 +410,60 @@ static int plan(struct planner *p, struct cgctl_error *e)
 	return build(p, e);
 }
 
+/* The items' syntax that needs no reading; their knobs from the table. */
+static int check_names(struct planner *p, struct cgctl_set_applied *res,
+		       struct cgctl_error *e)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct cgctl_set_item *it = &p->items[i];
+
+		res->refused = i;
+		if (!it->m || !it->path || !it->file || !it->value || !*it->file ||
+		    strchr(it->file, '/'))
+			return cgctl_error_set(e, EINVAL, "invalid argument");
+		if (strpbrk(it->value, "\n\r"))
+			return cgctl_error_set(e, EINVAL, "%s: a value cannot contain a newline",
+					       it->file);
+		lookup(it->file, &p->k[i]);
+	}
+	res->refused = (size_t)-1;
+	return 0;
+}
+
+/* Every cgroup of the items, locked in the order of their paths. */
+static int lock_all(struct planner *p, struct cgctl_error *e)
+{
+	size_t order[CGCTL_SET_MAX], n = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		size_t j = n;
+
+		while (j > 0 && (strcmp(p->items[order[j - 1]].m->path, p->items[i].m->path) > 0 ||
+				 (p->items[order[j - 1]].m == p->items[i].m &&
+				  strcmp(p->items[order[j - 1]].path, p->items[i].path) > 0))) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct cgctl_set_item *it = &p->items[order[i]];
+		int r = plan_lock(p->pl, it->m, it->path, e);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int predict_set_apply_with(struct cgctl_ctx *ctx, const struct cgctl_set_item *items,
 			   size_t n, struct cgctl_set_applied *res, struct cgctl_error *e,
 			   const struct predict_writer *wr)
 {
 	struct planner *p;
-	sigset_t set, saved;
-	bool blocked = false;
-	int r = 0;
+	struct plan pl;
+	int r;
 
 	if (!ctx || !items || !res || n == 0)
 		return cgctl_error_set(e, EINVAL, "invalid argument");
@@ -645,37 +475,31 @@ int predict_set_apply_with(struct cgctl_ctx *ctx, const struct cgctl_set_item *i
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return cgctl_error_set(e, ENOMEM, "out of memory");
+	plan_init(&pl, ctx, wr, res->s, (int)ARRAY_SIZE(res->s));
+	pl.restored = "the earlier writes were restored";
+	pl.undo_failed = "restoring failed too";
 	p->ctx = ctx;
+	p->pl = &pl;
 	p->items = items;
 	p->n = n;
-	p->res = res;
-	r = plan(p, e);
+	p->kver = cgctl_kver_of(ctx);
+	r = check_names(p, res, e);
+	if (r == 0)
+		r = lock_all(p, e);
+	if (r == 0)
+		r = plan(p, res, e);
 	free(p);
-	if (r < 0) {
-		res->n = 0;
-		return r;
+	if (r == 0) {
+		res->n = pl.n;
+		r = plan_run(&pl, e);
+	} else {
+		pl.n = 0;
 	}
-	if (res->n > 1) {
-		sigemptyset(&set);
-		sigaddset(&set, SIGINT);
-		sigaddset(&set, SIGTERM);
-		sigaddset(&set, SIGHUP);
-		sigaddset(&set, SIGQUIT);
-		blocked = pthread_sigmask(SIG_BLOCK, &set, &saved) == 0;
-	}
-	for (int i = 0; i < res->n; i++) {
-		r = do_write(wr, ctx, &res->s[i], res->s[i].value);
-		if (r < 0) {
-			r = failed(wr, ctx, res, i, r, e);
-			break;
-		}
-	}
-	if (blocked)
-		pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	if (r < 0)
-		return r;
-	cgctl_error_clear(e);
-	return res->n;
+	res->n = pl.n;
+	res->failed = pl.failed;
+	res->rolled_back = pl.rolled_back;
+	plan_unlock(&pl);
+	return r;
 }
 
 CGCTL_EXPORT int cgctl_set_apply(struct cgctl_ctx *ctx, const struct cgctl_set_item *items,

@@ -25,10 +25,10 @@ bad_input 2 "cpus zero" --root "$ROOT" bw set --cpus 0 /x
 # ---- not found (4) ----
 bad_input 4 "no such cgroup" --root "$ROOT" bw set --quota 50ms /nope
 
-# ---- every EINVAL of 7.2 (1), refused before writing ----
+# ---- every EINVAL of 7.2, refused before writing: nothing changed (2) ----
 einval() { # einval DESC MESSAGE ARGS...
 	d=$1; msg=$2; shift 2
-	bad_input 1 "$d" --root "$ROOT" bw set "$@"
+	bad_input 2 "$d" --root "$ROOT" bw set "$@"
 	case "$ERR" in *"$msg"*) ok ;; *) fail "$d: message '$ERR' lacks '$msg'" ;; esac
 }
 einval "root" "the root cgroup's CPU bandwidth cannot be set" --quota 50ms /
@@ -54,7 +54,7 @@ expect_rc 0 "quota 1000 period 1000"
 cg --root "$ROOT" bw set --unlimited --burst 99999999 /x
 expect_rc 0 "any burst while unlimited"
 [ "$(q /x) $(b /x)" = "-1 99999999" ] && ok || fail "-1 burst 99999999: $(q /x) $(b /x)"
-bad_input 1 "quota 1000 with that burst" --root "$ROOT" bw set --quota 1000 /x
+bad_input 2 "quota 1000 with that burst" --root "$ROOT" bw set --quota 1000 /x
 cg --root "$ROOT" bw set --quota 17592186044415 --burst 0 --period 1000000 /x
 expect_rc 0 "MAX_BW quota"
 [ "$(q /x) $(p /x) $(b /x)" = "17592186044415 1000000 0" ] && ok || fail "MAX_BW: $(q /x)"
@@ -86,6 +86,22 @@ expect_rc 0 "0.4 -> 0.45 between 0.4 and 0.5"
 # (unlimited, -1 written to the v1 quota, is null as get prints it)
 [ "$(json_get '[w["value"] for w in j["written"]]')" = "[None, 500000, 225000]" ] && ok ||
 	fail "expected the quota -1 detour: $OUT"
+# no order avoids it (the valid quotas at 100ms, 40-50ms, and at 500ms, 200-250ms, do not
+# meet): the one line says what a SIGKILL can leave
+case "$ERR" in *"/a/b: no order of writes avoids an unlimited quota"*"SIGKILL"*) ok ;;
+	*) fail "the detour must be said: $ERR" ;; esac
+# one does when the grandchild leaves room: /a 0.5 > /a/b 0.3 > /a/b/c 0.25, /a/b to
+# 90ms/200ms (quota first 0.9, period first 0.15: both refused): a third quota, 50ms,
+# is valid with both periods, so quota, period, quota and never -1
+echo 30000 >"$ROOT/$C/a/b/cpu.cfs_quota_us"
+echo 100000 >"$ROOT/$C/a/b/cpu.cfs_period_us"
+echo 25000 >"$ROOT/$C/a/b/c/cpu.cfs_quota_us"
+cg --root "$ROOT" --json bw set --quota 90ms --period 200ms /a/b
+expect_rc 0 "0.3 -> 0.45 without the detour"
+[ "$(json_get '[(w["file"], w["value"]) for w in j["written"]]')" = "[('cpu.cfs_quota_us', 50000), ('cpu.cfs_period_us', 200000), ('cpu.cfs_quota_us', 90000)]" ] && ok ||
+	fail "expected quota 50000, period, quota without -1: $OUT"
+[ -z "$ERR" ] && ok || fail "no detour, nothing to say: $ERR"
+[ "$(q /a/b) $(p /a/b)" = "90000 200000" ] && ok || fail "90000/200000: $(q /a/b) $(p /a/b)"
 
 # ---- a write fails: the previous setting is restored ----
 # 25ms/100ms -> 80ms/200ms: the period goes first, then the quota write fails
@@ -106,11 +122,27 @@ echo EACCES >"$ROOT/$C/a/d/cpu.cfs_quota_us.errno"
 bad_input 3 "first write refused (permission)" --root "$ROOT" bw set --quota 20ms /a/d
 rm "$ROOT/$C/a/d/cpu.cfs_quota_us.errno"
 
+# ---- a broken cgroup elsewhere (v1 fixture: /ro/cpu.cfs_quota_us is a directory) ----
+# no rule of a write to /a or /01 involves /ro: it does not stop them
+fixture v1
+cg --root "$ROOT" bw set --quota 40ms /a
+expect_rc 0 "bw set /a beside a broken /ro"
+[ "$(q /a)" = 40000 ] && ok || fail "/a quota: $(q /a)"
+cg --root "$ROOT" set /01 cpu.cfs_quota_us=30000
+expect_rc 0 "set /01 beside a broken /ro"
+[ "$(q /01)" = 30000 ] && ok || fail "/01 quota: $(q /01)"
+# a broken descendant is needed by the check of its ancestor: named with its file
+mkdir -p "$ROOT/$C/a/b/cpu.cfs_period_us.d" && rm "$ROOT/$C/a/b/cpu.cfs_period_us" &&
+	mv "$ROOT/$C/a/b/cpu.cfs_period_us.d" "$ROOT/$C/a/b/cpu.cfs_period_us"
+bad_input 1 "broken descendant" --root "$ROOT" bw set --quota 45ms /a
+case "$ERR" in *"/a/b/cpu.cfs_period_us: "*) ok ;; *) fail "name the file: $ERR" ;; esac
+[ "$(q /a)" = 40000 ] && ok || fail "/a changed: $(q /a)"
+
 # ---- v2 ----
 fixture bw-v2
 V=sys/fs/cgroup
-bad_input 1 "v2 root" --root "$ROOT" bw set --quota 50ms /
-bad_input 1 "v2 burst > quota" --root "$ROOT" bw set --burst 60ms /a
+bad_input 2 "v2 root" --root "$ROOT" bw set --quota 50ms /
+bad_input 2 "v2 burst > quota" --root "$ROOT" bw set --burst 60ms /a
 cg --root "$ROOT" bw set --quota 90ms /a/b
 expect_rc 0 "v2: a child above its parent is accepted"
 [ "$(cat "$ROOT/$V/a/b/cpu.max")" = "90000 100000" ] && ok || fail "cpu.max: $(cat "$ROOT/$V/a/b/cpu.max")"

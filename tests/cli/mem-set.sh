@@ -21,10 +21,11 @@ bad_input 2 "memory above memsw" --root "$ROOT" mem set /a --limit 2G --memsw-li
 bad_input 4 "no such cgroup" --root "$ROOT" mem set /nope --limit 1G
 # ---- not supported (6) ----
 bad_input 6 "move charge on 6.18" --root "$ROOT" mem set /a --move-charge anon
-expect_err "cgctl: mem set: /a: --move-charge: this kernel no longer moves charges; removed in 6.13 (kernel 6.18)" "6.13 message"
+expect_err "cgctl: mem set: /a: memory.move_charge_at_immigrate: this kernel no longer moves charges; removed in 6.13 (kernel 6.18)" "6.13 message"
 bad_input 6 "root limit" --root "$ROOT" mem set / --limit 1G
-# ---- invalid against the current state (1): memsw limit of /lim is 1G ----
-bad_input 1 "limit above current memsw" --root "$ROOT" mem set /lim --limit 2G
+# ---- invalid against the current state, refused before any write (2): memsw limit of
+# /lim is 1G ----
+bad_input 2 "limit above current memsw" --root "$ROOT" mem set /lim --limit 2G
 # ---- the second write fails (ro: memsw limit file is a directory): first restored ----
 bad_input 1 "memsw write refused, memory restored" --root "$ROOT" mem set /ro --limit 512M \
 	--memsw-limit 2G
