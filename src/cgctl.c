@@ -140,17 +140,15 @@ static const struct cgctl_cmd *find_cmd(const struct cgctl_cmd *const *table, si
 /* Build a popt table: the command's options plus --help. */
 static struct poptOption *cmd_table(const struct cgctl_cmd *cmd, int *help)
 {
-	size_t n = 0, i;
+	size_t n = 0;
 	struct poptOption *t;
 
 	for (const struct poptOption *o = cmd->options; o && (o->longName || o->shortName || o->arg);
 	     o++)
 		n++;
-	t = calloc(n + 2, sizeof(*t));
+	t = cli_popt_table(cmd->options, 1);
 	if (!t)
 		return NULL;
-	for (i = 0; i < n; i++)
-		t[i] = cmd->options[i];
 	t[n] = (struct poptOption){ "help", 'h', POPT_ARG_NONE, help, 0, "show this help", NULL };
 	return t;
 }
@@ -214,7 +212,7 @@ static int run_cmd(struct cli *cli, const struct cgctl_cmd *cmd, const char *pre
 		return cli_error(cli, NULL, -ENOMEM, NULL);
 	/* options may follow arguments ("bw set PATH --quota 50ms"); "--" ends them */
 	pc = poptGetContext(cmd->name, argc, argv, table, 0);
-	while ((rc = poptGetNextOpt(pc)) > 0)
+	while ((rc = cli_popt_next(pc, table)) > 0)
 		;
 	if (rc < -1) {
 		rc = cli_usage(cli, "%s: %s", poptBadOption(pc, 0), poptStrerror(rc));
@@ -393,6 +391,7 @@ int main(int argc, const char **argv)
 	struct cli cli = { .fmt = OUT_HUMAN };
 	const struct cgctl_cmd *cmd;
 	const char **rest, **hoisted;
+	struct poptOption *globals;
 	poptContext pc;
 	int rc, nrest = 0;
 
@@ -401,8 +400,13 @@ int main(int argc, const char **argv)
 	if (!hoisted)
 		return cli_error(&cli, NULL, -ENOMEM, NULL);
 	split_tsv(hoisted + 1);
-	pc = poptGetContext("cgctl", argc, hoisted, global_options, POPT_CONTEXT_POSIXMEHARDER);
-	while ((rc = poptGetNextOpt(pc)) > 0)
+	globals = cli_popt_table(global_options, 0);
+	if (!globals) {
+		free(hoisted);
+		return cli_error(&cli, NULL, -ENOMEM, NULL);
+	}
+	pc = poptGetContext("cgctl", argc, hoisted, globals, POPT_CONTEXT_POSIXMEHARDER);
+	while ((rc = cli_popt_next(pc, globals)) > 0)
 		if (rc == 'v')
 			opt_verbose++;
 	cli.cmdname[0] = '\0';
@@ -464,6 +468,7 @@ out:
 	out_free(cli.out);
 	cgctl_unref(cli.ctx);
 	poptFreeContext(pc);
+	free(globals);
 	free(hoisted);
 	return rc;
 }

@@ -64,6 +64,13 @@ struct cgctl_cmd {
 	size_t n_columns;
 };
 
+/* A malloc'ed copy of @opts for cli_popt_next(), with @extra empty entries before its
+ * end.  Returns: the copy, NULL when out of memory. */
+struct poptOption *cli_popt_table(const struct poptOption *opts, size_t extra);
+/* poptGetNextOpt() on a context of a cli_popt_table() copy that frees a repeated string
+ * option's earlier value (popt leaves it to the caller).  Returns: poptGetNextOpt()'s. */
+int cli_popt_next(poptContext pc, const struct poptOption *table);
+
 /*
  * cli_error: print "cgctl: CMD: OBJ: MESSAGE" (OBJ may be NULL; MESSAGE from @fmt, or
  * the lower-cased strerror of @neg_errno when @fmt is NULL).  Returns: the exit status

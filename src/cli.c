@@ -295,9 +295,11 @@ static int stdin_items(struct cli *cli, struct cli_args *a)
 				r = args_add(a, rec, (size_t)len);
 			continue;
 		}
-		if (memchr(rec, '\0', (size_t)len))
+		if (memchr(rec, '\0', (size_t)len)) {
+			free(rec);
 			return cli_usage(cli, "stdin: a NUL byte in a line (use -z for "
 					      "NUL-separated input)");
+		}
 		for (char *s = rec, *e = rec + len; !r && s < e;) {
 			size_t w;
 

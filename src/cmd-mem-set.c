@@ -299,6 +299,7 @@ static int parse_args(struct cli *cli, int argc, const char **argv, const char *
 {
 	const char **av = calloc((size_t)argc + 2, sizeof(*av));
 	const char **rest;
+	struct poptOption *table;
 	poptContext pc;
 	int r, rc = EXIT_OK;
 
@@ -306,8 +307,13 @@ static int parse_args(struct cli *cli, int argc, const char **argv, const char *
 		return cli_error(cli, NULL, -ENOMEM, NULL);
 	av[0] = "mem set";
 	memcpy(av + 1, argv, (size_t)argc * sizeof(*av));
-	pc = poptGetContext("mem set", argc + 1, av, options, 0);
-	while ((r = poptGetNextOpt(pc)) > 0)
+	table = cli_popt_table(options, 0);
+	if (!table) {
+		free(av);
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	}
+	pc = poptGetContext("mem set", argc + 1, av, table, 0);
+	while ((r = cli_popt_next(pc, table)) > 0)
 		;
 	if (r < -1)
 		rc = cli_usage(cli, "%s: %s", poptBadOption(pc, 0), poptStrerror(r));
@@ -324,6 +330,7 @@ static int parse_args(struct cli *cli, int argc, const char **argv, const char *
 	if (!rc)
 		*path = strdup(rest[0]);
 	poptFreeContext(pc);
+	free(table);
 	free(av);
 	return rc;
 }
