@@ -2193,13 +2193,19 @@ struct cgctl_bw_recommendation {
 	double pct_use;			/* CPUs: 90th percentile of the 1 s windows' demand */
 	struct cgctl_bw_replay pct;	/* percentile recommender: pct_use x 1.15 */
 	unsigned int replays;		/* simulations run by the search */
+	unsigned int cpus;		/* CPUs the threads may use: min(CPUs, threads) */
+	double saturated_frac;		/* periods whose demand reaches all of them */
+	bool all_cpus;			/* no quota below all of them meets the budget: the
+					 * answer is cpus x period, or no limit when even
+					 * that misses it (feasible false) */
 };
 
 /*
  * cgctl_bw_recommend: the smallest quota (per candidate period and burst; the smallest
  * quota / period wins, then the smaller burst) whose replay of @t keeps throttled periods
  * and per-period throttled time within @o's budget, found by bisection (throttling
- * falls as quota grows), and a VPA-like percentile recommendation replayed alongside.
+ * falls as quota grows), and a VPA-like percentile recommendation replayed alongside;
+ * covering a next run and capped at all CPUs as cgctl_bw_recommend_runs() of @t alone.
  * Returns: 0, -EINVAL (bad options, empty trace), -ENOMEM.
  */
 int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
@@ -2212,13 +2218,26 @@ struct cgctl_bw_run {
 	double throttled_frac;	/* this recording replayed under the recommendation */
 };
 
-/* How the recommendation covers a next run: the per-run answers as CPUs (quota /
- * period), their mean and sample standard deviation, Student's t at the confidence for
- * n - 1 degrees of freedom (0 for one run) and the bound it gives. */
+/* Where the run-to-run spread of cgctl_bw_runs_bound comes from. */
+enum cgctl_bw_bound_method {
+	CGCTL_BW_BOUND_NONE = 0,	/* one recording too short to split: its own answer */
+	CGCTL_BW_BOUND_RECORDINGS,	/* the answers of several recordings */
+	CGCTL_BW_BOUND_WINDOWS,		/* the answers of equal windows of one recording */
+};
+
+/* How the recommendation covers a next run: the per-sample answers as CPUs (quota /
+ * period; a sample is a recording, or a window of the one recording), their mean and
+ * sample standard deviation, Student's t at the confidence for n - 1 degrees of freedom
+ * (0 for one sample) and the bound it gives. */
 struct cgctl_bw_runs_bound {
 	double confidence;
 	double mean_cpus, sd_cpus, t;
-	double bound_cpus;	/* mean + t x sd x sqrt(1 + 1/n), at least the largest answer */
+	double bound_cpus;	/* mean + t x sd x sqrt(1 + 1/n), at least the largest answer
+				 * (windows: at least the whole recording's answer) */
+	int method;		/* enum cgctl_bw_bound_method */
+	unsigned int samples;	/* recordings or windows */
+	uint64_t window_ns;	/* CGCTL_BW_BOUND_WINDOWS: each window's length */
+	double own_cpus;	/* windows: the whole recording's own answer */
 };
 
 /*
@@ -2231,7 +2250,12 @@ struct cgctl_bw_runs_bound {
  * all their periods, the cpu.stat their mean, mean_use all busy time over all spans, the
  * percentile recommender from all recordings' windows.  @runs (NULL or @n entries) and
  * @bound (NULL or one) say how each recording and the bound came out.  One recording
- * gives cgctl_bw_recommend's answer: it shows nothing of the run-to-run spread.
+ * long enough (6 periods) is cut into 3 to 8 equal windows of at least 2 periods (10
+ * where it can), each searched alone as a recording would be: their spread is the
+ * run-to-run spread, and the quota is the bound over them, at least the recording's own
+ * answer.  When the answer comes within 5% of all the CPUs the threads may use, or
+ * more of the periods than the budget allows need all of them, the quota is all of them
+ * (ret->all_cpus): a quota a hair below throttles every period that saturates them.
  * Returns: 0, -EINVAL (no recording, bad options or confidence, a recording without busy
  * time: the message names it), -ENOMEM.
  */

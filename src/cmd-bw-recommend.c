@@ -32,7 +32,7 @@ static const struct poptOption options[] = {
 	  "a trace file (\"-\": stdin), or PIDs / a cgroup PATH to record first; "
 	  "again for more recordings of the workload", "FILE|PID|PATH" },
 	{ "confidence", '\0', POPT_ARG_STRING, &opt_confidence, 0,
-	  "with several recordings: that a next run fits (default 95%)", "P%" },
+	  "that a next run fits (several recordings, or windows of one; default 95%)", "P%" },
 	{ "max-throttled", '\0', POPT_ARG_STRING, &opt_max_thr, 0,
 	  "budget: throttled periods, percent (default 1%)", "P%" },
 	{ "max-delay", '\0', POPT_ARG_STRING, &opt_max_delay, 0,
@@ -281,8 +281,19 @@ static void emit_runs(struct out *o, const struct rec *p)
 		out_obj_end(o);
 	}
 	out_list_end(o);
+	static const char *const methods[] = { "none", "recordings", "windows" };
+	int m = p->bound.method;
+
 	out_obj_begin(o, "bound");
-	out_double(o, "confidence", p->bound.confidence, 3);
+	/* where the spread came from: several recordings, windows of one, or none */
+	out_str(o, "method", methods[m >= 0 && m <= CGCTL_BW_BOUND_WINDOWS ? m : 0]);
+	out_u64(o, "samples", p->bound.samples);
+	out_usec(o, "window_usec", p->bound.window_ns);
+	if (m == CGCTL_BW_BOUND_WINDOWS)
+		out_double(o, "own_cpus", p->bound.own_cpus, 3);
+	else
+		out_null(o, "own_cpus");
+	out_double(o, "confidence", m == CGCTL_BW_BOUND_NONE ? 0 : p->bound.confidence, 3);
 	out_double(o, "mean_cpus", p->bound.mean_cpus, 3);
 	out_double(o, "sd_cpus", p->bound.sd_cpus, 3);
 	out_double(o, "t", p->bound.t, 3);
@@ -301,6 +312,9 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_usec(o, "max_delay_usec", p->o.max_delay_ns);
 	out_obj_end(o);
 	out_bool(o, "feasible", r->feasible);
+	out_u64(o, "cpus", r->cpus);
+	out_double(o, "saturated_ratio", r->saturated_frac, 4);
+	out_bool(o, "all_cpus", r->all_cpus);
 	emit_replay(o, "recommended", &r->best);
 	emit_runs(o, p);
 	out_double(o, "percentile_use_cpus", r->pct_use, 3);
@@ -349,6 +363,10 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 		goto out;
 	}
 	emit(cli, &p, &r);
+	if (r.all_cpus)
+		cli_warn(cli, "the demand reaches all %u CPUs its threads may use (%.1f%% of "
+			 "periods): no limit below %u CPUs meets the budget", r.cpus,
+			 100 * r.saturated_frac, r.cpus);
 	if (opt_apply && !r.feasible)
 		rc = cli_error(cli, opt_apply, -ERANGE, "no finite quota meets the budget; "
 			       "nothing written");

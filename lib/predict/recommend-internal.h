@@ -32,6 +32,10 @@ void rec_stat_add(struct cgctl_bw_stat *acc, const struct cgctl_bw_stat *st);
 /* Returns: 0, -EINVAL (no busy time, bad budget or period list). */
 int rec_search_init(struct rec_search *s, const struct cgctl_bw_trace *t,
 		    const struct cgctl_bw_recommend_opts *o, struct cgctl_error *e);
+/* Replay @bw at each phase of @s's trace: rec_replay_add() and rec_replay_finish().
+ * Returns: 0, -ENOMEM, -errno of the simulator. */
+int rec_replay(struct rec_search *s, const struct cgctl_bw_settings *bw,
+	       struct cgctl_bw_replay *ret, struct cgctl_error *e);
 /* Returns: 0, -ENOMEM, -errno of the simulator. */
 int rec_replay_add(struct rec_search *s, const struct cgctl_bw_settings *bw,
 		   struct rec_sum *sum, struct cgctl_error *e);
@@ -48,7 +52,25 @@ int rec_bisect(struct rec_search *s, uint64_t period_us, double burst_frac,
 bool rec_better(const struct cgctl_bw_replay *a, const struct cgctl_bw_replay *b);
 /* The @p quantile (0.5 <= p < 1) of Student's t with @df degrees of freedom. */
 double rec_t_quantile(double p, unsigned int df);
+/* Add [@from, @to) of busy time into the sums of windows of @win_ns from 0. */
+void rec_bin_busy(double *win, size_t nwin, uint64_t win_ns, uint64_t from, uint64_t to);
 /* Returns: 0, -ENOMEM. */
 int rec_percentile_use(const struct rec_search *s, size_t n, double *use);
+
+/* The CPU cap (recommend-cap.c).  The CPUs @s's threads may use: min(CPUs, threads). */
+unsigned int rec_cpus(const struct rec_search *s);
+/* The share of @s's periods (4 timer phases) whose demand reaches all rec_cpus(s).
+ * Returns: 0, -ENOMEM. */
+int rec_saturated(const struct rec_search *s, uint64_t period_us, double *frac);
+/* @quota_us, or all of @cpus when it comes within the cap's margin of them. */
+uint64_t rec_cap_quota(unsigned int cpus, uint64_t period_us, uint64_t quota_us);
+
+/* One recording's bound from its own windows (recommend-windows.c): *answer_us each
+ * window's answer at this period and burst (up to REC_WINDOWS_MAX), *n how many
+ * (0: too short to split).  Returns: 0, -ENOMEM, -errno of the search. */
+#define REC_WINDOWS_MAX 8
+int rec_windows(struct rec_search *s, uint64_t period_us, double burst_frac,
+		uint64_t burst_us, uint64_t *answer_us, size_t *n, uint64_t *window_ns,
+		struct cgctl_error *e);
 
 #endif

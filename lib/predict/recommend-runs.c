@@ -17,9 +17,11 @@
  * x_i = quota_i / period over n runs, mean m and sample standard deviation s,
  *     x = m + t(confidence, n - 1) * s * sqrt(1 + 1/n)
  * (the one-sided bound for a new observation of a normal sample), and never less than
- * the largest x_i.  One recording gives its own answer: it says nothing of the spread.
- * The recommendation is then replayed on every recording, and its cpu.stat is their
- * mean.
+ * the largest x_i.  One recording is cut into windows searched alone, and the same
+ * bound over their answers, never below the whole recording's own, is its quota
+ * (recommend-windows.c).  Either is capped at all the CPUs the threads may use, and
+ * taken up to them from close below (recommend-cap.c).  The recommendation is then
+ * replayed on every recording, and its cpu.stat is their mean.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -93,38 +95,74 @@ struct runs {
 	struct cgctl_bw_runs_bound bound, best_bound;
 };
 
-/* The bound over the per-run answers in r->q, in us of quota. */
-static uint64_t bound_of(struct runs *r, uint64_t period_us)
+/* The bound over @n answers @q (us of quota at @period_us) into @b, in us of quota. */
+static uint64_t bound_over(const uint64_t *q, size_t n, uint64_t period_us,
+			   double confidence, struct cgctl_bw_runs_bound *b)
 {
 	uint64_t qmax = 0;
 	double m = 0, ss = 0, x;
 
-	for (size_t i = 0; i < r->n; i++) {
-		m += (double)r->q[i] / (double)period_us;
-		qmax = MAX(qmax, r->q[i]);
+	for (size_t i = 0; i < n; i++) {
+		m += (double)q[i] / (double)period_us;
+		qmax = MAX(qmax, q[i]);
 	}
-	m /= (double)r->n;
-	for (size_t i = 0; i < r->n; i++) {
-		x = (double)r->q[i] / (double)period_us - m;
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		x = (double)q[i] / (double)period_us - m;
 		ss += x * x;
 	}
-	r->bound.confidence = r->confidence;
-	r->bound.mean_cpus = m;
-	r->bound.sd_cpus = r->n > 1 ? sqrt(ss / (double)(r->n - 1)) : 0;
-	r->bound.t = r->n > 1 ? rec_t_quantile(r->confidence, (unsigned int)(r->n - 1)) : 0;
-	x = m + r->bound.t * r->bound.sd_cpus * sqrt(1 + 1.0 / (double)r->n);
+	b->confidence = confidence;
+	b->samples = (unsigned int)n;
+	b->mean_cpus = m;
+	b->sd_cpus = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	b->t = n > 1 ? rec_t_quantile(confidence, (unsigned int)(n - 1)) : 0;
+	x = m + b->t * b->sd_cpus * sqrt(1 + 1.0 / (double)n);
 	/* never below the largest answer; exactly it when that rules (one run) */
-	qmax = MAX(qmax, (uint64_t)ceil(x * (double)period_us));
-	r->bound.bound_cpus = (double)qmax / (double)period_us;
+	qmax = MAX(qmax, (uint64_t)ceil(x * (double)period_us - 1e-6));
+	b->bound_cpus = (double)qmax / (double)period_us;
 	return qmax;
 }
 
+/*
+ * One recording: the bound over its windows (recommend-windows.c), at least its own
+ * answer @own, capped at all CPUs.  *cand is @own's replay, or the bound's when that
+ * is larger.  Returns: 0, -errno.
+ */
+static int one_recording(struct runs *r, uint64_t period_us, double frac, uint64_t fixed,
+			 struct cgctl_bw_replay *cand, struct cgctl_error *e)
+{
+	uint64_t wq[REC_WINDOWS_MAX], q = cand->bw.quota_us, win_ns = 0;
+	unsigned int cpus = rec_cpus(&r->s[0]);
+	struct cgctl_bw_settings bw = cand->bw;
+	size_t k;
+	int err = rec_windows(&r->s[0], period_us, frac, fixed, wq, &k, &win_ns, e);
+
+	if (err < 0)
+		return err;
+	memset(&r->bound, 0, sizeof(r->bound));
+	if (k)
+		q = MAX(q, bound_over(wq, k, period_us, r->confidence, &r->bound));
+	else
+		bound_over(&q, 1, period_us, r->confidence, &r->bound);
+	r->bound.method = k ? CGCTL_BW_BOUND_WINDOWS : CGCTL_BW_BOUND_NONE;
+	r->bound.window_ns = win_ns;
+	r->bound.own_cpus = (double)cand->bw.quota_us / (double)period_us;
+	q = rec_cap_quota(cpus, period_us, MIN(q, (uint64_t)cpus * period_us));
+	r->bound.bound_cpus = (double)q / (double)period_us;
+	if (q == cand->bw.quota_us)
+		return 0;
+	bw.quota_us = q;
+	bw.burst_us = fixed ? fixed : (uint64_t)(frac * (double)q);
+	return rec_replay(&r->s[0], &bw, cand, e);
+}
+
 /* One candidate period and burst: each run's own answer, then the bound.  Returns:
- * 0 with *found and @cand's settings (one run: its own replay, whole), -errno. */
+ * 0 with *found and @cand's settings (one run: replayed, whole), -errno. */
 static int candidate(struct runs *r, uint64_t period_us, double frac, uint64_t fixed,
 		     struct cgctl_bw_replay *cand, bool *found, struct cgctl_error *e)
 {
 	unsigned int cpus = 1;
+	uint64_t q;
 
 	*found = false;
 	for (size_t i = 0; i < r->n; i++) {
@@ -137,20 +175,20 @@ static int candidate(struct runs *r, uint64_t period_us, double frac, uint64_t f
 		if (!ok)
 			return 0;	/* one run needs more than all CPUs: no quota here */
 		r->q[i] = rp.bw.quota_us;
-		cpus = MAX(cpus, MIN(r->s[i].ncpus, r->s[i].t->nthr));
+		cpus = MAX(cpus, rec_cpus(&r->s[i]));
 		if (r->n == 1)
-			*cand = rp;	/* its answer is the bound: replayed already */
+			*cand = rp;	/* its answer, replayed already */
 	}
-	if (r->n == 1) {
-		bound_of(r, period_us);
-		*found = true;
-		return 0;
-	}
-	memset(cand, 0, sizeof(*cand));
-	cand->bw.period_us = period_us;
-	cand->bw.quota_us = MAX(MIN_QUOTA_US, MIN(bound_of(r, period_us), cpus * period_us));
-	cand->bw.burst_us = fixed ? fixed : (uint64_t)(frac * (double)cand->bw.quota_us);
 	*found = true;
+	if (r->n == 1)
+		return one_recording(r, period_us, frac, fixed, cand, e);
+	memset(cand, 0, sizeof(*cand));
+	q = MIN(bound_over(r->q, r->n, period_us, r->confidence, &r->bound),
+		cpus * period_us);
+	r->bound.method = CGCTL_BW_BOUND_RECORDINGS;
+	cand->bw.period_us = period_us;
+	cand->bw.quota_us = MAX(MIN_QUOTA_US, rec_cap_quota(cpus, period_us, q));
+	cand->bw.burst_us = fixed ? fixed : (uint64_t)(frac * (double)cand->bw.quota_us);
 	return 0;
 }
 
@@ -219,6 +257,28 @@ static int percentile(struct runs *r, struct cgctl_bw_recommendation *ret,
 		return cgctl_error_set(e, -err, "%s", strerror(-err));
 	bw.quota_us = MAX(MIN_QUOTA_US, (uint64_t)(ret->pct_use * PCT_MARGIN * (double)period));
 	return replay_all(r, &bw, &ret->pct, NULL, e);
+}
+
+/* The CPUs the threads may use at the answer's period, the share of periods that
+ * saturate them, and whether the answer is all of them. */
+static int cap_of(struct runs *r, struct cgctl_bw_recommendation *ret, struct cgctl_error *e)
+{
+	uint64_t period = ret->best.bw.period_us;
+	double sum = 0, frac;
+
+	ret->cpus = 1;
+	for (size_t i = 0; i < r->n; i++) {
+		int err = rec_saturated(&r->s[i], period, &frac);
+
+		if (err < 0)
+			return cgctl_error_set(e, -err, "%s", strerror(-err));
+		sum += frac;
+		ret->cpus = MAX(ret->cpus, rec_cpus(&r->s[i]));
+	}
+	ret->saturated_frac = sum / (double)r->n;
+	ret->all_cpus = ret->feasible ? ret->best.bw.quota_us == ret->cpus * period :
+		        ret->saturated_frac * 1e6 > rec_budget_ppm(r->o);
+	return 0;
 }
 
 static int runs_init(struct runs *r, const struct cgctl_bw_trace *const *t, size_t n,
@@ -297,6 +357,8 @@ CGCTL_EXPORT int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, 
 	}
 	if (err >= 0)
 		err = percentile(&r, ret, e);
+	if (err >= 0)
+		err = cap_of(&r, ret, e);
 	for (size_t i = 0; err >= 0 && runs && i < n; i++)
 		runs[i].quota_us = r.best_q[i];
 	if (err >= 0 && bound)

@@ -128,8 +128,7 @@ void rec_replay_finish(const struct rec_sum *sum, const struct cgctl_bw_settings
 		      (!o->max_delay_ns || ret->max_period_throttled_ns <= o->max_delay_ns);
 }
 
-/* Replay @bw at each phase of @s's trace: rec_replay_add() and rec_replay_finish(). */
-static int replay(struct rec_search *s, const struct cgctl_bw_settings *bw,
+int rec_replay(struct rec_search *s, const struct cgctl_bw_settings *bw,
 		  struct cgctl_bw_replay *ret, struct cgctl_error *e)
 {
 	struct rec_sum sum = { 0 };
@@ -158,26 +157,40 @@ int rec_search_init(struct rec_search *s, const struct cgctl_bw_trace *t,
 	return 0;
 }
 
+static int replay_quota(struct rec_search *s, uint64_t quota_us, uint64_t period_us,
+			double burst_frac, uint64_t burst_us, struct cgctl_bw_replay *rp,
+			struct cgctl_error *e)
+{
+	struct cgctl_bw_settings bw = { quota_us, period_us,
+					 burst_us ? burst_us : (uint64_t)(burst_frac * quota_us) };
+
+	return rec_replay(s, &bw, rp, e);
+}
+
 /* Replay-checked bisection: the smallest quota in [lo, hi] within budget, for a burst
- * of @burst_frac x quota.  *best keeps the replay of the answer. */
+ * of @burst_frac x quota, capped at all CPUs (recommend-cap.c).  *best keeps the replay
+ * of the answer. */
 int rec_bisect(struct rec_search *s, uint64_t period_us, double burst_frac,
 	       uint64_t burst_us, struct cgctl_bw_replay *best, bool *found,
 	       struct cgctl_error *e)
 {
-	unsigned int cpus = MIN(s->ncpus, s->t->nthr);
+	unsigned int cpus = rec_cpus(s);
 	uint64_t lo = MAX(MIN_QUOTA_US, (uint64_t)(s->mean_use * period_us * 0.98));
-	uint64_t hi = (uint64_t)cpus * period_us;
+	uint64_t hi = (uint64_t)cpus * period_us, capped;
 	struct cgctl_bw_replay rp;
-	int r;
+	double sat;
+	int r = rec_saturated(s, period_us, &sat);
 
 	*found = false;
+	if (r < 0)
+		return cgctl_error_set(e, -r, "%s", strerror(-r));
+	if (!burst_frac && !burst_us && sat * 1e6 > rec_budget_ppm(s->o))
+		lo = hi;	/* only all the CPUs can keep the budget (no burst to lend) */
 	lo = MAX(MIN(lo, hi), burst_us);	/* the kernel wants burst <= quota */
 	while (lo <= hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		struct cgctl_bw_settings bw = { mid, period_us,
-						 burst_us ? burst_us : (uint64_t)(burst_frac * mid) };
 
-		r = replay(s, &bw, &rp, e);
+		r = replay_quota(s, mid, period_us, burst_frac, burst_us, &rp, e);
 		if (r < 0)
 			return r;
 		if (rp.within) {
@@ -192,7 +205,10 @@ int rec_bisect(struct rec_search *s, uint64_t period_us, double burst_frac,
 		if (*found && best->bw.quota_us - lo <= MAX(10ULL, best->bw.quota_us / 200))
 			break;	/* within 0.5 %: the model is not finer than that */
 	}
-	return 0;
+	if (!*found || (capped = rec_cap_quota(cpus, period_us, best->bw.quota_us)) ==
+		       best->bw.quota_us)
+		return 0;
+	return replay_quota(s, capped, period_us, burst_frac, burst_us, best, e);
 }
 
 bool rec_better(const struct cgctl_bw_replay *a, const struct cgctl_bw_replay *b)
@@ -212,12 +228,11 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Add [from, to) of busy time into the per-window sums. */
-static void bin_busy(double *win, size_t nwin, uint64_t from, uint64_t to)
+void rec_bin_busy(double *win, size_t nwin, uint64_t win_ns, uint64_t from, uint64_t to)
 {
 	while (from < to) {
-		size_t w = from / PCT_WINDOW_NS;
-		uint64_t end = MIN(to, (w + 1) * PCT_WINDOW_NS);
+		size_t w = from / win_ns;
+		uint64_t end = MIN(to, (w + 1) * win_ns);
 
 		if (w >= nwin)
 			return;
@@ -246,7 +261,7 @@ int rec_percentile_use(const struct rec_search *s, size_t n, double *use)
 			uint64_t t = 0;
 
 			for (size_t j = 0; j < tt->n; j++) {
-				bin_busy(win + at, own, t, t + tt->busy[j]);
+				rec_bin_busy(win + at, own, PCT_WINDOW_NS, t, t + tt->busy[j]);
 				t += tt->busy[j] + tt->idle[j];
 			}
 		}
@@ -277,5 +292,5 @@ CGCTL_EXPORT int cgctl_bw_replay_run(const struct cgctl_bw_trace *t,
 	if (!bw || !ret)
 		return -EINVAL;
 	r = cgctl_bw_check(NULL, 0, 0, bw, 2, e);
-	return r < 0 ? r : replay(&s, bw, ret, e);
+	return r < 0 ? r : rec_replay(&s, bw, ret, e);
 }

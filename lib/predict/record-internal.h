@@ -41,4 +41,9 @@ int rec_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
 	       const pid_t *only, size_t nonly, struct cgctl_bw_record_result *res,
 	       struct cgctl_bw_record_result *res_only, struct cgctl_error *e);
 
+/* Append @ns of busy (or idle) time to a trace thread, joined to the phase before when
+ * it continues it (lib/predict/record-trace.c).  Returns: 0, -ENOMEM. */
+struct bw_trace_thread;
+int bw_trace_add_interval(struct bw_trace_thread *tt, bool busy, uint64_t ns);
+
 #endif

@@ -27,6 +27,7 @@
 
 #include "internal.h"
 #include "engine/bandwidth.h"
+#include "predict/record-internal.h"
 
 #define TRACE_MAX_THREADS 65536
 #define TRACE_MAX_SPAN_NS (366ULL * 86400 * 1000000000ULL)	/* a year */
@@ -232,7 +233,7 @@ static int parse_line(struct parse *p, char *line, size_t lineno, struct cgctl_e
 	return parse_interval(p, f, nf, lineno, e);
 }
 
-static int add_interval(struct bw_trace_thread *tt, bool busy, uint64_t ns)
+int bw_trace_add_interval(struct bw_trace_thread *tt, bool busy, uint64_t ns)
 {
 	if (!busy && tt->n) {
 		tt->idle[tt->n - 1] += ns;
@@ -285,7 +286,8 @@ static int finish_thread(struct raw_thread *rt, struct bw_trace_thread *tt, unsi
 				return cgctl_error_set(e, EINVAL, "trace: thread %u: the interval "
 						       "at %" PRIu64 "ns overlaps the one before",
 						       id, iv->start);
-			if (iv->start > at && (r = add_interval(tt, false, iv->start - at)) < 0)
+			r = iv->start > at ? bw_trace_add_interval(tt, false, iv->start - at) : 0;
+			if (r < 0)
 				return r;
 			at = iv->start;
 		}
@@ -299,7 +301,7 @@ static int finish_thread(struct raw_thread *rt, struct bw_trace_thread *tt, unsi
 		}
 		if (iv->st == TS_READY)		/* kept: idle to the replay */
 			tt->ready_ns += iv->dur;
-		r = add_interval(tt, iv->st == TS_BUSY, iv->dur);
+		r = bw_trace_add_interval(tt, iv->st == TS_BUSY, iv->dur);
 		if (r < 0)
 			return r;
 	}

@@ -10,12 +10,14 @@ steady() {
 }
 steady "$T_TMP/a" 40; steady "$T_TMP/b" 44; steady "$T_TMP/c" 48
 
-# one recording: its own answer, no margin
+# one recording: its windows (3 of 1 s) are alike, so its own answer, no margin
 cg --json bw recommend --trace "$T_TMP/c"
 expect_rc 0 "one recording"
 [ "$(json_get 'j["workload"]["trace"]')" = "$T_TMP/c" ] && ok || fail "one recording: trace: $OUT"
-[ "$(json_get '(j["workload"]["recordings"], len(j["runs"]), j["bound"]["sd_cpus"], j["bound"]["t"])')" = \
-	"(1, 1, 0, 0)" ] && ok || fail "one recording: runs and bound: $OUT"
+[ "$(json_get '(j["workload"]["recordings"], len(j["runs"]), j["bound"]["method"], j["bound"]["samples"], j["bound"]["window_usec"], j["bound"]["sd_cpus"] < 1e-9, round(j["bound"]["t"], 2))')" = \
+	"(1, 1, 'windows', 3, 1000000, True, 2.92)" ] && ok || fail "one recording: runs and bound: $OUT"
+[ "$(json_get '(j["cpus"], j["all_cpus"], j["saturated_ratio"])')" = "(1, False, 0)" ] && ok ||
+	fail "one recording: the CPU cap: $OUT"
 [ "$(json_get 'j["recommended"]["quota_usec"] == j["runs"][0]["quota_usec"]')" = True ] && ok ||
 	fail "one recording: the quota is not its own answer: $OUT"
 one=$(json_get 'j["recommended"]["quota_usec"]')
@@ -43,6 +45,15 @@ cg --json bw recommend --trace "$T_TMP/a" --trace "$T_TMP/b" --trace "$T_TMP/c" 
 expect_rc 0 "--confidence 99%"
 [ "$(json_get 'j["recommended"]["quota_usec"]')" -gt "$q95" ] && ok ||
 	fail "99% asks no more than 95% ($q95 us): $OUT"
+
+# two threads busy throughout on two CPUs: all of them (or no limit), said on stderr
+printf 'cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 busy 3s\n' >"$T_TMP/sat"
+cg --json bw recommend --trace "$T_TMP/sat"
+expect_rc 0 "saturating"
+[ "$(json_get '(j["cpus"], j["all_cpus"], j["saturated_ratio"], j["recommended"]["quota_usec"] in (None, 200000))')" = \
+	"(2, True, 1, True)" ] && ok || fail "saturating: not all CPUs: $OUT"
+[ "$ERR" = "cgctl: warning: the demand reaches all 2 CPUs its threads may use (100.0% of periods): no limit below 2 CPUs meets the budget" ] &&
+	ok || fail "saturating: stderr '$ERR'"
 
 # bad input: exit 2, nothing on stdout, nothing recorded or read
 for args in "--trace $T_TMP/a --trace 999999" "--trace - --trace -" \

@@ -457,12 +457,14 @@ START_TEST(recommend_runs_bound)
 	/* a higher confidence never asks for less */
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 3, &o, 0.99, &one_runs, NULL, NULL, &e), 0);
 	ck_assert_uint_gt(one_runs.best.bw.quota_us, r.best.bw.quota_us);
-	/* one run is cgctl_bw_recommend's answer, whatever the confidence */
+	/* one run: cgctl_bw_recommend; its windows (3 of 1 s) are alike, so no margin */
 	ck_assert_int_eq(cgctl_bw_recommend(t[2], &o, &one, &e), 0);
 	ck_assert_int_eq(cgctl_bw_recommend_runs(&t[2], 1, &o, 0.99, &one_runs, runs, &b, &e), 0);
 	ck_assert_uint_eq(one.best.bw.quota_us, one_runs.best.bw.quota_us);
 	ck_assert_uint_eq(runs[0].quota_us, one.best.bw.quota_us);
-	ck_assert(b.sd_cpus == 0 && b.t == 0);
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_WINDOWS);
+	ck_assert_uint_eq(b.samples, 3);
+	ck_assert(b.sd_cpus < 1e-9 && b.t > 6.9 && b.t < 7.0);	/* t(0.99, 2) = 6.965 */
 	ck_assert_uint_eq(one.best.st.nr_throttled, one_runs.best.st.nr_throttled);
 	/* the same run three times: no spread, no margin */
 	{
@@ -474,6 +476,80 @@ START_TEST(recommend_runs_bound)
 	}
 	for (int i = 0; i < 3; i++)
 		cgctl_bw_trace_free((struct cgctl_bw_trace *)t[i]);
+}
+END_TEST
+
+/* One recording whose second half needs more than its first: the windows' spread
+ * lifts the quota above the recording's own answer, and says so. */
+START_TEST(recommend_one_windows)
+{
+	char *buf = malloc(1 << 16);
+	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 2\ncpus 2\n");
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_runs_bound b;
+	struct cgctl_bw_run run;
+	struct cgctl_bw_trace *t;
+
+	/* 60 periods: 20, 25 ... 45 ms busy per 100 ms, 10 periods each */
+	for (int i = 0; i < 60; i++)
+		len += (size_t)sprintf(buf + len, "0 busy %dms\n0 idle %dms\n", 20 + i / 10 * 5,
+				       80 - i / 10 * 5);
+	ck_assert_int_eq(cgctl_bw_trace_parse(buf, len, &t, &e), 0);
+	free(buf);
+	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
+						 0, &r, &run, &b, &e), 0);
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_WINDOWS);
+	ck_assert_uint_eq(b.samples, 6);
+	ck_assert_uint_eq(b.window_ns, 1000000000ULL);
+	/* the windows answer about 0.2 ... 0.45 CPU: mean 0.325, sd 0.094 */
+	ck_assert(b.mean_cpus > 0.3 && b.mean_cpus < 0.35);
+	ck_assert(b.sd_cpus > 0.08 && b.sd_cpus < 0.11);
+	ck_assert(fabs(b.own_cpus - run.quota_us / 100000.0) < 1e-9);
+	ck_assert(b.own_cpus > 0.44 && b.own_cpus < 0.47);
+	/* mean + t(0.95, 5) x sd x sqrt(7/6) is above the own answer: it rules */
+	ck_assert(b.bound_cpus > b.own_cpus);
+	ck_assert(fabs(b.bound_cpus - (b.mean_cpus + b.t * b.sd_cpus * sqrt(7.0 / 6))) < 1e-4);
+	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)(b.bound_cpus * 100000 + 0.5));
+	ck_assert(!r.all_cpus);
+	cgctl_bw_trace_free(t);
+}
+END_TEST
+
+/* Two threads on two CPUs, busy throughout: the answer is both CPUs (or no limit), never
+ * a quota a hair below; a short recording is not split. */
+START_TEST(recommend_cap_all_cpus)
+{
+	const char sat[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 busy 3s\n";
+	const char near[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 busy 96ms\n1 idle 4ms\n";
+	const char shrt[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 20ms\n0 idle 30ms\n0 busy 20ms\n";
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_runs_bound b;
+	struct cgctl_bw_trace *t;
+
+	ck_assert_int_eq(cgctl_bw_trace_parse(sat, strlen(sat), &t, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
+	ck_assert_uint_eq(r.cpus, 2);
+	ck_assert(r.saturated_frac > 0.99);
+	ck_assert(r.all_cpus);
+	ck_assert(!r.feasible || r.best.bw.quota_us == 2 * r.best.bw.period_us);
+	cgctl_bw_trace_free(t);
+	/* 1.96 CPUs in one period of 100 ms, one thread alone after it: within 5% of all */
+	ck_assert_uint_eq(rec_cap_quota(2, 100000, 196000), 200000);
+	ck_assert_uint_eq(rec_cap_quota(2, 100000, 189000), 189000);
+	ck_assert_uint_eq(rec_cap_quota(1, 100000, 99500), 100000);
+	ck_assert_int_eq(cgctl_bw_trace_parse(near, strlen(near), &t, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
+	ck_assert(r.feasible);
+	ck_assert(r.best.bw.quota_us <= 105000 || r.best.bw.quota_us == 200000);
+	cgctl_bw_trace_free(t);
+	ck_assert_int_eq(cgctl_bw_trace_parse(shrt, strlen(shrt), &t, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
+						 0, &r, NULL, &b, &e), 0);
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_NONE);
+	ck_assert(b.sd_cpus == 0 && b.t == 0);
+	cgctl_bw_trace_free(t);
 }
 END_TEST
 
@@ -518,6 +594,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, demand_self_contention);
 	tcase_add_test(tc, demand_silent_thread);
 	tcase_add_test(tc, recommend_always_busy);
+	tcase_add_test(tc, recommend_one_windows);
+	tcase_add_test(tc, recommend_cap_all_cpus);
 	tcase_add_test(tc, recommend_bursty_beats_percentile);
 	tcase_add_test(tc, recommend_budget_and_burst);
 	tcase_add_test(tc, t_quantile_table);
