@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mem-util.h"
+#include "move-summary.h"
 #include "move-throttle.h"
 #include "columns.h"
 
@@ -652,6 +653,47 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 	out_obj_end(cli->out);
 }
 
+/* Add @t to the totals of @s. */
+static void sum_task(struct move_summary *s, const struct task *t)
+{
+	const struct cgctl_move_plan *p = &t->e->plan;
+
+	s->tasks++;
+	if (t->e->have) {
+		s->expected_n++;
+		s->expected_bytes += p->moves ? (p->moved + p->moved_swap) * CGCTL_PAGE_SIZE : 0;
+	}
+	if (t->observed) {
+		s->observed_n++;
+		s->observed_bytes += t->to_delta;
+	}
+}
+
+/* The "moves" list: every row, or (@s) the first screenful and the totals. */
+static void emit_moves(struct cli *cli, const struct task *tasks, size_t n,
+		       const struct target *tg, struct move_summary *s, size_t failed)
+{
+	size_t shown = 0, rows = 0;
+
+	out_list_begin(cli->out, "moves");
+	for (size_t i = 0; i < n; i++) {
+		if (!tasks[i].verdict)
+			continue;
+		rows++;
+		if (s)
+			sum_task(s, &tasks[i]);
+		if (s && shown == MOVE_SUMMARY_ROWS)
+			continue;
+		emit_task(cli, &tasks[i], tg);
+		shown++;
+	}
+	out_list_end(cli->out);
+	if (s) {
+		s->failed = failed;
+		move_summary_emit(cli, s, shown, rows);
+	}
+}
+
 /* ---- run ---- */
 
 static int finish(size_t n, size_t failed, int first_rc, bool differs)
@@ -675,7 +717,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 	pid_t *pids = NULL;
 	size_t n = 0, failed = 0;
 	int rc, first_rc = EXIT_OK;
-	bool differs = false, model = false, partial = false;
+	bool differs = false, model = false, partial = false, summary = false;
+	struct move_summary sum;
 
 	if (opt_freeze && !opt_tree)
 		return cli_usage(cli, "--freeze stops a tree: it needs --tree");
@@ -724,6 +767,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 		tasks[i].pid = pids[i];
 		tasks[i].e = &no_expect;
 	}
+	summary = move_summary_wanted(cli, n);
+	if (summary)
+		move_summary_begin(cli, &sum, tg.ms[tg.mem >= 0 ? tg.mem : 0],
+				   tg.paths[tg.mem >= 0 ? tg.mem : 0]);
 	if (opt_noplan && !opt_tree) {
 		rc = move_batch(cli, tasks, n, &tg, &batch);
 		if (rc)
@@ -751,13 +798,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 		differs |= !strcmp(t->verdict, "differs");
 	}
 	if (failed < n || partial) {	/* nothing on stdout when every task failed */
-		if (!cli_tsv_skip(cli, "moves")) {
-			out_list_begin(cli->out, "moves");
-			for (size_t i = 0; i < n; i++)
-				if (tasks[i].verdict)
-					emit_task(cli, &tasks[i], &tg);
-			out_list_end(cli->out);
-		}
+		if (!cli_tsv_skip(cli, "moves"))
+			emit_moves(cli, tasks, n, &tg, summary ? &sum : NULL, failed);
 		/* --tsv=throttle: this object alone, a one-row table of fixed columns */
 		if (!cli_tsv_skip(cli, "throttle"))
 			move_throttle_emit(cli, have_mt ? &mt : NULL);
