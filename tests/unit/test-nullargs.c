@@ -690,61 +690,6 @@ static void n_cgctl_bw_write_plan(void)
 	WANT_EINVAL(cgctl_bw_write_plan(NULL, NULL, 0, NULL, 0, 0, NULL, NULL));
 }
 
-static void n_cgctl_pcpuc_batch(void)
-{
-	NOPTR();
-}
-
-static void n_cgctl_pcpuc_error_bound(void)
-{
-	NOPTR();
-}
-
-static void n_cgctl_pcpuc_new(void)
-{
-	WANT_EINVAL(cgctl_pcpuc_new(NULL, 0, 0, 0));
-}
-
-static void n_cgctl_pcpuc_free(void)
-{
-	NOCRASH(cgctl_pcpuc_free(NULL));
-}
-
-static void n_cgctl_pcpuc_add(void)
-{
-	WANT_EINVAL(cgctl_pcpuc_add(NULL, 0, 0));
-}
-
-static void n_cgctl_pcpuc_read(void)
-{
-	NOCRASH(cgctl_pcpuc_read(NULL));
-}
-
-static void n_cgctl_pcpuc_read_positive(void)
-{
-	NOCRASH(cgctl_pcpuc_read_positive(NULL));
-}
-
-static void n_cgctl_pcpuc_sum(void)
-{
-	NOCRASH(cgctl_pcpuc_sum(NULL));
-}
-
-static void n_cgctl_pcpuc_delta(void)
-{
-	NOCRASH(cgctl_pcpuc_delta(NULL, 0));
-}
-
-static void n_cgctl_pcpuc_compare(void)
-{
-	WANT_EINVAL(cgctl_pcpuc_compare(NULL, 0));
-}
-
-static void n_cgctl_pcpuc_sim_run(void)
-{
-	WANT_EINVAL(cgctl_pcpuc_sim_run(0, 0, NULL, 0, NULL));
-}
-
 static void n_cgctl_rss_backport_kver(void)
 {
 	NOPTR();
@@ -773,16 +718,6 @@ static void n_cgctl_rss_fault(void)
 static void n_cgctl_pcp_predict(void)
 {
 	WANT_EINVAL(cgctl_pcp_predict(0, 0, NULL, NULL));
-}
-
-static void n_cgctl_pcp_nr_free(void)
-{
-	NOPTR();
-}
-
-static void n_cgctl_pcp_bulk_split(void)
-{
-	WANT_EINVAL(cgctl_pcp_bulk_split(0, 0, NULL, 0, 0, NULL));
 }
 
 static void n_cgctl_pcp_check(void)
@@ -903,81 +838,6 @@ static void n_cgctl_cgroupstats_get(void)
 static void n_cgctl_move_tree(void)
 {
 	WANT_EINVAL(cgctl_move_tree(NULL, NULL, 0, NULL, 0, NULL, NULL, NULL));
-}
-
-static void n_cgctl_verdict_name(void)
-{
-	NOPTR();
-}
-
-static void n_cgctl_verdict_parse(void)
-{
-	WANT_EINVAL(cgctl_verdict_parse(NULL, NULL));
-}
-
-static void n_cgctl_vstats_compute(void)
-{
-	WANT_EINVAL(cgctl_vstats_compute(NULL, 0, NULL));
-}
-
-static void n_cgctl_vreport_new(void)
-{
-	WANT_EINVAL(cgctl_vreport_new(NULL, NULL, NULL, 0));
-}
-
-static void n_cgctl_vreport_add(void)
-{
-	NOCRASH(cgctl_vreport_add(NULL, NULL, NULL, 0));
-}
-
-static void n_cgctl_vreport_free(void)
-{
-	NOCRASH(cgctl_vreport_free(NULL));
-}
-
-static void n_cgctl_vreport_json(void)
-{
-	WANT_EINVAL(cgctl_vreport_json(NULL, NULL));
-}
-
-static void n_cgctl_vreport_sweep_stats(void)
-{
-	WANT_EINVAL(cgctl_vreport_sweep_stats(NULL, NULL));
-}
-
-static void n_cgctl_vreport_parse_json(void)
-{
-	WANT_EINVAL(cgctl_vreport_parse_json(NULL, NULL, NULL));
-}
-
-static void n_cgctl_vreport_html(void)
-{
-	WANT_EINVAL(cgctl_vreport_html(NULL, 0, NULL));
-}
-
-static void n_cgctl_validate_vm(void)
-{
-	WANT_EINVAL(cgctl_validate_vm(NULL, NULL, NULL, NULL, 0, 0, NULL, NULL));
-}
-
-static void n_cgctl_validate_vm_run(void)
-{
-	WANT_EINVAL(cgctl_validate_vm_run(NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL));
-}
-
-static void n_cgctl_validate_vm_configs(void)
-{
-	NOCRASH(cgctl_validate_vm_configs(NULL));
-}
-
-static void n_cgctl_validate_scenarios(void)
-{
-	NOCRASH(cgctl_validate_scenarios(NULL));
-}
-
-static void n_cgctl_validate_run(void)
-{
-	WANT_EINVAL(cgctl_validate_run(NULL, NULL, NULL, 0, NULL, NULL));
 }
 
 static void n_cgctl_mem_counters_read(void)
@@ -1320,7 +1180,67 @@ struct ncase {
 };
 #define C(f) { #f, n_##f }
 
+static void n_cgctl_cgroup_lock(void)
+{
+	WANT_EINVAL(cgctl_cgroup_lock(NULL, mem, "/"));
+	WANT_EINVAL(cgctl_cgroup_lock(ctx, NULL, "/"));
+	WANT_EINVAL(cgctl_cgroup_lock(ctx, mem, NULL));
+}
+
+static void n_cgctl_cgroup_unlock(void)
+{
+	WANT_EINVAL(cgctl_cgroup_unlock(NULL, mem, "/"));
+	WANT_EINVAL(cgctl_cgroup_unlock(ctx, NULL, "/"));
+	WANT_EINVAL(cgctl_cgroup_unlock(ctx, mem, NULL));
+}
+
+static void n_cgctl_set_block_signals(void)
+{
+	WANT_EINVAL(cgctl_set_block_signals(NULL, true));
+}
+
+static void n_cgctl_knob_file(void)
+{
+	NOPTR();
+}
+
+static void n_cgctl_move_input_add_cache(void)
+{
+	struct cgctl_move_input in;
+	pid_t pid = 1;
+
+	memset(&in, 0, sizeof(in));
+	WANT_EINVAL(cgctl_move_input_add_cache(NULL, &pid, 1, 0, &in));
+	WANT_EINVAL(cgctl_move_input_add_cache(ctx, NULL, 1, 0, &in));
+	WANT_EINVAL(cgctl_move_input_add_cache(ctx, &pid, 1, 0, NULL));
+}
+
+static void n_cgctl_bw_replay(void)
+{
+	struct cgctl_bw_replay_spec spec;
+	struct cgctl_bw_replay_result res;
+
+	memset(&spec, 0, sizeof(spec));
+	memset(&res, 0, sizeof(res));
+	spec.size = sizeof(spec);
+	res.size = sizeof(res);
+	WANT_EINVAL(cgctl_bw_replay(NULL, &res, NULL));
+	WANT_EINVAL(cgctl_bw_replay(&spec, NULL, NULL));
+}
+
+static void n_cgctl_bw_replay_result_free(void)
+{
+	NOCRASH(cgctl_bw_replay_result_free(NULL));
+}
+
 static const struct ncase cases[] = {
+	C(cgctl_cgroup_lock),
+	C(cgctl_cgroup_unlock),
+	C(cgctl_set_block_signals),
+	C(cgctl_knob_file),
+	C(cgctl_move_input_add_cache),
+	C(cgctl_bw_replay),
+	C(cgctl_bw_replay_result_free),
 	C(cgctl_new),
 	C(cgctl_ref),
 	C(cgctl_unref),
@@ -1421,25 +1341,12 @@ static const struct ncase cases[] = {
 	C(cgctl_bw_trace_free),
 	C(cgctl_bw_check),
 	C(cgctl_bw_write_plan),
-	C(cgctl_pcpuc_batch),
-	C(cgctl_pcpuc_error_bound),
-	C(cgctl_pcpuc_new),
-	C(cgctl_pcpuc_free),
-	C(cgctl_pcpuc_add),
-	C(cgctl_pcpuc_read),
-	C(cgctl_pcpuc_read_positive),
-	C(cgctl_pcpuc_sum),
-	C(cgctl_pcpuc_delta),
-	C(cgctl_pcpuc_compare),
-	C(cgctl_pcpuc_sim_run),
 	C(cgctl_rss_backport_kver),
 	C(cgctl_rss_source),
 	C(cgctl_rss_bound),
 	C(cgctl_rss_read_cost),
 	C(cgctl_rss_fault),
 	C(cgctl_pcp_predict),
-	C(cgctl_pcp_nr_free),
-	C(cgctl_pcp_bulk_split),
 	C(cgctl_pcp_check),
 	C(cgctl_zoneinfo_free),
 	C(cgctl_zoneinfo_parse),
@@ -1461,21 +1368,6 @@ static const struct ncase cases[] = {
 	C(cgctl_delayacct_enabled),
 	C(cgctl_cgroupstats_get),
 	C(cgctl_move_tree),
-	C(cgctl_verdict_name),
-	C(cgctl_verdict_parse),
-	C(cgctl_vstats_compute),
-	C(cgctl_vreport_new),
-	C(cgctl_vreport_add),
-	C(cgctl_vreport_free),
-	C(cgctl_vreport_json),
-	C(cgctl_vreport_sweep_stats),
-	C(cgctl_vreport_parse_json),
-	C(cgctl_vreport_html),
-	C(cgctl_validate_vm),
-	C(cgctl_validate_vm_run),
-	C(cgctl_validate_vm_configs),
-	C(cgctl_validate_scenarios),
-	C(cgctl_validate_run),
 	C(cgctl_mem_counters_read),
 	C(cgctl_mem_subtree_size),
 	C(cgctl_mem_model_init),
