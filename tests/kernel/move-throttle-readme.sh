@@ -15,10 +15,17 @@ lim=$(scratch cpu "cgctl-readme3-$$")
 echo 100000 >"$CPU$lim/cpu.cfs_period_us" &&
 	echo 20000 >"$CPU$lim/cpu.cfs_quota_us" &&
 	echo 10000 >"$CPU$lim/cpu.cfs_burst_us" || skip "cannot write $lim's bandwidth"
+# measurement isolation on a shared machine (as validate's bw_boost()): both groups at
+# the largest weight, the loop started in an unlimited one, so that it runs on a CPU
+# while recorded and after the move whatever else the machine runs
+home=$(scratch cpu "cgctl-readme3-home-$$")
+echo 262144 >"$CPU$home/cpu.shares" && echo 262144 >"$CPU$lim/cpu.shares" ||
+	skip "cannot write cpu.shares"
 sh -c 'while :; do :; done' &
 PID=$!
 kill_loop() { kill -9 "$PID" 2>/dev/null; }
 at_exit kill_loop
+echo "$PID" >"$CPU$home/cgroup.procs" || fail "cannot move the loop to $home"
 sleep 0.3
 
 cg --json move -c cpu --tree "$PID" "$lim"
