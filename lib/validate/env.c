@@ -235,6 +235,10 @@ static int scratch_base(struct vrun *run, const struct cgctl_mount *m, const cha
 	if (err < 0)
 		return -ENOMEM;
 	err = cgctl_cg_create(run->ctx, m, p);
+	/* --keep: an earlier scenario of this run made it and left it (and its cgroups,
+	 * whose names do not repeat: run->seq) */
+	if (err == -EEXIST && run->keep)
+		err = 0;
 	if (err < 0) {
 		snprintf(reason, len, "cannot create %s in %s: %s", p, m->path, strerror(-err));
 		free(p);
