@@ -200,6 +200,10 @@ static int parse_kernel(struct cli *cli, struct pred *p)
 		if (cgctl_kver_parse(opt_kernel, &p->kver) < 0)
 			return cli_usage(cli, "--kernel: '%s' is not a version (e.g. 6.18, 5.3)",
 					 opt_kernel);
+		/* CFS bandwidth control (cpu.cfs_quota_us) came with 3.2: no era to model */
+		if (p->kver < CGCTL_KVER(3, 2, 0))
+			return cli_usage(cli, "--kernel: %s is before CFS bandwidth control "
+					 "(3.2)", opt_kernel);
 		return EXIT_OK;
 	}
 	p->kver = bw_kver(cli);

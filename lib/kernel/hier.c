@@ -130,6 +130,13 @@ int cgctl_hier_parse_map(struct cgctl_ctx *ctx, const char *buf)
 			    lineno, path);
 			return -EINVAL;
 		}
+		/* a plain list: a control character (fuzz-mounts-map found 0x06) is refused */
+		for (const char *c = ctrls; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				err(ctx, "cgctl-mounts:%d: a control character in the controllers",
+				    lineno);
+				return -EINVAL;
+			}
 		r = cgctl_hier_add(ctx, version, path, strcmp(ctrls, "-") ? ctrls : "");
 		if (r < 0)
 			return r;

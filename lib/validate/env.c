@@ -224,6 +224,52 @@ static int remember(struct vrun *run, const struct cgctl_mount *m, char *path)
 	return 0;
 }
 
+/* Whether PID @pid is a live cgctl (its scratch is in use): /proc/PID/comm, so a PID
+ * reused by another program does not keep a dead run's scratch. */
+static bool cgctl_alive(struct vrun *run, long pid)
+{
+	char path[48], *comm = NULL;
+	size_t len;
+	bool alive;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (cgctl_read_sys(run->ctx, path, &comm, &len) < 0)
+		return false;
+	alive = strncmp(comm, "cgctl", 5) == 0;
+	free(comm);
+	return alive;
+}
+
+/* Remove the scratch bases "cgctl-validate-<pid>" below @own of runs whose cgctl is
+ * gone (killed with SIGKILL: nothing of theirs removed them). */
+static void remove_stale(struct vrun *run, const struct cgctl_mount *m, const char *own)
+{
+	char **kids = NULL, *path, *end;
+	ssize_t n = cgctl_cg_children(run->ctx, m, own, &kids);
+	long pid;
+	int err;
+
+	for (ssize_t i = 0; i < n; i++) {
+		if (strncmp(kids[i], "cgctl-validate-", 15) != 0)
+			continue;
+		pid = strtol(kids[i] + 15, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() || cgctl_alive(run, pid))
+			continue;
+		if (asprintf(&path, "%s/%s", strcmp(own, "/") ? own : "", kids[i]) < 0)
+			break;
+		err = cgctl_cg_remove(run->ctx, m, path, CGCTL_RM_RECURSIVE, NULL);
+		if (err < 0)
+			err(run->ctx, "validate: cannot remove %s%s of a run that is gone (PID %ld): "
+			    "%s", m->path, path, pid, strerror(-err));
+		else
+			warn(run->ctx, "validate: removed %s%s of a run that is gone (PID %ld)",
+			     m->path, path, pid);
+		free(path);
+	}
+	if (n >= 0)
+		cgctl_strv_free(kids);
+}
+
 /* "<own>/cgctl-validate-<pid>" of @m, created on first use. */
 static int scratch_base(struct vrun *run, const struct cgctl_mount *m, const char **ret,
 			char *reason, size_t len)
@@ -244,11 +290,16 @@ static int scratch_base(struct vrun *run, const struct cgctl_mount *m, const cha
 		snprintf(reason, len, "own cgroup in %s: %s", m->path, strerror(-err));
 		return err;
 	}
+	remove_stale(run, m, own);
 	err = asprintf(&p, "%s/cgctl-validate-%d", strcmp(own, "/") ? own : "", (int)getpid());
 	free(own);
 	if (err < 0)
 		return -ENOMEM;
 	err = cgctl_cg_create(run->ctx, m, p);
+	/* --keep: an earlier scenario of this run made it and left it (and its cgroups,
+	 * whose names do not repeat: run->seq) */
+	if (err == -EEXIST && run->keep)
+		err = 0;
 	if (err < 0) {
 		snprintf(reason, len, "cannot create %s in %s: %s", p, m->path, strerror(-err));
 		free(p);
