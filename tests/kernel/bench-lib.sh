@@ -43,9 +43,11 @@ for c in j["configurations"]:
         bad.append("%s: ran at depth %s in %s, claims %d" % (n, c["depth"], c["cgroup"], d))
     if d == 0 and c["cgroup"] != own:
         bad.append("%s: ran in %s, not our own %s" % (n, c["cgroup"], own))
-    if d > 0 and ("/cgctl-validate-" not in c["cgroup"] or
-                  c["cgroup"].count("/") - own.rstrip("/").count("/") != d + 1):
-        bad.append("%s: %s is not %d levels below the scratch base" % (n, c["cgroup"], d))
+    # own/cgctl-validate-PID/bench-N (the scratch base) and d levels below it
+    if d > 0 and (not c["cgroup"].startswith(own.rstrip("/") + "/cgctl-validate-") or
+                  c["cgroup"].count("/") - own.rstrip("/").count("/") != d + 2):
+        bad.append("%s: %s is not %d level(s) below a scratch base below %s" %
+                   (n, c["cgroup"], d, own))
     if len(c["samples"]["wall_ns_per_op"]) != j["repeat"]:
         bad.append("%s: %d runs, not %d" % (n, len(c["samples"]["wall_ns_per_op"]), j["repeat"]))
     k = c["kernel_check"]
