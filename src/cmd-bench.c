@@ -21,7 +21,7 @@ static const char *opt_seed, *opt_duration;
 static const struct poptOption options[] = {
 	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "list the experiments and exit", NULL },
 	{ "compare", '\0', POPT_ARG_NONE, &opt_compare, 0,
-	  "compare two runs' --json output: BEFORE.json AFTER.json", NULL },
+	  "compare the JSON output of two runs: BEFORE.json AFTER.json", NULL },
 	{ "repeat", 'r', POPT_ARG_INT, &opt_runs, 0, "run each configuration N times (5)",
 	  "N" },
 	{ "seed", '\0', POPT_ARG_STRING, &opt_seed, 0,
