@@ -11,11 +11,13 @@ mkdir "$MNT${OWN%/}/cgctl-bench-probe-$$" 2>/dev/null ||
 	skip "cannot create a $CTRL cgroup below $OWN"
 rmdir "$MNT${OWN%/}/cgctl-bench-probe-$$"
 
-# leftovers: scratch cgroups of any cgctl bench or validate, and running workloads
+# leftovers: scratch cgroups of a cgctl bench (a bench-N below validate's base, or a
+# cgctl-bench-PID-N below a PATH) and running bench workloads.  Only bench's own: other
+# engineers' validate runs on this shared machine come and go meanwhile.
 bench_leftovers() {
-	find "$MNT" -maxdepth 8 -type d \( -name 'cgctl-validate-*' -o -name 'cgctl-bench-*' \) \
-		2>/dev/null
-	pgrep -f '^[^ ]*cgctl-workload( |$)' 2>/dev/null
+	find "$MNT${OWN%/}" -maxdepth 8 -type d \( -path '*/cgctl-validate-*/bench-*' -o \
+		-name 'cgctl-bench-*-*' \) ! -name 'cgctl-bench-probe-*' 2>/dev/null
+	pgrep -f '^[^ ]*cgctl-workload bench-' 2>/dev/null
 }
 BENCH_BEFORE=$(bench_leftovers)
 bench_expect_clean() {
