@@ -131,6 +131,9 @@ int cli_resolve(struct cli *cli, const char *controller, const char *path,
 /* A plain decimal number ("2", "0.5", ".5"): no sign, space, exponent, hex, inf or nan.
  * Returns: 0, -EINVAL, -ERANGE. */
 int cli_parse_decimal(const char *s, double *ret);
+/* A seed option's value: an unsigned decimal.  Returns: EXIT_OK, or EXIT_USAGE after
+ * printing "--OPT: 'S' is not a number". */
+int cli_parse_seed(struct cli *cli, const char *opt, const char *s, uint64_t *ret);
 /* Parse a size / duration option value; on error print "--OPT: ..." and return
  * EXIT_USAGE. */
 int cli_parse_size(struct cli *cli, const char *opt, const char *s, uint64_t *ret);

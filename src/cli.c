@@ -118,6 +118,19 @@ void cli_progress(struct cli *cli, const char *fmt, ...)
 	fflush(stderr);
 }
 
+int cli_parse_seed(struct cli *cli, const char *opt, const char *s, uint64_t *ret)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-')
+		return cli_usage(cli, "%s: '%s' is not a number", opt, s);
+	*ret = v;
+	return EXIT_OK;
+}
+
 int cli_parse_decimal(const char *s, double *ret)
 {
 	const char *p = s;

@@ -21,7 +21,7 @@ static const char *opt_seed, *opt_duration;
 static const struct poptOption options[] = {
 	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "list the experiments and exit", NULL },
 	{ "compare", '\0', POPT_ARG_NONE, &opt_compare, 0,
-	  "compare two runs' --json output: BEFORE.json AFTER.json", NULL },
+	  "compare the JSON output of two runs: BEFORE.json AFTER.json", NULL },
 	{ "repeat", 'r', POPT_ARG_INT, &opt_runs, 0, "run each configuration N times (5)",
 	  "N" },
 	{ "seed", '\0', POPT_ARG_STRING, &opt_seed, 0,
@@ -71,7 +71,6 @@ static void progress(void *data, const char *conf, unsigned int i, unsigned int 
 static int bench_opts(struct cli *cli, const struct bexp *e, struct bopts *o)
 {
 	uint64_t ns = 3000000000ULL, seed;
-	char *end;
 
 	if (opt_runs < 2 || opt_runs > BENCH_MAX_RUNS)
 		return cli_usage(cli, "--repeat: 2..%d (a stddev needs two runs)", BENCH_MAX_RUNS);
@@ -86,14 +85,10 @@ static int bench_opts(struct cli *cli, const struct bexp *e, struct bopts *o)
 		return EXIT_USAGE;
 	if (ns < 10000000ULL || ns > 3600000000000ULL)
 		return cli_usage(cli, "--duration: 10ms..1h");
-	if (opt_seed) {
-		errno = 0;
-		seed = strtoull(opt_seed, &end, 10);
-		if (errno || end == opt_seed || *end || opt_seed[0] == '-')
-			return cli_usage(cli, "--seed: '%s' is not a number", opt_seed);
-	} else {
+	if (opt_seed && cli_parse_seed(cli, "--seed", opt_seed, &seed) != EXIT_OK)
+		return EXIT_USAGE;
+	if (!opt_seed)
 		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-	}
 	*o = (struct bopts){
 		.threads = opt_threads ? (unsigned int)opt_threads :
 			   (unsigned int)sysconf(_SC_NPROCESSORS_ONLN),

@@ -137,8 +137,7 @@ static int write_html(struct cli *cli, struct cgctl_vreport **r, size_t n)
 static int sweep_opts(struct cli *cli, int argc)
 {
 	static const char *const kinds[] = { "bw", "mem", "move" };
-	char *end, *list, *tok, *save = NULL;
-	unsigned long long v;
+	char *list, *tok, *save = NULL;
 
 	if (opt_sweep == INT_MIN && (opt_seed || opt_kind))
 		return cli_usage(cli, "--seed and --kind go with --sweep N");
@@ -148,13 +147,8 @@ static int sweep_opts(struct cli *cli, int argc)
 		return cli_usage(cli, "--sweep: %d: not in 1..10000", opt_sweep);
 	if (argc > 0)
 		return cli_usage(cli, "--sweep draws its own scenarios: no SCENARIO names");
-	if (opt_seed) {
-		errno = 0;
-		v = strtoull(opt_seed, &end, 10);
-		if (errno || end == opt_seed || *end || opt_seed[0] == '-')
-			return cli_usage(cli, "--seed: '%s' is not a number", opt_seed);
-		sweep_seed = v;
-	}
+	if (opt_seed && cli_parse_seed(cli, "--seed", opt_seed, &sweep_seed) != EXIT_OK)
+		return EXIT_USAGE;
 	if (!opt_kind)
 		return EXIT_OK;
 	list = strdup(opt_kind);

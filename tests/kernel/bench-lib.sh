@@ -11,11 +11,13 @@ mkdir "$MNT${OWN%/}/cgctl-bench-probe-$$" 2>/dev/null ||
 	skip "cannot create a $CTRL cgroup below $OWN"
 rmdir "$MNT${OWN%/}/cgctl-bench-probe-$$"
 
-# leftovers: scratch cgroups of any cgctl bench or validate, and running workloads
+# leftovers: scratch cgroups of a cgctl bench (a bench-N below validate's base, or a
+# cgctl-bench-PID-N below a PATH) and running bench workloads.  Only bench's own: other
+# engineers' validate runs on this shared machine come and go meanwhile.
 bench_leftovers() {
-	find "$MNT" -maxdepth 8 -type d \( -name 'cgctl-validate-*' -o -name 'cgctl-bench-*' \) \
-		2>/dev/null
-	pgrep -f '^[^ ]*cgctl-workload( |$)' 2>/dev/null
+	find "$MNT${OWN%/}" -maxdepth 8 -type d \( -path '*/cgctl-validate-*/bench-*' -o \
+		-name 'cgctl-bench-*-*' \) ! -name 'cgctl-bench-probe-*' 2>/dev/null
+	pgrep -f '^[^ ]*cgctl-workload bench-' 2>/dev/null
 }
 BENCH_BEFORE=$(bench_leftovers)
 bench_expect_clean() {
@@ -43,9 +45,11 @@ for c in j["configurations"]:
         bad.append("%s: ran at depth %s in %s, claims %d" % (n, c["depth"], c["cgroup"], d))
     if d == 0 and c["cgroup"] != own:
         bad.append("%s: ran in %s, not our own %s" % (n, c["cgroup"], own))
-    if d > 0 and ("/cgctl-validate-" not in c["cgroup"] or
-                  c["cgroup"].count("/") - own.rstrip("/").count("/") != d + 1):
-        bad.append("%s: %s is not %d levels below the scratch base" % (n, c["cgroup"], d))
+    # own/cgctl-validate-PID/bench-N (the scratch base) and d levels below it
+    if d > 0 and (not c["cgroup"].startswith(own.rstrip("/") + "/cgctl-validate-") or
+                  c["cgroup"].count("/") - own.rstrip("/").count("/") != d + 2):
+        bad.append("%s: %s is not %d level(s) below a scratch base below %s" %
+                   (n, c["cgroup"], d, own))
     if len(c["samples"]["wall_ns_per_op"]) != j["repeat"]:
         bad.append("%s: %d runs, not %d" % (n, len(c["samples"]["wall_ns_per_op"]), j["repeat"]))
     k = c["kernel_check"]
