@@ -7,12 +7,14 @@
 # (multiprocessing), a forking shell loop of random bursts, and a program that sleeps and
 # wakes on timers.  Each run reports its throttled periods against the budget and the
 # slack (the limit / the run's mean use).  Judged: throttled periods at most 3% (1% plus
-# noise) in at least 95% of the runs.  The issue's slack target (median at most 1.35) is
-# NOT met yet and judged only with MAX_SLACK=1.35: measured 2026-12-06 under load 13-19
-# on the shared machine, 1 of 30 runs over 3% and median slack 2.23 (these programs run
-# 4-40 periods; a start-up period at a whole CPU, or one window holding most of the work,
-# sets a 1% budget's answer: python's start made timer.py's own answer 0.99 CPU against
-# a mean use of 0.2).
+# noise) in at least 95% of the runs; the slack target (median at most 1.35) only with
+# MAX_SLACK=1.35.  Neither is met yet, so this script is not in make check (by hand:
+# make check TESTS=tests/kernel/bw-programs.sh).  Measured 2026-12-06 under load 12-95
+# on the shared machine, three runs of this script: 1, 3 and 3 of 30 runs over 3%
+# (each one throttled period in a run of 14-28 periods), median slack 2.23, 1.86, 2.24.
+# The programs run 4-47 periods; a start-up period at a whole CPU, or one window holding
+# most of the work, sets a 1% budget's answer (python's start made timer.py's own answer
+# 0.9-0.99 CPU against a mean use of 0.2-0.3, and its windows' spread doubles it).
 # Recorded and limited runs run below one parent of the largest cpu.shares, so that the
 # rest of the shared machine weighs on both alike (tests/kernel/bw-record.sh says why).
 . "$top_srcdir/tests/lib.sh"
@@ -78,7 +80,8 @@ EOS
 cmd_of() {
 	case $1 in
 	xz) echo "xz -T2 --block-size=128KiB -3 -c $W/input" ;;
-	gzip) echo "sh -c 'cat $W/input $W/input | gzip -6 | wc -c'" ;;
+	gzip) echo "sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do cat $W/input; done |
+		gzip -6 | wc -c'" ;;
 	make) echo "sh -c 'cd $W/build && for i in 1 2; do make -s -j2 -B -f $SRC/Makefile SRC=$SRC; done'" ;;
 	pool) echo "python3 $W/pool.py" ;;
 	fork) echo "sh $W/fork.sh" ;;
