@@ -76,7 +76,7 @@ while read -r i src; do
 	"cgctl --json move --dry-run 4242 /01 | jq '.moves[0].expected.total_bytes'" | \
 	"cgctl create /web
 cgctl mem set /web --limit 512M
-cgctl --json stat /web | jq .cgroups[0].memory")
+cgctl --json stat /web | jq '.cgroups[0].memory'")
 		ok ;;	# live processes: tests/kernel/readme-pipelines-live.sh
 	*)
 		fail "$src: an example no test runs (add it here or to the kernel tier):

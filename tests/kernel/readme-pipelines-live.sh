@@ -97,7 +97,7 @@ sys.exit(not (a["threads"] >= 1 and a["demand_cpus"] > 0.3 and a["nr_throttled"]
 		;;
 	"cgctl create /web
 cgctl mem set /web --limit 512M
-cgctl --json stat /web | jq .cgroups[0].memory")
+cgctl --json stat /web | jq '.cgroups[0].memory'")
 		run "$f"
 		clean "$src #$i"
 		# (mem set's report first, then jq's object: from the last line "{")
