@@ -230,6 +230,63 @@ const char *cgctl_knob_file(size_t i);
 
 /* ===== end: kernel: cgroupfs ===== */
 
+/* ===== kernel: systemd ===== */
+/* units that own cgroups, delegation, and systemd's D-Bus API (lib/kernel/systemd*.c) */
+
+/* The systemd unit that owns a cgroup. */
+struct cgctl_unit {
+	char name[256];		/* as systemd names it: "system-serial\x2dgetty.slice" */
+	char cgroup[4096];	/* the unit's own cgroup: "/system.slice/hog.service" */
+	bool below;		/* the path asked for is below the unit's own cgroup */
+	bool delegated;		/* the unit's cgroup carries trusted.delegate=1 */
+};
+/* Returns: true when PID 1 is systemd, as sd_booted() decides it (the directory
+ * /run/systemd/system below the root prefix). */
+bool cgctl_systemd_booted(struct cgctl_ctx *ctx);
+/*
+ * cgctl_cgroup_unit: the unit that owns @path of hierarchy @m on a host whose PID 1 is
+ * systemd, by the path's names (systemd's cg_path_get_unit()), and whether the unit's
+ * cgroup is delegated (its trusted.delegate or user.delegate extended attribute is "1").
+ * Returns: 1 and @u filled, 0 when systemd does not run (nothing owns it), -EINVAL,
+ * -ENOENT (no such cgroup), -errno.
+ */
+int cgctl_cgroup_unit(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      struct cgctl_unit *u);
+
+/* Who writes a cgroup's settings (systemd's rule: one writer per cgroup). */
+enum cgctl_writer {
+	CGCTL_WRITER_DIRECT,	/* no systemd, or below a delegated unit: cgctl writes */
+	CGCTL_WRITER_SYSTEMD,	/* a unit's own cgroup: its properties, via D-Bus */
+	CGCTL_WRITER_REFUSED,	/* below a unit that is not delegated: nobody but systemd */
+};
+/* Returns: the writer of @u's cgroup settings (@u NULL: CGCTL_WRITER_DIRECT). */
+enum cgctl_writer cgctl_unit_writer(const struct cgctl_unit *u);
+
+/* One interface file value for a unit, and how it was applied. */
+struct cgctl_unit_knob {
+	const char *file;	/* "cpu.max", "memory.high", "cpu.max.burst" */
+	const char *value;	/* as the file takes it: "20000 100000", "512M"->bytes, "max" */
+	const char *how;	/* set by cgctl_unit_apply(): "systemd" or "direct" */
+};
+#define CGCTL_UNIT_PERSISTENT	(1u << 0)	/* survive a reboot (runtime=false) */
+#define CGCTL_UNIT_CHECK_ONLY	(1u << 1)	/* check the values, set each how, no more */
+/*
+ * cgctl_unit_apply: apply @knobs (v2 files) to the unit @u's own cgroup in hierarchy @m:
+ * the knobs systemd has a property for (cpu.max: CPUQuotaPerSecUSec and
+ * CPUQuotaPeriodUSec; memory.max/high/low/min/swap.max: MemoryMax/High/Low/Min/SwapMax;
+ * cpu.weight: CPUWeight) with one SetUnitProperties call (runtime unless
+ * CGCTL_UNIT_PERSISTENT), the others (cpu.max.burst on systemd 252) written directly
+ * afterwards.  Every value is checked before anything changes; when a direct write
+ * fails, the properties set are set back to the values the files held.
+ * Returns: the number of knobs applied, -EINVAL (a value, in @e), -ENOTCONN (no system
+ * bus), -EOPNOTSUPP (with a root prefix), or the failure's -errno (@e names it).
+ */
+int cgctl_unit_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+		     const struct cgctl_unit *u, struct cgctl_unit_knob *knobs, size_t n,
+		     unsigned int flags, struct cgctl_error *e);
+
+/* ===== end: kernel: systemd ===== */
+
 /* ===== kernel: parsers ===== */
 /* the kernel's file formats (lib/kernel/parse*) */
 

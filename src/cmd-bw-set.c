@@ -10,11 +10,13 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd-bw.h"
 #include "cli-file.h"
+#include "systemd-route.h"
 #include "util/num.h"
 
 static const char *opt_quota, *opt_period, *opt_burst, *opt_cpus;
@@ -31,6 +33,7 @@ static const struct poptOption options[] = {
 	  "no limit (v1 quota -1, v2 max)", NULL },
 	{ "burst", '\0', POPT_ARG_STRING, &opt_burst, 0,
 	  "unused quota that may accumulate (plain numbers are µs)", "DUR" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, (void *)sd_route_options, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -59,8 +62,8 @@ static int wanted(struct cli *cli, const struct cgctl_bw_settings *old,
 	return EXIT_OK;
 }
 
-static void emit(struct cli *cli, const struct bw_target *t,
-		 const struct cgctl_bw_settings *bw, const struct cgctl_bw_write *w, int n)
+static void emit_head(struct cli *cli, const struct bw_target *t,
+		      const struct cgctl_bw_settings *bw)
 {
 	struct out *o = cli->out;
 
@@ -68,14 +71,74 @@ static void emit(struct cli *cli, const struct bw_target *t,
 	out_usec(o, "quota_usec", bw->quota_us == CGCTL_BW_INF ? UINT64_MAX : bw->quota_us * 1000);
 	out_usec(o, "period_usec", bw->period_us * 1000);
 	out_usec(o, "burst_usec", bw->burst_us * 1000);
-	out_list_begin(o, "written");
-	for (int i = 0; i < n; i++) {
-		out_obj_begin(o, NULL);
-		out_str(o, "file", w[i].name);
-		cli_out_file_value(cli, w[i].name, "value", w[i].value);
-		out_obj_end(o);
+}
+
+/* one written file; @applied: "direct" (cgctl wrote it) or "systemd" (a property) */
+static void emit_write(struct cli *cli, const char *file, const char *value,
+		       const char *applied)
+{
+	out_obj_begin(cli->out, NULL);
+	out_str(cli->out, "file", file);
+	cli_out_file_value(cli, file, "value", value);
+	out_str(cli->out, "applied", applied);
+	out_obj_end(cli->out);
+}
+
+static void emit(struct cli *cli, const struct bw_target *t,
+		 const struct cgctl_bw_settings *bw, const struct cgctl_bw_write *w, int n)
+{
+	emit_head(cli, t, bw);
+	out_list_begin(cli->out, "written");
+	for (int i = 0; i < n; i++)
+		emit_write(cli, w[i].name, w[i].value, "direct");
+	out_list_end(cli->out);
+}
+
+/*
+ * A unit's own cgroup on a systemd host: the same kernel rules checked against the
+ * tree, then cpu.max (and a changed burst) handed to systemd as one list.
+ */
+static int set_via_systemd(struct cli *cli, const char *arg, const struct bw_target *t,
+			   const struct sd_route *sr, const struct cgctl_cpu_settings *old,
+			   const struct cgctl_bw_settings *bw)
+{
+	struct cgctl_error e = { 0 };
+	struct cgctl_unit_knob k[2];
+	char max[48], burst[24];
+	struct cgctl_bw_tree tree;
+	size_t n = 0;
+	int r, rc;
+
+	r = cgctl_bw_tree_read(cli->ctx, t->m, t->path, &tree);
+	if (r < 0)
+		return cli_error(cli, arg, r, "cannot read the cpu hierarchy: %s",
+				 cli_strerror(r));
+	r = cgctl_bw_check(tree.nodes, tree.n, tree.target, bw, t->m->version, &e);
+	cgctl_bw_tree_free(&tree);
+	if (r < 0)
+		return cli_error(cli, arg, r, "%s", e.msg);
+	if (bw->quota_us == CGCTL_BW_INF)
+		snprintf(max, sizeof(max), "max %llu", (unsigned long long)bw->period_us);
+	else
+		snprintf(max, sizeof(max), "%llu %llu", (unsigned long long)bw->quota_us,
+			 (unsigned long long)bw->period_us);
+	k[n++] = (struct cgctl_unit_knob){ "cpu.max", max, NULL };
+	if (bw->burst_us != old->bw.burst_us) {
+		if (!(old->present & CGCTL_CPUSET_BURST))
+			return cli_error(cli, arg, -EOPNOTSUPP, "this kernel has no cpu.max.burst");
+		snprintf(burst, sizeof(burst), "%llu", (unsigned long long)bw->burst_us);
+		k[n++] = (struct cgctl_unit_knob){ "cpu.max.burst", burst, NULL };
 	}
-	out_list_end(o);
+	rc = sd_route_apply(cli, arg, t->m, sr, k, n);
+	if (rc)
+		return rc;
+	emit_head(cli, t, bw);
+	out_str(cli->out, "unit", sr->unit.name);
+	out_list_begin(cli->out, "written");
+	for (size_t i = 0; i < n; i++)
+		emit_write(cli, k[i].file, k[i].value, k[i].how);
+	out_list_end(cli->out);
+	return EXIT_OK;
 }
 
 /* A plan that passes through an unlimited quota it did not ask for: no order of writes
@@ -95,7 +158,9 @@ static void say_detour(struct cli *cli, const struct bw_target *t,
 		}
 }
 
-static int apply(struct cli *cli, const char *arg, const struct bw_target *t)
+/* @sr: where the change goes (sd_route()): systemd's unit properties or the files */
+static int apply(struct cli *cli, const char *arg, const struct bw_target *t,
+		 const struct sd_route *sr)
 {
 	struct cgctl_error e = { 0 };
 	struct cgctl_cpu_settings old;
@@ -110,6 +175,8 @@ static int apply(struct cli *cli, const char *arg, const struct bw_target *t)
 	rc = wanted(cli, &old.bw, &bw);
 	if (rc)
 		return rc;
+	if (sr->via_systemd)
+		return set_via_systemd(cli, arg, t, sr, &old, &bw);
 	r = cgctl_bw_apply(cli->ctx, t->m, t->path, &bw, &res, &e);
 	/* a kernel rule checked before any write: nothing was changed */
 	if (r == -EINVAL && res.failed < 0)
@@ -124,6 +191,7 @@ static int apply(struct cli *cli, const char *arg, const struct bw_target *t)
 static int set(struct cli *cli, int argc, const char **argv)
 {
 	struct bw_target t;
+	struct sd_route sr;
 	int rc, r;
 
 	rc = bw_resolve(cli, argv[0], &t);
@@ -133,7 +201,9 @@ static int set(struct cli *cli, int argc, const char **argv)
 	r = cgctl_cgroup_lock(cli->ctx, t.m, t.path);
 	if (r < 0)
 		return cli_error(cli, argv[0], r, r == -ENOENT ? "no such cgroup" : NULL);
-	rc = apply(cli, argv[0], &t);
+	rc = sd_route(cli, argv[0], t.m, t.path, &sr);
+	if (!rc)
+		rc = apply(cli, argv[0], &t, &sr);
 	cgctl_cgroup_unlock(cli->ctx, t.m, t.path);
 	(void)argc;
 	return rc;

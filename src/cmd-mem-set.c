@@ -13,11 +13,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli-file.h"
 #include "mem-util.h"
+#include "systemd-route.h"
 
 static const char *opt_limit, *opt_memsw, *opt_soft, *opt_move;
 static const char *opt_high, *opt_low, *opt_min, *opt_swap, *opt_oomg;
@@ -41,6 +43,7 @@ static const struct poptOption options[] = {
 	  "swap limit (v2 memory.swap.max)", "SIZE" },
 	{ "oom-group", '\0', POPT_ARG_STRING, &opt_oomg, 0,
 	  "kill the whole group on OOM (v2 memory.oom.group)", "0|1" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, (void *)sd_route_options, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -266,7 +269,8 @@ static void emit_settings(struct out *o, const char *key, const struct cgctl_mem
 
 /* What was done: the writes in plan order (file, text written), the settings before
  * and after (read back: the kernel rounds limits to pages), and the usage. */
-static void report(struct cli *cli, struct plan *p, const struct cgctl_mem_applied *res)
+static void report(struct cli *cli, struct plan *p, const struct cgctl_mem_applied *res,
+		   const char *const *applied)
 {
 	struct cgctl_mem_settings now;
 	struct mem_counters after;
@@ -280,6 +284,7 @@ static void report(struct cli *cli, struct plan *p, const struct cgctl_mem_appli
 		out_obj_begin(o, NULL);
 		out_str(o, "file", res->w[i].file);
 		cli_out_file_value(cli, res->w[i].file, "value", res->w[i].value);
+		out_str(o, "applied", applied ? applied[i] : "direct");
 		out_obj_end(o);
 	}
 	out_list_end(o);
@@ -293,6 +298,63 @@ static void report(struct cli *cli, struct plan *p, const struct cgctl_mem_appli
 		out_bytes(o, "usage_after_bytes", after.usage);
 	else
 		out_null(o, "usage_after_bytes");
+}
+
+/* v2 knobs by their CGCTL_MEMSET_* bit, for the systemd backend */
+static const struct {
+	unsigned int bit;
+	const char *file;
+} v2_files[] = {
+	{ CGCTL_MEMSET_MAX, "memory.max" },	{ CGCTL_MEMSET_HIGH, "memory.high" },
+	{ CGCTL_MEMSET_LOW, "memory.low" },	{ CGCTL_MEMSET_MIN, "memory.min" },
+	{ CGCTL_MEMSET_SWAP, "memory.swap.max" }, { CGCTL_MEMSET_OOMGROUP, "memory.oom.group" },
+};
+#define N_V2_FILES (sizeof(v2_files) / sizeof(v2_files[0]))
+
+static uint64_t want_of(const struct cgctl_mem_settings *w, unsigned int bit)
+{
+	switch (bit) {
+	case CGCTL_MEMSET_MAX:	return w->max;
+	case CGCTL_MEMSET_HIGH:	return w->high;
+	case CGCTL_MEMSET_LOW:	return w->low;
+	case CGCTL_MEMSET_MIN:	return w->min;
+	case CGCTL_MEMSET_SWAP:	return w->swap_max;
+	default:		return w->oom_group;
+	}
+}
+
+/* A unit's own cgroup on a systemd host: the checked knobs handed to systemd as one
+ * list (lib/kernel/systemd-bus.c); memory.oom.group has no property and is written. */
+static int via_systemd(struct cli *cli, struct plan *p, const struct sd_route *sr)
+{
+	struct cgctl_unit_knob k[N_V2_FILES];
+	const char *applied[N_V2_FILES];
+	struct cgctl_mem_applied res = { .n = 0, .failed = -1 };
+	size_t n = 0;
+	int rc;
+
+	for (size_t i = 0; i < N_V2_FILES; i++) {
+		struct cgctl_setting_write *w = &res.w[res.n];
+		uint64_t v = want_of(&p->want, v2_files[i].bit);
+
+		if (!(p->which & v2_files[i].bit))
+			continue;
+		w->file = v2_files[i].file;
+		if (v == UINT64_MAX)
+			snprintf(w->value, sizeof(w->value), "max");
+		else
+			snprintf(w->value, sizeof(w->value), "%llu", (unsigned long long)v);
+		k[n++] = (struct cgctl_unit_knob){ w->file, w->value, NULL };
+		res.n++;
+	}
+	rc = sd_route_apply(cli, p->arg, p->m, sr, k, n);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		applied[i] = k[i].how;
+	out_str(cli->out, "unit", sr->unit.name);
+	report(cli, p, &res, applied);
+	return EXIT_OK;
 }
 
 static int parse_args(struct cli *cli, int argc, const char **argv, const char **path)
@@ -375,6 +437,7 @@ static int locked(struct cli *cli, struct plan *pp)
 	struct cgctl_mem_applied res;
 	struct cgctl_error e = { 0 };
 	const char *path = p.arg;
+	struct sd_route sr;
 	int rc, r;
 
 	r = mem_read_counters(cli, p.m, p.path, &p.before);
@@ -389,10 +452,15 @@ static int locked(struct cli *cli, struct plan *pp)
 	if (rc)
 		return rc;
 	say_below_usage(cli, &p);
+	rc = sd_route(cli, path, p.m, p.path, &sr);
+	if (rc)
+		return rc;
+	if (sr.via_systemd)
+		return via_systemd(cli, &p, &sr);
 	r = cgctl_mem_apply(cli->ctx, p.m, p.path, &p.want, p.which, &res, &e);
 	if (r < 0)
 		return apply_fail(cli, &p, &res, r, &e);
-	report(cli, &p, &res);
+	report(cli, &p, &res, NULL);
 	return EXIT_OK;
 }
 

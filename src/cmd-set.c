@@ -2,17 +2,20 @@
 /* cgctl set PATH FILE=VALUE...: raw writes as one plan of cgctl_set_apply(). */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cgctl.h"
 #include "cli-file.h"
+#include "systemd-route.h"
 
 static const char *opt_ctrls;
 
 static const struct poptOption options[] = {
 	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
 	  "hierarchy for files without a controller prefix (cgroup.procs, tasks)", "LIST" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, (void *)sd_route_options, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -75,9 +78,85 @@ static void emit(struct cli *cli, const char *path, const struct cgctl_set_appli
 			cli_out_file_value(cli, s->file, "old_value", s->old);
 		else
 			out_null(o, "old_value");
+		out_str(o, "applied", "direct");
 		out_obj_end(o);
 	}
 	out_list_end(o);
+}
+
+/* memory sizes as systemd takes them: bytes or "max" */
+static int knob_value(struct cli *cli, const struct cgctl_set_item *it, char *buf,
+		      size_t len, struct cgctl_unit_knob *k)
+{
+	uint64_t v;
+
+	*k = (struct cgctl_unit_knob){ it->file, it->value, NULL };
+	if (strncmp(it->file, "memory.", 7) || !strcmp(it->file, "memory.oom.group"))
+		return EXIT_OK;
+	if (cgctl_parse_size(it->value, &v) < 0)
+		return cli_usage(cli, "%s: '%s' is not a size", it->file, it->value);
+	snprintf(buf, len, v == CGCTL_SIZE_MAX ? "max" : "%llu", (unsigned long long)v);
+	k->value = buf;
+	return EXIT_OK;
+}
+
+/*
+ * A unit's own cgroup on a systemd host: every file must have a unit property (or be
+ * cpu.max.burst, which systemd 252 has none for): anything else written here would be
+ * undone by systemd, and cgroup.procs & co. are moves.
+ */
+static int set_via_systemd(struct cli *cli, const char *path, const struct sd_route *sr,
+			   const struct cgctl_set_item *items, size_t n)
+{
+	struct cgctl_unit_knob k[CGCTL_SET_MAX];
+	char buf[CGCTL_SET_MAX][32];
+	struct cgctl_error e = { 0 };
+	int rc = EXIT_OK, r;
+
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = knob_value(cli, &items[i], buf[i], sizeof(buf[i]), &k[i]);
+	if (rc)
+		return rc;
+	r = cgctl_unit_apply(cli->ctx, items[0].m, &sr->unit, k, n, CGCTL_UNIT_CHECK_ONLY, &e);
+	if (r < 0)
+		return cli_usage(cli, "%s: %s", path, e.msg);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(k[i].how, "direct") && strcmp(k[i].file, "cpu.max.burst"))
+			return cli_error(cli, path, -EPERM, "%s: unit %s has no property for "
+					 "it and systemd would undo a direct write; use --force "
+					 "to write it anyway", k[i].file, sr->unit.name);
+	rc = sd_route_apply(cli, path, items[0].m, sr, k, n);
+	if (rc || cli->fmt == OUT_HUMAN)
+		return rc;
+	out_str(cli->out, "path", path);
+	out_str(cli->out, "unit", sr->unit.name);
+	out_list_begin(cli->out, "written");
+	for (size_t i = 0; i < n; i++) {
+		char name[256];
+
+		out_obj_begin(cli->out, NULL);
+		out_str(cli->out, "hierarchy", cli_mount_name(items[i].m, name, sizeof(name)));
+		out_str(cli->out, "path", items[i].path);
+		out_str(cli->out, "file", k[i].file);
+		cli_out_file_value(cli, k[i].file, "value", k[i].value);
+		out_null(cli->out, "old_value");	/* systemd's to keep */
+		out_str(cli->out, "applied", k[i].how);
+		out_obj_end(cli->out);
+	}
+	out_list_end(cli->out);
+	return EXIT_OK;
+}
+
+/* one cgroup's writer for all items (they share PATH; on v2 one hierarchy) */
+static int route(struct cli *cli, const char *path, const struct cgctl_set_item *items,
+		 size_t n, struct sd_route *sr)
+{
+	int rc = EXIT_OK;
+
+	sr->via_systemd = false;
+	for (size_t i = 0; i < n && !rc && !sr->via_systemd; i++)
+		rc = sd_route(cli, path, items[i].m, items[i].path, sr);
+	return rc;
 }
 
 static int run(struct cli *cli, int argc, const char **argv)
@@ -87,6 +166,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	struct cgctl_set_item *items;
 	struct cgctl_set_applied *res;
 	struct cgctl_error e = { 0 };
+	struct sd_route sr;
 	int rc = EXIT_OK, r;
 
 	if (n > CGCTL_SET_MAX)
@@ -102,6 +182,11 @@ static int run(struct cli *cli, int argc, const char **argv)
 		rc = parse_assignment(cli, argv[0], argv[i + 1], &as[i], &items[i]);
 	if (rc != EXIT_OK)
 		goto out;
+	rc = route(cli, argv[0], items, n, &sr);
+	if (rc || sr.via_systemd) {
+		rc = rc ? rc : set_via_systemd(cli, argv[0], &sr, items, n);
+		goto out;
+	}
 	r = cgctl_set_apply(cli->ctx, items, n, res, &e);
 	if (r < 0)
 		rc = failed(cli, argv[0], res, r, &e);

@@ -259,10 +259,10 @@ static void remove_stale(struct vrun *run, const struct cgctl_mount *m, const ch
 			break;
 		err = cgctl_cg_remove(run->ctx, m, path, CGCTL_RM_RECURSIVE, NULL);
 		if (err < 0)
-			err(run->ctx, "validate: cannot remove %s%s of a run that is gone (PID %ld): "
-			    "%s", m->path, path, pid, strerror(-err));
-		else
-			warn(run->ctx, "validate: removed %s%s of a run that is gone (PID %ld)",
+			vlog(LOG_ERR, run->ctx, "cannot remove %s%s of a run that is gone (PID "
+			     "%ld): %s", m->path, path, pid, strerror(-err));
+		else	/* one line by default (issue 33), none with -q */
+			vlog(LOG_ERR, run->ctx, "removed %s%s of a run that is gone (PID %ld)",
 			     m->path, path, pid);
 		free(path);
 	}

@@ -1233,7 +1233,43 @@ static void n_cgctl_bw_replay_result_free(void)
 	NOCRASH(cgctl_bw_replay_result_free(NULL));
 }
 
+static void n_cgctl_systemd_booted(void)
+{
+	NOCRASH(cgctl_systemd_booted(NULL));
+}
+
+static void n_cgctl_cgroup_unit(void)
+{
+	struct cgctl_unit u;
+
+	WANT_EINVAL(cgctl_cgroup_unit(NULL, mem, "/", &u));
+	WANT_EINVAL(cgctl_cgroup_unit(ctx, NULL, "/", &u));
+	WANT_EINVAL(cgctl_cgroup_unit(ctx, mem, NULL, &u));
+	WANT_EINVAL(cgctl_cgroup_unit(ctx, mem, "/", NULL));
+}
+
+static void n_cgctl_unit_writer(void)
+{
+	NOCRASH(cgctl_unit_writer(NULL));
+}
+
+static void n_cgctl_unit_apply(void)
+{
+	struct cgctl_unit u;
+	struct cgctl_unit_knob k = { "cpu.max", "max 100000", NULL };
+
+	memset(&u, 0, sizeof(u));
+	WANT_EINVAL(cgctl_unit_apply(NULL, mem, &u, &k, 1, 0, NULL));
+	WANT_EINVAL(cgctl_unit_apply(ctx, NULL, &u, &k, 1, 0, NULL));
+	WANT_EINVAL(cgctl_unit_apply(ctx, mem, NULL, &k, 1, 0, NULL));
+	WANT_EINVAL(cgctl_unit_apply(ctx, mem, &u, NULL, 1, 0, NULL));
+}
+
 static const struct ncase cases[] = {
+	C(cgctl_systemd_booted),
+	C(cgctl_cgroup_unit),
+	C(cgctl_unit_writer),
+	C(cgctl_unit_apply),
 	C(cgctl_cgroup_lock),
 	C(cgctl_cgroup_unlock),
 	C(cgctl_set_block_signals),
