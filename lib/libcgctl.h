@@ -1932,11 +1932,13 @@ int cgctl_mem_settings_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			    const char *path, struct cgctl_mem_settings *ret);
 
 /*
- * ---- applying settings (lib/predict/settings-apply.c) ----
- * Both executors write an ordered plan whose every step the kernel accepts, skip
- * unchanged values, block SIGINT/SIGTERM/SIGHUP/SIGQUIT while a plan of more than one
- * write runs (they are delivered once it has finished or been rolled back), and on a
- * failed write restore the old setting with a plan built the same way.  If that fails
+ * ---- applying settings (lib/predict/settings-apply.c, the executor plan.c) ----
+ * cgctl_bw_apply(), cgctl_mem_apply() and cgctl_set_apply() are plans of one executor:
+ * under the cgroup lock (cgctl_cgroup_lock()) of every cgroup written, from the read of
+ * the current state to the end of the rollback, an ordered plan whose every step the
+ * kernel accepts, unchanged values skipped, SIGINT/SIGTERM/SIGHUP/SIGQUIT blocked while
+ * a plan of more than one write runs when the context says so
+ * (cgctl_set_block_signals()), and a failed write undone newest first.  If that fails
  * too, the message in @e names every file and the value it holds now.
  */
 #define CGCTL_APPLY_MAX 10

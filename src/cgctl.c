@@ -103,6 +103,12 @@ void cli_cmd_help(const struct cgctl_cmd *cmd, const char *prefix, FILE *fp)
 	/* read by the shell completions (completions/): keep the shape */
 	if (cmd->tsv_tables)
 		fprintf(fp, "\nTSV tables: %s\n", cmd->tsv_tables);
+	if (cmd->knobs) {	/* the library's table of interface files */
+		fprintf(fp, "\nKnobs (FILE=):");
+		for (size_t k = 0; cgctl_knob_file(k); k++)
+			fprintf(fp, "%s%s", k ? "," : " ", cgctl_knob_file(k));
+		fputc('\n', fp);
+	}
 	if (cmd->n_columns) {
 		fprintf(fp, "\nColumns (-o):");
 		for (size_t t = 0; t < cmd->n_columns; t++)

@@ -62,6 +62,7 @@ struct cgctl_cmd {
 					 * one; the first without NAME); NULL: one table */
 	const struct out_table *columns; /* the -o columns --help lists (completions) */
 	size_t n_columns;
+	bool knobs;			/* --help lists the knob files (completions) */
 };
 
 /* A malloc'ed copy of @opts for cli_popt_next(), with @extra empty entries before its

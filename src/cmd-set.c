@@ -207,4 +207,5 @@ const struct cgctl_cmd cmd_set = {
 	.run = run,
 	.min_args = 2,
 	.max_args = -1,
+	.knobs = true,
 };

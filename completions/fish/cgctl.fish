@@ -109,10 +109,14 @@ function __cgctl_files
     set -l path $a[2]
     test -n "$path"; or return
     set -l cur (commandline -ct)
-    for m in (__cgctl_mounts)
-        for f in $m/$path/*
-            test -f $f; and string replace -r '^.*/' '' -- $f
+    begin
+        for m in (__cgctl_mounts)
+            for f in $m/$path/*
+                test -f $f; and string replace -r '^.*/' '' -- $f
+            end
         end
+        # and the knob table (cgctl set --help "Knobs (FILE=):")
+        __cgctl_at set; and cgctl set --help 2>/dev/null | string replace -rf '^Knobs \(FILE=\): ' '' | string split ,
     end | sort -u | while read -l f
         if string match -q -- '*=*' $cur; or __cgctl_at set
             echo $f=

@@ -145,54 +145,34 @@ static void valid_range(const struct plan *p, struct cgctl_bw_settings s, bool q
 }
 
 /*
- * Three writes without the unlimited detour: a quota valid with both the old and the new
- * period (quota, period, quota), where the two intervals of valid quotas meet.
- * Returns: 0 when written, -1 when there is no such quota.
+ * Three writes without the unlimited detour: a value of one field (@quota: the quota,
+ * else the period) valid with both the old and the new value of the other, where the
+ * two intervals of valid values meet: quota, period, quota (or period, quota, period).
+ * Returns: 0 when written, -1 when there is no such value.
  */
-static int via_quota(struct plan *p, const struct cgctl_bw_settings *n)
+static int via_third(struct plan *p, const struct cgctl_bw_settings *n, bool quota)
 {
 	struct cgctl_bw_settings o = p->cur, t = p->cur;
-	uint64_t lo0, hi0, lo1, hi1, q;
-	int n0 = p->n;
+	uint64_t lo0, hi0, lo1, hi1, v;
+	int n0 = p->n, r;
 
 	if (o.quota_us == CGCTL_BW_INF || n->quota_us == CGCTL_BW_INF ||
 	    p->n + 3 > CGCTL_BW_PLAN_MAX - p->reserve)
 		return -1;
 	t.quota_us = n->quota_us;
 	t.period_us = n->period_us;
-	valid_range(p, o, true, &lo0, &hi0);
-	valid_range(p, t, true, &lo1, &hi1);
-	q = MAX(lo0, lo1);
-	if (q > MIN(hi0, hi1))
+	valid_range(p, o, quota, &lo0, &hi0);
+	valid_range(p, t, quota, &lo1, &hi1);
+	v = MAX(lo0, lo1);
+	if (v > MIN(hi0, hi1))
 		return -1;
-	if (emit_quota(p, q) < 0 || emit_period(p, n->period_us) < 0 ||
-	    emit_quota(p, n->quota_us) < 0) {
-		p->n = n0;
-		p->cur = o;
-		return -1;
-	}
-	return 0;
-}
-
-/* The same with a period valid with both quotas (period, quota, period). */
-static int via_period(struct plan *p, const struct cgctl_bw_settings *n)
-{
-	struct cgctl_bw_settings o = p->cur, t = p->cur;
-	uint64_t lo0, hi0, lo1, hi1, per;
-	int n0 = p->n;
-
-	if (o.quota_us == CGCTL_BW_INF || n->quota_us == CGCTL_BW_INF ||
-	    p->n + 3 > CGCTL_BW_PLAN_MAX - p->reserve)
-		return -1;
-	t.quota_us = n->quota_us;
-	t.period_us = n->period_us;
-	valid_range(p, o, false, &lo0, &hi0);
-	valid_range(p, t, false, &lo1, &hi1);
-	per = MAX(lo0, lo1);
-	if (per > MIN(hi0, hi1))
-		return -1;
-	if (emit_period(p, per) < 0 || emit_quota(p, n->quota_us) < 0 ||
-	    emit_period(p, n->period_us) < 0) {
+	if (quota)
+		r = emit_quota(p, v) < 0 || emit_period(p, n->period_us) < 0 ||
+		    emit_quota(p, n->quota_us) < 0;
+	else
+		r = emit_period(p, v) < 0 || emit_quota(p, n->quota_us) < 0 ||
+		    emit_period(p, n->period_us) < 0;
+	if (r) {	/* not reached: each state was checked above */
 		p->n = n0;
 		p->cur = o;
 		return -1;
@@ -216,7 +196,7 @@ static int both(struct plan *p, const struct cgctl_bw_settings *n)
 	}
 	/* no two-write path: a third value between (below), else lift the limit briefly
 	 * (quota -1 is always valid in v1) */
-	if (via_quota(p, n) == 0 || via_period(p, n) == 0)
+	if (via_third(p, n, true) == 0 || via_third(p, n, false) == 0)
 		return 0;
 	if (emit_quota(p, CGCTL_BW_INF) < 0 || emit_period(p, n->period_us) < 0)
 		return -p->e->err;

@@ -286,3 +286,14 @@ int plan_run(struct plan *p, struct cgctl_error *e)
 	cgctl_error_clear(e);
 	return p->n;
 }
+
+int plan_finish(struct plan *p, int r, int *failed, bool *rolled_back,
+		struct cgctl_error *e)
+{
+	if (r >= 0)
+		r = plan_run(p, e);
+	*failed = p->failed;
+	*rolled_back = p->rolled_back;
+	plan_unlock(p);
+	return r;
+}

@@ -66,5 +66,9 @@ int plan_read_old(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char
  * or the failed write's -errno with @e naming it (and what the files hold when the
  * undo failed too). */
 int plan_run(struct plan *p, struct cgctl_error *e);
+/* Unless @r (the planning's result) is an error, plan_run(); then the outcome into
+ * *@failed and *@rolled_back, and the locks dropped.  Returns: as plan_run(), or @r. */
+int plan_finish(struct plan *p, int r, int *failed, bool *rolled_back,
+		struct cgctl_error *e);
 
 #endif

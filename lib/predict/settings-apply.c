@@ -122,12 +122,7 @@ int predict_bw_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 	r = plan_lock(&p, m, path, e);
 	if (r == 0)
 		r = bw_plan(&p, m, path, want, res, e);
-	if (r >= 0)
-		r = plan_run(&p, e);
-	res->failed = p.failed;
-	res->rolled_back = p.rolled_back;
-	plan_unlock(&p);
-	return r;
+	return plan_finish(&p, r, &res->failed, &res->rolled_back, e);
 }
 
 CGCTL_EXPORT int cgctl_bw_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -341,12 +336,7 @@ int predict_mem_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 	r = plan_lock(&p, m, path, e);
 	if (r == 0)
 		r = mem_plan(&mp, which, e);
-	if (r >= 0)
-		r = plan_run(&p, e);
-	res->failed = p.failed;
-	res->rolled_back = p.rolled_back;
-	plan_unlock(&p);
-	return r;
+	return plan_finish(&p, r, &res->failed, &res->rolled_back, e);
 }
 
 CGCTL_EXPORT int cgctl_mem_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
