@@ -245,8 +245,17 @@ int cgctl_pcp_bulk_split(uint32_t kver, int nr, const int *lists, int nlists,
 static bool high_ok(const struct cgctl_pcp_pred *p, const struct cgctl_zone_pageset *ps)
 {
 	/* pcp->high starts at 0 and is first clamped into range by the first free or
-	 * refill (nr_pcp_high(), nr_pcp_alloc(), 6.7+) */
-	if (p->autotune && ps->high == 0 && ps->count == 0)
+	 * refill (nr_pcp_high(), nr_pcp_alloc(), 6.7+); and: */
+	/*
+	 * mirrors mm/page_alloc.c:pageset_update() (v6.7+): a new watermark (khugepaged
+	 * raising min_free_kbytes, a sysctl) rewrites pcp->high_min and high_max only;
+	 * pcp->high keeps the value clamped under the old limits until this CPU's next free
+	 * or refill in the zone clamps it (nr_pcp_high(), nr_pcp_alloc()).  An empty list
+	 * of a zone this CPU has not used since shows it (6.18: DMA32 cpu0 high 252 below
+	 * high_min 2905, the other CPU clamped to 2905).  A list that holds pages was used,
+	 * so it was clamped.
+	 */
+	if (p->autotune && ps->count == 0)
 		return true;
 	/* clamp(high, high_min, high_max) lets high_max win when a low watermark above
 	 * managed / 8 (big watermark_scale_factor, tiny zone) puts high_min above it */

@@ -202,6 +202,13 @@ START_TEST(check_verdict)
 					 .high_min = 5571, .high_max = 48299 };
 
 	ck_assert_int_eq(cgctl_pcp_check(&p, &ps), CGCTL_PCP_ALL_OK);
+	/* an empty list keeps the high clamped under older limits (pageset_update() sets
+	 * only high_min/high_max): 6.18 DMA32 cpu0 showed 252 under high_min 2905 */
+	ps.high = 252;
+	ck_assert_int_eq(cgctl_pcp_check(&p, &ps), CGCTL_PCP_ALL_OK);
+	ps.count = 1;
+	ck_assert_int_eq(cgctl_pcp_check(&p, &ps), CGCTL_PCP_ALL_OK & ~CGCTL_PCP_HIGH_OK);
+	ps.high = 0;
 	ps.count = 5;
 	ck_assert_int_eq(cgctl_pcp_check(&p, &ps), CGCTL_PCP_ALL_OK & ~CGCTL_PCP_HIGH_OK);
 	ps.high = 48299;
