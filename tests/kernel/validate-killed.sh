@@ -31,7 +31,7 @@ wait "$pid" 2>/dev/null
 sleep 0.3	# its workload dies with it (PR_SET_PDEATHSIG)
 [ -d "$base/cgctl-validate-$pid" ] && ok || fail "the killed run left nothing to clean up"
 
-cg validate -r 1 bw-small-quota
+cg -v validate -r 1 bw-small-quota
 case $RC in 0 | 7) ok ;; *) fail "the next validate: exit $RC: $ERR" ;; esac
 left=$(find "$base/cgctl-validate-$pid" -type d 2>/dev/null | wc -l)
 [ "$left" = 0 ] && ok || fail "$left cgroups of the killed run left after the next run"
