@@ -57,7 +57,8 @@ agree() { # agree DESC FILE VALUE SETUP_Q SETUP_P SETUP_B CGCTL_OPTS...
 		[ "$(cat "$CPU$G/$f")" = "$(cat "$CPU$K/$f")" ] && ok ||
 			fail "$d: cgctl wrote $(cat "$CPU$G/$f"), the kernel has $(cat "$CPU$K/$f")"
 	else
-		[ "$RC" = 1 ] && ok || fail "$d: the kernel refuses, cgctl exit $RC: $ERR"
+		# refused by cgctl's checks before any write: 2, "nothing was changed"
+		[ "$RC" = 2 ] && ok || fail "$d: the kernel refuses, cgctl exit $RC: $ERR"
 		[ "$(cat "$CPU$G/$f")" = "$before" ] && ok || fail "$d: cgctl wrote despite refusing"
 	fi
 }
