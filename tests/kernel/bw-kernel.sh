@@ -89,10 +89,10 @@ agree "child 100000/199999" cpu.cfs_quota_us 100000 -1 199999 0 --quota 100000
 reset "$K" 50000 100000 0; reset "$G" -1 100000 0
 kw "$P" cpu.cfs_quota_us 40000; krc=$?
 cg bw set --quota 40000 "$P"
-[ "$krc" != 0 ] && [ "$RC" = 1 ] && ok || fail "parent below child: kernel $krc, cgctl $RC"
+[ "$krc" != 0 ] && [ "$RC" = 2 ] && ok || fail "parent below child: kernel $krc, cgctl $RC"
 case "$ERR" in *"is below descendant"*) ok ;; *) fail "parent below child: $ERR" ;; esac
 cg bw set --quota 50ms /
-[ "$RC" = 1 ] && ok || fail "the root must be refused: $RC"
+[ "$RC" = 2 ] && ok || fail "the root must be refused: $RC"
 [ "$(cat "$CPU/cpu.cfs_quota_us")" = -1 ] && ok || fail "the root was written"
 
 # ---- (2) round trip, including the period-first case under a 0.5 parent ----
@@ -103,7 +103,7 @@ expect_rc 0 "400/800 under 0.5 (period first)"
 [ "$(cat "$CPU$G/cpu.cfs_quota_us") $(cat "$CPU$G/cpu.cfs_period_us")" = "400000 800000" ] &&
 	ok || fail "400000/800000 not in the files"
 cg bw set --quota 30ms --period 50ms "$G"
-expect_rc 1 "30/50 is 0.6 under 0.5"
+expect_rc 2 "30/50 is 0.6 under 0.5"
 expect_err_line "30/50 is 0.6 under 0.5"
 [ "$(cat "$CPU$G/cpu.cfs_quota_us") $(cat "$CPU$G/cpu.cfs_period_us")" = "400000 800000" ] &&
 	ok || fail "a refused setting changed the files"
