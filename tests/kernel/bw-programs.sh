@@ -27,22 +27,10 @@ for p in xz gzip make python3 cc; do command -v $p >/dev/null || skip "no $p"; d
 REPS=${REPS:-5}
 PROGRAMS=${PROGRAMS:-xz gzip make pool fork timer}
 MAX_SLACK=${MAX_SLACK:-}
-SELF=$(self_cgroup cpu)
-P="${SELF%/}/bw-programs-$$"
-W="$T_TMP/work"
+. "$top_srcdir/tests/kernel/bw-record-lib.sh"
+bw_scratch bw-programs
 SRC="$top_srcdir/tests/kernel/bw-programs"
 mkdir -p "$W/build"
-KIDS=""
-cleanup() {
-	for p in $KIDS; do kill -9 "$p" 2>/dev/null; done
-	[ -d "$CPU$P" ] && find "$CPU$P" -depth -type d -exec rmdir {} \; 2>/dev/null
-	return 0
-}
-at_exit cleanup
-mkdir "$CPU$P" 2>/dev/null || skip "cannot create a cgroup below $SELF"
-echo 262144 >"$CPU$P/cpu.shares" || skip "cannot set cpu.shares of $P"
-"$CGCTL" bw record --duration 0.1 $$ >/dev/null 2>"$T_TMP/perr" ||
-	skip "bw record cannot record here: $(cat "$T_TMP/perr")"
 
 head -c 1500000 /dev/urandom | base64 >"$W/input"
 cat >"$W/pool.py" <<'EOS'
@@ -95,12 +83,6 @@ start_gated() {
 		exec /usr/bin/time -f '%e %U %S' -o $W/time $(cmd_of "$1") >/dev/null" &
 	GPID=$!
 	KIDS="$KIDS $GPID"
-}
-attached() {
-	for i in $(seq 50); do
-		ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event' && return 0
-		sleep 0.1
-	done
 }
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$CPU$1/cpu.stat"; }
 # run_limited NAME QUOTA_US: "THROTTLED PERIODS SLACK" of one run

@@ -63,22 +63,8 @@ QUOTA_SCALE=${QUOTA_SCALE:-1}
 PROGRAMS=${PROGRAMS:-bursty tree xz}
 # judge the 20% tighter runs too (by hand: see the head of this file)
 TIGHTER=${TIGHTER:-0}
-SELF=$(self_cgroup cpu)
-P="${SELF%/}/bw-record-$$"
-W="$T_TMP/work"
-mkdir -p "$W"
-KIDS=""
-cleanup() {
-	for p in $KIDS; do kill -9 "$p" 2>/dev/null; done
-	[ -d "$CPU$P" ] && find "$CPU$P" -depth -type d -exec rmdir {} \; 2>/dev/null
-	return 0
-}
-at_exit cleanup
-mkdir "$CPU$P" 2>/dev/null || skip "cannot create a cgroup below $SELF"
-echo 262144 >"$CPU$P/cpu.shares" || skip "cannot set cpu.shares of $P"
-# the perf check: can we open a context-switch event at all?
-"$CGCTL" bw record --duration 0.1 $$ >/dev/null 2>"$T_TMP/perr" ||
-	skip "bw record cannot record here: $(cat "$T_TMP/perr")"
+. "$top_srcdir/tests/kernel/bw-record-lib.sh"
+bw_scratch bw-record
 
 head -c 6000000 /dev/urandom >"$W/input"
 cat >"$W/bursty.sh" <<'EOS'
@@ -161,12 +147,6 @@ run_limited() {
 # attached RECORDER: wait (at most 5 s) until the recorder holds its perf events: a
 # program released before that runs unrecorded (a recording of 1 ms busy was seen under
 # load with a fixed 0.3 s start-up wait)
-attached() {
-	for i in $(seq 50); do
-		ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event' && return 0
-		sleep 0.1
-	done
-}
 # record NAME FILE: record one unlimited run of NAME (in $P/rec) into FILE
 record() {
 	mkdir -p "$CPU$P/rec"
