@@ -8,6 +8,7 @@
 # two settings whole (never a mix), and a writer that reported success must find its
 # setting there unless the other, later, writer replaced it whole: a writer that fails
 # must not undo the other's success.  CGCTL_PAIRS pairs (default 200).
+# run-test: shared (the race is between its own two writers; no time measured)
 . "$top_srcdir/tests/lib.sh"
 require_root
 cpu=$(mount_of cpu)

@@ -2,6 +2,7 @@
 # Kernel tier: on the live hierarchies, below our own cgroup: create, set, attach a
 # process we started, read back with get and stat (text, JSON, TSV), refuse what must be
 # refused, remove everything.
+# run-test: shared (its own scratch cgroups and process; no time, no shared counter)
 . "$top_srcdir/tests/lib.sh"
 require_root
 

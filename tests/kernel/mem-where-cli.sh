@@ -3,6 +3,7 @@
 # `cgctl mem where` on the live kernel: formats, PIDs from stdin, one error line per
 # failed PID with exit 8 (partial) or the PID's own status, and the unprivileged view
 # (PFNs hidden: owner, shmem, thp unknown and printed as null, never guessed).
+# run-test: shared (formats and errors of mem where on its own helper; no time)
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 require_root
 helper="$top_builddir/tests/helpers/pagescan-toucher"

@@ -4,6 +4,7 @@
 # smaps_rollup (exact page-table walk), within the bounds of the RSS counter model for
 # this kernel and CPU count.  The helper only touches its own memory; it is killed on
 # every path (the helper itself kills its child before exiting).
+# run-test: shared (its own helper's RSS counters against its own page tables)
 helper="${top_builddir:-.}/tests/helpers/rss-touch"
 [ -x "$helper" ] || { echo "SKIP: $helper not built"; exit 77; }
 [ -r /proc/self/smaps_rollup ] || { echo "SKIP: no smaps_rollup (kernel < 4.14)"; exit 77; }

@@ -3,6 +3,7 @@
 # `cgctl stat --long` task states (cgroupstats on v1) and `stat --tasks` (taskstats): a
 # spinner, a sleeper and a stopped process in a scratch cpu cgroup are counted as
 # running, sleeping and stopped; --tasks lists each with its comm and CPU time.
+# run-test: shared (states of its own three tasks; no time measured)
 . "$top_srcdir/tests/lib.sh"
 spinner_setup
 

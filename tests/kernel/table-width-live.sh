@@ -4,6 +4,7 @@
 # move -n --tree fit 80 columns but for their cgroup paths (never truncated; this
 # machine's may be long): the default columns leave mem where's path 30 characters,
 # and move's FROM and TO 16 each (13 with --tree, which adds PROCS).
+# run-test: shared (column widths of its own tasks' tables; no time)
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 require_root
 [ -x "$CGCTL" ] || skip "$CGCTL not built"
