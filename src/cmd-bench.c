@@ -126,6 +126,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 	rc = bench_opts(cli, e, &o);
 	if (rc != EXIT_OK)
 		return rc;
+	/* a bad --output is refused before the runs, not after them (bench_print) */
+	rc = cli_tables(cli, bench_tables, 1, false);
+	if (rc != EXIT_OK)
+		return rc;
 	if (argc > 1) {
 		if (argv[1][0] != '/' || strstr(argv[1], "/../") || strstr(argv[1], "/./"))
 			return cli_usage(cli, "PATH: '%s' is not an absolute cgroup path",
