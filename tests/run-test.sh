@@ -15,8 +15,8 @@
 # An exclusive kernel-tier test also starts only once the machine has settled (what an
 # earlier test left dying, e.g. a fork storm's two thousand processes, has finished): at
 # most as many runnable tasks as CPUs in five samples 100 ms apart, or 30 s passed.
-# The last line of each test's log says how long it ran and waited for its locks
-# (`make check-times` lists the slowest).
+# The last line of each test's log says how long it ran, waited for its locks and how
+# much CPU time its processes took (`make check-times` lists the slowest).
 # CGCTL_TEST_NOLOCK=1 runs the test without the locks (a single test by hand).
 sh=/bin/bash
 [ -x "$sh" ] || sh=/bin/sh
@@ -70,7 +70,11 @@ t1=$(now)
 $run "$@" 8>&- 9>&-
 rc=$?
 t2=$(now)
-echo "$t0 $t1 $t2" | awk -v how=$how -v rc=$rc '{
-	printf "run-test: %.2f s, exit %d (%s; %.2f s waiting for the locks and a quiet machine)\n",
-		$3 - $2, rc, how, $2 - $1 }'
+# the CPU time of the test's processes (this shell's cutime and cstime, in clock
+# ticks), a figure a loaded machine inflates less than the wall time
+cpu=$(sed 's/^.*) //' /proc/$$/stat 2>/dev/null |
+	awk -v hz="$(getconf CLK_TCK 2>/dev/null || echo 100)" '{ print ($14 + $15) / hz }')
+echo "$t0 $t1 $t2 ${cpu:-0}" | awk -v how=$how -v rc=$rc '{
+	printf "run-test: %.2f s, exit %d (%s; %.2f s waiting for the locks and a quiet machine; %.2f s CPU)\n",
+		$3 - $2, rc, how, $2 - $1, $4 }'
 exit $rc
