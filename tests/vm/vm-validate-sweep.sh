@@ -8,6 +8,9 @@
 # every move quantity within the stock bound, the sweep's distribution in the report,
 # and no scratch cgroup left in the guest (the harness is wrapped to look after the
 # command).
+# vm-6.1-v1.sh runs this with VM_SWEEP_GUESTS=1: the same boot then first runs the
+# guest tests of 6.1-v1 (vmcheck.sh), each reported on its own line, and the test fails
+# if one of them fails (one boot of the kernel for all its tests).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmcheck.sh"
 vm_check_prereq 6.1-v1
 command -v jq >/dev/null || { echo "SKIP: needs jq"; exit 77; }
@@ -21,16 +24,32 @@ plain=${top_builddir:-.}/tests/vm/cgctl-workload-plain
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vm-validate-sweep.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+guests_failed=0
+fail() {
+	echo "FAIL: validate-sweep: $*"
+	echo "6.1-v1: FAIL validate-sweep" >&2
+	exit 1
+}
 
-# the real harness; after the guest's cgctl, a look for scratch cgroups (on stderr)
+# the guest tests of this boot: run-vm's arguments for them (vmcheck.sh)
+: >"$tmp/guestargs"
+[ "${VM_SWEEP_GUESTS:-0}" = 1 ] && VM_ARGS_TO=$tmp/guestargs vm_check 6.1-v1
+
+# the real harness, with the guest tests added; after the guest's cgctl, a look for
+# scratch cgroups (on stderr); run-vm's status file kept for the guest tests' results
 cat >"$tmp/harness" <<EOF
 #!/bin/bash
 for ((i = 1; i <= \$#; i++)); do [ "\${!i}" = -- ] && break; done
-exec "$srcdir/tests/vm/run-vm" --timeout "${CGCTL_VM_TIMEOUT:-600}" "\${@:1:i}" \\
-	sh -c '"\$@"; rc=\$?
+st=
+for ((j = 1; j < i; j++)); do [ "\${!j}" = --status ] && k=\$((j + 1)) && st=\${!k}; done
+mapfile -d '' extra <"$tmp/guestargs"
+"$srcdir/tests/vm/run-vm" --timeout "${CGCTL_VM_TIMEOUT:-600}" "\${@:1:i-1}" \\
+	"\${extra[@]}" -- sh -c '"\$@"; rc=\$?
 		left=\$(find /sys/fs/cgroup -maxdepth 4 -type d -name "cgctl-validate-*")
 		echo "scratch left: \${left:-none}" >&2; exit \$rc' sh "\${@:i+1}"
+rc=\$?
+[ -n "\$st" ] && cp "\$st" "$tmp/status"
+exit \$rc
 EOF
 chmod +x "$tmp/harness"
 
@@ -39,6 +58,13 @@ CGCTL_VM_HARNESS=$tmp/harness "$CGCTL" "$@" --target vm:6.1-v1 >"$tmp/vm.json" \
 	2>"$tmp/err"
 rc=$?
 cat "$tmp/err"
+if [ "${VM_SWEEP_GUESTS:-0}" = 1 ]; then
+	# each guest test's line is in run-vm's output above; here their verdict
+	[ -f "$tmp/status" ] || { echo "FAIL: no status file from run-vm"; exit 99; }
+	guests_failed=$(awk -F'\t' '$1 == "job" && $2 != "@command" && $3 != 0 && $3 != 77' \
+		"$tmp/status" | wc -l)
+	echo "guest tests: $(grep -c '^job	[^@]' "$tmp/status") run, $guests_failed failed"
+fi
 [ $rc = 0 ] || fail "exit $rc"
 j() { jq -r "$@" "$tmp/vm.json"; }
 [ "$(j '.target')" = vm:6.1-v1 ] || fail "target $(j '.target')"
@@ -66,3 +92,5 @@ j() { jq -r "$@" "$tmp/vm.json"; }
 [ "$(j '.verdict')" = match ] || fail "verdict $(j .verdict)"
 grep -qx 'scratch left: none' "$tmp/err" || fail "scratch cgroups left in the guest"
 echo "sweep ok: $(j -c '[.sweep.quantities[] | {name, decided, within, worst_rel_error}]')"
+echo "6.1-v1: PASS validate-sweep" >&2
+[ "$guests_failed" = 0 ] || exit 1

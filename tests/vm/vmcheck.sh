@@ -1,7 +1,9 @@
 # shellcheck shell=sh
 # vmcheck.sh: the `make check` side of the VM tier, sourced by tests/vm/vm-*.sh.
 # vm_check CONFIG [DIR]: one boot of CONFIG running every guest test in DIR (default
-# tests/vm/guest/; 6.12-systemd: tests/vm/systemd/guest/).
+# tests/vm/guest/; 6.12-systemd: tests/vm/systemd/guest/).  With VM_ARGS_TO=FILE it
+# boots nothing: FILE gets run-vm's arguments for those tests (after --config and
+# --timeout), NUL-separated, for a harness call that boots CONFIG anyway.
 # Environment: CGCTL (from the Makefile), CGCTL_KERNEL_CACHE, CGCTL_VM_TIMEOUT (seconds,
 # default 600), CGCTL_VM_VERBOSE=1 (stream the console), CGCTL_VM_TESTS (guest test
 # name patterns to run instead of all), CGCTL_DISTCHECK (skip).
@@ -58,7 +60,8 @@ vm_check() {
 				[ -f "$f" ] && set -- "$@" --tests "$f"
 			done
 		done
-		[ $# -gt 4 ] || { echo "SKIP: no guest test matches '$CGCTL_VM_TESTS'"; exit 77; }
+		[ $# -gt 4 ] || [ -n "${VM_ARGS_TO:-}" ] ||
+			{ echo "SKIP: no guest test matches '$CGCTL_VM_TESTS'"; exit 77; }
 	else
 		set -- "$@" --tests "$gdir"
 	fi
@@ -78,5 +81,21 @@ vm_check() {
 		set -- "$@" --file "$f"
 	done
 	[ "${CGCTL_VM_VERBOSE:-0}" = 1 ] && set -- "$@" -v
+	if [ -n "${VM_ARGS_TO:-}" ]; then
+		# another harness call boots CONFIG (vm-validate-sweep.sh): it adds these
+		shift 4
+		printf '%s\0' "$@" >"$VM_ARGS_TO"
+		return 0
+	fi
 	exec "$srcdir/tests/vm/run-vm" "$@"
+}
+
+# vm_selected NAME: CGCTL_VM_TESTS is unset or one of its patterns matches NAME
+vm_selected() {
+	[ -z "${CGCTL_VM_TESTS:-}" ] && return 0
+	for pat in $CGCTL_VM_TESTS; do
+		# shellcheck disable=SC2254
+		case $1 in $pat) return 0 ;; esac
+	done
+	return 1
 }
