@@ -81,12 +81,34 @@ static int watch_setup(struct cli *cli, const char *path, struct watch *w)
 	return EXIT_OK;
 }
 
+/*
+ * cgroup v2 without the cpu controller (a systemd unit without a CPU property, issue 27):
+ * no cpu.max, but cpu.stat's usage_usec, user_usec and system_usec exist in every cgroup
+ * (cpu_stat_show() of kernel/cgroup/rstat.c, since 4.15).  Returns: 0, -errno.
+ */
+static int usage_only(struct cli *cli, const struct watch *w, struct cgctl_cpubw *bw)
+{
+	char *buf = NULL;
+	size_t len;
+	int r;
+
+	memset(bw, 0, sizeof(*bw));
+	if (w->cm->version != 2)
+		return -ENOENT;
+	r = cgctl_cg_read(cli->ctx, w->cm, w->cpath, "cpu.stat", &buf, &len);
+	if (r == 0)
+		r = cgctl_parse_cpu_stat(buf, len, 2, &bw->stat);
+	free(buf);
+	return r;
+}
+
 /* Returns: 0, or -ENOENT when the cgroup exists in neither hierarchy (any more). */
 static int take(struct cli *cli, const struct watch *w, struct sample *s)
 {
 	s->t_ns = mono_ns();
-	s->has_cpu = w->cm && cgctl_cpubw_read(cli->ctx, w->cm, w->cpath, w->am,
-					       w->am ? w->apath : NULL, &s->bw) == 0;
+	s->has_cpu = w->cm && (cgctl_cpubw_read(cli->ctx, w->cm, w->cpath, w->am,
+						w->am ? w->apath : NULL, &s->bw) == 0 ||
+			       usage_only(cli, w, &s->bw) == 0);
 	/* stat does not print memsw.failcnt (stat --openmetrics reads the same) */
 	s->has_mem = w->mm && cgctl_memstat_read_flags(cli->ctx, w->mm, w->mpath,
 						       CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT,
@@ -114,12 +136,17 @@ static void row_fill(const struct sample *a, const struct sample *b, uint64_t t0
 	memset(r, 0, sizeof(*r));
 	r->time_s = (double)(b->t_ns - t0) / 1e9;
 	r->interval_ns = b->t_ns - a->t_ns;
-	r->cpu = a->has_cpu && b->has_cpu;
+	/* v2 without the cpu controller: usage only, no periods (usage_only()) */
+	r->cpu = a->has_cpu && b->has_cpu &&
+		 (x->present & y->present & CGCTL_CPU_STAT_NR_PERIODS);
 	/* v1 usage comes from cpuacct, which may lack PATH where cpu has it */
-	r->usage_ok = r->cpu && (x->present & y->present & CGCTL_CPU_STAT_USAGE);
-	if (r->cpu) {
+	r->usage_ok = a->has_cpu && b->has_cpu &&
+		      (x->present & y->present & CGCTL_CPU_STAT_USAGE);
+	if (r->usage_ok) {
 		r->usage_ns = delta(x->usage_ns, y->usage_ns);
 		r->cpu_pct = r->interval_ns ? 100.0 * r->usage_ns / r->interval_ns : 0;
+	}
+	if (r->cpu) {
 		r->periods = delta(x->nr_periods, y->nr_periods);
 		r->throttled = delta(x->nr_throttled, y->nr_throttled);
 		r->throttled_ns = delta(x->throttled_ns, y->throttled_ns);
