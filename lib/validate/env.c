@@ -122,6 +122,7 @@ int vrun_init(struct vrun *run, struct cgctl_ctx *ctx, const struct cgctl_valida
 		return err;
 	run->keep = o->keep;
 	run->cancel = o->cancel;
+	run->scratch_parent = o->scratch_parent;
 	return 0;
 }
 
@@ -285,7 +286,10 @@ static int scratch_base(struct vrun *run, const struct cgctl_mount *m, const cha
 			return 0;
 		}
 	}
-	err = cgctl_pid_cgroup(run->ctx, 0, m, &own);
+	if (run->scratch_parent && m->version == 2)
+		err = (own = strdup(run->scratch_parent)) ? 0 : -ENOMEM;
+	else
+		err = cgctl_pid_cgroup(run->ctx, 0, m, &own);
 	if (err < 0) {
 		snprintf(reason, len, "own cgroup in %s: %s", m->path, strerror(-err));
 		return err;
