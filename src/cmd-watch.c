@@ -36,6 +36,7 @@ static const struct poptOption options[] = {
 struct watch {
 	const struct cgctl_mount *cm, *am, *mm;
 	char cpath[PATH_MAX], apath[PATH_MAX], mpath[PATH_MAX];
+	char unit[256];		/* systemd's unit that owns it (--openmetrics label) */
 };
 
 struct sample {
@@ -56,6 +57,7 @@ static uint64_t mono_ns(void)
 /* Hierarchies and paths of @path for cpu, cpuacct (v1, when separate) and memory. */
 static int watch_setup(struct cli *cli, const char *path, struct watch *w)
 {
+	struct cgctl_unit u;
 	int rc;
 
 	if (cgctl_mount_find(cli->ctx, "cpu", &w->cm) == 0) {
@@ -78,6 +80,10 @@ static int watch_setup(struct cli *cli, const char *path, struct watch *w)
 	}
 	if (!w->cm && !w->mm)
 		return cli_error(cli, path, -ENODEV, "no cpu or memory hierarchy");
+	/* as stat --openmetrics labels it (memory's hierarchy first) */
+	if (cgctl_cgroup_unit(cli->ctx, w->mm ? w->mm : w->cm, w->mm ? w->mpath : w->cpath,
+			      &u) == 1)
+		snprintf(w->unit, sizeof(w->unit), "%s", u.name);
 	return EXIT_OK;
 }
 
@@ -281,7 +287,7 @@ static int parse_opts(struct cli *cli, uint64_t *interval_ns, uint64_t *count)
 }
 
 /* --openmetrics: sample @s of @path as one exposition, flushed whole.  Returns: 0, -1. */
-static int print_om(const char *path, const struct sample *s)
+static int print_om(const struct watch *w, const char *path, const struct sample *s)
 {
 	struct stat_om_row row = {
 		.path = path,
@@ -291,6 +297,7 @@ static int print_om(const char *path, const struct sample *s)
 		.bw = s->bw,
 	};
 
+	snprintf(row.unit, sizeof(row.unit), "%s", w->unit);
 	return stat_openmetrics(stdout, &row, 1);
 }
 
@@ -305,7 +312,7 @@ static int run_om(struct cli *cli, const struct watch *w, const char *path,
 		return cli_error(cli, path, -ENOENT, "no such cgroup");
 	t0 = s.t_ns;
 	for (uint64_t i = 1;; i++) {
-		if (print_om(path, &s) < 0)
+		if (print_om(w, path, &s) < 0)
 			return cli_error(cli, "stdout", -EIO, NULL);
 		if (count && i >= count)
 			return EXIT_OK;
