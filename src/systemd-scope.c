@@ -218,7 +218,7 @@ static int settle_in(struct cli *cli, const struct cgctl_mount *m, pid_t pid,
 		return -ENAMETOOLONG;
 	r = cgctl_cg_create(cli->ctx, m, s->leaf);
 	if (r == 0 || r == -EEXIST)
-		r = cgctl_cg_attach(cli->ctx, m, s->leaf, pid);
+		r = cgctl_cg_attach(cli->ctx, m, s->leaf, pid ? pid : getpid());
 	if (r < 0) {
 		snprintf(why, len, "%.200s: %s", s->leaf, strerror(-r));
 		return r;
