@@ -123,6 +123,7 @@ static const struct out_col move_moves[] = {
 	{ "PID", "pid", D | R },
 	{ "FROM", "from", D },
 	{ "TO", "to", D },
+	{ "ATTACHED", "attached", D | P },
 	MOVE_COLS(0),
 };
 
