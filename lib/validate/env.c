@@ -280,8 +280,10 @@ static int scratch_base(struct vrun *run, const struct cgctl_mount *m, const cha
 	int err;
 
 	for (i = 0; i < run->n_scratch; i++) {
-		if (run->scratch[i].m == m && strstr(run->scratch[i].path, "/cgctl-validate-") &&
-		    !strchr(strstr(run->scratch[i].path, "/cgctl-validate-") + 1, '/')) {
+		/* the last component: a systemd scope above may be "cgctl-validate-N.scope" */
+		const char *last = strrchr(run->scratch[i].path, '/');
+
+		if (run->scratch[i].m == m && last && !strncmp(last, "/cgctl-validate-", 16)) {
 			*ret = run->scratch[i].path;
 			return 0;
 		}
