@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cgctl.h"
+#include "systemd-scope.h"
 
 /* A ring of buffers: one message may name two errors (a failed write and its failed
  * rollback), and each must keep its own text. */
@@ -527,9 +528,11 @@ const char *cli_mount_name(const struct cgctl_mount *m, char *buf, size_t len)
 	return buf;
 }
 
-/* Our own cgroup in @m, read once per hierarchy. */
+/* Our own cgroup in @m, read once per hierarchy; on a systemd host whose cgroup of ours
+ * is systemd's alone, the delegated scope of src/systemd-scope.h instead. */
 static int self_cgroup(struct cli *cli, const struct cgctl_mount *m, const char **ret)
 {
+	char scope[PATH_MAX];
 	static struct {
 		const struct cgctl_mount *m;
 		char *path;
@@ -546,7 +549,12 @@ static int self_cgroup(struct cli *cli, const struct cgctl_mount *m, const char 
 		i = 0;
 	free(cache[i].path);
 	cache[i].m = NULL;
-	r = cgctl_pid_cgroup(cli->ctx, 0, m, &cache[i].path);
+	cache[i].path = NULL;
+	r = sd_scope_self(cli, m, scope, sizeof(scope));
+	if (r > 0 && !(cache[i].path = strdup(scope)))
+		r = -ENOMEM;
+	if (r == 0)
+		r = cgctl_pid_cgroup(cli->ctx, 0, m, &cache[i].path);
 	if (r < 0)
 		return r;
 	cache[i].m = m;
@@ -566,7 +574,7 @@ int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, cha
 	if (!cli->self) {
 		r = cgctl_path_normalize(path, out, len);
 	} else {
-		r = self_cgroup(cli, m, &self);
+		r = self_cgroup(cli, m, &self);	/* systemd: a delegated scope's */
 		if (r < 0)
 			return cli_error(cli, m->path, r, "cannot find our own cgroup: %s",
 					 cli_strerror(r));

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench-cli.h"
+#include "systemd-scope.h"
 #include "validate-cli.h"
 
 static int opt_list, opt_compare, opt_runs = 5, opt_threads, opt_rounds = -1, opt_procs = 2000;
@@ -108,6 +109,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	char reason[256] = "";
 	const struct bexp *e;
 	struct bresult *r;
+	struct sd_scope s;
 	struct bopts o;
 	int rc, err;
 
@@ -140,7 +142,11 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (!r)
 		return cli_error(cli, NULL, -ENOMEM, NULL);
 	validate_catch_signals(true);
+	sd_scope_enter(cli, "bench", &s);	/* systemd: a delegated scope */
+	if (s.active && !o.parent)
+		o.parent = s.cgroup;
 	err = bench_run(cli->ctx, e, &o, r, reason, sizeof(reason));
+	sd_scope_leave(cli, &s);
 	validate_catch_signals(false);
 	cli_progress(cli, "%s", "");
 	if (err == -EINTR)

@@ -17,6 +17,7 @@
 #include "move-summary.h"
 #include "move-throttle.h"
 #include "columns.h"
+#include "systemd-route.h"
 
 static int opt_dry, opt_force, opt_noplan, opt_tree, opt_freeze;
 static const char *opt_ctrls, *opt_sample;
@@ -57,6 +58,7 @@ struct task {
 	int64_t from_delta, to_delta;
 	const char *verdict;
 	const char *why;
+	const char *how;	/* systemd hosts: "systemd" or "direct" (systemd-attach.c) */
 	/* --tree */
 	pid_t *members;		/* the tree when planned: the root first */
 	size_t n_members;
@@ -248,9 +250,24 @@ static int move_one(struct cli *cli, struct task *t, struct target *tg, unsigned
 	struct cgctl_move_pid p = { .pid = t->pid };
 	struct cgctl_error e = { 0 };
 	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
-	ssize_t r = cgctl_move_pids(cli->ctx, tv, k, &p, 1, flags, &e);
+	struct sd_attach sa;
+	ssize_t r = 0;
 	int rc;
 
+	if (!(flags & CGCTL_MOVE_PIDS_DRY_RUN) && tg->n == 1) {
+		r = sd_attach(cli, tg->ms[0], tg->paths[0], t->pid, &sa);
+		t->how = sa.how;
+		if (sa.why[0] && cli->verbose)
+			cli_warn(cli, "%d: %s", (int)t->pid, sa.why);
+		if (r < 0)
+			return cli_error(cli, tg->arg, (int)r, "systemd attached %d elsewhere",
+					 (int)t->pid);
+		if (r > 0) {
+			t->moved = true;
+			return EXIT_OK;
+		}
+	}
+	r = cgctl_move_pids(cli->ctx, tv, k, &p, 1, flags, &e);
 	if (r < 0)
 		return cli_error(cli, tg->arg, (int)r, "%s", lib_msg(&e, (int)r));
 	rc = pid_result(cli, t, tg, order, k, &p);
@@ -626,6 +643,8 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 	out_i64(cli->out, "pid", t->pid);
 	out_str(cli->out, "from", t->from);
 	out_str(cli->out, "to", tg->mem >= 0 ? tg->paths[tg->mem] : tg->paths[0]);
+	if (t->how)
+		out_str(cli->out, "attached", t->how);
 	if (opt_tree)
 		emit_tree(cli, t);
 	if (t->e->have)

@@ -425,17 +425,34 @@ static int row_missing(struct cli *cli, const struct stat_row *row,
 	return cli_error(cli, row->path, it->mem_r, NULL);
 }
 
+/* The systemd unit that owns the row's cgroup ("" without systemd: cgctl(1), SYSTEMD). */
+static void unit_of(struct stat_run *sr, const struct cgctl_stat_item *it, char *out,
+		    size_t len)
+{
+	const struct cgctl_mount *m = it->mem_path ? sr->mm : sr->cm;
+	const char *p = it->mem_path ? it->mem_path : it->cpu_path;
+	struct cgctl_unit u;
+
+	out[0] = '\0';
+	if (m && p && cgctl_cgroup_unit(sr->cli->ctx, m, p, &u) == 1)
+		snprintf(out, len, "%s", u.name);
+}
+
 /* Returns: EXIT_OK or the exit status of the error printed. */
 static int row_emit(struct stat_run *sr, const struct stat_row *row,
 		    const struct cgctl_stat_item *it, void *data)
 {
 	struct cli *cli = sr->cli;
+	char unit[256];
 
 	(void)data;
 	if (it->mem_r < 0 && it->cpu_r < 0)
 		return row_missing(cli, row, it);
 	out_obj_begin(cli->out, NULL);
 	out_str(cli->out, "path", row->path);
+	unit_of(sr, it, unit, sizeof(unit));
+	if (unit[0])
+		out_str(cli->out, "unit", unit);
 	out_memstat(cli->out, it->mem_r == 0 ? &it->mem : NULL, sr->full);
 	out_cpubw(cli->out, it->cpu_r == 0 ? &it->cpu : NULL, sr->full);
 	if (sr->states)
@@ -479,9 +496,12 @@ static int row_keep(struct stat_run *sr, const struct stat_row *row,
 		rc = half_error(sr->cli, row->path, "memory", it->mem_r);
 	else if (unread(it->cpu_r))
 		rc = half_error(sr->cli, row->path, "cpu", it->cpu_r);
-	if (it->mem_r == 0 || it->cpu_r == 0)
-		om->v[om->n++] = (struct stat_om_row){ row->path, it->mem_r, it->cpu_r,
-						       it->mem, it->cpu };
+	if (it->mem_r == 0 || it->cpu_r == 0) {
+		om->v[om->n] = (struct stat_om_row){ row->path, it->mem_r, it->cpu_r,
+						     it->mem, it->cpu, { 0 } };
+		unit_of(sr, it, om->v[om->n].unit, sizeof(om->v[om->n].unit));
+		om->n++;
+	}
 	return rc;
 }
 

@@ -27,6 +27,8 @@ struct row {
 	struct cgctl_memstat mem;
 	struct cgctl_cpubw cpu;
 	bool has_mem, has_cpu;
+	bool unit_read;
+	char unit[256];			/* systemd's unit that owns it; "": none */
 };
 
 struct walk {
@@ -65,6 +67,13 @@ static void visit(struct walk *w, size_t mi, const char *abs, const char *rel, i
 	if (!row)
 		return;
 	row->in |= 1u << mi;
+	if (!row->unit_read) {		/* systemd hosts only (cgctl(1), SYSTEMD) */
+		struct cgctl_unit u;
+
+		row->unit_read = true;
+		if (cgctl_cgroup_unit(w->cli->ctx, m, abs, &u) == 1)
+			snprintf(row->unit, sizeof(row->unit), "%s", u.name);
+	}
 	if (row->procs < 0) {
 		pid_t *pids = NULL;
 		ssize_t np = cgctl_cg_pids(w->cli->ctx, m, abs, "cgroup.procs", &pids);
@@ -103,6 +112,8 @@ static void print_row(struct walk *w, const struct row *r, const char *base)
 		 strcmp(r->path, "/") ? r->path : (strcmp(base, "/") ? "" : "/"));
 	out_obj_begin(o, NULL);
 	out_str(o, "path", full);
+	if (r->unit[0])
+		out_str(o, "unit", r->unit);
 	out_list_begin(o, "hierarchies");
 	for (size_t i = 0; i < w->n; i++)
 		if (r->in & (1u << i))

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cgctl.h"
+#include "systemd-scope.h"
 #include "validate-cli.h"
 
 static int opt_list, opt_runs = 5, opt_json, opt_keep, opt_sweep = INT_MIN;	/* not given */
@@ -98,11 +99,17 @@ static void validate_opts(struct cli *cli, struct cgctl_validate_opts *o)
 int validate_host(struct cli *cli, const struct cgctl_validate_opts *o,
 		  const char *const *names, size_t n, struct cgctl_vreport **ret)
 {
+	struct cgctl_validate_opts vo = *o;
 	struct cgctl_error e = { 0 };
+	struct sd_scope s;
 	int r;
 
 	validate_catch_signals(true);
-	r = cgctl_validate_run(cli->ctx, o, names, n, ret, &e);
+	sd_scope_enter(cli, "validate", &s);	/* systemd: a delegated scope */
+	if (s.active)
+		vo.scratch_parent = s.cgroup;
+	r = cgctl_validate_run(cli->ctx, &vo, names, n, ret, &e);
+	sd_scope_leave(cli, &s);
 	validate_catch_signals(false);
 	cli_progress(cli, "%s", "");
 	if (r == -EINVAL)

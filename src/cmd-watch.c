@@ -36,6 +36,7 @@ static const struct poptOption options[] = {
 struct watch {
 	const struct cgctl_mount *cm, *am, *mm;
 	char cpath[PATH_MAX], apath[PATH_MAX], mpath[PATH_MAX];
+	char unit[256];		/* systemd's unit that owns it (--openmetrics label) */
 };
 
 struct sample {
@@ -56,6 +57,7 @@ static uint64_t mono_ns(void)
 /* Hierarchies and paths of @path for cpu, cpuacct (v1, when separate) and memory. */
 static int watch_setup(struct cli *cli, const char *path, struct watch *w)
 {
+	struct cgctl_unit u;
 	int rc;
 
 	if (cgctl_mount_find(cli->ctx, "cpu", &w->cm) == 0) {
@@ -78,15 +80,41 @@ static int watch_setup(struct cli *cli, const char *path, struct watch *w)
 	}
 	if (!w->cm && !w->mm)
 		return cli_error(cli, path, -ENODEV, "no cpu or memory hierarchy");
+	/* as stat --openmetrics labels it (memory's hierarchy first) */
+	if (cgctl_cgroup_unit(cli->ctx, w->mm ? w->mm : w->cm, w->mm ? w->mpath : w->cpath,
+			      &u) == 1)
+		snprintf(w->unit, sizeof(w->unit), "%s", u.name);
 	return EXIT_OK;
+}
+
+/*
+ * cgroup v2 without the cpu controller (a systemd unit without a CPU property, issue 27):
+ * no cpu.max, but cpu.stat's usage_usec, user_usec and system_usec exist in every cgroup
+ * (cpu_stat_show() of kernel/cgroup/rstat.c, since 4.15).  Returns: 0, -errno.
+ */
+static int usage_only(struct cli *cli, const struct watch *w, struct cgctl_cpubw *bw)
+{
+	char *buf = NULL;
+	size_t len;
+	int r;
+
+	memset(bw, 0, sizeof(*bw));
+	if (w->cm->version != 2)
+		return -ENOENT;
+	r = cgctl_cg_read(cli->ctx, w->cm, w->cpath, "cpu.stat", &buf, &len);
+	if (r == 0)
+		r = cgctl_parse_cpu_stat(buf, len, 2, &bw->stat);
+	free(buf);
+	return r;
 }
 
 /* Returns: 0, or -ENOENT when the cgroup exists in neither hierarchy (any more). */
 static int take(struct cli *cli, const struct watch *w, struct sample *s)
 {
 	s->t_ns = mono_ns();
-	s->has_cpu = w->cm && cgctl_cpubw_read(cli->ctx, w->cm, w->cpath, w->am,
-					       w->am ? w->apath : NULL, &s->bw) == 0;
+	s->has_cpu = w->cm && (cgctl_cpubw_read(cli->ctx, w->cm, w->cpath, w->am,
+						w->am ? w->apath : NULL, &s->bw) == 0 ||
+			       usage_only(cli, w, &s->bw) == 0);
 	/* stat does not print memsw.failcnt (stat --openmetrics reads the same) */
 	s->has_mem = w->mm && cgctl_memstat_read_flags(cli->ctx, w->mm, w->mpath,
 						       CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT,
@@ -114,12 +142,17 @@ static void row_fill(const struct sample *a, const struct sample *b, uint64_t t0
 	memset(r, 0, sizeof(*r));
 	r->time_s = (double)(b->t_ns - t0) / 1e9;
 	r->interval_ns = b->t_ns - a->t_ns;
-	r->cpu = a->has_cpu && b->has_cpu;
+	/* v2 without the cpu controller: usage only, no periods (usage_only()) */
+	r->cpu = a->has_cpu && b->has_cpu &&
+		 (x->present & y->present & CGCTL_CPU_STAT_NR_PERIODS);
 	/* v1 usage comes from cpuacct, which may lack PATH where cpu has it */
-	r->usage_ok = r->cpu && (x->present & y->present & CGCTL_CPU_STAT_USAGE);
-	if (r->cpu) {
+	r->usage_ok = a->has_cpu && b->has_cpu &&
+		      (x->present & y->present & CGCTL_CPU_STAT_USAGE);
+	if (r->usage_ok) {
 		r->usage_ns = delta(x->usage_ns, y->usage_ns);
 		r->cpu_pct = r->interval_ns ? 100.0 * r->usage_ns / r->interval_ns : 0;
+	}
+	if (r->cpu) {
 		r->periods = delta(x->nr_periods, y->nr_periods);
 		r->throttled = delta(x->nr_throttled, y->nr_throttled);
 		r->throttled_ns = delta(x->throttled_ns, y->throttled_ns);
@@ -254,7 +287,7 @@ static int parse_opts(struct cli *cli, uint64_t *interval_ns, uint64_t *count)
 }
 
 /* --openmetrics: sample @s of @path as one exposition, flushed whole.  Returns: 0, -1. */
-static int print_om(const char *path, const struct sample *s)
+static int print_om(const struct watch *w, const char *path, const struct sample *s)
 {
 	struct stat_om_row row = {
 		.path = path,
@@ -264,6 +297,7 @@ static int print_om(const char *path, const struct sample *s)
 		.bw = s->bw,
 	};
 
+	snprintf(row.unit, sizeof(row.unit), "%s", w->unit);
 	return stat_openmetrics(stdout, &row, 1);
 }
 
@@ -278,7 +312,7 @@ static int run_om(struct cli *cli, const struct watch *w, const char *path,
 		return cli_error(cli, path, -ENOENT, "no such cgroup");
 	t0 = s.t_ns;
 	for (uint64_t i = 1;; i++) {
-		if (print_om(path, &s) < 0)
+		if (print_om(w, path, &s) < 0)
 			return cli_error(cli, "stdout", -EIO, NULL);
 		if (count && i >= count)
 			return EXIT_OK;

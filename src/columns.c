@@ -10,10 +10,12 @@
 #define D OUT_COL_DEFAULT
 #define R OUT_COL_RIGHT
 #define T OUT_COL_TRUNC
+#define P OUT_COL_PRESENT	/* systemd hosts only (cgctl(1), SYSTEMD) */
 #define TABLE(list, cols) { list, cols, sizeof(cols) / sizeof(cols[0]) }
 
 static const struct out_col stat_cgroups[] = {
 	{ "PATH", "path", D },
+	{ "UNIT", "unit", D | P },
 	{ "USAGE", "memory.usage_bytes", D | R },
 	{ "LIMIT", "memory.limit_bytes", D | R },
 	{ "FAILCNT", "memory.failcnt", R },
@@ -81,6 +83,7 @@ const struct out_table stat_tables[2] = {
 
 static const struct out_col tree_cgroups[] = {
 	{ "PATH", "path", D | OUT_COL_TREE },
+	{ "UNIT", "unit", D | P },
 	{ "HIERARCHIES", "hierarchies", D | T },
 	{ "PROCS", "procs", D | R },
 	{ "USAGE", "memory_usage_bytes", D | R },
@@ -120,6 +123,7 @@ static const struct out_col move_moves[] = {
 	{ "PID", "pid", D | R },
 	{ "FROM", "from", D },
 	{ "TO", "to", D },
+	{ "ATTACHED", "attached", D | P },
 	MOVE_COLS(0),
 };
 

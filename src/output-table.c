@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -80,11 +81,17 @@ static const struct out_col *spec_col(const struct out_table *spec, const char *
 	return NULL;
 }
 
+/* an OUT_COL_PRESENT column that no row has */
+static bool absent(const struct tview *t, const struct out_col *col)
+{
+	return (col->flags & OUT_COL_PRESENT) && key_column(t, col->key) == SIZE_MAX;
+}
+
 static int pick_defaults(const struct tview *t, const struct out_table *spec,
 			 struct picked *p)
 {
 	for (size_t i = 0; i < spec->n; i++)
-		if ((spec->cols[i].flags & OUT_COL_DEFAULT) &&
+		if ((spec->cols[i].flags & OUT_COL_DEFAULT) && !absent(t, &spec->cols[i]) &&
 		    pick_add(p, spec->cols[i].name, key_column(t, spec->cols[i].key),
 			     spec->cols[i].flags) < 0)
 			return -ENOMEM;
@@ -95,7 +102,8 @@ static int pick_defaults(const struct tview *t, const struct out_table *spec,
 static int pick_all(const struct tview *t, const struct out_table *spec, struct picked *p)
 {
 	for (size_t i = 0; i < spec->n; i++)
-		if (pick_add(p, spec->cols[i].name, key_column(t, spec->cols[i].key),
+		if (!absent(t, &spec->cols[i]) &&
+		    pick_add(p, spec->cols[i].name, key_column(t, spec->cols[i].key),
 			     spec->cols[i].flags) < 0)
 			return -ENOMEM;
 	for (size_t c = 0; c < t->ncols; c++) {
@@ -243,6 +251,29 @@ static size_t tree_column(const struct picked *p, const struct out_table_opts *o
 	return SIZE_MAX;
 }
 
+/*
+ * Without libsmartcols' encoding (human tables): control characters as "\xHH", the
+ * rest as it is, so that systemd's "system-serial\x2dgetty.slice" prints as written (the
+ * encoding wrote its backslash "\x5c").  Returns: a new string, NULL when @s is safe.
+ */
+static char *escaped(const char *s)
+{
+	size_t n = 0, k = 0;
+	char *out;
+
+	for (const char *c = s; *c; c++)
+		n += (unsigned char)*c < 0x20 || *c == 0x7f;
+	if (!n || !(out = malloc(strlen(s) + 3 * n + 1)))
+		return NULL;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			k += (size_t)sprintf(out + k, "\\x%02x", (unsigned char)*s);
+		else
+			out[k++] = *s;
+	out[k] = '\0';
+	return out;
+}
+
 static int add_lines(struct libscols_table *tb, const struct tview *t,
 		     const struct picked *p, size_t tree, bool spec)
 {
@@ -262,9 +293,13 @@ static int add_lines(struct libscols_table *tb, const struct tview *t,
 		for (size_t i = 0; i < p->n; i++) {
 			const char *s = i == tree ? tree_text(t, p->s[i].tcol, row, parent) :
 						    cell_text(t, row, p->s[i].tcol, spec);
+			char *esc = scols_table_is_noencoding(tb) ? escaped(s) : NULL;
 
-			if (scols_line_set_data(ln, i, s) < 0)
+			if (esc ? scols_line_refer_data(ln, i, esc) < 0 :
+				  scols_line_set_data(ln, i, s) < 0) {
+				free(esc);
 				goto out;
+			}
 		}
 	}
 	r = 0;
@@ -281,10 +316,14 @@ static struct libscols_table *build(const struct tview *t, const struct picked *
 
 	if (!tb)
 		return NULL;
-	if (opts && opts->raw)
+	/* -r encodes blanks and backslashes of "\x" ("\x5c") so that cells split
+	 * unambiguously (as lsblk -r); else cells print as they are (escaped()) */
+	if (opts && opts->raw) {
 		scols_table_enable_raw(tb, 1);
-	else
+	} else {
 		scols_table_set_column_separator(tb, "  ");
+		scols_table_enable_noencoding(tb, 1);
+	}
 	if (opts && opts->noheadings)
 		scols_table_enable_noheadings(tb, 1);
 	/* a terminal: fit its width (less the indent); else print every cell whole */

@@ -60,6 +60,9 @@ struct out_col {
 /* cgroup paths drawn as a tree (not with -r): each row under the nearest row before it
  * whose path is its ancestor, showing its last component ("/" first rows: whole) */
 #define OUT_COL_TREE	0x8
+/* shown (by default and with --output-all) only when some row has the key: the UNIT of
+ * stat and tree, on systemd hosts only */
+#define OUT_COL_PRESENT	0x10
 
 /* The columns of the human table printed for the list named @list. */
 struct out_table {

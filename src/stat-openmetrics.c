@@ -234,6 +234,10 @@ int stat_openmetrics(FILE *fp, const struct stat_om_row *rows, size_t n)
 				fprintf(fp, "%s%s{cgroup=\"", fam->name,
 					fam->kind == OM_COUNTER ? "_total" : "");
 				label_value(fp, rows[i].path);
+				if (rows[i].unit[0]) {
+					fputs("\",unit=\"", fp);
+					label_value(fp, rows[i].unit);
+				}
 				if (fam->label)
 					fprintf(fp, "\",%s=\"%s", fam->label, lv[j]);
 				fputs("\"} ", fp);

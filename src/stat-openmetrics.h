@@ -9,6 +9,7 @@ struct stat_om_row {
 	int rm, rc;
 	struct cgctl_memstat ms;
 	struct cgctl_cpubw bw;
+	char unit[256];		/* systemd's unit that owns it: a "unit" label; "": none */
 };
 /* Print @rows in the OpenMetrics text format on @fp.  Returns: 0, -1 (write error). */
 int stat_openmetrics(FILE *fp, const struct stat_om_row *rows, size_t n);

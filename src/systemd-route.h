@@ -35,4 +35,18 @@ int sd_route(struct cli *cli, const char *arg, const struct cgctl_mount *m,
 int sd_route_apply(struct cli *cli, const char *arg, const struct cgctl_mount *m,
 		   const struct sd_route *r, struct cgctl_unit_knob *k, size_t n);
 
+/* How a move into @path went on a host whose PID 1 is systemd. */
+struct sd_attach {
+	const char *how;		/* NULL: no systemd; "systemd" or "direct" */
+	char why[512];			/* why not through systemd ("": it was) */
+};
+/*
+ * Move @pid into @path of @m through systemd's AttachProcessesToUnit when @path is a
+ * unit's own cgroup (v2).  Returns: 1 moved (a->how "systemd"), 0 not moved: the caller
+ * writes cgroup.procs (a->how "direct" on a systemd host, with a->why when systemd
+ * refused), -errno (systemd said yes but @pid is elsewhere).
+ */
+int sd_attach(struct cli *cli, const struct cgctl_mount *m, const char *path, pid_t pid,
+	      struct sd_attach *a);
+
 #endif

@@ -122,6 +122,7 @@ int vrun_init(struct vrun *run, struct cgctl_ctx *ctx, const struct cgctl_valida
 		return err;
 	run->keep = o->keep;
 	run->cancel = o->cancel;
+	run->scratch_parent = o->scratch_parent;
 	return 0;
 }
 
@@ -279,13 +280,18 @@ static int scratch_base(struct vrun *run, const struct cgctl_mount *m, const cha
 	int err;
 
 	for (i = 0; i < run->n_scratch; i++) {
-		if (run->scratch[i].m == m && strstr(run->scratch[i].path, "/cgctl-validate-") &&
-		    !strchr(strstr(run->scratch[i].path, "/cgctl-validate-") + 1, '/')) {
+		/* the last component: a systemd scope above may be "cgctl-validate-N.scope" */
+		const char *last = strrchr(run->scratch[i].path, '/');
+
+		if (run->scratch[i].m == m && last && !strncmp(last, "/cgctl-validate-", 16)) {
 			*ret = run->scratch[i].path;
 			return 0;
 		}
 	}
-	err = cgctl_pid_cgroup(run->ctx, 0, m, &own);
+	if (run->scratch_parent && m->version == 2)
+		err = (own = strdup(run->scratch_parent)) ? 0 : -ENOMEM;
+	else
+		err = cgctl_pid_cgroup(run->ctx, 0, m, &own);
 	if (err < 0) {
 		snprintf(reason, len, "own cgroup in %s: %s", m->path, strerror(-err));
 		return err;

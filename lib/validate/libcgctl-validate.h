@@ -152,6 +152,9 @@ struct cgctl_validate_opts {
 	unsigned int sweep;
 	uint64_t seed;
 	unsigned int sweep_kinds;		/* CGCTL_VSWEEP_* */
+	/* cgroup v2: the scratch base goes below this cgroup (a delegated scope's, on a
+	 * systemd host: src/systemd-scope.h), not below the caller's own; NULL: own */
+	const char *scratch_parent;
 };
 #define CGCTL_VSWEEP_BW		(1u << 0)
 #define CGCTL_VSWEEP_MEM	(1u << 1)

@@ -96,6 +96,7 @@ struct vrun {
 	char exe[PATH_MAX];		/* the workload helper (spawn.c) */
 	bool keep;
 	volatile int *cancel;
+	const char *scratch_parent;	/* v2: scratch below it, not our own cgroup */
 	struct vperturb perturb;
 	unsigned int seq;		/* names scratch cgroups uniquely */
 	size_t n_scratch;

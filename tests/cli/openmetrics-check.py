@@ -21,7 +21,9 @@ if "# EOF" in lines:
     bad.append("'# EOF' before the end (line %d)" % (lines.index("# EOF") + 1))
 seen, cur, kind, samples = set(), None, {}, 0
 # (a sample with a timestamp has a third field: not matched)
-sample = re.compile(r'^([a-z_]+)\{cgroup="((?:[^"\\\n]|\\.)*)"(,[a-z]+="[a-z_]+")?\} '
+# (systemd hosts: the unit that owns the cgroup as a second label, escaped as cgroup's)
+sample = re.compile(r'^([a-z_]+)\{cgroup="((?:[^"\\\n]|\\.)*)"'
+                    r'(?:,unit="(?:[^"\\\n]|\\.)*")?(,[a-z]+="[a-z_]+")?\} '
                     r'(\+Inf|-?[0-9.e+-]+)$')
 for i, l in enumerate(lines):
     m = re.match(r"^# (HELP|TYPE) ([a-z_]+) (.+)$", l)

@@ -104,7 +104,7 @@ cg --root "$ROOT" move -n --no-plan --tree -r -n 4242 /a
 # errors: one line naming the column, exit 2, nothing printed, nothing moved
 bad_input 2 "unknown column" --root "$ROOT" stat -o path,bogus /a
 case $ERR in
-"cgctl: stat: --output: unknown column 'bogus' (columns: PATH,USAGE,"*) ok ;;
+"cgctl: stat: --output: unknown column 'bogus' (columns: PATH,UNIT,USAGE,"*) ok ;;
 *) fail "unknown column message: $ERR" ;;
 esac
 bad_input 2 "unknown column, tree" --root "$ROOT" tree -o PATH,FAILCNT

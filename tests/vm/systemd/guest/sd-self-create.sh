@@ -5,6 +5,8 @@
 vm_need_systemd
 cleanup() {
 	find /sys/fs/cgroup -depth -type d -name sd-self-a -exec rmdir {} \; 2>/dev/null
+	# the --self scope and its holder (cgctl(1), SYSTEMD): stopping it removes it
+	systemctl stop 'cgctl-self-*.scope' 2>/dev/null
 	vm_cleanup
 }
 trap cleanup EXIT
@@ -26,3 +28,10 @@ done
 [ "$p" != /sys/fs/cgroup ] || vm_fail "$d is below no unit's cgroup"
 vm_ok systemctl show -p Delegate --value "${p##*/}"
 vm_eq "$OUT" yes "Delegate of ${p##*/}, the unit above $d"
+# a second --self finds the same scope: no second holder, no second scope
+vm_ok cgctl --self create sd-self-b
+vm_eq "$(find /sys/fs/cgroup -type d -name sd-self-b | sed 's,/sd-self-b$,,')" "$p" \
+	"the scope of a second --self"
+rmdir "$p/sd-self-b"
+vm_ok systemctl list-units --all --plain --no-legend --no-pager 'cgctl-self-*.scope'
+vm_eq "$(printf '%s\n' "$OUT" | grep -c 'cgctl-self-')" 1 "--self scopes"
