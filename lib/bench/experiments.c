@@ -112,15 +112,29 @@ static int set_bandwidth(struct vrun *run, const struct bconf *c, const struct b
 	return vcg_write(run, p->m, path, "cpu.cfs_quota_us", v, reason, len);
 }
 
+/* A level's settings, written under its cgroup lock (cgctl_cgroup_lock(), as `bw set`
+ * and `mem set` take it), so no other cgctl writer interleaves with ours. */
 static int configure(struct vrun *run, const struct bconf *c, const struct bplace *p,
 		     const char *path, char *reason, size_t len)
 {
-	if (strcmp(c->ctrl, "cpu") == 0)
-		return set_bandwidth(run, c, p, path, reason, len);
-	if (!c->limit)
+	bool cpu = strcmp(c->ctrl, "cpu") == 0;
+	int err;
+
+	if (cpu ? !c->period_us : !c->limit)
 		return 0;
-	return vcg_write(run, p->m, path, p->m->version == 2 ? "memory.max" :
-			 "memory.limit_in_bytes", MEM_LIMIT, reason, len);
+	err = cgctl_cgroup_lock(run->ctx, p->m, path);
+	if (err < 0) {
+		snprintf(reason, len, "lock %s: %s", path,
+			 err == -EBUSY ? "held by another writer for 30 s" : strerror(-err));
+		return err;
+	}
+	if (cpu)
+		err = set_bandwidth(run, c, p, path, reason, len);
+	else
+		err = vcg_write(run, p->m, path, p->m->version == 2 ? "memory.max" :
+				"memory.limit_in_bytes", MEM_LIMIT, reason, len);
+	cgctl_cgroup_unlock(run->ctx, p->m, path);
+	return err;
 }
 
 /* The chain base/l1/.../lN of @c (base: below PATH, or validate's own scratch base). */
