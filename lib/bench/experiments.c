@@ -79,6 +79,7 @@ const struct bexp *bench_find(const char *name)
 /* One run's figures, as the workload reported them. */
 struct bsample {
 	uint64_t ops, wall_ns, task_ns, cycles, insn, branches, hw;
+	uint64_t colocated;	/* pipe: round trips with both ends on one CPU */
 	bool rusage;
 };
 
@@ -242,6 +243,8 @@ static int parse_done(const char *line, struct bsample *s)
 	    vline_u64(line, "branches", &s->branches) < 0 || s->ops == 0)
 		return -EPROTO;
 	s->rusage = strstr(line, "task_src=rusage") != NULL;
+	if (vline_u64(line, "colocated", &s->colocated) < 0)
+		s->colocated = 0;	/* fault, alloc, procread: no pair */
 	return 0;
 }
 
@@ -280,6 +283,7 @@ static void model(struct vrun *run, const struct bexp *e, const struct bconf *c,
 		.task_ns = s->task_ns, .period_us = c->period_us,
 		.quota_us = c->period_us * 2 * run->ncpu, .slice_ns = run->slice_ns,
 		.files = c->files, .v2 = v2, .unmap_pages = e->kind == BK_FAULT ? 256 : 16,
+		.pair_one_cpu = s->colocated * 2 > s->ops,
 	};
 	double a = 0, b = 0, k = (double)cr->n;
 	struct bcheck *ck = &cr->check;
