@@ -32,7 +32,7 @@ static const struct poptOption options[] = {
 	{ "duration", 'd', POPT_ARG_STRING, &opt_duration, 0,
 	  "fault, alloc: each run's length (3s)", "DURATION" },
 	{ "rounds", '\0', POPT_ARG_INT, &opt_rounds, 0,
-	  "pipe: round trips per run (30000); procread: reads of every process (10)", "N" },
+	  "pipe: round trips per run (10000); procread: reads of every process (10)", "N" },
 	{ "procs", '\0', POPT_ARG_INT, &opt_procs, 0, "procread: sleeping processes (2000)",
 	  "N" },
 	/* the table options of cgctl(1), but -r is --repeat here (validate's spelling) */
@@ -95,7 +95,7 @@ static int bench_opts(struct cli *cli, const struct bexp *e, struct bopts *o)
 			   (unsigned int)sysconf(_SC_NPROCESSORS_ONLN),
 		.duration_ms = (unsigned int)(ns / 1000000ULL),
 		.rounds = opt_rounds > 0 ? (unsigned int)opt_rounds :
-			  e->kind == BK_PIPE ? 30000 : 10,
+			  e->kind == BK_PIPE ? 10000 : 10,
 		.procs = (unsigned int)opt_procs, .reps = (unsigned int)opt_runs, .seed = seed,
 		.cancel = validate_cancel_flag(), .progress = progress, .progress_data = cli,
 	};

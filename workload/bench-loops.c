@@ -15,7 +15,7 @@
  *
  * Protocol as the other workloads: "ready pid=P" (procread: after its sleepers exist),
  * "go", then one line "done ops=N wall_ns=W task_ns=T hw=0|1 cycles=C instructions=I
- * branches=B".  Task-clock and the hardware counters come from perf_event_open(2)
+ * branches=B" (pipe: and colocated=K, the round trips both ends ran on one CPU).  Task-clock and the hardware counters come from perf_event_open(2)
  * counters inherited by the threads and the child the loop starts (task-clock from
  * getrusage(2) where perf_event_open is refused: task_src=rusage).
  */
@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -109,9 +110,12 @@ static uint64_t counter(const struct counters *c, int i)
 	return v;
 }
 
-/* Stop (after the threads were joined and the child reaped) and say "done". */
-static int counters_done(struct counters *c, uint64_t ops)
+/* Stop (after the threads were joined and the child reaped) and say "done"; @colocated
+ * (pipe-test's round trips with both ends on one CPU) is said unless negative. */
+static int counters_done(struct counters *c, uint64_t ops, long long colocated)
 {
+	char extra[40] = "";
+
 	uint64_t wall = wl_clock_ns(CLOCK_MONOTONIC) - c->t0, task, v[C_N];
 	bool hw = c->fd[C_CYCLES] >= 0 && c->fd[C_INSN] >= 0 && c->fd[C_BRANCH] >= 0;
 	struct rusage r;
@@ -127,12 +131,14 @@ static int counters_done(struct counters *c, uint64_t ops)
 	for (i = 0; i < C_N; i++)
 		if (c->fd[i] >= 0)
 			close(c->fd[i]);
+	if (colocated >= 0)
+		snprintf(extra, sizeof(extra), " colocated=%lld", colocated);
 	return wl_say("done ops=%llu wall_ns=%llu task_ns=%llu task_src=%s hw=%d cycles=%llu "
-		      "instructions=%llu branches=%llu", (unsigned long long)ops,
+		      "instructions=%llu branches=%llu%s", (unsigned long long)ops,
 		      (unsigned long long)wall, (unsigned long long)task,
 		      c->fd[C_TASK] >= 0 ? "perf" : "rusage", hw,
 		      (unsigned long long)v[C_CYCLES], (unsigned long long)v[C_INSN],
-		      (unsigned long long)v[C_BRANCH]);
+		      (unsigned long long)v[C_BRANCH], extra);
 }
 
 /* ---- fault and alloc: timed loops on threads ---- */
@@ -208,7 +214,7 @@ static int timed_loop(int argc, const char **argv, bool alloc)
 			return 1;
 	for (i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
-	if (l.failed || counters_done(&c, l.ops) < 0)
+	if (l.failed || counters_done(&c, l.ops, -1) < 0)
 		return 1;
 	wl_wait_eof();
 	return 0;
@@ -225,13 +231,20 @@ int wl_bench_alloc(int argc, const char **argv)
 }
 
 /* ---- pipe-test ---- */
+/* The child answers each round trip with the CPU it ran on (sched_getcpu(3): the rseq
+ * area or the vDSO, no system call), so the parent counts the round trips the pair
+ * shared one CPU: where they ran decides how the bandwidth model drains the quota. */
 static int echo_child(int in, int out, unsigned long rounds)
 {
 	int v;
 
-	for (unsigned long i = 0; i < rounds; i++)
-		if (read(in, &v, sizeof(v)) != sizeof(v) || write(out, &v, sizeof(v)) != sizeof(v))
+	for (unsigned long i = 0; i < rounds; i++) {
+		if (read(in, &v, sizeof(v)) != sizeof(v))
 			return 1;
+		v = sched_getcpu();
+		if (write(out, &v, sizeof(v)) != sizeof(v))
+			return 1;
+	}
 	return 0;
 }
 
@@ -239,6 +252,7 @@ int wl_bench_pipe(int argc, const char **argv)
 {
 	unsigned long rounds, i;
 	int a[2], b[2], v = 0, st;
+	long long same = 0;
 	struct counters c;
 	pid_t kid;
 
@@ -256,12 +270,15 @@ int wl_bench_pipe(int argc, const char **argv)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		_exit(echo_child(a[0], b[1], rounds));
 	}
-	for (i = 0; i < rounds; i++)
+	for (i = 0; i < rounds; i++) {
 		if (write(a[1], &v, sizeof(v)) != sizeof(v) || read(b[0], &v, sizeof(v)) != sizeof(v))
 			break;
+		same += v >= 0 && v == sched_getcpu();
+	}
 	while (waitpid(kid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (i < rounds || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || counters_done(&c, rounds) < 0)
+	if (i < rounds || !WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
+	    counters_done(&c, rounds, same) < 0)
 		return 1;
 	wl_wait_eof();
 	return 0;
@@ -337,7 +354,7 @@ static int procread_rounds(const pid_t *kids, unsigned long n, unsigned long rou
 				return 1;
 		}
 	}
-	return counters_done(&c, (uint64_t)n * rounds) < 0;
+	return counters_done(&c, (uint64_t)n * rounds, -1) < 0;
 }
 
 int wl_bench_procread(int argc, const char **argv)

@@ -143,6 +143,7 @@ struct bmodel_in {
 	uint64_t wall_ns, task_ns;
 	uint64_t period_us, quota_us;	/* bandwidth; period 0: off */
 	uint64_t slice_ns;
+	bool pair_one_cpu;	/* pipe: both ends ran on one CPU (most round trips) */
 	const char *files;
 };
 /* Charges reaching the shared page counter per 1,000 faults (stock batching). */

@@ -79,6 +79,7 @@ const struct bexp *bench_find(const char *name)
 /* One run's figures, as the workload reported them. */
 struct bsample {
 	uint64_t ops, wall_ns, task_ns, cycles, insn, branches, hw;
+	uint64_t colocated;	/* pipe: round trips with both ends on one CPU */
 	bool rusage;
 };
 
@@ -112,15 +113,29 @@ static int set_bandwidth(struct vrun *run, const struct bconf *c, const struct b
 	return vcg_write(run, p->m, path, "cpu.cfs_quota_us", v, reason, len);
 }
 
+/* A level's settings, written under its cgroup lock (cgctl_cgroup_lock(), as `bw set`
+ * and `mem set` take it), so no other cgctl writer interleaves with ours. */
 static int configure(struct vrun *run, const struct bconf *c, const struct bplace *p,
 		     const char *path, char *reason, size_t len)
 {
-	if (strcmp(c->ctrl, "cpu") == 0)
-		return set_bandwidth(run, c, p, path, reason, len);
-	if (!c->limit)
+	bool cpu = strcmp(c->ctrl, "cpu") == 0;
+	int err;
+
+	if (cpu ? !c->period_us : !c->limit)
 		return 0;
-	return vcg_write(run, p->m, path, p->m->version == 2 ? "memory.max" :
-			 "memory.limit_in_bytes", MEM_LIMIT, reason, len);
+	err = cgctl_cgroup_lock(run->ctx, p->m, path);
+	if (err < 0) {
+		snprintf(reason, len, "lock %s: %s", path,
+			 err == -EBUSY ? "held by another writer for 30 s" : strerror(-err));
+		return err;
+	}
+	if (cpu)
+		err = set_bandwidth(run, c, p, path, reason, len);
+	else
+		err = vcg_write(run, p->m, path, p->m->version == 2 ? "memory.max" :
+				"memory.limit_in_bytes", MEM_LIMIT, reason, len);
+	cgctl_cgroup_unlock(run->ctx, p->m, path);
+	return err;
 }
 
 /* The chain base/l1/.../lN of @c (base: below PATH, or validate's own scratch base). */
@@ -228,6 +243,8 @@ static int parse_done(const char *line, struct bsample *s)
 	    vline_u64(line, "branches", &s->branches) < 0 || s->ops == 0)
 		return -EPROTO;
 	s->rusage = strstr(line, "task_src=rusage") != NULL;
+	if (vline_u64(line, "colocated", &s->colocated) < 0)
+		s->colocated = 0;	/* fault, alloc, procread: no pair */
 	return 0;
 }
 
@@ -266,6 +283,7 @@ static void model(struct vrun *run, const struct bexp *e, const struct bconf *c,
 		.task_ns = s->task_ns, .period_us = c->period_us,
 		.quota_us = c->period_us * 2 * run->ncpu, .slice_ns = run->slice_ns,
 		.files = c->files, .v2 = v2, .unmap_pages = e->kind == BK_FAULT ? 256 : 16,
+		.pair_one_cpu = s->colocated * 2 > s->ops,
 	};
 	double a = 0, b = 0, k = (double)cr->n;
 	struct bcheck *ck = &cr->check;

@@ -57,8 +57,27 @@ int bmodel_charges(const struct bmodel_in *in, double *per1000)
 }
 
 /*
- * The pipe-test pair as two threads of the leaf group, each busy once per round trip
- * (@in->ops) for its half of the measured task-clock, asleep for the rest of it.
+ * The pipe-test pair in the leaf group, placed as the workload saw it run.
+ *
+ * Apart (@in->pair_one_cpu false): two threads, each busy once per round trip (@in->ops)
+ * for its half of the measured task-clock, asleep for the rest of it; each CPU's
+ * runqueue of the group empties at every round trip and returns its runtime above
+ * min_cfs_rq_runtime to the pool (dequeue_entity() -> return_cfs_rq_runtime()), so a CPU
+ * asks the pool again after every 1 ms it runs.
+ *
+ * On one CPU (as the workload saw in nearly every run on 6.18: the wake-up is a sync
+ * one and wake_affine() keeps the wakee on the waker's CPU): one of the two is always
+ * runnable there, since each wakes the other before it blocks, so the group's runqueue
+ * never empties and never returns runtime.  One thread always runnable, drawing the
+ * task-clock over the wall time (the rest taken by other load), is that runqueue: it
+ * asks the pool once per slice it spends (__assign_cfs_rq_runtime(), at most the pool's
+ * quota), and the period timer goes idle in the periods between those requests
+ * (do_sched_cfs_period_timer() returning idle with cfs_b->idle still set and nothing
+ * throttled, sched_cfs_period_timer() clearing period_active, start_cfs_bandwidth()
+ * restarting it from the next request; kernel/sched/fair.c, v6.1 to v6.18).  At a 1 ms
+ * period and a 4 ms quota that is two firings per 4 ms of CPU: about half the periods
+ * of a run at one CPU's worth of task-clock (6.18, 2026-12-06: 110 and 111 observed for
+ * 439 and 213 ms runs of 30,000 round trips).
  */
 int bmodel_bandwidth(const struct bmodel_in *in, double *periods, double *refills)
 {
@@ -75,12 +94,25 @@ int bmodel_bandwidth(const struct bmodel_in *in, double *periods, double *refill
 	*periods = *refills = 0;
 	if (!in->period_us || !in->wall_ns)
 		return 0;
+	if (in->pair_one_cpu) {
+		cfg.ncpus = 1;	/* the other CPUs see nothing of the group */
+		if (in->task_ns < in->wall_ns)
+			cfg.other_load_ppm = (uint32_t)(1000000 - 1000000 * in->task_ns /
+							     in->wall_ns);
+		if (cfg.other_load_ppm >= 1000000)
+			cfg.other_load_ppm = 999999;
+	}
 	err = cgctl_bw_sim_new(&sim, &cfg);
 	if (err < 0)
 		return err;
 	for (unsigned int d = 0; d < (in->depth ? in->depth : 1) && err >= 0; d++)
 		err = g = cgctl_bw_sim_add_group(sim, g, &bw);
-	for (int i = 0; i < 2 && err >= 0; i++) {
+	if (in->pair_one_cpu && err >= 0) {
+		struct cgctl_bw_thread th = { .group = g };	/* always runnable */
+
+		err = cgctl_bw_sim_add_thread(sim, &th);
+	}
+	for (int i = 0; i < 2 && err >= 0 && !in->pair_one_cpu; i++) {
 		uint64_t busy = in->task_ns / 2 / phases;
 		struct cgctl_bw_thread th = {
 			.group = g, .busy_ns = busy ? busy : 1,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcgctl.h"
 #include "bench/bench.h"
 #include "testutil.h"
 
@@ -232,6 +233,40 @@ START_TEST(read_bad)
 }
 END_TEST
 
+/*
+ * The bandwidth model of pipe-test at a 1 ms period and a 4 ms quota on 2 CPUs
+ * (bw-1ms).  Kernel figures (6.18, 2026-12-06, 30,000 round trips, both ends on one
+ * CPU in 29,999 of them): 111 periods in a 213 ms run at about one CPU's worth of
+ * task-clock, 110 in a 439 ms run at about half of it.  The runqueue asks the pool for
+ * 4 ms at a time and the timer fires twice per request: periods about task-clock / 2 ms.
+ * Apart, each runqueue empties at every round trip and asks again after each 1 ms it
+ * runs: the timer never goes idle, about one firing per period of wall time.
+ */
+static double pipe_periods(uint64_t wall_ms, uint64_t task_ms, bool one_cpu)
+{
+	struct bmodel_in in = {
+		.kver = CGCTL_KVER(6, 18, 0), .ncpu = 2, .depth = 1, .ops = 30000,
+		.wall_ns = wall_ms * 1000000, .task_ns = task_ms * 1000000,
+		.period_us = 1000, .quota_us = 4000, .slice_ns = 5000000,
+		.pair_one_cpu = one_cpu,
+	};
+	double periods, refills;
+
+	ck_assert_int_eq(bmodel_bandwidth(&in, &periods, &refills), 0);
+	return periods;
+}
+
+START_TEST(pipe_model_periods)
+{
+	double a = pipe_periods(213, 210, true), b = pipe_periods(439, 215, true);
+
+	ck_assert_msg(a >= 100 && a <= 115, "one CPU, 213 ms: %g periods", a);
+	ck_assert_msg(b >= 100 && b <= 115, "one CPU, 439 ms at half: %g periods", b);
+	a = pipe_periods(213, 210, false);
+	ck_assert_msg(a >= 200 && a <= 216, "apart, 213 ms: %g periods", a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bench");
@@ -246,6 +281,7 @@ int main(void)
 	tcase_add_test(tc, order_uniform);
 	tcase_add_test(tc, read_canned);
 	tcase_add_test(tc, read_bad);
+	tcase_add_test(tc, pipe_model_periods);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
