@@ -49,23 +49,6 @@ void bw_cpu_progress_run(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 		c->pending_any = true;
 		return;
 	}
-	if (bw_cpu_fifo(s, c)) {	/* one at a time: the head runs */
-		uint64_t *left = &s->left[c->run[0]];
-		struct bw_group *g = &s->g[0];
-
-		if (c->head != c->run[0]) {
-			c->head = c->run[0];
-			c->slice_used = 0;
-		}
-		if (*left != UINT64_MAX)
-			*left -= MIN(eff, *left);
-		c->slice_used += eff;
-		g->rq[cpu].pending += eff;
-		g->usage += eff;
-		g->wait += dt * (uint64_t)c->nrun - eff;
-		c->pending_any = true;
-		return;
-	}
 	if (c->nrun == 1) {
 		share = eff;
 		rem = 0;
@@ -324,50 +307,6 @@ static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
 	return best;
 }
 
-/*
- * The slice of a thread among @c's runnable ones.  v6.6+ (EEVDF): the base slice,
- * sysctl_sched_base_slice (0.75 ms) x the sysctl factor (update_sysctl(),
- * kernel/sched/fair.c).  Before: sched_slice() of equal weights, the period
- * __sched_period() (sched_latency 6 ms x factor, or nr x min_granularity 0.75 ms x
- * factor above sched_nr_latency 8) divided among them, v6.1.
- */
-static uint64_t fifo_slice(const struct cgctl_bw_sim *s, int nrun)
-{
-	uint64_t f = 1;
-
-	for (unsigned int n = MIN(s->cfg.ncpus, 8u); n >>= 1;)
-		f++;
-	if (cgctl_bw_era_has(s->cfg.kver, CGCTL_BW_FEAT_EEVDF))
-		return 750000ULL * f;
-	return MAX(6000000ULL * f / (uint64_t)MAX(nrun, 1), 750000ULL * f);
-}
-
-/* What is left of the head's slice (all of it for a new head); 0: rotate now. */
-static uint64_t fifo_slice_left(const struct cgctl_bw_sim *s, const struct bw_cpu *c)
-{
-	uint64_t sl = fifo_slice(s, c->nrun);
-
-	if (c->head != c->run[0])
-		return sl;
-	return c->slice_used < sl ? sl - c->slice_used : 0;
-}
-
-/* The head's slice is used up: it goes behind the other busy threads of its CPU. */
-static void fifo_rotate(struct cgctl_bw_sim *s, struct bw_cpu *c)
-{
-	int ti = c->run[0], b = s->bidx[ti];
-
-	for (int i = b; i + 1 < c->nbusy; i++) {
-		c->busy[i] = c->busy[i + 1];
-		s->bidx[c->busy[i]] = i;
-	}
-	c->busy[c->nbusy - 1] = ti;
-	s->bidx[ti] = c->nbusy - 1;
-	c->head = -1;
-	c->slice_used = 0;
-	c->rebuild = true;
-}
-
 static __always_inline void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
@@ -387,9 +326,6 @@ static __always_inline void cpu_plan(struct cgctl_bw_sim *s, int cpu)
 	first = first_tick(s, c);
 	if (s->fair)
 		done = bw_fair_next(s, cpu);
-	else if (bw_cpu_fifo(s, c))	/* the head's phase or slice ends */
-		done = c->last + wall_for(s, MIN(s->left[c->run[0]], fifo_slice_left(s, c)),
-					  1, 1);
 	else if (minleft != UINT64_MAX)
 		done = c->last + wall_for(s, minleft, 1, c->nrun);
 	/* a thread done by the first tick: no silo runs dry before (they do at ticks) */
@@ -668,15 +604,9 @@ static __always_inline void thread_dequeue(struct cgctl_bw_sim *s, int ti, int c
 	struct bw_cpu *c = &s->cpu[cpu];
 	int b = s->bidx[ti];
 
-	if (c->head == ti)	/* its slice ends with it */
-		c->head = -1;
-	/* the later busy threads move up: the order is the order they run in
-	 * (bw_cpu_fifo()) */
-	for (int i = b; i + 1 < c->nbusy; i++) {
-		c->busy[i] = c->busy[i + 1];
-		s->bidx[c->busy[i]] = i;
-	}
-	c->nbusy--;
+	/* the last busy thread takes its place */
+	c->busy[b] = c->busy[--c->nbusy];
+	s->bidx[c->busy[b]] = b;
 	load_move(s, cpu, c->nbusy + 1, c->nbusy);
 	if (s->ngroups == 1) {	/* the loop and bw_return_idle_slack(), for one group */
 		struct bw_rq *rq = &s->g[0].rq[cpu];
@@ -748,11 +678,10 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 {
 	struct bw_cpu *c = &s->cpu[cpu];
 
-	bool slept = false, fifo;
+	bool slept = false;
 
 	bw_cpu_progress(s, cpu, now);
 	cpu_charge(s, cpu, now);
-	fifo = bw_cpu_fifo(s, c);
 	/* the runnable set stays as it is until replan_dirty() (sleeps only mark it) */
 	if (c->nrun == 1) {	/* the loop below, for one thread: no trip count to predict */
 		if (s->left[c->run[0]] <= DONE_TOLERANCE_NS) {
@@ -770,9 +699,6 @@ static void cpu_event(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 			}
 		}
 	}
-	if (fifo && !slept && c->head == c->run[0] &&
-	    fifo_slice_left(s, c) <= (uint64_t)DONE_TOLERANCE_NS * c->nrun)
-		fifo_rotate(s, c);
 	cpu_throttle_pending(s, cpu, now);
 	if (slept || s->fair)	/* (weights: load averages moved) */
 		c->rebuild = true;

@@ -159,8 +159,6 @@ struct bw_cpu {
 	int *grp;			/* groups with runnable threads, deepest first */
 	uint32_t *gcnt;			/* runnable threads per group in grp (subtree) */
 	int ngrp;
-	int head;			/* one group, bw_cpu_fifo(): the thread on the CPU */
-	uint64_t slice_used;		/* ... and its run time since it got the CPU */
 };
 
 struct bw_write_ev {
@@ -323,22 +321,6 @@ static inline uint64_t bw_tick_div(const struct cgctl_bw_sim *s, uint64_t x)
 }
 
 /* Advance the threads runnable on @cpu to @now; their run time becomes pending charge. */
-/*
- * One group's threads on a CPU run one at a time, each until its busy phase ends or its
- * slice is used up (then it goes behind the others), not all at once in equal shares:
- * a 1 ms burst that the scheduler lets run to its end (its slice is longer) sleeps 1 ms
- * after it got the CPU, not after all of the CPU's bursts are done, so threads woken
- * together do not stay in step.  Kernel: pick_next_entity() takes the leftmost entity
- * (CFS, v6.1; EEVDF's earliest eligible deadline from v6.6), which keeps the CPU until
- * it sleeps or check_preempt_tick() (v6.1: after sched_slice()) / update_deadline()
- * (v6.6+: after sysctl_sched_base_slice) resched it at a tick.  Several groups, or CFS
- * weights (bandwidth-fair.c), share the CPU as before.
- */
-static inline bool bw_cpu_fifo(const struct cgctl_bw_sim *s, const struct bw_cpu *c)
-{
-	return s->ngroups == 1 && c->nrun > 1 && c->nfinite && !s->fair;
-}
-
 static inline void bw_cpu_progress(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 {
 	struct bw_cpu *c = &s->cpu[cpu];

@@ -89,13 +89,6 @@ static const struct vbw_params bw_rewrite = { 50000, 100000, 0, 0, 1, 0, 0, 1000
  * shares; the parent throttles both every period, the child about half of its quota */
 static const struct vbw_params bw_siblings = { 80000, 100000, 0, 100000, 2, 0, 0, 800, 300,
 					       2, 1024, 1024 };
-/*
- * The three classes of issue 32.  Many threads of ~1 ms bursts on fewer CPUs, below
- * their quota: 6 threads of 1 ms per 4 ms idle on 2 CPUs (1.2 CPUs asked) under 150 ms.
- */
-static const struct vbw_params bw_lockstep = { 150000, 100000, 0, 0, 6, 1, 4, 2000, 300 };
-/* a burst shared by several threads, long idle between: 4 x 6 ms every 500 ms, 30 ms */
-static const struct vbw_params bw_shared_burst = { 30000, 100000, 0, 0, 4, 6, 494, 3000, 300 };
 
 static const struct vmem_params mem_pinned = { VMEM_STOCK, 4096, 0, 0 };
 static const struct vmem_params mem_unpinned = { VMEM_STOCK, 4096, -1, 0 };
@@ -239,10 +232,6 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_bw, &bw_bg_bursty, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-bg-weight", "2 spinners at cpu.shares 2048 under 120ms/100ms beside 2 at 1024",
 	  &vdriver_bw, &bw_bg_weight, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
-	{ "bw-lockstep", "6 threads of 1ms bursts per 4ms idle on 2 CPUs under 150ms/100ms",
-	  &vdriver_bw, &bw_lockstep, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
-	{ "bw-shared-burst", "4 threads of 6ms every 500ms under 30ms/100ms",
-	  &vdriver_bw, &bw_shared_burst, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-rewrite", "1 spinner, quota 50ms/100ms rewritten to 20ms/100ms after 500ms",
 	  &vdriver_bw, &bw_rewrite, { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-siblings", "2 spinners under 80ms/100ms beside 2 sibling spinners, parent 100ms/100ms",
