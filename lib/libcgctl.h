@@ -2296,7 +2296,8 @@ struct cgctl_bw_runs_bound {
 	int method;		/* enum cgctl_bw_bound_method */
 	unsigned int samples;	/* recordings or windows */
 	uint64_t window_ns;	/* CGCTL_BW_BOUND_WINDOWS: each window's length */
-	double own_cpus;	/* windows: the whole recording's own answer */
+	double own_cpus;	/* windows: the whole recording's own answer (several
+				 * recordings: the bound over their answers) */
 };
 
 /*
@@ -2312,7 +2313,9 @@ struct cgctl_bw_runs_bound {
  * long enough (6 periods) is cut into 3 to 8 equal windows of at least 2 periods (10
  * where it can), each searched alone as a recording would be: their spread is the
  * run-to-run spread, and the quota is the bound over them, at least the recording's own
- * answer.  When the answer comes within 5% of all the CPUs the threads may use, or
+ * answer.  Several recordings are cut so too, and the bound over all their windows (at
+ * @confidence^(1/k) for one window, a run's answer being the largest of its k) is the
+ * quota where it is above the recordings' bound.  When the answer comes within 5% of all the CPUs the threads may use, or
  * more of the periods than the budget allows need all of them, the quota is all of them
  * (ret->all_cpus): a quota a hair below throttles every period that saturates them.
  * Returns: 0, -EINVAL (no recording, bad options or confidence, a recording without busy

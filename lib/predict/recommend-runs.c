@@ -33,6 +33,7 @@
 #include "predict/recommend-internal.h"
 
 #define CONFIDENCE_DEFAULT 0.95
+#define WINDOWS_MIN 6		/* windows of several recordings for a bound of their own */
 
 /* Acklam's rational approximation of the standard normal quantile (relative error
  * below 1.2e-9), for p in (0, 1). */
@@ -95,9 +96,10 @@ struct runs {
 	struct cgctl_bw_runs_bound bound, best_bound;
 };
 
-/* The bound over @n answers @q (us of quota at @period_us) into @b, in us of quota. */
-static uint64_t bound_over(const uint64_t *q, size_t n, uint64_t period_us,
-			   double confidence, struct cgctl_bw_runs_bound *b)
+/* The bound over @n answers @q (us of quota at @period_us) into @b, in us of quota: the
+ * @p quantile for one more answer (@confidence is what @b reports). */
+static uint64_t bound_over_p(const uint64_t *q, size_t n, uint64_t period_us, double p,
+			     double confidence, struct cgctl_bw_runs_bound *b)
 {
 	uint64_t qmax = 0;
 	double m = 0, ss = 0, x;
@@ -115,12 +117,20 @@ static uint64_t bound_over(const uint64_t *q, size_t n, uint64_t period_us,
 	b->samples = (unsigned int)n;
 	b->mean_cpus = m;
 	b->sd_cpus = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
-	b->t = n > 1 ? rec_t_quantile(confidence, (unsigned int)(n - 1)) : 0;
+	b->t = n > 1 ? rec_t_quantile(p, (unsigned int)(n - 1)) : 0;
 	x = m + b->t * b->sd_cpus * sqrt(1 + 1.0 / (double)n);
 	/* never below the largest answer; exactly it when that rules (one run) */
 	qmax = MAX(qmax, (uint64_t)ceil(x * (double)period_us - 1e-6));
 	b->bound_cpus = (double)qmax / (double)period_us;
 	return qmax;
+}
+
+/* The bound over @n answers @q (us of quota at @period_us) into @b, in us of quota: at
+ * @confidence for one more answer like them, each a whole run's. */
+static uint64_t bound_over(const uint64_t *q, size_t n, uint64_t period_us,
+			   double confidence, struct cgctl_bw_runs_bound *b)
+{
+	return bound_over_p(q, n, period_us, confidence, confidence, b);
 }
 
 /*
@@ -156,20 +166,64 @@ static int one_recording(struct runs *r, uint64_t period_us, double frac, uint64
 	return rec_replay(&r->s[0], &bw, cand, e);
 }
 
+/*
+ * Several recordings: the bound over all their windows (recommend-windows.c), for a run's
+ * answer, which is the largest of its k windows' answers: at confidence^(1/k) for one
+ * window (windows of one run vary together with the machine, so the largest of k is
+ * less extreme than that of k independent ones: the bound errs high).  The recordings'
+ * own answers are a few samples taken back to back; their windows show how much the
+ * same work's heaviest periods vary within a run and from run to run as well (tree.sh
+ * of tests/kernel/bw-record.sh: five recordings answered 90-110 ms and their bound was
+ * 104.7 ms, then the kernel throttled 7.95% of the next runs' periods; the same
+ * program's answers ranged 96-133 ms within minutes, its windows' 0.9-1.6 CPUs).
+ * Returns: 0 (*q_us 0: too few windows), -errno.
+ */
+static int runs_windows(struct runs *r, uint64_t period_us, double frac, uint64_t fixed,
+			uint64_t *q_us, struct cgctl_bw_runs_bound *b, struct cgctl_error *e)
+{
+	uint64_t *all = calloc(r->n * REC_WINDOWS_MAX, sizeof(*all)), win_ns = 0;
+	size_t nall = 0, kmax = 0;
+	int err = 0;
+
+	*q_us = 0;
+	if (!all)
+		return cgctl_error_set(e, ENOMEM, "%s", strerror(ENOMEM));
+	for (size_t i = 0; i < r->n && err >= 0; i++) {
+		uint64_t w = 0;
+		size_t k = 0;
+
+		err = rec_windows(&r->s[i], period_us, frac, fixed, all + nall, &k, &w, e);
+		nall += k;
+		kmax = MAX(kmax, k);
+		win_ns = MAX(win_ns, w);
+	}
+	if (err >= 0 && nall >= WINDOWS_MIN && kmax) {
+		memset(b, 0, sizeof(*b));
+		*q_us = bound_over_p(all, nall, period_us, pow(r->confidence, 1.0 / (double)kmax),
+				     r->confidence, b);
+		b->method = CGCTL_BW_BOUND_WINDOWS;
+		b->window_ns = win_ns;
+	}
+	free(all);
+	return err < 0 ? err : 0;
+}
+
 /* One candidate period and burst: each run's own answer, then the bound.  Returns:
  * 0 with *found and @cand's settings (one run: replayed, whole), -errno. */
 static int candidate(struct runs *r, uint64_t period_us, double frac, uint64_t fixed,
 		     struct cgctl_bw_replay *cand, bool *found, struct cgctl_error *e)
 {
+	struct cgctl_bw_runs_bound wb;
 	unsigned int cpus = 1;
-	uint64_t q;
+	uint64_t q, qw;
+	int err;
 
 	*found = false;
 	for (size_t i = 0; i < r->n; i++) {
 		struct cgctl_bw_replay rp;
 		bool ok;
-		int err = rec_bisect(&r->s[i], period_us, frac, fixed, &rp, &ok, e);
 
+		err = rec_bisect(&r->s[i], period_us, frac, fixed, &rp, &ok, e);
 		if (err < 0)
 			return err;
 		if (!ok)
@@ -183,9 +237,17 @@ static int candidate(struct runs *r, uint64_t period_us, double frac, uint64_t f
 	if (r->n == 1)
 		return one_recording(r, period_us, frac, fixed, cand, e);
 	memset(cand, 0, sizeof(*cand));
-	q = MIN(bound_over(r->q, r->n, period_us, r->confidence, &r->bound),
-		cpus * period_us);
+	q = bound_over(r->q, r->n, period_us, r->confidence, &r->bound);
 	r->bound.method = CGCTL_BW_BOUND_RECORDINGS;
+	err = runs_windows(r, period_us, frac, fixed, &qw, &wb, e);
+	if (err < 0)
+		return err;
+	if (qw > q) {	/* the windows' spread is the wider: it rules */
+		wb.own_cpus = r->bound.bound_cpus;
+		r->bound = wb;
+		q = qw;
+	}
+	q = MIN(q, cpus * period_us);
 	cand->bw.period_us = period_us;
 	cand->bw.quota_us = MAX(MIN_QUOTA_US, rec_cap_quota(cpus, period_us, q));
 	cand->bw.burst_us = fixed ? fixed : (uint64_t)(frac * (double)cand->bw.quota_us);

@@ -89,6 +89,9 @@ static const struct vbw_params bw_rewrite = { 50000, 100000, 0, 0, 1, 0, 0, 1000
  * shares; the parent throttles both every period, the child about half of its quota */
 static const struct vbw_params bw_siblings = { 80000, 100000, 0, 100000, 2, 0, 0, 800, 300,
 					       2, 1024, 1024 };
+/* issue 32's second class, a burst shared by several threads with long idle gaps: 4
+ * threads of 6 ms every 500 ms under 30 ms/100 ms (24 ms a burst, within the quota) */
+static const struct vbw_params bw_shared_burst = { 30000, 100000, 0, 0, 4, 6, 494, 3000, 300 };
 
 static const struct vmem_params mem_pinned = { VMEM_STOCK, 4096, 0, 0 };
 static const struct vmem_params mem_unpinned = { VMEM_STOCK, 4096, -1, 0 };
@@ -232,6 +235,8 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_bw, &bw_bg_bursty, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-bg-weight", "2 spinners at cpu.shares 2048 under 120ms/100ms beside 2 at 1024",
 	  &vdriver_bw, &bw_bg_weight, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
+	{ "bw-shared-burst", "4 threads of 6ms every 500ms under 30ms/100ms",
+	  &vdriver_bw, &bw_shared_burst, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-rewrite", "1 spinner, quota 50ms/100ms rewritten to 20ms/100ms after 500ms",
 	  &vdriver_bw, &bw_rewrite, { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-siblings", "2 spinners under 80ms/100ms beside 2 sibling spinners, parent 100ms/100ms",

@@ -4,7 +4,10 @@
 # process tree of busy children, xz -T2 over a fixed input fed in bursts; by hand also
 # fed smoothly) are each recorded RECS times (default 5); one `bw recommend` over all the recordings sizes a
 # quota for a 1% throttled-period budget that also holds for a next run (the upper 95%
-# prediction bound of the recordings' own answers); the program then runs REPS times
+# prediction bound of the recordings' own answers, or of all their windows' when that is
+# higher: five recordings back to back agreed more closely than the next runs, and
+# tree.sh was throttled 7.95% and 18.68% of its periods under the first); the program
+# then runs REPS times
 # (default 5) under that quota and REPS times under one 20% tighter, interleaved.  Summed
 # over those runs, the kernel's cpu.stat must show throttled periods within the budget
 # plus noise under the first, and more throttled time under the second.  A program that

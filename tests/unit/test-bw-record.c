@@ -516,6 +516,46 @@ START_TEST(recommend_one_windows)
 }
 END_TEST
 
+/* Three alike recordings whose heavy part is one window of six: the recordings agree
+ * (no spread between them), but a next run's heaviest period varies as their windows
+ * do, and that bound rules (issue 32: tree.sh's recordings agreed within 10% and the
+ * next runs were throttled 8-19% of periods). */
+START_TEST(recommend_runs_windows)
+{
+	char *buf = malloc(1 << 16);
+	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 2\ncpus 2\n");
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_runs_bound b;
+	struct cgctl_bw_run run[3];
+	struct cgctl_bw_trace *t;
+	double k;
+
+	for (int i = 0; i < 60; i++)
+		len += (size_t)sprintf(buf + len, "0 busy %dms\n0 idle %dms\n", 20 + i / 10 * 5,
+				       80 - i / 10 * 5);
+	ck_assert_int_eq(cgctl_bw_trace_parse(buf, len, &t, &e), 0);
+	free(buf);
+	{
+		const struct cgctl_bw_trace *three[3] = { t, t, t };
+
+		ck_assert_int_eq(cgctl_bw_recommend_runs(three, 3, &o, 0, &r, run, &b, &e), 0);
+	}
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_WINDOWS);
+	ck_assert_uint_eq(b.samples, 18);
+	ck_assert_uint_eq(b.window_ns, 1000000000ULL);
+	/* the recordings' own bound (their common answer) is kept as own_cpus */
+	ck_assert(fabs(b.own_cpus - run[0].quota_us / 100000.0) < 1e-9);
+	/* the quantile for the largest of a run's 6 windows: 0.95^(1/6) */
+	k = pow(0.95, 1.0 / 6);
+	ck_assert(fabs(b.t - rec_t_quantile(k, 17)) < 1e-9);
+	ck_assert(b.bound_cpus > b.own_cpus);
+	ck_assert(fabs(b.bound_cpus - (b.mean_cpus + b.t * b.sd_cpus * sqrt(19.0 / 18))) < 1e-4);
+	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)(b.bound_cpus * 100000 + 0.5));
+	cgctl_bw_trace_free(t);
+}
+END_TEST
+
 /* Two threads on two CPUs, busy throughout: the answer is both CPUs (or no limit), never
  * a quota a hair below; a short recording is not split. */
 START_TEST(recommend_cap_all_cpus)
@@ -600,6 +640,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, recommend_budget_and_burst);
 	tcase_add_test(tc, t_quantile_table);
 	tcase_add_test(tc, recommend_runs_bound);
+	tcase_add_test(tc, recommend_runs_windows);
 	tcase_add_test(tc, recommend_runs_errors);
 	suite_add_tcase(s, tc);
 	return s;
