@@ -392,6 +392,20 @@ static const char **hoist_globals(int argc, const char **argv)
 	return out;
 }
 
+/* Standard output failed (closed, full) with errno @e after the command returned @rc:
+ * one line, and an exit status a script can trust.  A change that was made exits
+ * EXIT_UNPRINTED (9), not 1, so that nobody retries it (issue 33). */
+static int output_lost(struct cli *cli, int rc, int e)
+{
+	if (cli->changed && rc == EXIT_OK) {
+		cli_error(cli, "standard output", -e, "write error: %s (the change was made)",
+			  cli_strerror(-e));
+		return EXIT_UNPRINTED;
+	}
+	cli_error(cli, "standard output", -e, "write error: %s", cli_strerror(-e));
+	return rc ? rc : EXIT_FAIL;
+}
+
 int main(int argc, const char **argv)
 {
 	struct cli cli = { .fmt = OUT_HUMAN };
@@ -454,22 +468,15 @@ int main(int argc, const char **argv)
 			int e = errno ? errno : EIO;
 
 			/* "cgctl: cgctl: ..." before; the errno says closed or full */
-			cli_error(&cli, "standard output", -e, "write error: %s",
-				  cli_strerror(-e));
-			rc = rc ? rc : EXIT_FAIL;
+			rc = output_lost(&cli, rc, e);
 		}
 	}
 out:
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		/* what a command wrote itself (get --raw) failed silently before */
-		if (!rc) {
-			int e = errno ? errno : EIO;
-
-			cli_error(&cli, "standard output", -e, "write error: %s",
-				  cli_strerror(-e));
-			rc = EXIT_FAIL;
-		}
+		if (!rc)
+			rc = output_lost(&cli, rc, errno ? errno : EIO);
 	}
 	out_free(cli.out);
 	cgctl_unref(cli.ctx);
