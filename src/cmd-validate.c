@@ -73,6 +73,18 @@ static void progress(void *data, const char *scenario, unsigned int run, unsigne
 	cli_progress(data, "validate: %s: run %u/%u", scenario, run, runs);
 }
 
+/* the library's one-line notices: shown by default, not with -q */
+static void notice(void *data, const char *msg)
+{
+	struct cli *cli = data;
+
+	if (cli->quiet)
+		return;
+	if (cli->stderr_tty)
+		fputs("\r\033[K", stderr);	/* over the progress line */
+	fprintf(stderr, "cgctl: validate: %s\n", msg);
+}
+
 static int list(void)
 {
 	const struct cgctl_vscenario_info *info;
@@ -89,6 +101,7 @@ static void validate_opts(struct cli *cli, struct cgctl_validate_opts *o)
 	*o = (struct cgctl_validate_opts){
 		.runs = (unsigned int)opt_runs, .keep = opt_keep, .cancel = &cancelled,
 		.progress = progress, .progress_data = cli,
+		.notice = notice, .notice_data = cli,
 		.perturb = opt_model ? opt_model : getenv("CGCTL_VALIDATE_PERTURB"),
 		.sweep = opt_sweep > 0 ? (unsigned int)opt_sweep : 0, .seed = sweep_seed,
 		.sweep_kinds = sweep_kinds,

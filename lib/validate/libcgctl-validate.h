@@ -152,6 +152,10 @@ struct cgctl_validate_opts {
 	unsigned int sweep;
 	uint64_t seed;
 	unsigned int sweep_kinds;		/* CGCTL_VSWEEP_* */
+	/* one line the caller shows at its default level (the scratch of a dead run
+	 * removed, issue 33); NULL: the library's log at LOG_NOTICE */
+	void (*notice)(void *data, const char *msg);
+	void *notice_data;
 };
 #define CGCTL_VSWEEP_BW		(1u << 0)
 #define CGCTL_VSWEEP_MEM	(1u << 1)

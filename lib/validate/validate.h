@@ -95,6 +95,8 @@ struct vrun {
 	void *state;			/* the current scenario's driver state */
 	char exe[PATH_MAX];		/* the workload helper (spawn.c) */
 	bool keep;
+	void (*notice)(void *data, const char *msg);	/* cgctl_validate_opts' */
+	void *notice_data;
 	volatile int *cancel;
 	struct vperturb perturb;
 	unsigned int seq;		/* names scratch cgroups uniquely */
