@@ -22,7 +22,7 @@ static const char *opt_duration, *opt_output;
 static const struct poptOption options[] = {
 	{ "duration", '\0', POPT_ARG_STRING, &opt_duration, 0,
 	  "record this long (default: until the processes exit or Ctrl-C)", "DUR" },
-	{ "output", 'o', POPT_ARG_STRING, &opt_output, 0,
+	{ "output", '\0', POPT_ARG_STRING, &opt_output, 0,
 	  "write the trace to FILE (default: stdout)", "FILE" },
 	POPT_TABLEEND
 };

@@ -23,9 +23,9 @@ static unsigned int sweep_kinds;
 static uint64_t sweep_seed = 1;
 
 static const struct poptOption options[] = {
-	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "list the scenarios and exit", NULL },
-	{ "repeat", 'r', POPT_ARG_INT, &opt_runs, 0, "run each scenario N times (5)", "N" },
-	{ "target", 't', POPT_ARG_STRING, &opt_target, 0,
+	{ "list", '\0', POPT_ARG_NONE, &opt_list, 0, "list the scenarios and exit", NULL },
+	{ "repeat", '\0', POPT_ARG_INT, &opt_runs, 0, "run each scenario N times (5)", "N" },
+	{ "target", '\0', POPT_ARG_STRING, &opt_target, 0,
 	  "host, vm:6.1-v1, vm:6.1-v2, vm:6.12-v2, vm:6.12-systemd, comma-separated, "
 	  "or all (host)",
 	  "TARGET" },

@@ -14,7 +14,7 @@ CTRL=cpu
 # exit status 7: the known gap of the bandwidth model at 1 and 10 ms periods
 # (tests/kernel/bench-pipe.sh); the figures are all there
 for run in a b; do
-	"$CGCTL" --json bench -r 5 --rounds 2000 pipe >"$T_TMP/$run.json" 2>"$T_TMP/err"
+	"$CGCTL" --json bench --repeat 5 --rounds 2000 pipe >"$T_TMP/$run.json" 2>"$T_TMP/err"
 	rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 7 ] && ok || fail "run $run: rc $rc: $(cat "$T_TMP/err")"
 done

@@ -16,7 +16,7 @@ CTRL=cpu
 # to the model's owner.  With a configuration differing the exit status is 7, which
 # this test accepts only when the differing ones are these.
 KNOWN="bw-1ms bw-10ms"
-cg --json bench -r 2 --rounds 3000 --seed 5 pipe
+cg --json bench --repeat 2 --rounds 3000 --seed 5 pipe
 [ "$RC" = 0 ] || [ "$RC" = 7 ] && ok || fail "bench pipe: rc $RC: $ERR"
 bench_check "own=0 bw-off=1 bw-1ms=1 bw-10ms=1 bw-100ms=1 bw-1s=1 bw-off-d3=3 bw-100ms-d3=3" pipe \
 	"$KNOWN"
@@ -25,7 +25,7 @@ p=$(json_get '[c["kernel_check"]["observed"] for c in j["configurations"] if c["
 [ "$p" = 0 ] && ok || fail "bw-off: nr_periods $p"
 
 # SIGINT in a run: exit with an error, nothing left
-"$CGCTL" bench -r 50 --rounds 1000000 pipe >"$T_TMP/out" 2>"$T_TMP/err" &
+"$CGCTL" bench --repeat 50 --rounds 1000000 pipe >"$T_TMP/out" 2>"$T_TMP/err" &
 pid=$!
 sleep 2
 kill -INT $pid
