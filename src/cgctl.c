@@ -189,6 +189,59 @@ static int pick_table(struct cli *cli, const struct cgctl_cmd *cmd)
 	return EXIT_OK;
 }
 
+/*
+ * Short options keep one meaning across commands (issue 29): where two commands gave a
+ * letter different meanings, the one below lost it (its long option stays), and
+ * mem predict's --cpus (the machine's, where bw predict's is the quota) became
+ * --online-cpus as in bw predict.  The old spelling is refused with the new one.
+ */
+static const struct retired {
+	const char *cmd;	/* cli->cmdname */
+	const char *old;	/* "-n", "--cpus" */
+	const char *now;	/* the spelling to use */
+	const char *other;	/* what the short option means elsewhere, or NULL */
+} retired[] = {
+	{ "bench", "-d", "--duration", "tree --depth" },
+	{ "bench", "-l", "--list", "stat --long" },
+	{ "bench", "-r", "--repeat", "--raw" },
+	{ "bench", "-t", "--threads", "move --tree" },
+	{ "bw record", "-o", "--output", "--output COLUMNS" },
+	{ "delete", "-r", "--recursive", "--raw" },
+	{ "mem where", "-i", "--inodes", "watch --interval" },
+	{ "mem predict", "--cpus", "--online-cpus", NULL },
+	{ "move", "-n", "--dry-run", "--noheadings" },
+	{ "move", "-f", "--force", "delete --missing-ok" },
+	{ "stat", "-t", "--tasks", "move --tree" },
+	{ "validate", "-l", "--list", "stat --long" },
+	{ "validate", "-r", "--repeat", "--raw" },
+	{ "validate", "-t", "--target", "move --tree" },
+	{ "watch", "-n", "--count", "--noheadings" },
+};
+
+/* popt refused @bad (error @err): a retired spelling gets its hint, one line */
+static int retired_option(struct cli *cli, const char *bad, int err)
+{
+	for (size_t i = 0; bad && i < sizeof(retired) / sizeof(retired[0]); i++) {
+		const struct retired *r = &retired[i];
+		bool hit;
+
+		if (strcmp(r->cmd, cli->cmdname))
+			continue;
+		if (r->old[1] == '-')	/* a long option, maybe "--cpus=4" */
+			hit = !strncmp(bad, r->old, strlen(r->old)) &&
+			      (!bad[strlen(r->old)] || bad[strlen(r->old)] == '=');
+		else	/* "-n", or one of a bundle "-tn" */
+			hit = bad[0] == '-' && bad[1] != '-' && strchr(bad + 1, r->old[1]);
+		if (!hit)
+			continue;
+		if (r->other)
+			return cli_usage(cli, "%s: no longer short for %s (%s means %s): use %s",
+					 r->old, r->now, r->old, r->other, r->now);
+		return cli_usage(cli, "%s: renamed: use %s", r->old, r->now);
+	}
+	return cli_usage(cli, "%s: %s", bad, poptStrerror(err));
+}
+
 static int run_cmd(struct cli *cli, const struct cgctl_cmd *cmd, const char *prefix, int argc,
 		   const char **argv)
 {
@@ -221,7 +274,7 @@ static int run_cmd(struct cli *cli, const struct cgctl_cmd *cmd, const char *pre
 	while ((rc = cli_popt_next(pc, table)) > 0)
 		;
 	if (rc < -1) {
-		rc = cli_usage(cli, "%s: %s", poptBadOption(pc, 0), poptStrerror(rc));
+		rc = retired_option(cli, poptBadOption(pc, 0), rc);
 		goto out;
 	}
 	if (help) {
@@ -392,6 +445,20 @@ static const char **hoist_globals(int argc, const char **argv)
 	return out;
 }
 
+/* Standard output failed (closed, full) with errno @e after the command returned @rc:
+ * one line, and an exit status a script can trust.  A change that was made exits
+ * EXIT_UNPRINTED (9), not 1, so that nobody retries it (issue 33). */
+static int output_lost(struct cli *cli, int rc, int e)
+{
+	if (cli->changed && rc == EXIT_OK) {
+		cli_error(cli, "standard output", -e, "write error: %s (the change was made)",
+			  cli_strerror(-e));
+		return EXIT_UNPRINTED;
+	}
+	cli_error(cli, "standard output", -e, "write error: %s", cli_strerror(-e));
+	return rc ? rc : EXIT_FAIL;
+}
+
 int main(int argc, const char **argv)
 {
 	struct cli cli = { .fmt = OUT_HUMAN };
@@ -454,22 +521,15 @@ int main(int argc, const char **argv)
 			int e = errno ? errno : EIO;
 
 			/* "cgctl: cgctl: ..." before; the errno says closed or full */
-			cli_error(&cli, "standard output", -e, "write error: %s",
-				  cli_strerror(-e));
-			rc = rc ? rc : EXIT_FAIL;
+			rc = output_lost(&cli, rc, e);
 		}
 	}
 out:
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		/* what a command wrote itself (get --raw) failed silently before */
-		if (!rc) {
-			int e = errno ? errno : EIO;
-
-			cli_error(&cli, "standard output", -e, "write error: %s",
-				  cli_strerror(-e));
-			rc = EXIT_FAIL;
-		}
+		if (!rc)
+			rc = output_lost(&cli, rc, errno ? errno : EIO);
 	}
 	out_free(cli.out);
 	cgctl_unref(cli.ctx);

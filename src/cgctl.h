@@ -32,6 +32,7 @@ enum {
 	EXIT_UNSUPP = 6,
 	EXIT_DIFFERS = 7,
 	EXIT_PARTIAL = 8,
+	EXIT_UNPRINTED = 9,	/* the change was made; its output could not be written */
 };
 
 struct cli {
@@ -46,6 +47,7 @@ struct cli {
 	bool self;		/* --self: paths relative to our own cgroup */
 	const char *tsv_table;	/* --tsv of a command with several tables: the one printed */
 	bool null_sep;		/* -z: stdin lists are NUL-separated */
+	bool changed;		/* a write was made: lost output exits EXIT_UNPRINTED */
 };
 
 struct cgctl_cmd {

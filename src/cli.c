@@ -237,12 +237,25 @@ static int pids_from_stdin(struct cli *cli, struct pid_list *l)
 				       lineno);
 			break;
 		}
-		/* PIDs separated by any blanks: echo "$P1 $P2" | cgctl move - X */
-		for (char *tok = strtok_r(s, " \t\r\n\v\f", &e); tok;
-		     tok = strtok_r(NULL, " \t\r\n\v\f", &e)) {
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!len)
+			continue;	/* an empty line holds no PID */
+		/* one grammar with the arguments (issue 33): a PID is what cli_parse_pid()
+		 * takes, and a line holds PIDs one space or tab apart, nothing else
+		 * (echo "$P1 $P2" | cgctl move - X): ' 4242' and '4242\r' are refused */
+		if (strchr(" \t", line[0]) || strchr(" \t", line[len - 1]) ||
+		    strstr(line, "  ") || strstr(line, "\t\t") || strstr(line, " \t") ||
+		    strstr(line, "\t ")) {
+			rc = cli_usage(cli, "stdin line %lu: '%s': PIDs are one space or tab "
+				       "apart, with no blank before or after", lineno,
+				       cli_escape(line));
+			break;
+		}
+		for (char *tok = strtok_r(s, " \t", &e); tok; tok = strtok_r(NULL, " \t", &e)) {
 			if (cli_parse_pid(tok, &p) < 0) {
 				rc = cli_usage(cli, "stdin line %lu: '%s' is not a PID", lineno,
-					       tok);
+					       cli_escape(tok));
 				break;
 			}
 			if (add_pid(l, p) < 0) {

@@ -20,16 +20,16 @@ static int opt_list, opt_compare, opt_runs = 5, opt_threads, opt_rounds = -1, op
 static const char *opt_seed, *opt_duration;
 
 static const struct poptOption options[] = {
-	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "list the experiments and exit", NULL },
+	{ "list", '\0', POPT_ARG_NONE, &opt_list, 0, "list the experiments and exit", NULL },
 	{ "compare", '\0', POPT_ARG_NONE, &opt_compare, 0,
 	  "compare the JSON output of two runs: BEFORE.json AFTER.json", NULL },
-	{ "repeat", 'r', POPT_ARG_INT, &opt_runs, 0, "run each configuration N times (5)",
+	{ "repeat", '\0', POPT_ARG_INT, &opt_runs, 0, "run each configuration N times (5)",
 	  "N" },
 	{ "seed", '\0', POPT_ARG_STRING, &opt_seed, 0,
 	  "seed of the random run order (default: from the clock; printed)", "S" },
-	{ "threads", 't', POPT_ARG_INT, &opt_threads, 0,
+	{ "threads", '\0', POPT_ARG_INT, &opt_threads, 0,
 	  "fault, alloc: loop threads (the online CPUs)", "N" },
-	{ "duration", 'd', POPT_ARG_STRING, &opt_duration, 0,
+	{ "duration", '\0', POPT_ARG_STRING, &opt_duration, 0,
 	  "fault, alloc: each run's length (3s)", "DURATION" },
 	{ "rounds", '\0', POPT_ARG_INT, &opt_rounds, 0,
 	  "pipe: round trips per run (10000); procread: reads of every process (10)", "N" },

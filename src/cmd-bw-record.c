@@ -6,11 +6,14 @@
  * trace (format v1, cgctl-bw(1)) for `bw predict --trace` and `bw recommend --trace`.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd-bw-record.h"
 
@@ -19,7 +22,7 @@ static const char *opt_duration, *opt_output;
 static const struct poptOption options[] = {
 	{ "duration", '\0', POPT_ARG_STRING, &opt_duration, 0,
 	  "record this long (default: until the processes exit or Ctrl-C)", "DUR" },
-	{ "output", 'o', POPT_ARG_STRING, &opt_output, 0,
+	{ "output", '\0', POPT_ARG_STRING, &opt_output, 0,
 	  "write the trace to FILE (default: stdout)", "FILE" },
 	POPT_TABLEEND
 };
@@ -145,24 +148,79 @@ int bw_read_file(struct cli *cli, const char *name, char **buf, size_t *len)
 	return EXIT_OK;
 }
 
-static int write_trace(struct cli *cli, const struct cgctl_bw_record_result *res)
-{
-	FILE *f = opt_output ? fopen(opt_output, "we") : stdout;
-	bool ok;
+/* The -o file, opened before recording so that a file that cannot be written fails at
+ * once, not after the whole duration (issue 33).  An existing file keeps its contents
+ * until the trace replaces them; one created here goes again if recording fails. */
+struct trace_out {
+	int fd;			/* -1: stdout */
+	bool created;
+};
 
-	if (!f)
+static int open_trace(struct cli *cli, struct trace_out *to)
+{
+	to->fd = -1;
+	to->created = false;
+	if (!opt_output)
+		return EXIT_OK;
+	to->fd = open(opt_output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (to->fd >= 0)
+		to->created = true;
+	else if (errno == EEXIST)
+		to->fd = open(opt_output, O_WRONLY | O_CLOEXEC);
+	if (to->fd < 0)
 		return cli_error(cli, opt_output, -errno, NULL);
-	ok = fwrite(res->trace, 1, res->len, f) == res->len;
-	ok = (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
-	if (!ok)
-		return cli_error(cli, opt_output ? opt_output : "stdout", -EIO,
-				 "cannot write the trace");
+	return EXIT_OK;
+}
+
+static void drop_trace(struct trace_out *to)
+{
+	if (to->fd < 0)
+		return;
+	close(to->fd);
+	if (to->created)
+		unlink(opt_output);
+	to->fd = -1;
+}
+
+static int write_trace(struct cli *cli, struct trace_out *to,
+		       const struct cgctl_bw_record_result *res)
+{
+	struct stat st;
+	size_t off = 0;
+	int err = 0;
+
+	if (to->fd < 0) {
+		bool ok = fwrite(res->trace, 1, res->len, stdout) == res->len;
+
+		if (!(fflush(stdout) == 0 && ok))
+			return cli_error(cli, "stdout", -EIO, "cannot write the trace");
+		return EXIT_OK;
+	}
+	if (fstat(to->fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(to->fd, 0) < 0)
+		err = errno;
+	while (!err && off < res->len) {
+		ssize_t w = write(to->fd, res->trace + off, res->len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			err = w < 0 ? errno : EIO;
+		else
+			off += (size_t)w;
+	}
+	if (close(to->fd) < 0 && !err)
+		err = errno;
+	to->fd = -1;
+	if (err)
+		return cli_error(cli, opt_output, -err, "cannot write the trace: %s",
+				 cli_strerror(-err));
 	return EXIT_OK;
 }
 
 static int record(struct cli *cli, int argc, const char **argv)
 {
 	struct cgctl_bw_record_result res;
+	struct trace_out to;
 	uint64_t dur = 0;
 	int rc;
 
@@ -171,10 +229,15 @@ static int record(struct cli *cli, int argc, const char **argv)
 		return rc;
 	if (opt_duration && !dur)
 		return cli_usage(cli, "--duration: must be more than 0");
-	rc = bw_record_run(cli, argc, argv, dur, &res);
+	rc = open_trace(cli, &to);
 	if (rc)
 		return rc;
-	rc = write_trace(cli, &res);
+	rc = bw_record_run(cli, argc, argv, dur, &res);
+	if (rc) {
+		drop_trace(&to);
+		return rc;
+	}
+	rc = write_trace(cli, &to, &res);
 	bw_record_summary(cli, &res);
 	cgctl_bw_record_result_free(&res);
 	return rc;

@@ -183,6 +183,7 @@ static int apply(struct cli *cli, const char *arg, const struct bw_target *t,
 		return cli_usage(cli, "%s: %s", arg, e.msg[0] ? e.msg : cli_strerror(r));
 	if (r < 0)
 		return cli_error(cli, arg, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
+	cli->changed = true;
 	say_detour(cli, t, &bw, &res);
 	emit(cli, t, &bw, res.w, res.n);
 	return EXIT_OK;

@@ -12,7 +12,7 @@ static int opt_recursive, opt_move_tasks, opt_missing_ok;
 static const struct poptOption options[] = {
 	{ "controllers", 'c', POPT_ARG_STRING, &opt_ctrls, 0,
 	  "hierarchies to use (default memory,cpu,cpuacct)", "LIST" },
-	{ "recursive", 'r', POPT_ARG_NONE, &opt_recursive, 0,
+	{ "recursive", '\0', POPT_ARG_NONE, &opt_recursive, 0,
 	  "remove descendant cgroups too (depth first)", NULL },
 	{ "move-tasks", '\0', POPT_ARG_NONE, &opt_move_tasks, 0,
 	  "move remaining processes to the parent instead of refusing", NULL },

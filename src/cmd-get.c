@@ -22,7 +22,8 @@ static const struct poptOption options[] = {
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *m;
-	char norm[PATH_MAX];
+	char norm[PATH_MAX], **bufs = NULL;
+	size_t *lens = NULL;
 	int rc, i;
 
 	/* check every file's cgroup first: an error prints nothing on stdout */
@@ -33,40 +34,49 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	if (opt_raw && cli->fmt != OUT_HUMAN)
 		return cli_usage(cli, "--raw excludes --json and --tsv");
+	/* read every file before printing any: all or nothing (issue 33) */
+	bufs = calloc((size_t)argc, sizeof(*bufs));
+	lens = calloc((size_t)argc, sizeof(*lens));
+	if (!bufs || !lens) {
+		rc = cli_error(cli, NULL, -ENOMEM, NULL);
+		goto out;
+	}
+	for (i = 1; i < argc; i++) {
+		int r;
+
+		cli_file_target(cli, opt_ctrls, argv[0], argv[i], &m, norm);
+		r = cgctl_cg_read(cli->ctx, m, norm, argv[i], &bufs[i], &lens[i]);
+		if (r < 0) {
+			rc = cli_error(cli, argv[0], r, "%s: %s", argv[i],
+				       r == -ENOENT ? "no such control file" : cli_strerror(r));
+			goto out;
+		}
+	}
 	if (!opt_raw) {
 		out_str(cli->out, "path", argv[0]);
 		out_list_begin(cli->out, "files");
 	}
 	for (i = 1; i < argc; i++) {
-		char *buf = NULL;
-		size_t len;
-		int r;
-
-		cli_file_target(cli, opt_ctrls, argv[0], argv[i], &m, norm);
-		r = cgctl_cg_read(cli->ctx, m, norm, argv[i], &buf, &len);
-
-		if (r < 0) {
-			if (!opt_raw)
-				out_list_end(cli->out);
-			return cli_error(cli, argv[0], r, "%s: %s", argv[i],
-					 r == -ENOENT ? "no such control file" : cli_strerror(r));
-		}
 		if (opt_raw) {
-			fputs(buf, stdout);
-			if (len && buf[len - 1] != '\n')
+			fwrite(bufs[i], 1, lens[i], stdout);
+			if (lens[i] && bufs[i][lens[i] - 1] != '\n')
 				fputc('\n', stdout);
-			free(buf);
 			continue;
 		}
 		out_obj_begin(cli->out, NULL);
 		out_str(cli->out, "file", argv[i]);
-		cli_out_file_value(cli, argv[i], "value", buf);
+		cli_out_file_value(cli, argv[i], "value", bufs[i]);
 		out_obj_end(cli->out);
-		free(buf);
 	}
 	if (!opt_raw)
 		out_list_end(cli->out);
-	return EXIT_OK;
+	rc = EXIT_OK;
+out:
+	for (i = 0; bufs && i < argc; i++)
+		free(bufs[i]);
+	free(bufs);
+	free(lens);
+	return rc;
 }
 
 const struct cgctl_cmd cmd_get = {

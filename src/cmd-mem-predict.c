@@ -2,7 +2,7 @@
 /*
  * cgctl mem predict [PATH] (--anon SIZE | --file SIZE) [--threads N] [--rate SIZE]
  *                   [--chunk SIZE] [--high SIZE] [--max SIZE] [--swap-max SIZE]
- *                   [--swap SIZE] [--cpus M] [--hz N] [--page-time DUR]
+ *                   [--swap SIZE] [--online-cpus M] [--hz N] [--page-time DUR]
  *                   [--kernel VERSION] [--timeline] [--ascii]
  * Runs the memory.high model (lib/engine/memcg-high-*.c) and prints what memory.current,
  * memory.peak and memory.events would read once the workload has ended, how long its
@@ -45,7 +45,7 @@ static const struct poptOption options[] = {
      "memory.swap.max (default: PATH's, else max)", "SIZE"},
     {"swap", '\0', POPT_ARG_STRING, &opt_swap, 0,
      "free swap space of the system (default 0: no swap)", "SIZE"},
-    {"cpus", '\0', POPT_ARG_INT, &opt_cpus, 0, "CPUs (default: online CPUs)", "M"},
+    {"online-cpus", '\0', POPT_ARG_INT, &opt_cpus, 0, "the machine's CPUs (default: online CPUs)", "M"},
     {"hz", '\0', POPT_ARG_INT, &opt_hz, 0, "CONFIG_HZ (default 250, Debian's)", "N"},
     {"page-time", '\0', POPT_ARG_STRING, &opt_page_time, 0,
      "CPU time to fault or read one page (default 250ns)", "DUR"},
@@ -189,7 +189,7 @@ static int parse_world(struct cli *cli, struct pred *p)
 	int rc;
 
 	if (opt_cpus == 0 || opt_cpus > 4096 || opt_cpus < -1)
-		return cli_usage(cli, "--cpus: %d is not in 1..4096", opt_cpus);
+		return cli_usage(cli, "--online-cpus: %d is not in 1..4096", opt_cpus);
 	if (opt_hz != 100 && opt_hz != 250 && opt_hz != 300 && opt_hz != 1000)
 		return cli_usage(cli, "--hz: %d is not 100, 250, 300 or 1000", opt_hz);
 	if (opt_page_time &&

@@ -460,6 +460,7 @@ static int locked(struct cli *cli, struct plan *pp)
 	r = cgctl_mem_apply(cli->ctx, p.m, p.path, &p.want, p.which, &res, &e);
 	if (r < 0)
 		return apply_fail(cli, &p, &res, r, &e);
+	cli->changed = true;
 	report(cli, &p, &res, NULL);
 	return EXIT_OK;
 }

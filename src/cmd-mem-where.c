@@ -17,7 +17,7 @@
 static int opt_inodes;
 
 static const struct poptOption options[] = {
-	{ "inodes", 'i', POPT_ARG_NONE, &opt_inodes, 0,
+	{ "inodes", '\0', POPT_ARG_NONE, &opt_inodes, 0,
 	  "also print each memory cgroup's inode number (JSON always has it)", NULL },
 	CLI_TABLE_OPTIONS('n'),
 	POPT_TABLEEND

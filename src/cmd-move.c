@@ -27,8 +27,8 @@ static const struct poptOption options[] = {
 	  "move each PID with all its descendants, also those forked during the move", NULL },
 	{ "freeze", '\0', POPT_ARG_NONE, &opt_freeze, 0,
 	  "with --tree: stop the tree (SIGSTOP) while it moves, continue it after", NULL },
-	{ "dry-run", 'n', POPT_ARG_NONE, &opt_dry, 0, "plan and print, move nothing", NULL },
-	{ "force", 'f', POPT_ARG_NONE, &opt_force, 0,
+	{ "dry-run", '\0', POPT_ARG_NONE, &opt_dry, 0, "plan and print, move nothing", NULL },
+	{ "force", '\0', POPT_ARG_NONE, &opt_force, 0,
 	  "move even when the plan predicts the kernel will refuse", NULL },
 	{ "no-plan", '\0', POPT_ARG_NONE, &opt_noplan, 0,
 	  "skip the page inventory, the plan and the check", NULL },
@@ -492,6 +492,14 @@ static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 	if (!t->tr)
 		return cli_error(cli, NULL, -ENOMEM, NULL);
 	r = cgctl_move_tree(cli->ctx, &t->pid, 1, tv, k, &o, t->tr, &e);
+	/* nothing of the tree moved, every write refused (a user who may move none of
+	 * it): that error, one line, not a partial move with its stragglers (issue 33) */
+	if (r < 0 && r != -EAGAIN && !t->tr->moved && !t->tr->already &&
+	    t->tr->first_error < 0 && t->tr->first_error != -ESRCH) {
+		r = t->tr->first_error;
+		return cli_error(cli, NULL, (int)r, "%d: %s: none of its tree was moved",
+				 (int)t->pid, cli_strerror((int)r));
+	}
 	if (!t->tr->used_connector && t->tr->note[0] && !warned) {
 		cli_warn(cli, "%s; following the trees by re-walking /proc only", t->tr->note);
 		warned = true;

@@ -190,7 +190,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 	r = cgctl_set_apply(cli->ctx, items, n, res, &e);
 	if (r < 0)
 		rc = failed(cli, argv[0], res, r, &e);
-	else if (cli->fmt != OUT_HUMAN)
+	else
+		cli->changed = true;
+	if (r >= 0 && cli->fmt != OUT_HUMAN)
 		emit(cli, argv[0], res);
 out:
 	free(as);

@@ -147,7 +147,7 @@ static const struct poptOption options[] = {
 	{ "long", 'l', POPT_ARG_NONE, &opt_long, 0,
 	  "everything: also max usage, swap, memory events, quota, period, burst limit and "
 	  "task states", NULL },
-	{ "tasks", 't', POPT_ARG_NONE, &opt_tasks, 0,
+	{ "tasks", '\0', POPT_ARG_NONE, &opt_tasks, 0,
 	  "also the task states and each process's CPU time and delays (taskstats)", NULL },
 	{ "openmetrics", '\0', POPT_ARG_NONE, &opt_om, 0,
 	  "print in the OpenMetrics (Prometheus) text format", NULL },

@@ -24,9 +24,9 @@ static unsigned int sweep_kinds;
 static uint64_t sweep_seed = 1;
 
 static const struct poptOption options[] = {
-	{ "list", 'l', POPT_ARG_NONE, &opt_list, 0, "list the scenarios and exit", NULL },
-	{ "repeat", 'r', POPT_ARG_INT, &opt_runs, 0, "run each scenario N times (5)", "N" },
-	{ "target", 't', POPT_ARG_STRING, &opt_target, 0,
+	{ "list", '\0', POPT_ARG_NONE, &opt_list, 0, "list the scenarios and exit", NULL },
+	{ "repeat", '\0', POPT_ARG_INT, &opt_runs, 0, "run each scenario N times (5)", "N" },
+	{ "target", '\0', POPT_ARG_STRING, &opt_target, 0,
 	  "host, vm:6.1-v1, vm:6.1-v2, vm:6.12-v2, vm:6.12-systemd, comma-separated, "
 	  "or all (host)",
 	  "TARGET" },
@@ -74,6 +74,18 @@ static void progress(void *data, const char *scenario, unsigned int run, unsigne
 	cli_progress(data, "validate: %s: run %u/%u", scenario, run, runs);
 }
 
+/* the library's one-line notices: shown by default, not with -q */
+static void notice(void *data, const char *msg)
+{
+	struct cli *cli = data;
+
+	if (cli->quiet)
+		return;
+	if (cli->stderr_tty)
+		fputs("\r\033[K", stderr);	/* over the progress line */
+	fprintf(stderr, "cgctl: validate: %s\n", msg);
+}
+
 static int list(void)
 {
 	const struct cgctl_vscenario_info *info;
@@ -90,6 +102,7 @@ static void validate_opts(struct cli *cli, struct cgctl_validate_opts *o)
 	*o = (struct cgctl_validate_opts){
 		.runs = (unsigned int)opt_runs, .keep = opt_keep, .cancel = &cancelled,
 		.progress = progress, .progress_data = cli,
+		.notice = notice, .notice_data = cli,
 		.perturb = opt_model ? opt_model : getenv("CGCTL_VALIDATE_PERTURB"),
 		.sweep = opt_sweep > 0 ? (unsigned int)opt_sweep : 0, .seed = sweep_seed,
 		.sweep_kinds = sweep_kinds,

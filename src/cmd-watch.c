@@ -25,7 +25,7 @@ static int opt_om;
 static const struct poptOption options[] = {
 	{ "interval", 'i', POPT_ARG_STRING, &opt_interval, 0,
 	  "length of an interval (default 1s; a plain number is in ms)", "DUR" },
-	{ "count", 'n', POPT_ARG_STRING, &opt_count, 0,
+	{ "count", '\0', POPT_ARG_STRING, &opt_count, 0,
 	  "stop after COUNT intervals (--openmetrics: samples; default: until interrupted)",
 	  "COUNT" },
 	{ "openmetrics", '\0', POPT_ARG_NONE, &opt_om, 0,

@@ -59,6 +59,7 @@ int sd_route_apply(struct cli *cli, const char *arg, const struct cgctl_mount *m
 
 	if (rc < 0)
 		return cli_error(cli, arg, rc, "%s", e.msg[0] ? e.msg : cli_strerror(rc));
+	cli->changed = true;
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(k[i].how, "direct"))
 			cli_warn(cli, "%s: systemd has no property for %s: written directly",

@@ -121,6 +121,8 @@ int vrun_init(struct vrun *run, struct cgctl_ctx *ctx, const struct cgctl_valida
 	if (err < 0)
 		return err;
 	run->keep = o->keep;
+	run->notice = o->notice;
+	run->notice_data = o->notice_data;
 	run->cancel = o->cancel;
 	run->scratch_parent = o->scratch_parent;
 	return 0;
@@ -241,6 +243,22 @@ static bool cgctl_alive(struct vrun *run, long pid)
 	return alive;
 }
 
+/* @fmt to the caller's notice(), else to the log at LOG_NOTICE */
+__attribute__((format(printf, 2, 3)))
+static void notice(struct vrun *run, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (run->notice)
+		run->notice(run->notice_data, msg);
+	else
+		vlog(LOG_NOTICE, run->ctx, "%s", msg);
+}
+
 /* Remove the scratch bases "cgctl-validate-<pid>" below @own of runs whose cgctl is
  * gone (killed with SIGKILL: nothing of theirs removed them). */
 static void remove_stale(struct vrun *run, const struct cgctl_mount *m, const char *own)
@@ -262,9 +280,10 @@ static void remove_stale(struct vrun *run, const struct cgctl_mount *m, const ch
 		if (err < 0)
 			vlog(LOG_ERR, run->ctx, "cannot remove %s%s of a run that is gone (PID "
 			     "%ld): %s", m->path, path, pid, strerror(-err));
-		else	/* one line by default (issue 33), none with -q */
-			vlog(LOG_ERR, run->ctx, "removed %s%s of a run that is gone (PID %ld)",
-			     m->path, path, pid);
+		else	/* one line by default (issue 33): the caller's, which -q
+			 * silences; the log's level hid it from cgctl without -v */
+			notice(run, "removed %s%s of a run that is gone (PID %ld)", m->path,
+			       path, pid);
 		free(path);
 	}
 	if (n >= 0)

@@ -155,6 +155,10 @@ struct cgctl_validate_opts {
 	/* cgroup v2: the scratch base goes below this cgroup (a delegated scope's, on a
 	 * systemd host: src/systemd-scope.h), not below the caller's own; NULL: own */
 	const char *scratch_parent;
+	/* one line the caller shows at its default level (the scratch of a dead run
+	 * removed, issue 33); NULL: the library's log at LOG_NOTICE */
+	void (*notice)(void *data, const char *msg);
+	void *notice_data;
 };
 #define CGCTL_VSWEEP_BW		(1u << 0)
 #define CGCTL_VSWEEP_MEM	(1u << 1)

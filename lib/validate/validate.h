@@ -95,6 +95,8 @@ struct vrun {
 	void *state;			/* the current scenario's driver state */
 	char exe[PATH_MAX];		/* the workload helper (spawn.c) */
 	bool keep;
+	void (*notice)(void *data, const char *msg);	/* cgctl_validate_opts' */
+	void *notice_data;
 	volatile int *cancel;
 	const char *scratch_parent;	/* v2: scratch below it, not our own cgroup */
 	struct vperturb perturb;

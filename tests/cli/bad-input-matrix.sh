@@ -94,7 +94,7 @@ catalogue() {
 		*"$(printf '\t')"*) p='/a.tb: ' ;;	# '.': the escaping backslash
 		/nnnnnnnnnn*) p='/n+: ' ;;
 		esac
-		for cmd in stat tree "mem show" "bw show" "watch -n 1" "get %s memory.limit_in_bytes" \
+		for cmd in stat tree "mem show" "bw show" "watch --count 1" "get %s memory.limit_in_bytes" \
 			   "set %s memory.limit_in_bytes=1M" "mem set %s --limit 1M" \
 			   "bw set %s --quota 50ms" "delete" "create" "move 1 %s" "bw predict %s --threads 1"; do
 			case $cmd in
@@ -104,7 +104,7 @@ catalogue() {
 			echo "2${S}v1${S}$p${S}-${S}$args"
 		done
 	done
-	for cmd in stat tree "mem show" "bw show" "watch -n 1" "get /nope memory.limit_in_bytes" \
+	for cmd in stat tree "mem show" "bw show" "watch --count 1" "get /nope memory.limit_in_bytes" \
 		   "set /nope memory.limit_in_bytes=1M" "mem set /nope --limit 1M" \
 		   "bw set /nope --quota 50ms" delete; do
 		case $cmd in
@@ -134,9 +134,9 @@ catalogue() {
 		echo "2${S}v1${S}-Z: unknown option${S}-${S}$cmd -Z"
 	done
 	for c in "mem set /a --limit" "mem set /a --soft-limit" "bw set /a --quota" \
-		 "bw set /a --period" "bw predict /a --duration" "watch /a -i" "watch /a -n" \
+		 "bw set /a --period" "bw predict /a --duration" "watch /a -i" "watch /a --count" \
 		 "tree --depth" "move 1 /a --sample" "mem predict --anon" "bw recommend --trace" \
-		 "validate -r" "create /x -c" "get /a -c" "bw record 1 -o"; do
+		 "validate --repeat" "create /x -c" "get /a -c" "bw record 1 --output"; do
 		o=${c##* }
 		echo "2${S}v1${S}$(re "$o"): missing argument${S}-${S}$c"
 	done

@@ -70,7 +70,7 @@ for tree in v1 v2 hybrid; do
 	expect_rc 0 "$tree: create -p"
 	cg "$R" delete /a/new
 	expect_rc 5 "$tree: delete with children"
-	cg "$R" delete -r /a/new
+	cg "$R" delete --recursive /a/new
 	expect_rc 0 "$tree: delete -r"
 	[ ! -e "$mdir/a/new" ] && ok || fail "$tree: /a/new left behind"
 	cg "$R" delete -f /a/new

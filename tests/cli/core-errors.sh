@@ -23,7 +23,7 @@ for tree in v1 v2 hybrid; do
 	bad_input 2 "$tree: tree with two paths" "$R" tree /a /b
 	bad_input 2 "$tree: path escape get" "$R" get /a/../.. cgroup.procs
 	bad_input 2 "$tree: path escape create" "$R" create ../x
-	bad_input 2 "$tree: path escape delete" "$R" delete -r /a/../../..
+	bad_input 2 "$tree: path escape delete" "$R" delete --recursive /a/../../..
 	bad_input 2 "$tree: path escape stat" "$R" stat ..
 	bad_input 2 "$tree: control character" "$R" create "$(printf '/a/x\ty')"
 	bad_input 2 "$tree: file with a slash" "$R" get /a ../a/$lim
@@ -31,7 +31,7 @@ for tree in v1 v2 hybrid; do
 	bad_input 2 "$tree: set without =" "$R" set /a "$lim"
 	bad_input 2 "$tree: set empty file name" "$R" set /a =5
 	bad_input 2 "$tree: create root" "$R" create /
-	bad_input 2 "$tree: delete root" "$R" delete -r /
+	bad_input 2 "$tree: delete root" "$R" delete --recursive /
 	bad_input 4 "$tree: get missing cgroup" "$R" get /nope "$lim"
 	bad_input 4 "$tree: get missing file" "$R" get /a memory.nope
 	bad_input 4 "$tree: set missing cgroup" "$R" set /nope "$lim=1"

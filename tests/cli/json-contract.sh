@@ -137,16 +137,16 @@ PREP=""
 same move mem-v1 mem-v2
 
 # without --root: the model commands, and watch's lines
-cg --json mem predict --anon 4800K --high 4096000 --cpus 1 --kernel 6.12 --timeline
+cg --json mem predict --anon 4800K --high 4096000 --online-cpus 1 --kernel 6.12 --timeline
 queue ok json "mem predict --json"
-cg --tsv mem predict --anon 4800K --high 4096000 --cpus 1 --kernel 6.12
+cg --tsv mem predict --anon 4800K --high 4096000 --online-cpus 1 --kernel 6.12
 queue ok tsv "mem predict --tsv"
 fixture v2
-cg --root "$ROOT" --json watch -n 2 -i 10ms /a
+cg --root "$ROOT" --json watch --count 2 -i 10ms /a
 expect_rc 0 "watch --json"
 queue ok jsonl "watch --json"
-[ "$(printf '%s\n' "$OUT" | wc -l)" = 2 ] && ok || fail "watch -n 2: not 2 lines: $OUT"
-cg --root "$ROOT" --tsv watch -n 2 -i 10ms /a
+[ "$(printf '%s\n' "$OUT" | wc -l)" = 2 ] && ok || fail "watch --count 2: not 2 lines: $OUT"
+cg --root "$ROOT" --tsv watch --count 2 -i 10ms /a
 queue ok tsv "watch --tsv"
 
 # one table per invocation where there are several: --tsv=NAME picks it

@@ -70,10 +70,10 @@ expect_out "PATH
 \`-ro
   \`-memory.limit_in_bytes" "tree: /a-x beside /a"
 rm -rf "$ROOT/sys/fs/cgroup/memory/a-x"
-cg --root "$ROOT" move -n --no-plan -r 4242 /a
+cg --root "$ROOT" move --dry-run --no-plan -r 4242 /a
 expect_out "PID FROM TO EXPECTED OBSERVED VERDICT NOTE
-4242 /a /a - - n/a no\\x20plan\\x20(--no-plan)" "move -n -r (blanks escaped)"
-cg --root "$ROOT" move -n --no-plan --noheadings -o pid,verdict 4242 /a
+4242 /a /a - - n/a no\\x20plan\\x20(--no-plan)" "move --dry-run -r (blanks escaped)"
+cg --root "$ROOT" move --dry-run --no-plan --noheadings -o pid,verdict 4242 /a
 expect_out "4242  n/a" "move --noheadings"
 
 # --output-all: every column, known names only (see the top)
@@ -93,13 +93,13 @@ expect_out "PATH  QUOTA
 cg --root "$ROOT" tree --output-all /a
 [ "$(header)" = "PATH HIERARCHIES PROCS USAGE LIMIT CPU-LIMIT" ] && ok ||
 	fail "tree --output-all: $(header)"
-cg --root "$ROOT" move -n --no-plan --tree --output-all 4242 /a
+cg --root "$ROOT" move --dry-run --no-plan --tree --output-all 4242 /a
 [ "$(header)" = "PID FROM TO PROCS ELSEWHERE MOVED ALREADY VANISHED FAILED PASSES FORKS \
 STOPPED CONNECTOR ELAPSED MOVES-CHARGE EXP-ANON EXP-FILE EXP-SHMEM EXP-SWAP EXPECTED \
 STAYS FROM-DELTA OBSERVED VERDICT NOTE" ] && ok || fail "move --output-all: $(header)"
-# (move: -n is --dry-run, the header stays)
-cg --root "$ROOT" move -n --no-plan --tree -r -n 4242 /a
-[ "$(printf '%s\n' "$OUT" | wc -l)" = 2 ] && ok || fail "move -n -r -n: $OUT"
+# (move: -n was --dry-run, now refused; the header stays)
+cg --root "$ROOT" move --dry-run --no-plan --tree -r 4242 /a
+[ "$(printf '%s\n' "$OUT" | wc -l)" = 2 ] && ok || fail "move --dry-run -r: $OUT"
 
 # errors: one line naming the column, exit 2, nothing printed, nothing moved
 bad_input 2 "unknown column" --root "$ROOT" stat -o path,bogus /a

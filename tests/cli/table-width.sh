@@ -29,12 +29,12 @@ for tree in v1 v2 hybrid; do
 	fits "$tree: tree" 80
 	cg --root "$ROOT" --self tree
 	fits "$tree: tree --self" 80
-	cg --root "$ROOT" move -n --no-plan 4242 /a
+	cg --root "$ROOT" move --dry-run --no-plan 4242 /a
 	expect_rc 0 "$tree: move -n"
 	fits "$tree: move -n" 80
-	cg --root "$ROOT" move -n --no-plan --tree 4242 /a
-	expect_rc 0 "$tree: move -n --tree"
-	fits "$tree: move -n --tree" 80
+	cg --root "$ROOT" move --dry-run --no-plan --tree 4242 /a
+	expect_rc 0 "$tree: move --dry-run --tree"
+	fits "$tree: move --dry-run --tree" 80
 	# every column: wider than 80, and still whole when stdout is no terminal
 	cg --root "$ROOT" stat --output-all $paths
 	widest=$(printf '%s\n' "$OUT" | awk '{ if (length($0) > w) w = length($0) } END { print w }')

@@ -77,12 +77,12 @@ done
 
 # ---- a move sweep in a VM: the guest is asked for it, the host prints it ----
 rm -f "$ARGV"
-cg validate --sweep 3 --seed 7 --kind move -r 2 --target vm:6.1-v1
+cg validate --sweep 3 --seed 7 --kind move --repeat 2 --target vm:6.1-v1
 expect_rc 0 "vm sweep"
 case "$ERR" in *"host only"*) fail "the sweep is still refused: $ERR" ;; *) ok ;; esac
 args=$(tr '\n' ' ' <"$ARGV")
 case "$args" in
-*"--config 6.1-v1 "*"--swap 128M -- cgctl validate --json -r 2 --sweep 3 --seed 7 --kind move "*)
+*"--config 6.1-v1 "*"--swap 128M -- cgctl validate --json --repeat 2 --sweep 3 --seed 7 --kind move "*)
 	ok ;;
 *) fail "harness arguments: $args" ;;
 esac

@@ -35,8 +35,8 @@ for tree in v1 v2 hybrid; do
 	fixture $tree
 	snapshot before
 	for p in / /a /a/b /01/02; do
-		cg --root="$ROOT" watch --openmetrics -n 1 -i 10s "$p"
-		expect_rc 0 "$tree: watch --openmetrics -n 1 $p"
+		cg --root="$ROOT" watch --openmetrics --count 1 -i 10s "$p"
+		expect_rc 0 "$tree: watch --openmetrics --count 1 $p"
 		w=$OUT
 		cg --root="$ROOT" stat --openmetrics "$p"
 		[ "$w" = "$OUT" ] && ok || fail "$tree: $p: -n 1 is not stat --openmetrics"
@@ -44,10 +44,10 @@ for tree in v1 v2 hybrid; do
 	# -n 3: three whole expositions, 2 intervals (not 3) apart: 2 s, not 3, more than
 	# what one exposition alone (-n 1, timed just before) takes to start and print
 	start=$(date +%s%N)
-	cg --root="$ROOT" watch --openmetrics -n 1 -i 1s /a
+	cg --root="$ROOT" watch --openmetrics --count 1 -i 1s /a
 	one=$((($(date +%s%N) - start) / 1000000))
 	start=$(date +%s%N)
-	cg --root="$ROOT" watch --openmetrics -n 3 -i 1s /a
+	cg --root="$ROOT" watch --openmetrics --count 3 -i 1s /a
 	took=$((($(date +%s%N) - start) / 1000000 - one))
 	expect_rc 0 "$tree: -n 3"
 	[ $took -ge 1950 ] && [ $took -lt 2900 ] && ok ||
@@ -70,7 +70,7 @@ done
 # a later sample reads the cgroup as it is then: totals, not deltas
 fixture v2
 G=$ROOT/sys/fs/cgroup/a
-"$CGCTL" --root="$ROOT" watch --openmetrics -n 2 -i 1500ms /a >"$T_TMP/om" 2>"$T_TMP/err" &
+"$CGCTL" --root="$ROOT" watch --openmetrics --count 2 -i 1500ms /a >"$T_TMP/om" 2>"$T_TMP/err" &
 pid=$!
 wait_eof "$T_TMP/om" 1
 echo 9437184 >"$G/memory.current"
@@ -88,7 +88,7 @@ split_om "$T_TMP/om" "$T_TMP/y"
 # cgctl-watch(1)'s EXAMPLES reader: the collector's file is always one whole exposition
 fixture v2
 prom="$T_TMP/cgctl-web.prom"
-cg --root="$ROOT" watch --openmetrics -n 3 -i 20ms /a
+cg --root="$ROOT" watch --openmetrics --count 3 -i 20ms /a
 printf '%s\n' "$OUT" | awk -v f="$prom" '
 	{ print > (f ".tmp") }
 	/^# EOF$/ { close(f ".tmp"); system("mv " f ".tmp " f) }'
@@ -113,10 +113,10 @@ case $r in "ok "*) ok ;; *) fail "a cgroup gone: $r" ;; esac
 
 # errors: no such cgroup, other formats, bad counts
 fixture v2
-bad_input 4 "--openmetrics: no such cgroup" --root="$ROOT" watch --openmetrics -n 1 /nope
+bad_input 4 "--openmetrics: no such cgroup" --root="$ROOT" watch --openmetrics --count 1 /nope
 expect_err "cgctl: watch: /nope: no such cgroup" "--openmetrics: no such cgroup"
 for o in --json --tsv --tsv=x; do
-	bad_input 2 "--openmetrics $o" --root="$ROOT" $o watch --openmetrics -n 1 /a
+	bad_input 2 "--openmetrics $o" --root="$ROOT" $o watch --openmetrics --count 1 /a
 done
-bad_input 2 "--openmetrics -n 0" --root="$ROOT" watch --openmetrics -n 0 /a
+bad_input 2 "--openmetrics --count 0" --root="$ROOT" watch --openmetrics --count 0 /a
 done_testing

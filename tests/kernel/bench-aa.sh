@@ -12,7 +12,7 @@ CTRL=cpu
 . "$top_srcdir/tests/kernel/bench-lib.sh"
 
 for run in a b; do
-	"$CGCTL" --json bench -r 5 --rounds 2000 pipe >"$T_TMP/$run.json" 2>"$T_TMP/err"
+	"$CGCTL" --json bench --repeat 5 --rounds 2000 pipe >"$T_TMP/$run.json" 2>"$T_TMP/err"
 	rc=$?
 	[ "$rc" = 0 ] && ok || fail "run $run: rc $rc: $(cat "$T_TMP/err")"
 done

@@ -6,13 +6,13 @@
 CTRL=memory
 . "$top_srcdir/tests/kernel/bench-lib.sh"
 
-cg --json bench -r 2 -d 300ms -t 2 alloc
+cg --json bench --repeat 2 --duration 300ms --threads 2 alloc
 [ "$RC" = 0 ] && ok || fail "bench alloc: rc $RC: $ERR"
 bench_check "own=0 memcg=1" alloc
 
 # below a given PATH: the scratch is PATH/cgctl-bench-PID-N/...
 base=$(scratch memory "bench-alloc-$$")
-cg --json bench -r 2 -d 200ms -t 1 alloc "$base"
+cg --json bench --repeat 2 --duration 200ms --threads 1 alloc "$base"
 [ "$RC" = 0 ] && ok || fail "bench alloc PATH: rc $RC: $ERR"
 c=$(json_get '[c["cgroup"] for c in j["configurations"] if c["name"] == "memcg"][0]')
 case $c in "$base"/cgctl-bench-*/l1-*) ok ;; *) fail "ran in $c, not below $base" ;; esac

@@ -6,7 +6,7 @@
 CTRL=memory
 . "$top_srcdir/tests/kernel/bench-lib.sh"
 
-cg --json bench -r 2 -d 500ms --seed 3 fault
+cg --json bench --repeat 2 --duration 500ms --seed 3 fault
 [ "$RC" = 0 ] && ok || fail "bench fault: rc $RC: $ERR"
 bench_check "own=0 depth1=1 depth3-limited=3" fault
 # the depth-3 configuration wrote a limit at each level: the model counts charges

@@ -11,7 +11,7 @@ CTRL=cpu
 # saw it run: at 1 ms the timer goes idle between the runqueue's 4 ms requests to the
 # pool, about half the periods (6.18: model 108 and 105, kernel 110 and 111).  Every
 # configuration's nr_periods must match: exit 0.
-cg --json bench -r 2 --rounds 3000 --seed 5 pipe
+cg --json bench --repeat 2 --rounds 3000 --seed 5 pipe
 [ "$RC" = 0 ] && ok || fail "bench pipe: rc $RC: $ERR"
 bench_check "own=0 bw-off=1 bw-1ms=1 bw-10ms=1 bw-100ms=1 bw-1s=1 bw-off-d3=3 bw-100ms-d3=3" pipe
 # with bandwidth off no period timer runs
@@ -19,7 +19,7 @@ p=$(json_get '[c["kernel_check"]["observed"] for c in j["configurations"] if c["
 [ "$p" = 0 ] && ok || fail "bw-off: nr_periods $p"
 
 # SIGINT in a run: exit with an error, nothing left
-"$CGCTL" bench -r 50 --rounds 1000000 pipe >"$T_TMP/out" 2>"$T_TMP/err" &
+"$CGCTL" bench --repeat 50 --rounds 1000000 pipe >"$T_TMP/out" 2>"$T_TMP/err" &
 pid=$!
 sleep 2
 kill -INT $pid

@@ -6,7 +6,7 @@
 CTRL=memory
 . "$top_srcdir/tests/kernel/bench-lib.sh"
 
-cg --json bench -r 2 --procs 200 --rounds 2 procread
+cg --json bench --repeat 2 --procs 200 --rounds 2 procread
 [ "$RC" = 0 ] && ok || fail "bench procread: rc $RC: $ERR"
 bench_check "stat+statm=0 stat=0 statm=0" procread
 # the cells of stat and statm add up to those of both

@@ -104,7 +104,7 @@ for name in $PROGRAMS; do
 	tr="$W/$name.trace"
 	mkdir -p "$CPU$P/rec"
 	start_gated "$name" "$P/rec"
-	"$CGCTL" bw record "$GPID" -o "$tr" 2>"$tr.rec" &
+	"$CGCTL" bw record "$GPID" --output "$tr" 2>"$tr.rec" &
 	RPID=$!
 	attached "$RPID"; echo go >"$W/gate"; wait "$GPID"; wait "$RPID" ||
 		{ fail "$name: bw record failed: $(cat "$tr.rec")"; rmdir "$CPU$P/rec"; continue; }

@@ -18,7 +18,7 @@ G=$(scratch cpu "bw-record-cgroup-$$")
 sleeper=$!
 PIDS="$sleeper"
 echo "$sleeper" >"$CPU$G/cgroup.procs"
-"$CGCTL" bw record --duration 1.5 -o "$T_TMP/trace" "$G" 2>"$T_TMP/err" &
+"$CGCTL" bw record --duration 1.5 --output "$T_TMP/trace" "$G" 2>"$T_TMP/err" &
 rec=$!
 sleep 0.4
 "$SPIN" 600 &

@@ -154,7 +154,7 @@ run_limited() {
 record() {
 	mkdir -p "$CPU$P/rec"
 	start_gated "$1" "$P/rec"
-	"$CGCTL" bw record "$GPID" -o "$2" 2>"$2.rec" &
+	"$CGCTL" bw record "$GPID" --output "$2" 2>"$2.rec" &
 	RPID=$!
 	attached "$RPID"; release_gate; wait "$GPID"; wait "$RPID"
 	rc=$?
@@ -249,7 +249,7 @@ cpu_of_run() { # cpu_of_run recorded|plain: user+sys ms of bursty.sh (and the re
 		exec /usr/bin/time -f '%U %S' -o $W/cost sh $W/bursty.sh" &
 	GPID=$!; KIDS="$KIDS $GPID"
 	if [ "$1" = recorded ]; then
-		"$CGCTL" bw record "$GPID" -o /dev/null 2>"$W/cost.rec" &
+		"$CGCTL" bw record "$GPID" --output /dev/null 2>"$W/cost.rec" &
 		RPID=$!; attached "$RPID"
 	fi
 	release_gate; wait "$GPID"

@@ -9,7 +9,7 @@
 start_in a "$H/spinner" 0
 sleep 0.2
 
-cg --self --json watch -i 200ms -n 3 "$BASE/a"
+cg --self --json watch -i 200ms --count 3 "$BASE/a"
 expect_rc 0 "json"
 n=$(printf '%s\n' "$OUT" | grep -c .)
 [ "$n" = 3 ] && ok || fail "json: $n lines, expected 3: $OUT"
@@ -25,25 +25,25 @@ for line in sys.stdin:
         assert k in j, (k, j)
 ' && ok || fail "json content: $OUT"
 
-cg --self watch -i 100 -n 2 "$BASE/a"
+cg --self watch -i 100 --count 2 "$BASE/a"
 expect_rc 0 "human"
 n=$(printf '%s\n' "$OUT" | grep -c .)
 [ "$n" = 3 ] && ok || fail "human: $n lines, expected header + 2: $OUT"
 case $OUT in *cpu-usage*throttled*memory*) ok ;; *) fail "human header: $OUT" ;; esac
 
-cg --self --tsv watch -i 100ms -n 2 "$BASE/b"
+cg --self --tsv watch -i 100ms --count 2 "$BASE/b"
 expect_rc 0 "tsv"
 [ "$(printf '%s\n' "$OUT" | head -1 | cut -f1,3)" = "$(printf 'time_usec\tusage_usec')" ] &&
 	ok || fail "tsv header: $OUT"
 [ "$(printf '%s\n' "$OUT" | sed -n 2p | cut -f3)" = 0 ] && ok ||
 	fail "an empty cgroup used CPU: $OUT"
 
-cg --self watch -n 1 "$BASE/nonexistent"
+cg --self watch --count 1 "$BASE/nonexistent"
 expect_rc 4 "missing cgroup"
 expect_err_line "missing cgroup"
-cg --self watch -i 5ms -n 1 "$BASE/a"
+cg --self watch -i 5ms --count 1 "$BASE/a"
 expect_rc 2 "interval too short"
-cg --self watch -n 0 "$BASE/a"
+cg --self watch --count 0 "$BASE/a"
 expect_rc 2 "count 0"
 cg --self watch -i 1x "$BASE/a"
 expect_rc 2 "bad interval"

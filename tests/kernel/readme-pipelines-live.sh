@@ -33,7 +33,7 @@ cleanup() {
 	for p in $PIDS; do kill -9 "$p" 2>/dev/null; done
 	sleep 0.2
 	for c in old new limited 01 web; do
-		"$CGCTL" --self delete -r -f "$S-$c" 2>/dev/null
+		"$CGCTL" --self delete --recursive -f "$S-$c" 2>/dev/null
 	done
 	return 0
 }

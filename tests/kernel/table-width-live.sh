@@ -54,6 +54,6 @@ $OUT"
 }
 
 fits "mem where" 30 mem where "$P"
-fits "move -n" 16 move -n -c memory --sample 0 "$P" "$dest"
-fits "move -n --tree" 13 move -n --tree -c memory --sample 0 "$P" "$dest"
+fits "move -n" 16 move --dry-run -c memory --sample 0 "$P" "$dest"
+fits "move --dry-run --tree" 13 move --dry-run --tree -c memory --sample 0 "$P" "$dest"
 done_testing

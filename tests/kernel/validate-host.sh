@@ -53,22 +53,22 @@ KNOWN=""
 BADQ='[s["name"]+"/"+q["name"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] not in ("match","n/a") and s["name"]+"/"+q["name"] not in "'"$KNOWN"'".split()]'
 # what was observed, and what the machine was doing meanwhile
 WHY='"\n".join(s["name"]+"/"+q["name"]+": "+str(q["observed_mean"])+" vs "+str(q["predicted"])+" ("+q["reason"]+")" for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" or q["name"] in ("other_load", "cpu_wait", "placement") and any(x["verdict"] == "differs" for x in s["quantities"]))'
-cg --json validate -r 3
+cg --json validate --repeat 3
 FIRST=$OUT; FIRST_RC=$RC; FIRST_ERR=$ERR
 bad=$(json_get "$BADQ")
 known=$(json_get '[s["name"]+"/"+q["name"]+": "+q["reason"] for s in j["scenarios"] for q in s["quantities"] if q["verdict"] == "differs" and s["name"]+"/"+q["name"] in "'"$KNOWN"'".split()]')
 v=$(json_get 'j["verdict"]' 2>/dev/null)
 rerun_ok=
 if [ "$bad" = "[]" ]; then ok; else
-	echo "validate -r 3: differs: $bad" >&2
+	echo "validate --repeat 3: differs: $bad" >&2
 	json_get "$WHY" >&2
 	again=$(json_get '" ".join(sorted(set(x.split("/")[0] for x in '"$bad"')))')
-	echo "validate: running $again again, -r 5" >&2
-	cg --json validate -r 5 $again
+	echo "validate: running $again again, --repeat 5" >&2
+	cg --json validate --repeat 5 $again
 	bad2=$(json_get "$BADQ")
 	if [ "$bad2" = "[]" ] && { [ "$RC" = 0 ] || [ "$RC" = 7 ]; }; then
 		ok; rerun_ok=1
-		echo "validate -r 5 $again: every verdict match or n/a (the first run's was an outlier)" >&2
+		echo "validate --repeat 5 $again: every verdict match or n/a (the first run's was an outlier)" >&2
 		json_get "$WHY" >&2
 	else
 		fail "verdicts other than match or n/a, also in a rerun -r 5: $bad2 (exit $RC)"
@@ -78,10 +78,10 @@ if [ "$bad" = "[]" ]; then ok; else
 fi
 [ "$known" = "[]" ] || echo "known model gap (differs): $known"
 if [ "$known" = "[]" ] && [ -z "$rerun_ok" ]; then
-	expect_rc 0 "validate -r 3"
+	expect_rc 0 "validate --repeat 3"
 	[ "$v" = match ] && ok || fail "overall verdict '$v'"
 else
-	expect_rc 7 "validate -r 3 with a known gap or an outlier"
+	expect_rc 7 "validate --repeat 3 with a known gap or an outlier"
 fi
 n=$(json_get 'len(j["scenarios"])')
 m=$("$CGCTL" validate --list | wc -l)
@@ -98,11 +98,11 @@ runs=$(json_get 'j["runs"]')
 expect_clean "after validate"
 
 # 2. a deliberately wrong quota fed to the model: the bandwidth verdicts differ, exit 7
-CGCTL_VALIDATE_PERTURB=quota=20ms cg --json validate -r 2 bw-quota-50-1t
+CGCTL_VALIDATE_PERTURB=quota=20ms cg --json validate --repeat 2 bw-quota-50-1t
 expect_rc 7 "perturbed quota"
 d=$(json_get '[q["name"] for q in j["scenarios"][0]["quantities"] if q["verdict"]=="differs"]')
 case "$d" in *throttled_time*) ok ;; *) fail "perturbed: throttled_time not differing: $d" ;; esac
-cg validate -r 1 --model-param kver=6.0 mem-stock-pinned
+cg validate --repeat 1 --model-param kver=6.0 mem-stock-pinned
 expect_rc 7 "model told 6.0 (32-page batches) on a 64-page kernel"
 usage_error() {
 	want=$1
@@ -118,10 +118,10 @@ expect_clean "after perturbed runs"
 
 # 3. unknown scenario: nothing runs
 usage_error 4 "unknown scenario" validate no-such-scenario
-usage_error 2 "zero runs" validate -r 0 pcp-lists
+usage_error 2 "zero runs" validate --repeat 0 pcp-lists
 
 # 4. a workload that crashes (exec of /bin/false): scenario failed, exit 1, clean
-CGCTL_WORKLOAD_EXE=/bin/false cg --json validate -r 2 mem-stock-pinned
+CGCTL_WORKLOAD_EXE=/bin/false cg --json validate --repeat 2 mem-stock-pinned
 expect_rc 1 "crashing workload"
 r=$(json_get 'j["scenarios"][0]["quantities"][0]["reason"]')
 case "$r" in "run 1 failed: workload touch exited with status 1"*) ok ;;
@@ -132,7 +132,7 @@ case "$ERR" in "cgctl: validate: mem-stock-pinned: run 1 failed: workload touch 
 expect_clean "after a crashing workload"
 
 # 5. Ctrl-C in the middle of a CPU scenario: workloads killed, cgroups removed
-"$CGCTL" validate -r 5 bw-quota-50-2t >/dev/null 2>"$T_TMP/int.err" &
+"$CGCTL" validate --repeat 5 bw-quota-50-2t >/dev/null 2>"$T_TMP/int.err" &
 pid=$!
 sleep 2
 kill -INT $pid
@@ -143,7 +143,7 @@ grep -q "interrupted" "$T_TMP/int.err" && ok || fail "no 'interrupted' line: $(c
 expect_clean "after SIGINT"
 
 # 6. HTML report: well-formed XML, one chart per scenario, no script or network
-cg validate -r 1 --html "$T_TMP/r.html" pcp-lists rss-bound
+cg validate --repeat 1 --html "$T_TMP/r.html" pcp-lists rss-bound
 expect_rc 0 "html"
 if command -v xmllint >/dev/null; then
 	xmllint --noout --nonet "$T_TMP/r.html" && ok || fail "html not well-formed"

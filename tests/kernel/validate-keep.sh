@@ -19,7 +19,7 @@ remove_kept() {
 }
 at_exit remove_kept
 
-cg validate -r 1 --keep bw-quota-50-1t bw-small-quota
+cg validate --repeat 1 --keep bw-quota-50-1t bw-small-quota
 case $RC in
 0 | 7) ok ;;	# 7: a verdict differs on a loaded machine; both scenarios ran
 *) fail "validate --keep of two scenarios: exit $RC: $ERR" ;;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 33: a `cgctl validate` killed with SIGKILL leaves its scratch cgroups
 # (cgctl-validate-PID/bw-1); the next run removes those of runs whose PID is gone, and
-# leaves those of a live cgctl alone.
+# leaves those of a live cgctl alone, saying so in one line by default.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 require_root
 [ -x "$CGCTL" ] || skip "cgctl not built"
@@ -20,7 +20,7 @@ cleanup() {
 }
 at_exit cleanup
 
-"$CGCTL" validate -r 1 bw-quota-50-1t >/dev/null 2>&1 &
+"$CGCTL" validate --repeat 1 bw-quota-50-1t >/dev/null 2>&1 &
 pid=$!
 i=0
 while [ ! -d "$base/cgctl-validate-$pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -31,7 +31,8 @@ wait "$pid" 2>/dev/null
 sleep 0.3	# its workload dies with it (PR_SET_PDEATHSIG)
 [ -d "$base/cgctl-validate-$pid" ] && ok || fail "the killed run left nothing to clean up"
 
-cg -v validate -r 1 bw-small-quota
+# at the default level (no -v): the notice was only shown with -v before
+cg validate --repeat 1 bw-small-quota
 case $RC in 0 | 7) ok ;; *) fail "the next validate: exit $RC: $ERR" ;; esac
 left=$(find "$base/cgctl-validate-$pid" -type d 2>/dev/null | wc -l)
 [ "$left" = 0 ] && ok || fail "$left cgroups of the killed run left after the next run"

@@ -25,7 +25,7 @@ mem=$(mount_of memory)
 leftovers() { find "$mem" -maxdepth 6 -type d -name 'cgctl-validate-*' 2>/dev/null; }
 before=$(leftovers)
 
-cg --json validate --sweep 3 --seed 5 --kind mem -r 1
+cg --json validate --sweep 3 --seed 5 --kind mem --repeat 1
 [ "$RC" = 0 ] || [ "$RC" = 7 ] && ok || fail "sweep: exit $RC: $ERR"
 [ "$(json_get '[s["name"] for s in j["scenarios"]]')" = "['sweep-mem-5', 'sweep-mem-6', 'sweep-mem-7']" ] &&
 	ok || fail "case names: $(json_get '[s["name"] for s in j["scenarios"]]')"
@@ -42,9 +42,9 @@ json_get 'all(q["cases"] == 3 and q["within"] <= q["decided"] <= 3 and (q["decid
 	ok || fail "usage_delta within tolerance: $(json_get 'j["sweep"]["quantities"][0]')"
 
 # the third case alone: the same configuration (its summary line)
-cg validate --sweep 3 --seed 5 --kind mem -r 1
+cg validate --sweep 3 --seed 5 --kind mem --repeat 1
 want=$(printf '%s\n' "$OUT" | grep '^sweep-mem-7: ')
-cg validate --sweep 1 --seed 7 --kind mem -r 1
+cg validate --sweep 1 --seed 7 --kind mem --repeat 1
 [ "$RC" = 0 ] || [ "$RC" = 7 ] && ok || fail "replay: exit $RC: $ERR"
 got=$(printf '%s\n' "$OUT" | grep '^sweep-mem-7: ')
 [ -n "$want" ] && [ "$got" = "$want" ] && ok || fail "replay: '$got', in the sweep '$want'"

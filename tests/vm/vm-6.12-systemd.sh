@@ -6,7 +6,7 @@
 #
 # The sd-validate-* cases compare their n/a count with vm:6.12-v2's:
 # CGCTL_SD_NA_BASELINE=N gives it, else one 6.12-v2 boot counts it first
-# (`cgctl validate --json -r 1`, as the cases run it; several minutes under TCG).
+# (`cgctl validate --json --repeat 1`, as the cases run it; several minutes under TCG).
 [ $# -gt 0 ] && CGCTL_VM_TESTS="$*" && export CGCTL_VM_TESTS
 # make check runs the cases of what cgctl does under systemd today: settings through
 # SetUnitProperties (sd-bw-persist), a move into a unit without cpu (sd-move-unit), and
@@ -24,7 +24,7 @@ sd_na_baseline() {
 	set -- --config 6.12-v2 --timeout "${CGCTL_VM_TIMEOUT:-1800}"
 	[ -x "${top_builddir:-.}/tests/vm/cgctl-workload-plain" ] &&
 		set -- "$@" --workload "${top_builddir:-.}/tests/vm/cgctl-workload-plain"
-	"$srcdir/tests/vm/run-vm" "$@" -- cgctl validate --json -r 1 |
+	"$srcdir/tests/vm/run-vm" "$@" -- cgctl validate --json --repeat 1 |
 		jq -e '[.scenarios[].quantities[] | select(.verdict == "n/a")] | length'
 }
 

@@ -53,7 +53,7 @@ exit \$rc
 EOF
 chmod +x "$tmp/harness"
 
-set -- validate --json --sweep 6 --seed 14 --kind move -r 1
+set -- validate --json --sweep 6 --seed 14 --kind move --repeat 1
 CGCTL_VM_HARNESS=$tmp/harness "$CGCTL" "$@" --target vm:6.1-v1 >"$tmp/vm.json" \
 	2>"$tmp/err"
 rc=$?

@@ -123,14 +123,14 @@ vm_match "$OUT" '64(\.0+)? ?MiB' "human stat shows the limit"
 rm -f /dev/shm/vmbasic
 
 # ---- delete ----
-vm_status 5 cgctl delete -r $cg
+vm_status 5 cgctl delete --recursive $cg
 for d in $dirs; do
 	[ -d "$d/child" ] || vm_fail "a refused delete removed $d/child"
 done
 vm_cleanup
-vm_ok cgctl delete -r $cg
+vm_ok cgctl delete --recursive $cg
 for d in $dirs; do
-	[ -d "$d" ] && vm_fail "delete -r left $d"
+	[ -d "$d" ] && vm_fail "delete --recursive left $d"
 done
 vm_status 4 cgctl delete $cg
 vm_ok cgctl delete -f $cg

@@ -31,7 +31,7 @@ mount -t ext2 /dev/zram1 /var/tmp 2>/dev/null || mount -t ext4 /dev/zram1 /var/t
 mounted=1
 
 set -- memhigh-file memhigh-anon memhigh-swap memhigh-protect
-vm_run cgctl validate --json -r 3 "$@"
+vm_run cgctl validate --json --repeat 3 "$@"
 printf '%s\n' "$OUT" >/tmp/memhigh-validate.json
 vm_eq "$RC" 0 "cgctl validate exit status"
 vm_json_eq '.scenarios | length' "$#" "scenarios reported"

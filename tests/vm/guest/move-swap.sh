@@ -21,7 +21,7 @@ trap teardown EXIT
 vm_swap_on 128M
 
 set -- move-anon-swap move-shmem-swap
-vm_ok cgctl validate --json -r 2 "$@"
+vm_ok cgctl validate --json --repeat 2 "$@"
 printf "%s\n" "$OUT" >/tmp/move-swap-validate.json
 vm_json_eq '.scenarios | length' "$#" "scenarios reported"
 for s in "$@"; do

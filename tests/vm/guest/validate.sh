@@ -11,7 +11,7 @@ vm_plain_workload
 set -- mem-stock-pinned mem-stock-unpinned mem-stock-memcgs mem-hier-limit move-anon move-shared move-file \
 	move-file-sparse move-file-tables move-thp move-thp-split \
 	move-refused move-removed rss-bound pcp-lists
-vm_ok cgctl validate --json -r 1 "$@"
+vm_ok cgctl validate --json --repeat 1 "$@"
 vm_json_eq '.verdict' match "overall verdict"
 vm_json_eq '[.scenarios[].quantities[] | select(.verdict != "match" and .verdict != "n/a")] | length' \
 	0 "verdicts other than match or n/a"

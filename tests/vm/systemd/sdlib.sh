@@ -2,7 +2,7 @@
 # sdlib.sh (/vm/sdlib.sh in the systemd VM): helpers shared by the sd-* guest cases,
 # sourced after guestlib.sh.
 
-# sd_validate WHERE: `cgctl validate --json -r 1` (every scenario) from the login session
+# sd_validate WHERE: `cgctl validate --json --repeat 1` (every scenario) from the login session
 # (WHERE=session) or from a service (WHERE=service); fails on a failed run (exit 1, a
 # "run N failed" line) and on more n/a quantities than vm:6.12-v2 gave
 # (/vm/files/sd-na-baseline, written by vm-6.12-systemd.sh; without it the count is
@@ -12,9 +12,9 @@ sd_validate() {
 	local json=/tmp/sd-validate-$1.json na base counts
 	if [ "$1" = service ]; then
 		vm_service sd-validate env CGCTL_WORKLOAD_EXE="$CGCTL_WORKLOAD_EXE" \
-			cgctl validate --json -r 1
+			cgctl validate --json --repeat 1
 	else
-		vm_run cgctl validate --json -r 1
+		vm_run cgctl validate --json --repeat 1
 	fi
 	printf '%s\n' "$OUT" >"$json"
 	counts=$(jq -r '[.scenarios[].quantities[].verdict] | group_by(.) |

@@ -45,7 +45,7 @@ vm_jq '.cgroups[0].unit == "sdstat-serial\\x2dgetty.slice"' "the unit of the pas
 case " $(cat /sys/fs/cgroup$p/cgroup.controllers) " in
 *" cpu "*) vm_log "note: $p has the cpu controller; watch is checked all the same" ;;
 esac
-vm_ok cgctl --json watch -n 2 -i 300ms $p
+vm_ok cgctl --json watch --count 2 -i 300ms $p
 n=$(printf '%s\n' "$OUT" |
 	jq -s 'map(select(.usage_usec != null and .usage_usec > 0)) | length')
 vm_eq "$n" 2 "watch lines with CPU usage"

@@ -1,4 +1,4 @@
-# issue 27: `cgctl validate -r 1` from a service (cgctl-vm-run@sd-validate.service, in
+# issue 27: `cgctl validate --repeat 1` from a service (cgctl-vm-run@sd-validate.service, in
 # system.slice): no failed run, no more n/a than on vm:6.12-v2 (sdlib.sh).
 # The report stays in /tmp/sd-validate-service.json.
 . "$VMLIB"

@@ -1,4 +1,4 @@
-# issue 27: `cgctl validate -r 1` from root's login session (session-N.scope: not
+# issue 27: `cgctl validate --repeat 1` from root's login session (session-N.scope: not
 # delegated, it holds processes) reports no failed run, and no more n/a quantities than on
 # vm:6.12-v2 (the count vm-6.12-systemd.sh measured there, /vm/files/sd-na-baseline;
 # without it the count is only reported).  The report stays in
