@@ -51,11 +51,24 @@ static void put_escaped(const char *s)
 	}
 }
 
+/* Whether a progress line is on the terminal (erase it before other output). */
+static bool progress_shown;
+
+void cli_progress_clear(void)
+{
+	if (!progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	progress_shown = false;
+}
+
 static void vline(struct cli *cli, const char *obj, const char *fmt, va_list ap,
 		  int neg_errno)
 {
 	char msg[2048];
 
+	cli_progress_clear();
 	fputs("cgctl: ", stderr);
 	if (cli->cmdname[0])
 		fprintf(stderr, "%s: ", cli->cmdname);
@@ -98,6 +111,7 @@ void cli_warn(struct cli *cli, const char *fmt, ...)
 
 	if (cli->quiet)
 		return;
+	cli_progress_clear();
 	fputs("cgctl: warning: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -109,13 +123,21 @@ void cli_progress(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
+	char msg[512];
+
 	if (cli->quiet || !cli->stderr_tty)
 		return;
-	fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (!msg[0]) {
+		cli_progress_clear();
+		return;
+	}
+	fputs("\r\033[K", stderr);
+	fputs(msg, stderr);
 	fflush(stderr);
+	progress_shown = true;
 }
 
 int cli_parse_seed(struct cli *cli, const char *opt, const char *s, uint64_t *ret)
