@@ -166,6 +166,10 @@ static int record(struct cli *cli, int argc, const char **argv)
 	uint64_t dur = 0;
 	int rc;
 
+	/* the trace is its own text format (cgctl-bw(1)): no JSON or TSV form of it */
+	if (cli->fmt != OUT_HUMAN)
+		return cli_usage(cli, "--%s: the trace has one format; see cgctl-bw(1)",
+				 cli->fmt == OUT_JSON ? "json" : "tsv");
 	if (opt_duration && (rc = cli_parse_duration(cli, "duration", opt_duration,
 						     1000000000ULL, &dur)))
 		return rc;

@@ -131,13 +131,42 @@ static void scenario_done(void *data, const struct cgctl_vreport *r)
 	fflush(stdout);
 }
 
-static int list(void)
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* --list: a line per scenario, or {"scenarios":[{"name":..,"summary":..}]} */
+static int list(struct cli *cli)
 {
 	const struct cgctl_vscenario_info *info;
 	size_t i, n = cgctl_validate_scenarios(&info);
 
-	for (i = 0; i < n; i++)
-		printf("%-18s %s\n", info[i].name, info[i].summary);
+	if (cli->fmt == OUT_TSV)
+		return cli_usage(cli, "--tsv: validate --list prints text or --json");
+	if (!(opt_json || cli->fmt == OUT_JSON)) {
+		for (i = 0; i < n; i++)
+			printf("%-18s %s\n", info[i].name, info[i].summary);
+		return EXIT_OK;
+	}
+	fputs("{\"scenarios\":[", stdout);
+	for (i = 0; i < n; i++) {
+		printf("%s{\"name\":", i ? "," : "");
+		json_string(info[i].name);
+		fputs(",\"summary\":", stdout);
+		json_string(info[i].summary);
+		putchar('}');
+	}
+	fputs("]}\n", stdout);
 	return EXIT_OK;
 }
 
@@ -256,7 +285,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	int rc;
 
 	if (opt_list)
-		return list();
+		return list(cli);
 	if (opt_runs < 1 || opt_runs > 1000)
 		return cli_usage(cli, "--repeat: 1..1000");
 	rc = sweep_opts(cli, argc);
