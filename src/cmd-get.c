@@ -19,6 +19,47 @@ static const struct poptOption options[] = {
 	POPT_TABLEEND
 };
 
+/* A file of several lines (memory.stat, cgroup.procs): JSON's value is the array of its
+ * lines; a table has a row per line, each with the file's name.  One line: one value. */
+static void emit_file(struct cli *cli, const char *file, char *buf)
+{
+	size_t l = strlen(buf);
+	char *line, *nl;
+
+	while (l && buf[l - 1] == '\n')
+		buf[--l] = '\0';
+	if (!strchr(buf, '\n')) {
+		out_obj_begin(cli->out, NULL);
+		out_str(cli->out, "file", file);
+		cli_out_file_value(cli, file, "value", buf);
+		out_obj_end(cli->out);
+		return;
+	}
+	if (cli->fmt == OUT_JSON) {
+		out_obj_begin(cli->out, NULL);
+		out_str(cli->out, "file", file);
+		out_list_begin(cli->out, "value");
+		for (line = buf; line; line = nl ? nl + 1 : NULL) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			out_str(cli->out, NULL, line);
+		}
+		out_list_end(cli->out);
+		out_obj_end(cli->out);
+		return;
+	}
+	for (line = buf; line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		out_obj_begin(cli->out, NULL);
+		out_str(cli->out, "file", file);
+		cli_out_file_value(cli, file, "value", line);
+		out_obj_end(cli->out);
+	}
+}
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *m;
@@ -58,10 +99,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 			free(buf);
 			continue;
 		}
-		out_obj_begin(cli->out, NULL);
-		out_str(cli->out, "file", argv[i]);
-		cli_out_file_value(cli, argv[i], "value", buf);
-		out_obj_end(cli->out);
+		emit_file(cli, argv[i], buf);
 		free(buf);
 	}
 	if (!opt_raw)
