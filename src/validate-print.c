@@ -38,8 +38,8 @@ static void fmt_value(char *buf, size_t len, double v, const char *unit, bool si
 		snprintf(buf, len, sign ? "%+.2f%s" : "%.2f%s", d, sfx);
 }
 
-/* 2 + 26 + 1 + 10 + 1 + 8 + 1 + 10 + 1 + 10 + 2 + 7 ("differs"): 79 columns */
-#define ROW "  %-26s %10s %8s %10s %10s  %s\n"
+/* 2 + 26 + 1 + 10 + 1 + 9 + 1 + 10 + 1 + 10 + 1 + 7 ("differs"): 79 columns */
+#define ROW "  %-26s %10s %9s %10s %10s %s\n"
 
 static void print_quantity(const struct cgctl_vquantity *q)
 {
@@ -62,19 +62,20 @@ void validate_print_header(const struct cgctl_vreport *r)
 	       r->runs == 1 ? "" : "s");
 }
 
-/* "  n/a: REASON", words wrapped at 79 columns under the reason's start. */
-static void print_reason(const char *reason)
+/* @lead then @text, words wrapped at 79 columns, @indent spaces before each line after
+ * the first (a word longer than a line stays whole). */
+static void print_wrapped(const char *lead, const char *text, size_t indent)
 {
-	const char *p = reason;
-	size_t col = 7, w;
+	const char *p = text;
+	size_t start = strlen(lead), col = start, w;
 
-	fputs("  n/a: ", stdout);
+	fputs(lead, stdout);
 	while (*p) {
 		w = strcspn(p, " ");
-		if (col > 7 && col + 1 + w > 79) {
-			fputs("\n       ", stdout);
-			col = 7;
-		} else if (col > 7) {
+		if (col > start && col + 1 + w > 79) {
+			printf("\n%*s", (int)indent, "");
+			col = start = indent;
+		} else if (col > start) {
 			putchar(' ');
 			col++;
 		}
@@ -89,9 +90,12 @@ static void print_reason(const char *reason)
 /* The table of one scenario; the reasons of its n/a rows below it, each once. */
 void validate_print_scenario(const struct cgctl_vscenario_result *s)
 {
+	char lead[64];
 	size_t j, k;
 
-	printf("\n%s: %s\n", s->name, s->summary);
+	snprintf(lead, sizeof(lead), "%s: ", s->name);
+	putchar('\n');
+	print_wrapped(lead, s->summary, 2);
 	printf(ROW, "quantity", "observed", "+- sd", "predicted", "deviation", "verdict");
 	for (j = 0; j < s->n_quantities; j++)
 		print_quantity(&s->quantities[j]);
@@ -105,7 +109,7 @@ void validate_print_scenario(const struct cgctl_vscenario_result *s)
 			    strcmp(s->quantities[k].reason, q->reason) == 0)
 				break;
 		if (k == j)
-			print_reason(q->reason);
+			print_wrapped("  n/a: ", q->reason, 7);
 	}
 }
 
