@@ -220,8 +220,10 @@ function __cgctl_load_command
         end
         return
     end
-    # "Columns (-o): PID,FROM,..." and "TSV tables: moves,throttle" (--tsv=NAME)
-    set -g __cgctl_cols (string match -r -- '^Columns \(-o\): (.*)$' $help)[2]
+    # "Columns (-o):" a column a line ("  PID  process ID"), and "TSV tables:
+    # moves,throttle" (--tsv=NAME)
+    set -g __cgctl_cols (__cgctl_section 'Columns (-o):' $help |
+        string match -r -g -- '^  (\S+)' | sort -u | string join ,)
     __cgctl_options $cond (__cgctl_section Options: $help)
     set -l tables (string match -r -- '^TSV tables: (.*)$' $help)[2]
     if test -n "$tables"
