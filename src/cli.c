@@ -314,7 +314,29 @@ static int args_add(struct cli_args *a, const char *s, size_t len)
 	return 0;
 }
 
-/* The items of stdin: NUL-terminated records (-z), else words between blanks. */
+/* In place: "\xHH" -> the byte HH (how -r prints a blank or a backslash in a cell, so
+ * that `tree -rn -o path | stat -` reads a name with a space back).  Returns: the new
+ * length. */
+static size_t unescape_hex(char *s, size_t len)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
+		    isxdigit((unsigned char)s[i + 2]) && isxdigit((unsigned char)s[i + 3])) {
+			char hex[3] = { s[i + 2], s[i + 3], '\0' };
+
+			s[o++] = (char)strtoul(hex, NULL, 16);
+			i += 3;
+			continue;
+		}
+		s[o++] = s[i];
+	}
+	return o;
+}
+
+/* The items of stdin: NUL-terminated records (-z), else words between blanks, with
+ * \xHH escapes as -r prints them. */
 static int stdin_items(struct cli *cli, struct cli_args *a)
 {
 	char *rec = NULL;
@@ -341,7 +363,7 @@ static int stdin_items(struct cli *cli, struct cli_args *a)
 			s += strspn(s, " \t\r\n\v\f");
 			w = strcspn(s, " \t\r\n\v\f");
 			if (w)
-				r = args_add(a, s, w);
+				r = args_add(a, s, unescape_hex(s, w));
 			s += w;
 		}
 	}
