@@ -75,7 +75,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (opt_raw && cli->fmt != OUT_HUMAN)
 		return cli_usage(cli, "--raw excludes --json and --tsv");
 	if (!opt_raw) {
-		out_str(cli->out, "path", argv[0]);
+		/* the "/a/b" form of every command (--self: below our own cgroup) */
+		if (cgctl_path_normalize(argv[0], norm, sizeof(norm)) < 0)
+			snprintf(norm, sizeof(norm), "%s", argv[0]);
+		out_str(cli->out, "path", norm);
 		out_list_begin(cli->out, "files");
 	}
 	for (i = 1; i < argc; i++) {

@@ -431,12 +431,17 @@ static int row_emit(struct stat_run *sr, const struct stat_row *row,
 		    const struct cgctl_stat_item *it, void *data)
 {
 	struct cli *cli = sr->cli;
+	char shown[PATH_MAX];
 
 	(void)data;
 	if (it->mem_r < 0 && it->cpu_r < 0)
 		return row_missing(cli, row, it);
 	out_obj_begin(cli->out, NULL);
-	out_str(cli->out, "path", row->path);
+	/* the "/a/b" form of every command: "a/b/" and "/a//b" as "/a/b" (--self: below
+	 * our own cgroup) */
+	if (cgctl_path_normalize(row->path, shown, sizeof(shown)) < 0)
+		snprintf(shown, sizeof(shown), "%s", row->path);
+	out_str(cli->out, "path", shown);
 	out_memstat(cli->out, it->mem_r == 0 ? &it->mem : NULL, sr->full);
 	out_cpubw(cli->out, it->cpu_r == 0 ? &it->cpu : NULL, sr->full);
 	if (sr->states)

@@ -68,7 +68,7 @@ while read -r i src; do
 		run "$f"
 		clean "$src #$i"
 		[ -d "$ROOT/sys/fs/cgroup/01/scratch" ] && ok || fail "$src #$i: not created"
-		printf '%s\n' "$OUT" | grep -q '^scratch ' && ok || fail "$src #$i: $OUT" ;;
+		printf '%s\n' "$OUT" | grep -q '^/scratch ' && ok || fail "$src #$i: $OUT" ;;
 	"cgctl get --raw /old cgroup.procs | cgctl move - /new")
 		# an empty source: nothing moves, and that is success (the moves themselves:
 		# the kernel tier)
