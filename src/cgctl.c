@@ -66,17 +66,6 @@ static void print_options(const struct poptOption *opts, FILE *fp)
 			print_option(opts, fp);
 }
 
-/* Whether column @c of table @t has the name of one before it. */
-static bool column_seen(const struct cgctl_cmd *cmd, size_t t, size_t c)
-{
-	const char *name = cmd->columns[t].cols[c].name;
-
-	for (size_t i = 0; i <= t; i++)
-		for (size_t j = 0; j < (i < t ? cmd->columns[i].n : c); j++)
-			if (!strcmp(cmd->columns[i].cols[j].name, name))
-				return true;
-	return false;
-}
 
 void cli_cmd_help(const struct cgctl_cmd *cmd, const char *prefix, FILE *fp)
 {
@@ -109,14 +98,19 @@ void cli_cmd_help(const struct cgctl_cmd *cmd, const char *prefix, FILE *fp)
 			fprintf(fp, "%s%s", k ? "," : " ", cgctl_knob_file(k));
 		fputc('\n', fp);
 	}
+	/* one column a line with its meaning, as lsblk --help, under its table's name when
+	 * there are several (completions/ read the names: keep the shape) */
 	if (cmd->n_columns) {
-		fprintf(fp, "\nColumns (-o):");
-		for (size_t t = 0; t < cmd->n_columns; t++)
-			for (size_t c = 0; c < cmd->columns[t].n; c++)
-				if (!column_seen(cmd, t, c))	/* stat: CPU in both */
-					fprintf(fp, "%s%s", t || c ? "," : " ",
-						cmd->columns[t].cols[c].name);
-		fputc('\n', fp);
+		fprintf(fp, "\nColumns (-o):\n");
+		for (size_t t = 0; t < cmd->n_columns; t++) {
+			if (cmd->n_columns > 1)
+				fprintf(fp, " %s:\n", cmd->columns[t].list);
+			for (size_t c = 0; c < cmd->columns[t].n; c++) {
+				const struct out_col *col = &cmd->columns[t].cols[c];
+
+				fprintf(fp, "  %-16s %s\n", col->name, col->help ? col->help : col->key);
+			}
+		}
 	}
 }
 

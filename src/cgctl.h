@@ -87,6 +87,8 @@ int cli_usage(struct cli *cli, const char *fmt, ...) __attribute__((format(print
 void cli_warn(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Progress on stderr, only when stderr is a tty and not -q. */
 void cli_progress(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Erase the progress line if one is shown (errors, warnings and tables do it first). */
+void cli_progress_clear(void);
 /* "no such process" style text for -errno. */
 const char *cli_strerror(int neg_errno);
 

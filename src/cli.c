@@ -52,11 +52,24 @@ static void put_escaped(const char *s)
 	}
 }
 
+/* Whether a progress line is on the terminal (erase it before other output). */
+static bool progress_shown;
+
+void cli_progress_clear(void)
+{
+	if (!progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	progress_shown = false;
+}
+
 static void vline(struct cli *cli, const char *obj, const char *fmt, va_list ap,
 		  int neg_errno)
 {
 	char msg[2048];
 
+	cli_progress_clear();
 	fputs("cgctl: ", stderr);
 	if (cli->cmdname[0])
 		fprintf(stderr, "%s: ", cli->cmdname);
@@ -99,6 +112,7 @@ void cli_warn(struct cli *cli, const char *fmt, ...)
 
 	if (cli->quiet)
 		return;
+	cli_progress_clear();
 	fputs("cgctl: warning: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -110,13 +124,21 @@ void cli_progress(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
+	char msg[512];
+
 	if (cli->quiet || !cli->stderr_tty)
 		return;
-	fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (!msg[0]) {
+		cli_progress_clear();
+		return;
+	}
+	fputs("\r\033[K", stderr);
+	fputs(msg, stderr);
 	fflush(stderr);
+	progress_shown = true;
 }
 
 int cli_parse_seed(struct cli *cli, const char *opt, const char *s, uint64_t *ret)
@@ -306,7 +328,29 @@ static int args_add(struct cli_args *a, const char *s, size_t len)
 	return 0;
 }
 
-/* The items of stdin: NUL-terminated records (-z), else words between blanks. */
+/* In place: "\xHH" -> the byte HH (how -r prints a blank or a backslash in a cell, so
+ * that `tree -rn -o path | stat -` reads a name with a space back).  Returns: the new
+ * length. */
+static size_t unescape_hex(char *s, size_t len)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
+		    isxdigit((unsigned char)s[i + 2]) && isxdigit((unsigned char)s[i + 3])) {
+			char hex[3] = { s[i + 2], s[i + 3], '\0' };
+
+			s[o++] = (char)strtoul(hex, NULL, 16);
+			i += 3;
+			continue;
+		}
+		s[o++] = s[i];
+	}
+	return o;
+}
+
+/* The items of stdin: NUL-terminated records (-z), else words between blanks, with
+ * \xHH escapes as -r prints them. */
 static int stdin_items(struct cli *cli, struct cli_args *a)
 {
 	char *rec = NULL;
@@ -333,7 +377,7 @@ static int stdin_items(struct cli *cli, struct cli_args *a)
 			s += strspn(s, " \t\r\n\v\f");
 			w = strcspn(s, " \t\r\n\v\f");
 			if (w)
-				r = args_add(a, s, w);
+				r = args_add(a, s, unescape_hex(s, w));
 			s += w;
 		}
 	}

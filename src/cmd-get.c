@@ -19,6 +19,47 @@ static const struct poptOption options[] = {
 	POPT_TABLEEND
 };
 
+/* A file of several lines (memory.stat, cgroup.procs): JSON's value is the array of its
+ * lines; a table has a row per line, each with the file's name.  One line: one value. */
+static void emit_file(struct cli *cli, const char *file, char *buf)
+{
+	size_t l = strlen(buf);
+	char *line, *nl;
+
+	while (l && buf[l - 1] == '\n')
+		buf[--l] = '\0';
+	if (!strchr(buf, '\n')) {
+		out_obj_begin(cli->out, NULL);
+		out_str(cli->out, "file", file);
+		cli_out_file_value(cli, file, "value", buf);
+		out_obj_end(cli->out);
+		return;
+	}
+	if (cli->fmt == OUT_JSON) {
+		out_obj_begin(cli->out, NULL);
+		out_str(cli->out, "file", file);
+		out_list_begin(cli->out, "value");
+		for (line = buf; line; line = nl ? nl + 1 : NULL) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			out_str(cli->out, NULL, line);
+		}
+		out_list_end(cli->out);
+		out_obj_end(cli->out);
+		return;
+	}
+	for (line = buf; line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		out_obj_begin(cli->out, NULL);
+		out_str(cli->out, "file", file);
+		cli_out_file_value(cli, file, "value", line);
+		out_obj_end(cli->out);
+	}
+}
+
 static int run(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *m;
@@ -53,7 +94,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 		}
 	}
 	if (!opt_raw) {
-		out_str(cli->out, "path", argv[0]);
+		/* the "/a/b" form of every command (--self: below our own cgroup) */
+		if (cgctl_path_normalize(argv[0], norm, sizeof(norm)) < 0)
+			snprintf(norm, sizeof(norm), "%s", argv[0]);
+		out_str(cli->out, "path", norm);
 		out_list_begin(cli->out, "files");
 	}
 	for (i = 1; i < argc; i++) {
@@ -63,10 +107,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 				fputc('\n', stdout);
 			continue;
 		}
-		out_obj_begin(cli->out, NULL);
-		out_str(cli->out, "file", argv[i]);
-		cli_out_file_value(cli, argv[i], "value", bufs[i]);
-		out_obj_end(cli->out);
+		emit_file(cli, argv[i], bufs[i]);
 	}
 	if (!opt_raw)
 		out_list_end(cli->out);

@@ -18,6 +18,10 @@ static int run(struct cli *cli, int argc, const char **argv)
 	const struct cgctl_cmd *cmd;
 	size_t n = cgctl_n_commands;
 	char prefix[64] = "";
+
+	if (cli->fmt != OUT_HUMAN)
+		return cli_usage(cli, "--%s: help is text only",
+				 cli->fmt == OUT_JSON ? "json" : "tsv");
 	if (argc == 0) {
 		printf("Commands:\n");
 		for (size_t i = 0; i < n; i++)

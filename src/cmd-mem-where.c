@@ -182,6 +182,7 @@ static size_t scan_all(struct cli *cli, const pid_t *pids, size_t n,
 			inv[i] = NULL;
 		}
 	}
+	cli_progress_clear();	/* before the table: no header on the progress line */
 	return failed;
 }
 

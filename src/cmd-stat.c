@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cgctl.h"
@@ -444,12 +445,17 @@ static int row_emit(struct stat_run *sr, const struct stat_row *row,
 {
 	struct cli *cli = sr->cli;
 	char unit[256];
+	char shown[PATH_MAX];
 
 	(void)data;
 	if (it->mem_r < 0 && it->cpu_r < 0)
 		return row_missing(cli, row, it);
 	out_obj_begin(cli->out, NULL);
-	out_str(cli->out, "path", row->path);
+	/* the "/a/b" form of every command: "a/b/" and "/a//b" as "/a/b" (--self: below
+	 * our own cgroup) */
+	if (cgctl_path_normalize(row->path, shown, sizeof(shown)) < 0)
+		snprintf(shown, sizeof(shown), "%s", row->path);
+	out_str(cli->out, "path", shown);
 	unit_of(sr, it, unit, sizeof(unit));
 	if (unit[0])
 		out_str(cli->out, "unit", unit);
@@ -466,6 +472,48 @@ static int row_emit(struct stat_run *sr, const struct stat_row *row,
 	return EXIT_OK;
 }
 
+/* The figures of stat's default (lean) read: any other column asked for with -o or
+ * --output-all needs --long's read (the task states: --long or --tasks). */
+static const char *const lean_keys[] = {
+	"path", "memory.usage_bytes", "memory.limit_bytes", "memory.failcnt",
+	"cpu.usage_usec", "cpu.nr_periods", "cpu.nr_throttled", "cpu.throttled_usec",
+	"cpu.nr_bursts", "cpu.burst_usec",
+};
+
+static void column_needs(const struct out_col *c, struct stat_run *sr)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(lean_keys) / sizeof(lean_keys[0]); i++)
+		if (strcmp(c->key, lean_keys[i]) == 0)
+			return;
+	sr->full = true;
+	if (strncmp(c->key, "tasks.", 6) == 0)
+		sr->states = true;
+}
+
+/* -o quota,period or --output-all imply --long (their cells were "-" without it). */
+static void columns_imply_long(struct stat_run *sr)
+{
+	const struct out_table *t = &stat_tables[0];
+	const char *p = cli_table_args.output;
+	size_t i, len;
+
+	if (cli_table_args.all) {
+		for (i = 0; i < t->n; i++)
+			column_needs(&t->cols[i], sr);
+		return;
+	}
+	while (p && *p) {
+		p += *p == '+' || *p == ',';
+		len = strcspn(p, ",");
+		for (i = 0; i < t->n; i++)
+			if (strlen(t->cols[i].name) == len && strncasecmp(t->cols[i].name, p, len) == 0)
+				column_needs(&t->cols[i], sr);
+		p += len;
+	}
+}
+
 /* Read and print each PATH.  Returns: the number of failed PATHs; *last the exit
  * status of the last failure. */
 static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
@@ -473,6 +521,8 @@ static int stat_all(struct cli *cli, int argc, const char **argv, int *last)
 	struct stat_run sr = { .cli = cli, .full = opt_long, .states = opt_long || opt_tasks };
 	int failed;
 
+	if (cli->fmt == OUT_HUMAN)
+		columns_imply_long(&sr);
 	stat_mounts(&sr);
 	failed = stat_each(&sr, argc, argv, row_emit, NULL, last);
 	return failed < 0 ? argc : failed;

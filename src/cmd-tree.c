@@ -22,6 +22,7 @@ static const struct poptOption options[] = {
 
 struct row {
 	char *path;			/* relative to the walk's start, "/" first */
+	size_t group;			/* hierarchies whose walk starts at one cgroup */
 	unsigned int in;		/* bit i: exists in hierarchy i */
 	long procs;			/* -1 unknown */
 	struct cgctl_memstat mem;
@@ -39,12 +40,12 @@ struct walk {
 	size_t nrows;
 };
 
-static struct row *find_row(struct walk *w, const char *rel)
+static struct row *find_row(struct walk *w, size_t group, const char *rel)
 {
 	struct row *r;
 
 	for (size_t i = 0; i < w->nrows; i++)
-		if (strcmp(w->rows[i].path, rel) == 0)
+		if (w->rows[i].group == group && strcmp(w->rows[i].path, rel) == 0)
 			return &w->rows[i];
 	r = realloc(w->rows, (w->nrows + 1) * sizeof(*r));
 	if (!r)
@@ -53,14 +54,18 @@ static struct row *find_row(struct walk *w, const char *rel)
 	r = &w->rows[w->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->path = strdup(rel);
+	r->group = group;
 	r->procs = -1;
 	return r->path ? r : NULL;
 }
 
-static void visit(struct walk *w, size_t mi, const char *abs, const char *rel, int depth)
+/* Walk hierarchy @mi from @abs; its rows are those of @group (the hierarchies whose walk
+ * starts at the same cgroup: all of them, but under --self our own cgroups may differ). */
+static void visit(struct walk *w, size_t mi, size_t group, const char *abs, const char *rel,
+		  int depth)
 {
 	const struct cgctl_mount *m = w->ms[mi];
-	struct row *row = find_row(w, rel);
+	struct row *row = find_row(w, group, rel);
 	char **kids = NULL;
 	ssize_t k;
 
@@ -93,14 +98,19 @@ static void visit(struct walk *w, size_t mi, const char *abs, const char *rel, i
 
 		snprintf(cabs, sizeof(cabs), "%s/%s", strcmp(abs, "/") ? abs : "", kids[i]);
 		snprintf(crel, sizeof(crel), "%s/%s", strcmp(rel, "/") ? rel : "", kids[i]);
-		visit(w, mi, cabs, crel, depth + 1);
+		visit(w, mi, group, cabs, crel, depth + 1);
 	}
 	cgctl_strv_free(kids);
 }
 
 static int cmp_row(const void *a, const void *b)
 {
-	return strcmp(((const struct row *)a)->path, ((const struct row *)b)->path);
+	const struct row *x = a, *y = b;
+
+	/* each group's rows together: the tree of one start, then the next */
+	if (x->group != y->group)
+		return (x->group > y->group) - (x->group < y->group);
+	return strcmp(x->path, y->path);
 }
 
 static void print_row(struct walk *w, const struct row *r, const char *base)
@@ -146,7 +156,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
 	const char *path = argc ? argv[0] : "/";
 	struct walk w = { .cli = cli, .ms = ms };
-	char base[PATH_MAX] = "/";
+	char base[PATH_MAX] = "/", starts[CLI_MAX_MOUNTS][PATH_MAX];
 	int rc, found = 0;
 
 	rc = cli_tables(cli, tree_tables, N_TABLES(tree_tables), false);
@@ -167,16 +177,22 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < w.n; i++) {
-		char abs[PATH_MAX];
+		char *abs = starts[i];
+		size_t g;
 
-		rc = cli_path(cli, ms[i], path, abs, sizeof(abs));
+		rc = cli_path(cli, ms[i], path, abs, PATH_MAX);
 		if (rc)
 			return rc;
-		if (cgctl_cg_exists(cli->ctx, ms[i], abs) <= 0)
+		if (cgctl_cg_exists(cli->ctx, ms[i], abs) <= 0) {
+			abs[0] = '\0';
 			continue;
-		if (!found++)
-			snprintf(base, sizeof(base), "%s", cli->self ? path : abs);
-		visit(&w, i, abs, "/", 0);
+		}
+		/* the path printed: "/a/b", under --self below our own cgroup */
+		if (!found++ && cgctl_path_normalize(cli->self ? path : abs, base, sizeof(base)) < 0)
+			return cli_usage(cli, "%s: not a cgroup path", path);
+		for (g = 0; g < i && strcmp(starts[g], abs) != 0; g++)
+			;
+		visit(&w, i, g, abs, "/", 0);
 	}
 	if (!found)
 		return cli_error(cli, path, -ENOENT, "no such cgroup");

@@ -69,9 +69,14 @@ volatile int *validate_cancel_flag(void)
 	return &cancelled;
 }
 
-static void progress(void *data, const char *scenario, unsigned int run, unsigned int runs)
+static struct vstream stream;
+
+static double now(void)
 {
-	cli_progress(data, "validate: %s: run %u/%u", scenario, run, runs);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* the library's one-line notices: shown by default, not with -q */
@@ -86,13 +91,95 @@ static void notice(void *data, const char *msg)
 	fprintf(stderr, "cgctl: validate: %s\n", msg);
 }
 
-static int list(void)
+/* ", about 2m10s left": the time per finished run so far times the runs still to come,
+ * the scenarios not started counted in the share that ran so far (the others are n/a
+ * at once); "" before a run has finished. */
+static void eta(const struct vstream *vs, unsigned int run, unsigned int runs, char *buf,
+		size_t len)
+{
+	double left, frac = vs->k ? (double)vs->ran / (double)vs->k : 1.0;
+	long s;
+
+	buf[0] = '\0';
+	if (vs->runs_done == 0 || vs->n <= vs->k)
+		return;
+	left = (double)(runs - run + 1) + (double)(vs->n - vs->k - 1) * runs * frac;
+	s = lround(left * (now() - vs->t0) / vs->runs_done);
+	if (s >= 60)
+		snprintf(buf, len, ", about %ldm%02lds left", s / 60, s % 60);
+	else
+		snprintf(buf, len, ", about %lds left", s);
+}
+
+static void progress(void *data, const char *scenario, unsigned int run, unsigned int runs)
+{
+	struct vstream *vs = data;
+	char left[48];
+
+	if (run > 1)
+		vs->runs_done++;	/* the one before */
+	vs->cur_ran = true;
+	eta(vs, run, runs, left, sizeof(left));
+	cli_progress(vs->cli, "validate: %zu/%zu %s: run %u/%u%s", vs->k + 1, vs->n, scenario,
+		     run, runs, left);
+}
+
+/* A scenario is done: count it, and print its table now (human output). */
+static void scenario_done(void *data, const struct cgctl_vreport *r)
+{
+	struct vstream *vs = data;
+
+	vs->k++;
+	if (vs->cur_ran) {
+		vs->runs_done++;
+		vs->ran++;
+	}
+	vs->cur_ran = false;
+	if (!vs->tables || r->n_scenarios == 0)
+		return;
+	cli_progress(vs->cli, "%s", "");
+	if (r->n_scenarios == 1)
+		validate_print_header(r);
+	validate_print_scenario(&r->scenarios[r->n_scenarios - 1]);
+	fflush(stdout);
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* --list: a line per scenario, or {"scenarios":[{"name":..,"summary":..}]} */
+static int list(struct cli *cli)
 {
 	const struct cgctl_vscenario_info *info;
 	size_t i, n = cgctl_validate_scenarios(&info);
 
-	for (i = 0; i < n; i++)
-		printf("%-18s %s\n", info[i].name, info[i].summary);
+	if (cli->fmt == OUT_TSV)
+		return cli_usage(cli, "--tsv: validate --list prints text or --json");
+	if (!(opt_json || cli->fmt == OUT_JSON)) {
+		for (i = 0; i < n; i++)
+			printf("%-18s %s\n", info[i].name, info[i].summary);
+		return EXIT_OK;
+	}
+	fputs("{\"scenarios\":[", stdout);
+	for (i = 0; i < n; i++) {
+		printf("%s{\"name\":", i ? "," : "");
+		json_string(info[i].name);
+		fputs(",\"summary\":", stdout);
+		json_string(info[i].summary);
+		putchar('}');
+	}
+	fputs("]}\n", stdout);
 	return EXIT_OK;
 }
 
@@ -101,7 +188,7 @@ static void validate_opts(struct cli *cli, struct cgctl_validate_opts *o)
 {
 	*o = (struct cgctl_validate_opts){
 		.runs = (unsigned int)opt_runs, .keep = opt_keep, .cancel = &cancelled,
-		.progress = progress, .progress_data = cli,
+		.progress = progress, .progress_data = &stream, .done = scenario_done,
 		.notice = notice, .notice_data = cli,
 		.perturb = opt_model ? opt_model : getenv("CGCTL_VALIDATE_PERTURB"),
 		.sweep = opt_sweep > 0 ? (unsigned int)opt_sweep : 0, .seed = sweep_seed,
@@ -117,6 +204,9 @@ int validate_host(struct cli *cli, const struct cgctl_validate_opts *o,
 	struct sd_scope s;
 	int r;
 
+	stream.k = stream.ran = stream.runs_done = 0;
+	stream.cur_ran = false;
+	stream.t0 = now();
 	validate_catch_signals(true);
 	sd_scope_enter(cli, "validate", &s);	/* systemd: a delegated scope */
 	if (s.active)
@@ -209,19 +299,25 @@ static int run(struct cli *cli, int argc, const char **argv)
 {
 	struct cgctl_vreport *r[VALIDATE_MAX_TARGETS] = { NULL };
 	struct cgctl_validate_opts o;
+	const char *target;
 	size_t n = 0, i;
 	bool differs = false, failed = false;
 	int rc;
 
 	if (opt_list)
-		return list();
+		return list(cli);
 	if (opt_runs < 1 || opt_runs > 1000)
 		return cli_usage(cli, "--repeat: 1..1000");
 	rc = sweep_opts(cli, argc);
 	if (rc != EXIT_OK)
 		return rc;
 	validate_opts(cli, &o);
-	rc = validate_targets(cli, opt_target ? opt_target : "host", &o, argv, (size_t)argc,
+	stream = (struct vstream){
+		.cli = cli, .tables = !(opt_json || cli->fmt == OUT_JSON),
+		.n = o.sweep ? o.sweep : argc ? (size_t)argc : cgctl_validate_scenarios(NULL),
+	};
+	target = opt_target ? opt_target : "host";
+	rc = validate_targets(cli, target, &o, argv, (size_t)argc,
 			      r, &n);
 	for (i = 0; rc == EXIT_OK && i < n; i++) {
 		differs |= r[i]->verdict == CGCTL_VERDICT_DIFFERS;
@@ -230,7 +326,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	if (rc == EXIT_OK && opt_html)
 		rc = write_html(cli, r, n);
 	if (rc == EXIT_OK)
-		rc = validate_print(cli, r, n, opt_json || cli->fmt == OUT_JSON);
+		rc = validate_print_end(cli, r, n, !stream.tables, strcmp(target, "host") != 0);
 	if (rc == EXIT_OK && failed)
 		for (i = 0; i < n; i++)
 			say_failed(cli, r[i], n > 1);

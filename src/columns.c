@@ -14,66 +14,83 @@
 #define TABLE(list, cols) { list, cols, sizeof(cols) / sizeof(cols[0]) }
 
 static const struct out_col stat_cgroups[] = {
-	{ "PATH", "path", D },
-	{ "UNIT", "unit", D | P },
-	{ "USAGE", "memory.usage_bytes", D | R },
-	{ "LIMIT", "memory.limit_bytes", D | R },
-	{ "FAILCNT", "memory.failcnt", R },
-	{ "MAX-USAGE", "memory.max_usage_bytes", R },
-	{ "MEMSW", "memory.memsw_usage_bytes", R },
-	{ "MEMSW-LIMIT", "memory.memsw_limit_bytes", R },
-	{ "SWAP", "memory.swap_usage_bytes", R },
-	{ "SWAP-LIMIT", "memory.swap_limit_bytes", R },
-	{ "HIGH", "memory.high_bytes", R },
-	{ "LOW-EVENTS", "memory.events_low", R },
-	{ "HIGH-EVENTS", "memory.events_high", R },
-	{ "MAX-EVENTS", "memory.events_max", R },
-	{ "OOM", "memory.events_oom", R },
-	{ "OOM-KILL", "memory.events_oom_kill", R },
-	{ "SOME-AVG10", "memory.pressure.some.avg10_ratio", R },
-	{ "SOME-AVG60", "memory.pressure.some.avg60_ratio", R },
-	{ "SOME-AVG300", "memory.pressure.some.avg300_ratio", R },
-	{ "SOME-STALL", "memory.pressure.some.total_usec", R },
-	{ "FULL-AVG10", "memory.pressure.full.avg10_ratio", R },
-	{ "FULL-AVG60", "memory.pressure.full.avg60_ratio", R },
-	{ "FULL-AVG300", "memory.pressure.full.avg300_ratio", R },
-	{ "FULL-STALL", "memory.pressure.full.total_usec", R },
-	{ "CPU", "cpu.usage_usec", D | R },
-	{ "QUOTA", "cpu.quota_usec", R },
-	{ "PERIOD", "cpu.period_usec", R },
-	{ "BURST-LIMIT", "cpu.burst_limit_usec", R },
-	{ "PERIODS", "cpu.nr_periods", D | R },
-	{ "NR-THROTTLED", "cpu.nr_throttled", D | R },
-	{ "THROTTLED", "cpu.throttled_usec", D | R },
-	{ "THROTTLED-LOCAL", "cpu.throttled_local_usec", R },
-	{ "BURSTS", "cpu.nr_bursts", R },
-	{ "BURST-TIME", "cpu.burst_usec", R },
-	{ "RUNNING", "tasks.running", R },
-	{ "SLEEPING", "tasks.sleeping", R },
-	{ "UNINTERRUPTIBLE", "tasks.uninterruptible", R },
-	{ "STOPPED", "tasks.stopped", R },
-	{ "IO-WAIT", "tasks.io_wait", R },
-	{ "STATES-FROM", "tasks.source", 0 },
+	{ "PATH", "path", D, "the cgroup, as given" },
+	{ "UNIT", "unit", D | P, "the systemd unit that owns it (systemd hosts)" },
+	{ "USAGE", "memory.usage_bytes", D | R, "memory charged to the cgroup" },
+	{ "LIMIT", "memory.limit_bytes", D | R, "its memory limit" },
+	{ "FAILCNT", "memory.failcnt", R, "times usage hit the limit (v1)" },
+	{ "MAX-USAGE", "memory.max_usage_bytes", R, "peak of the memory usage" },
+	{ "MEMSW", "memory.memsw_usage_bytes", R, "memory + swap usage (v1)" },
+	{ "MEMSW-LIMIT", "memory.memsw_limit_bytes", R, "memory + swap limit (v1)" },
+	{ "SWAP", "memory.swap_usage_bytes", R, "swap usage (v2)" },
+	{ "SWAP-LIMIT", "memory.swap_limit_bytes", R, "swap limit (v2)" },
+	{ "HIGH", "memory.high_bytes", R,
+	  "memory.high: reclaim and throttling above it (v2)" },
+	{ "LOW-EVENTS", "memory.events_low", R, "reclaims below memory.low (v2)" },
+	{ "HIGH-EVENTS", "memory.events_high", R,
+	  "times usage went over memory.high (v2)" },
+	{ "MAX-EVENTS", "memory.events_max", R, "times usage reached memory.max (v2)" },
+	{ "OOM", "memory.events_oom", R,
+	  "times the limit was hit and reclaim failed (v2)" },
+	{ "OOM-KILL", "memory.events_oom_kill", R,
+	  "processes killed by the OOM killer (v2)" },
+	{ "SOME-AVG10", "memory.pressure.some.avg10_ratio", R,
+	  "share of time some task waited for memory, 10 s" },
+	{ "SOME-AVG60", "memory.pressure.some.avg60_ratio", R, "the same, 60 s average" },
+	{ "SOME-AVG300", "memory.pressure.some.avg300_ratio", R,
+	  "the same, 300 s average" },
+	{ "SOME-STALL", "memory.pressure.some.total_usec", R,
+	  "total time some task waited for memory" },
+	{ "FULL-AVG10", "memory.pressure.full.avg10_ratio", R,
+	  "share of time all tasks waited for memory, 10 s" },
+	{ "FULL-AVG60", "memory.pressure.full.avg60_ratio", R, "the same, 60 s average" },
+	{ "FULL-AVG300", "memory.pressure.full.avg300_ratio", R,
+	  "the same, 300 s average" },
+	{ "FULL-STALL", "memory.pressure.full.total_usec", R,
+	  "total time all tasks waited for memory" },
+	{ "CPU", "cpu.usage_usec", D | R, "CPU time used" },
+	{ "QUOTA", "cpu.quota_usec", R, "CPU time allowed per period (max: unlimited)" },
+	{ "PERIOD", "cpu.period_usec", R, "the bandwidth period" },
+	{ "BURST-LIMIT", "cpu.burst_limit_usec", R,
+	  "unused quota that may be spent later" },
+	{ "PERIODS", "cpu.nr_periods", D | R, "bandwidth periods with runnable tasks" },
+	{ "NR-THROTTLED", "cpu.nr_throttled", D | R,
+	  "periods the cgroup was throttled in" },
+	{ "THROTTLED", "cpu.throttled_usec", D | R, "time its tasks were throttled" },
+	{ "THROTTLED-LOCAL", "cpu.throttled_local_usec", R,
+	  "of that, by its own quota (6.6+)" },
+	{ "BURSTS", "cpu.nr_bursts", R, "periods that ran on burst" },
+	{ "BURST-TIME", "cpu.burst_usec", R, "CPU time run on burst" },
+	{ "RUNNING", "tasks.running", R, "tasks (threads) running or runnable" },
+	{ "SLEEPING", "tasks.sleeping", R, "tasks sleeping" },
+	{ "UNINTERRUPTIBLE", "tasks.uninterruptible", R,
+	  "tasks in uninterruptible sleep" },
+	{ "STOPPED", "tasks.stopped", R, "tasks stopped" },
+	{ "IO-WAIT", "tasks.io_wait", R, "tasks waiting for I/O" },
+	{ "STATES-FROM", "tasks.source", 0, "where the task states were read" },
 };
 
 /* stat --tasks */
 static const struct out_col stat_processes[] = {
-	{ "PID", "pid", D | R },
-	{ "COMMAND", "comm", D | T },
-	{ "CGROUP", "cgroup", D },
-	{ "CPU", "cpu_usec", D | R },
-	{ "CPU-DELAY", "cpu_delay_usec", D | R },
-	{ "IO-DELAY", "blkio_delay_usec", D | R },
-	{ "SWAPIN-DELAY", "swapin_delay_usec", R },
-	{ "RECLAIM-DELAY", "reclaim_delay_usec", R },
-	{ "THRASHING-DELAY", "thrashing_delay_usec", R },
-	{ "COMPACT-DELAY", "compact_delay_usec", R },
-	{ "WPCOPY-DELAY", "wpcopy_delay_usec", R },
-	{ "IRQ-DELAY", "irq_delay_usec", R },
-	{ "VOL-SWITCHES", "voluntary_switches", R },
-	{ "INVOL-SWITCHES", "involuntary_switches", R },
-	{ "MINFLT", "minor_faults", R },
-	{ "MAJFLT", "major_faults", D | R },
+	{ "PID", "pid", D | R, "process ID" },
+	{ "COMMAND", "comm", D | T, "its command name" },
+	{ "CGROUP", "cgroup", D, "its cgroup" },
+	{ "CPU", "cpu_usec", D | R, "its CPU time" },
+	{ "CPU-DELAY", "cpu_delay_usec", D | R, "time it waited for a CPU" },
+	{ "IO-DELAY", "blkio_delay_usec", D | R, "time it waited for block I/O" },
+	{ "SWAPIN-DELAY", "swapin_delay_usec", R, "time it waited for swap-in" },
+	{ "RECLAIM-DELAY", "reclaim_delay_usec", R, "time it spent in memory reclaim" },
+	{ "THRASHING-DELAY", "thrashing_delay_usec", R,
+	  "time it waited on thrashing pages" },
+	{ "COMPACT-DELAY", "compact_delay_usec", R,
+	  "time it spent in memory compaction" },
+	{ "WPCOPY-DELAY", "wpcopy_delay_usec", R,
+	  "time it copied pages on write faults" },
+	{ "IRQ-DELAY", "irq_delay_usec", R, "time interrupts took from it" },
+	{ "VOL-SWITCHES", "voluntary_switches", R, "voluntary context switches" },
+	{ "INVOL-SWITCHES", "involuntary_switches", R, "involuntary context switches" },
+	{ "MINFLT", "minor_faults", R, "minor page faults" },
+	{ "MAJFLT", "major_faults", D | R, "major page faults (read from disk)" },
 };
 
 const struct out_table stat_tables[2] = {
@@ -82,13 +99,14 @@ const struct out_table stat_tables[2] = {
 };
 
 static const struct out_col tree_cgroups[] = {
-	{ "PATH", "path", D | OUT_COL_TREE },
-	{ "UNIT", "unit", D | P },
-	{ "HIERARCHIES", "hierarchies", D | T },
-	{ "PROCS", "procs", D | R },
-	{ "USAGE", "memory_usage_bytes", D | R },
-	{ "LIMIT", "memory_limit_bytes", D | R },
-	{ "CPU-LIMIT", "cpu_limit_cpus", D | R },
+	{ "PATH", "path", D | OUT_COL_TREE, "the cgroup, drawn as a tree" },
+	{ "UNIT", "unit", D | P, "the systemd unit that owns it (systemd hosts)" },
+	{ "HIERARCHIES", "hierarchies", D | T, "the hierarchies it exists in" },
+	{ "PROCS", "procs", D | R, "processes in it" },
+	{ "USAGE", "memory_usage_bytes", D | R, "memory charged to it" },
+	{ "LIMIT", "memory_limit_bytes", D | R, "its memory limit" },
+	{ "CPU-LIMIT", "cpu_limit_cpus", D | R,
+	  "its CPU bandwidth, in CPUs (quota / period)" },
 };
 
 const struct out_table tree_tables[1] = { TABLE("cgroups", tree_cgroups) };
@@ -96,41 +114,45 @@ const struct out_table tree_tables[1] = { TABLE("cgroups", tree_cgroups) };
 /* the columns of a move after PID, FROM, TO; with --tree the tree's size too (when some
  * of it is in other memory cgroups, NOTE says so) */
 #define MOVE_COLS(tree)								\
-	{ "PROCS", "tree.processes", (tree) | R },				\
-	{ "ELSEWHERE", "tree.in_other_memcg", R },				\
-	{ "MOVED", "tree.moved", R },						\
-	{ "ALREADY", "tree.already", R },					\
-	{ "VANISHED", "tree.vanished", R },					\
-	{ "FAILED", "tree.failed", R },						\
-	{ "PASSES", "tree.passes", R },						\
-	{ "FORKS", "tree.fork_events", R },					\
-	{ "STOPPED", "tree.stopped", R },					\
-	{ "CONNECTOR", "tree.connector", 0 },					\
-	{ "ELAPSED", "tree.elapsed_usec", R },					\
-	{ "MOVES-CHARGE", "kernel_moves_charge", 0 },				\
-	{ "EXP-ANON", "expected.anon_bytes", R },				\
-	{ "EXP-FILE", "expected.file_bytes", R },				\
-	{ "EXP-SHMEM", "expected.shmem_bytes", R },				\
-	{ "EXP-SWAP", "expected.swap_bytes", R },				\
-	{ "EXPECTED", "expected.total_bytes", D | R },				\
-	{ "STAYS", "expected.stays_bytes", R },					\
-	{ "FROM-DELTA", "observed.from_delta_bytes", R },			\
-	{ "OBSERVED", "observed.to_delta_bytes", D | R },			\
-	{ "VERDICT", "verdict", D },						\
-	{ "NOTE", "note", D | T }
+	{ "PROCS", "tree.processes", (tree) | R, "processes of the moved tree" },	\
+	{ "ELSEWHERE", "tree.in_other_memcg", R, "of them in other memory cgroups" },	\
+	{ "MOVED", "tree.moved", R, "processes moved" },			\
+	{ "ALREADY", "tree.already", R, "processes already in the destination" },	\
+	{ "VANISHED", "tree.vanished", R, "processes that exited meanwhile" },	\
+	{ "FAILED", "tree.failed", R, "processes that could not be moved" },	\
+	{ "PASSES", "tree.passes", R, "passes over the tree until no new child" },	\
+	{ "FORKS", "tree.fork_events", R, "forks seen while moving" },		\
+	{ "STOPPED", "tree.stopped", R, "processes stopped while moving" },	\
+	{ "CONNECTOR", "tree.connector", 0,					\
+	  "whether the process connector saw the forks" },			\
+	{ "ELAPSED", "tree.elapsed_usec", R, "time the move took" },		\
+	{ "MOVES-CHARGE", "kernel_moves_charge", 0,				\
+	  "whether the kernel moves the charges" },				\
+	{ "EXP-ANON", "expected.anon_bytes", R, "anon memory expected to move" },	\
+	{ "EXP-FILE", "expected.file_bytes", R, "file memory expected to move" },	\
+	{ "EXP-SHMEM", "expected.shmem_bytes", R, "shmem expected to move" },	\
+	{ "EXP-SWAP", "expected.swap_bytes", R, "swap expected to move" },	\
+	{ "EXPECTED", "expected.total_bytes", D | R, "memory expected to move, in all" },	\
+	{ "STAYS", "expected.stays_bytes", R, "memory expected to stay behind" },	\
+	{ "FROM-DELTA", "observed.from_delta_bytes", R, "change of the source's usage" },	\
+	{ "OBSERVED", "observed.to_delta_bytes", D | R,				\
+	  "change of the destination's usage" },				\
+	{ "VERDICT", "verdict", D, "observed against expected" },		\
+	{ "NOTE", "note", D | T, "why, when it differs or cannot say" }
 
 static const struct out_col move_moves[] = {
-	{ "PID", "pid", D | R },
-	{ "FROM", "from", D },
-	{ "TO", "to", D },
-	{ "ATTACHED", "attached", D | P },
+	{ "PID", "pid", D | R, "process ID" },
+	{ "FROM", "from", D, "cgroup it was in" },
+	{ "TO", "to", D, "cgroup it moved to" },
+	{ "ATTACHED", "attached", D | P,
+	  "how it was moved: systemd (AttachProcessesToUnit) or cgroup.procs" },
 	MOVE_COLS(0),
 };
 
 static const struct out_col move_tree_moves[] = {
-	{ "PID", "pid", D | R },
-	{ "FROM", "from", D },
-	{ "TO", "to", D },
+	{ "PID", "pid", D | R, "process ID" },
+	{ "FROM", "from", D, "cgroup it was in" },
+	{ "TO", "to", D, "cgroup it moved to" },
 	MOVE_COLS(D),
 };
 
@@ -139,25 +161,26 @@ const struct out_table move_tree_tables[1] = { TABLE("moves", move_tree_moves) }
 
 /* mem where: one row per (task, memory cgroup), then the tasks' totals */
 #define CHARGED_COLS(ino)							\
-	{ "PID", "pid", D | R },						\
-	{ "CGROUP", "cgroup", D },						\
-	{ "INODE", "ino", (ino) | R },						\
-	{ "CHARGED", "bytes", D | R },						\
-	{ "ANON", "anon_exclusive_bytes", D | R },				\
-	{ "ANON-SHARED", "anon_shared_bytes", D | R },				\
-	{ "FILE", "file_bytes", D | R },					\
-	{ "SHMEM", "shmem_bytes", R },						\
-	{ "THP", "thp_bytes", R }
+	{ "PID", "pid", D | R, "process ID" },					\
+	{ "CGROUP", "cgroup", D, "memory cgroup charged" },			\
+	{ "INODE", "ino", (ino) | R, "that cgroup's inode number" },		\
+	{ "CHARGED", "bytes", D | R, "memory of the task charged to it" },	\
+	{ "ANON", "anon_exclusive_bytes", D | R, "anon memory only this task maps" },	\
+	{ "ANON-SHARED", "anon_shared_bytes", D | R,				\
+	  "anon memory shared with other tasks" },				\
+	{ "FILE", "file_bytes", D | R, "file pages it maps" },			\
+	{ "SHMEM", "shmem_bytes", R, "shared memory it maps" },			\
+	{ "THP", "thp_bytes", R, "of that, transparent huge pages" }
 
 static const struct out_col memwhere_charged[] = { CHARGED_COLS(0) };
 static const struct out_col memwhere_ino_charged[] = { CHARGED_COLS(D) };
 
 static const struct out_col memwhere_tasks[] = {
-	{ "PID", "pid", D | R },
-	{ "RESIDENT", "resident_bytes", D | R },
-	{ "SWAP", "swap_bytes", D | R },
-	{ "CGROUP", "task_cgroup", D },
-	{ "UNKNOWN", "unknown", D },
+	{ "PID", "pid", D | R, "process ID" },
+	{ "RESIDENT", "resident_bytes", D | R, "resident memory of the task" },
+	{ "SWAP", "swap_bytes", D | R, "its memory on swap" },
+	{ "CGROUP", "task_cgroup", D, "its own memory cgroup" },
+	{ "UNKNOWN", "unknown", D, "memory whose cgroup could not be told" },
 };
 
 const struct out_table memwhere_tables[2] = {

@@ -33,6 +33,7 @@ int move_throttle_sample(struct cli *cli, const struct cgctl_mount *m, const cha
 		     dest, (double)sample_ns / 1e9);
 	r = cgctl_move_throttle_predict(cli->ctx, m, dest, pids, n, sample_ns, cli_kver(cli),
 					mt, &e);
+	cli_progress_clear();	/* before the table: no header on the progress line */
 	if (r < 0)
 		return cli_error(cli, NULL, r, "%s", e.msg);
 	if (mt->demand == CGCTL_MOVE_DEMAND_CPUTIME)

@@ -53,6 +53,7 @@ struct out_col {
 	const char *name;
 	const char *key;
 	unsigned int flags;
+	const char *help;	/* its meaning, for --help's "Columns (-o):" (NULL: the key) */
 };
 #define OUT_COL_DEFAULT	0x1	/* in the default column set */
 #define OUT_COL_RIGHT	0x2	/* right-aligned (numbers) */

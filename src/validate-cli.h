@@ -8,6 +8,19 @@
 
 #define VALIDATE_MAX_TARGETS 5
 
+/* What `cgctl validate` shows while it runs (the options' progress_data): each
+ * scenario's table as soon as it is done (human output), and on a terminal the count
+ * k/N and an estimate of the time left (stderr, erased). */
+struct vstream {
+	struct cli *cli;
+	bool tables;			/* print tables as scenarios finish */
+	size_t k, n;			/* scenarios done on this target, of */
+	size_t ran;			/* of those, the ones that ran (not n/a at once) */
+	unsigned int runs_done;		/* runs finished on this target */
+	bool cur_ran;			/* the current scenario has started a run */
+	double t0;			/* CLOCK_MONOTONIC seconds at the target's start */
+};
+
 /* Catch SIGINT, SIGTERM and SIGHUP into the options' cancel flag (on) or not (off). */
 void validate_catch_signals(bool on);
 /* The flag those signals set (also `cgctl bench`'s: one signal handling for both). */
@@ -27,8 +40,20 @@ int validate_vm(struct cli *cli, const char *config, const struct cgctl_validate
 int validate_targets(struct cli *cli, const char *target,
 		     const struct cgctl_validate_opts *o, const char *const *names, size_t n,
 		     struct cgctl_vreport **r, size_t *nr);
-/* Print as tables (human) or JSON (one report: its object; several: {"targets":[...]}). */
-int validate_print(struct cli *cli, struct cgctl_vreport *const *r, size_t n, bool json);
+/* The human form: "# host: Linux ..." above a target's tables; one scenario's table;
+ * after a target's last one (a sweep's distribution); a whole report at once (a VM's). */
+void validate_print_header(const struct cgctl_vreport *r);
+void validate_print_scenario(const struct cgctl_vscenario_result *s);
+int validate_print_target_end(struct cli *cli, const struct cgctl_vreport *r);
+void validate_print_report(struct cli *cli, const struct cgctl_vreport *r);
+/* The end: JSON (one report: its object; several: {"targets":[...]}), or the summary
+ * line and the n/a line (validate_print_na()).  @vms_checked: a VM target was asked for. */
+int validate_print_end(struct cli *cli, struct cgctl_vreport *const *r, size_t n, bool json,
+		       bool vms_checked);
+/* "n/a: 88: 48 REASON, ...", and the --target all hint when only the host was checked
+ * and VM kernels are present (validate-na.c). */
+int validate_print_na(struct cli *cli, struct cgctl_vreport *const *r, size_t n,
+		      bool vms_checked);
 /* Returns: true if any scenario of @r had a failed run. */
 bool validate_any_failed(const struct cgctl_vreport *r);
 

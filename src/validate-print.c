@@ -38,41 +38,79 @@ static void fmt_value(char *buf, size_t len, double v, const char *unit, bool si
 		snprintf(buf, len, sign ? "%+.2f%s" : "%.2f%s", d, sfx);
 }
 
+/* 2 + 26 + 1 + 10 + 1 + 9 + 1 + 10 + 1 + 10 + 1 + 7 ("differs"): 79 columns */
+#define ROW "  %-26s %10s %9s %10s %10s %s\n"
+
 static void print_quantity(const struct cgctl_vquantity *q)
 {
 	char obs[32], pred[32], dev[32], sd[16];
 
 	if (q->verdict == CGCTL_VERDICT_NA) {
-		printf("  %-24s %12s %9s %12s %12s  n/a: %s\n", q->name, "-", "", "-", "-",
-		       q->reason);
+		printf(ROW, q->name, "-", "", "-", "-", "n/a");
 		return;
 	}
 	fmt_value(obs, sizeof(obs), q->observed.mean, q->unit, false);
 	fmt_value(pred, sizeof(pred), q->predicted, q->unit, false);
 	fmt_value(dev, sizeof(dev), q->deviation, q->unit, true);
-	snprintf(sd, sizeof(sd), "%.1f%%", q->observed.rsd * 100);
-	printf("  %-24s %12s +- %6s %12s %12s  %s\n", q->name, obs, sd, pred, dev,
-	       cgctl_verdict_name(q->verdict));
+	snprintf(sd, sizeof(sd), "+- %.1f%%", q->observed.rsd * 100);
+	printf(ROW, q->name, obs, sd, pred, dev, cgctl_verdict_name(q->verdict));
 }
 
-static void print_report(const struct cgctl_vreport *r, size_t *count)
+void validate_print_header(const struct cgctl_vreport *r)
 {
-	size_t i, j;
-
 	printf("# %s: Linux %s, %u run%s per scenario\n", r->target, r->kernel, r->runs,
 	       r->runs == 1 ? "" : "s");
-	for (i = 0; i < r->n_scenarios; i++) {
-		const struct cgctl_vscenario_result *s = &r->scenarios[i];
+}
 
-		printf("\n%s: %s\n", s->name, s->summary);
-		printf("  %-24s %12s %9s %12s %12s  %s\n", "quantity", "observed", "+- sd",
-		       "predicted", "deviation", "verdict");
-		for (j = 0; j < s->n_quantities; j++) {
-			print_quantity(&s->quantities[j]);
-			count[s->quantities[j].verdict]++;
+/* @lead then @text, words wrapped at 79 columns, @indent spaces before each line after
+ * the first (a word longer than a line stays whole). */
+static void print_wrapped(const char *lead, const char *text, size_t indent)
+{
+	const char *p = text;
+	size_t start = strlen(lead), col = start, w;
+
+	fputs(lead, stdout);
+	while (*p) {
+		w = strcspn(p, " ");
+		if (col > start && col + 1 + w > 79) {
+			printf("\n%*s", (int)indent, "");
+			col = start = indent;
+		} else if (col > start) {
+			putchar(' ');
+			col++;
 		}
+		fwrite(p, 1, w, stdout);
+		col += w;
+		p += w;
+		p += strspn(p, " ");
 	}
-	printf("\n");
+	putchar('\n');
+}
+
+/* The table of one scenario; the reasons of its n/a rows below it, each once. */
+void validate_print_scenario(const struct cgctl_vscenario_result *s)
+{
+	char lead[64];
+	size_t j, k;
+
+	snprintf(lead, sizeof(lead), "%s: ", s->name);
+	putchar('\n');
+	print_wrapped(lead, s->summary, 2);
+	printf(ROW, "quantity", "observed", "+- sd", "predicted", "deviation", "verdict");
+	for (j = 0; j < s->n_quantities; j++)
+		print_quantity(&s->quantities[j]);
+	for (j = 0; j < s->n_quantities; j++) {
+		const struct cgctl_vquantity *q = &s->quantities[j];
+
+		if (q->verdict != CGCTL_VERDICT_NA)
+			continue;
+		for (k = 0; k < j; k++)
+			if (s->quantities[k].verdict == CGCTL_VERDICT_NA &&
+			    strcmp(s->quantities[k].reason, q->reason) == 0)
+				break;
+		if (k == j)
+			print_wrapped("  n/a: ", q->reason, 7);
+	}
 }
 
 bool validate_any_failed(const struct cgctl_vreport *r)
@@ -139,20 +177,40 @@ static int print_sweep(struct cli *cli, const struct cgctl_vreport *r)
 	return EXIT_OK;
 }
 
-int validate_print(struct cli *cli, struct cgctl_vreport *const *r, size_t n, bool json)
+/* After a target's last scenario: its sweep's distribution, if a sweep. */
+int validate_print_target_end(struct cli *cli, const struct cgctl_vreport *r)
 {
-	size_t count[3] = { 0 }, i, ns = 0;
+	printf("\n");
+	if (r->sweep && print_sweep(cli, r) != EXIT_OK)
+		return EXIT_FAIL;
+	return EXIT_OK;
+}
+
+void validate_print_report(struct cli *cli, const struct cgctl_vreport *r)
+{
+	validate_print_header(r);
+	for (size_t i = 0; i < r->n_scenarios; i++)
+		validate_print_scenario(&r->scenarios[i]);
+	validate_print_target_end(cli, r);
+}
+
+int validate_print_end(struct cli *cli, struct cgctl_vreport *const *r, size_t n, bool json,
+		       bool vms_checked)
+{
+	size_t count[3] = { 0 }, i, j, k, ns = 0;
 
 	if (json)
 		return print_json(cli, r, n);
 	for (i = 0; i < n; i++) {
-		print_report(r[i], count);
 		ns += r[i]->n_scenarios;
-		if (r[i]->sweep && print_sweep(cli, r[i]) != EXIT_OK)
-			return EXIT_FAIL;
+		for (j = 0; j < r[i]->n_scenarios; j++)
+			for (k = 0; k < r[i]->scenarios[j].n_quantities; k++)
+				count[r[i]->scenarios[j].quantities[k].verdict]++;
 	}
 	printf("validate: %zu scenario%s on %zu target%s: %zu match, %zu differ, %zu n/a\n", ns,
 	       ns == 1 ? "" : "s", n, n == 1 ? "" : "s", count[CGCTL_VERDICT_MATCH],
 	       count[CGCTL_VERDICT_DIFFERS], count[CGCTL_VERDICT_NA]);
+	if (count[CGCTL_VERDICT_NA])
+		return validate_print_na(cli, r, n, vms_checked);
 	return EXIT_OK;
 }

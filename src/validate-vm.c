@@ -116,11 +116,22 @@ int validate_targets(struct cli *cli, const char *target,
 		return rc;
 	}
 	for (i = 0; i < nt && rc == EXIT_OK; i++) {
+		struct vstream *vs = o->progress_data;
+		size_t before = *nr;
+
 		if (idx[i] == 0) {
 			rc = validate_host(cli, o, names, n, &r[*nr]);
 			*nr += rc == EXIT_OK;
 		} else {
 			rc = add_vm(cli, vm_configs[idx[i] - 1], all, o, names, n, r, nr);
+		}
+		/* the host's tables went out as its scenarios finished; a VM's come at once */
+		if (rc == EXIT_OK && *nr > before && vs && vs->tables) {
+			if (idx[i] == 0)
+				rc = validate_print_target_end(cli, r[before]);
+			else
+				validate_print_report(cli, r[before]);
+			fflush(stdout);
 		}
 	}
 	return rc;

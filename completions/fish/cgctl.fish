@@ -72,6 +72,38 @@ function __cgctl_mounts
     end
 end
 
+# __cgctl_base MOUNT: where cgroup paths start in the hierarchy at MOUNT (as
+# __cgctl_mounts prints it): MOUNT, or with --self on the line cgctl's own cgroup there
+# (the paths are relative to it): the line of /proc/%self/cgroup (fish's, which cgctl
+# inherits; with --root, DIR/proc/self/cgroup) for its first controller, "0::" for v2
+function __cgctl_base
+    contains -- --self (commandline -opc); or begin; echo $argv[1]; return; end
+    set -l root (__cgctl_root)
+    set -l f /proc/$fish_pid/cgroup
+    set -l ctrl
+    if test -n "$root"
+        set f $root/proc/self/cgroup
+        string match -rv '^#' <$root/cgctl-mounts | while read -l v m c
+            test "$root$m" = $argv[1]; and test $v = 1; and string split , -- $c
+        end | read ctrl
+    else
+        string match -r '^\S+ \S+ cgroup ' </proc/self/mounts | while read -l dev m t opts rest
+            test $m = $argv[1]; and string split , -- $opts |
+                string match -rv '^(rw|ro|nosuid|nodev|noexec|relatime|name=.*)$'
+        end | read ctrl
+    end
+    set -l own
+    for line in (cat $f 2>/dev/null)
+        if test -z "$ctrl"
+            string match -q '0::*' -- $line; and set own (string replace '0::' '' -- $line); and break
+        else if string match -q -- "*,$ctrl,*" ,(string split -m 2 : -- $line)[2],
+            set own (string split -m 2 : -- $line)[3]
+            break
+        end
+    end
+    echo $argv[1](string replace -r '/$' '' -- $own)
+end
+
 # Controller names of the mounted hierarchies (for -c/--controllers).
 function __cgctl_controllers
     set -l root (__cgctl_root)
@@ -88,17 +120,21 @@ function __cgctl_controllers
     test -r /sys/fs/cgroup/cgroup.controllers; and string split ' ' -- (cat /sys/fs/cgroup/cgroup.controllers)
 end
 
-# Cgroup paths (hierarchy-absolute, "/a/b") below the token being completed, from every
-# hierarchy at once.
+# Cgroup paths (hierarchy-absolute, "/a/b"; with --self relative to cgctl's own cgroup,
+# "a/b") below the token being completed, from every hierarchy at once.
 function __cgctl_cgroups
     set -l cur (commandline -ct)
     set -l rel (string replace -r '^/+' '' -- $cur)
     set -l dir (string replace -r '[^/]*$' '' -- $rel)
+    set -l self (contains -- --self (commandline -opc); and echo 1)
     for m in (__cgctl_mounts)
-        for d in $m/$dir*/
+        set -l base (__cgctl_base $m)
+        for d in $base/$dir*/
             # cgctl refuses symbolic links in cgroupfs: do not offer them
             test -L (string replace -r '/$' '' -- $d); and continue
-            string replace -r '/$' '' -- (string replace -- $m '' $d)
+            set -l p (string replace -r '/$' '' -- (string replace -- $base '' $d))
+            test -n "$self"; and set p (string replace -r '^/' '' -- $p)
+            echo $p
         end
     end | sort -u
 end
@@ -111,7 +147,7 @@ function __cgctl_files
     set -l cur (commandline -ct)
     begin
         for m in (__cgctl_mounts)
-            for f in $m/$path/*
+            for f in (__cgctl_base $m)/$path/*
                 test -f $f; and string replace -r '^.*/' '' -- $f
             end
         end
@@ -134,6 +170,13 @@ function __cgctl_pids
         printf '%s\t%s\n' (string replace -r '^.*/' '' -- $p) "$comm"
     end
     printf '%s\t%s\n' - 'read PIDs from standard input'
+end
+
+# The verbs (with their summaries) of the command named after `help`
+function __cgctl_help_verbs
+    set -l a (__cgctl_args)
+    __cgctl_section Verbs: (cgctl $a[2] --help 2>/dev/null) |
+        string replace -rf '^\s+(\S+)\s+(.*)$' '$1\t$2'
 end
 
 # __cgctl_complete_args CONDITION USAGE-LINE: what the positional arguments are
@@ -159,6 +202,8 @@ function __cgctl_complete_args
     end
     if string match -q -- '*COMMAND*' $usage
         complete -c cgctl -n "$cond; and test (count (__cgctl_args)) -eq 1" -f -a "$__cgctl_commands"
+        # help COMMAND VERB: the command's verbs
+        complete -c cgctl -n "$cond; and test (count (__cgctl_args)) -eq 2" -f -a '(__cgctl_help_verbs)'
     end
 end
 
@@ -220,8 +265,10 @@ function __cgctl_load_command
         end
         return
     end
-    # "Columns (-o): PID,FROM,..." and "TSV tables: moves,throttle" (--tsv=NAME)
-    set -g __cgctl_cols (string match -r -- '^Columns \(-o\): (.*)$' $help)[2]
+    # "Columns (-o):" a column a line ("  PID  process ID"), and "TSV tables:
+    # moves,throttle" (--tsv=NAME)
+    set -g __cgctl_cols (__cgctl_section 'Columns (-o):' $help |
+        string match -r -g -- '^  (\S+)' | sort -u | string join ,)
     __cgctl_options $cond (__cgctl_section Options: $help)
     set -l tables (string match -r -- '^TSV tables: (.*)$' $help)[2]
     if test -n "$tables"

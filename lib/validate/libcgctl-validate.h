@@ -145,6 +145,9 @@ struct cgctl_validate_opts {
 	void (*progress)(void *data, const char *scenario, unsigned int run,
 			 unsigned int runs);
 	void *progress_data;
+	/* called (with @progress_data) as soon as a scenario is done: its result is the last
+	 * of @r's scenarios (@r is the report being built; it is not yet final); NULL: none */
+	void (*done)(void *data, const struct cgctl_vreport *r);
 	/* a sweep: instead of named scenarios, @sweep random configurations of the kinds
 	 * in @sweep_kinds (0: all) drawn from the ranges cgctl-validate(1) documents;
 	 * case i uses seed @seed + i and is named "sweep-KIND-SEED" (it replays alone with

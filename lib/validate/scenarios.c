@@ -478,6 +478,8 @@ static int sweep(struct vrun *run, const struct cgctl_validate_opts *o,
 	for (unsigned int i = 0; err >= 0 && i < o->sweep; i++) {
 		draw_case(c, o->seed + i, kinds, run->ncpu);
 		err = one(run, &c->s, ro, r);
+		if (err >= 0 && o->done)
+			o->done(o->progress_data, r);
 	}
 	free(c);
 	return err;
@@ -509,8 +511,11 @@ int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *
 	if (err >= 0)
 		err = cgctl_vreport_new(&r, run.release, "host", o->runs);
 	ro = (struct vrun_opts){ o->runs, o->cancel, o->progress, o->progress_data };
-	for (i = 0; err >= 0 && !o->sweep && i < nsel; i++)
+	for (i = 0; err >= 0 && !o->sweep && i < nsel; i++) {
 		err = one(&run, sel[i], &ro, r);
+		if (err >= 0 && o->done)
+			o->done(o->progress_data, r);
+	}
 	if (err >= 0 && o->sweep) {
 		r->sweep = o->sweep;
 		r->seed = o->seed;

@@ -22,7 +22,8 @@ comp() {
 has() { printf '%s\n' "$2" | grep -qxF -- "$1"; }
 check() { has "$1" "$2" && ok || fail "$3: '$1' not offered: $(echo $2)"; }
 
-cols() { "$CGCTL" "$@" --help | sed -n 's/^Columns (-o): //p' | tr , ' '; }
+# a column a line under "Columns (-o):" ("  NAME  meaning")
+cols() { "$CGCTL" "$@" --help | sed -n '/^Columns (-o):$/,/^$/s/^  \([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' '; }
 tables() { "$CGCTL" "$@" --help | sed -n 's/^TSV tables: //p' | tr , ' '; }
 
 for c in stat tree move "mem where"; do

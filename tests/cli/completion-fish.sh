@@ -51,7 +51,7 @@ set +f
 unset IFS
 # the TSV tables (--tsv=NAME) and -o columns each command's --help lists
 tables_of() { "$CGCTL" "$@" --help | sed -n 's/^TSV tables: //p' | tr , ' '; }
-columns_of() { "$CGCTL" "$@" --help | sed -n 's/^Columns (-o): //p' | tr , ' '; }
+columns_of() { "$CGCTL" "$@" --help | sed -n '/^Columns (-o):$/,/^$/s/^  \([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' '; }
 [ "$(tables_of stat)" = "cgroups processes" ] && ok || fail "stat --help tables: $(tables_of stat)"
 [ "$(tables_of move)" = "moves throttle" ] && ok || fail "move --help tables"
 [ "$(tables_of bw predict)" = "summary timeline" ] && ok || fail "bw predict --help tables"

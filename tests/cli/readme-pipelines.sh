@@ -39,7 +39,7 @@ while read -r i src; do
 	f="$T_TMP/ex/$i"
 	n=$((n + 1))
 	case $(cat "$f") in
-	"cgctl --tsv tree /batch | cut -f1 | tail -n +2 | cgctl --json stat - |
+	"cgctl tree -rn -o path /batch | cgctl --json stat - |
     jq -r '.cgroups[] | [.path, .cpu.nr_throttled] | @tsv'")
 		for tree in v1 v2 hybrid; do
 			fixture $tree
@@ -48,6 +48,14 @@ while read -r i src; do
 			clean "$src #$i ($tree)"
 			[ "$OUT" = "$(printf '/batch\t300\n/batch/b\t700')" ] && ok ||
 				fail "$src #$i ($tree): $OUT"
+			# issue 29: names with a space (tree -r: sp\x20ace) and a backslash (\x5c;
+			# jq @tsv doubles it)
+			copy_cg batch/b "batch/sp ace"
+			copy_cg batch/b 'batch/back\slash'
+			run "$f"
+			clean "$src #$i ($tree), names with a blank"
+			[ "$OUT" = "$(printf '/batch\t300\n/batch/b\t700\n/batch/back\\\\slash\t700\n/batch/sp ace\t700')" ] &&
+				ok || fail "$src #$i ($tree), names with a blank: $OUT"
 		done
 		# no /batch: the error of tree, and stat of an empty list prints nothing more
 		fixture v1
@@ -60,7 +68,7 @@ while read -r i src; do
 		run "$f"
 		clean "$src #$i"
 		[ -d "$ROOT/sys/fs/cgroup/01/scratch" ] && ok || fail "$src #$i: not created"
-		printf '%s\n' "$OUT" | grep -q '^scratch ' && ok || fail "$src #$i: $OUT" ;;
+		printf '%s\n' "$OUT" | grep -q '^/scratch ' && ok || fail "$src #$i: $OUT" ;;
 	"cgctl get --raw /old cgroup.procs | cgctl move - /new")
 		# an empty source: nothing moves, and that is success (the moves themselves:
 		# the kernel tier)

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The last line of a human `cgctl validate`: the n/a figures counted by reason, and,
+ * when only this machine was checked and the VM kernels that scripts/install-deps
+ * fetches are present, the command that checks them there (`--target all`).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate-cli.h"
+
+#define NA_SHOWN 3	/* reasons named; the rest counted as "other" */
+
+struct na_reason {
+	char text[192];
+	size_t count;
+};
+
+/* The reason without its detail: "no swap device (/proc/swaps)" -> "no swap device";
+ * figures only measured (other load, placement) count as "measured only". */
+static void reason_key(const char *reason, char *buf, size_t len)
+{
+	size_t n = strcspn(reason, ":(");
+
+	while (n > 0 && reason[n - 1] == ' ')
+		n--;
+	if (strncmp(reason, "measured", 8) == 0)
+		snprintf(buf, len, "measured only");
+	else
+		snprintf(buf, len, "%.*s", (int)n, reason);
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct na_reason *x = a, *y = b;
+
+	return (x->count < y->count) - (x->count > y->count);
+}
+
+/* Whether the VM kernel cache ($CGCTL_KERNEL_CACHE, else /var/cache/cgctl/kernels, as
+ * tests/vm/run-vm) holds a kernel: a folder other than . and .. */
+static bool vm_kernels_present(void)
+{
+	const char *dir = getenv("CGCTL_KERNEL_CACHE");
+	struct dirent *de;
+	bool any = false;
+	DIR *d;
+
+	d = opendir(dir && *dir ? dir : "/var/cache/cgctl/kernels");
+	if (!d)
+		return false;
+	while (!any && (de = readdir(d)))
+		any = de->d_name[0] != '.';
+	closedir(d);
+	return any;
+}
+
+int validate_print_na(struct cli *cli, struct cgctl_vreport *const *r, size_t n,
+		      bool vms_checked)
+{
+	struct na_reason *v = NULL;
+	size_t nv = 0, cap = 0, total = 0, i, j, k, q;
+	char key[192];
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < r[i]->n_scenarios; j++)
+			for (q = 0; q < r[i]->scenarios[j].n_quantities; q++) {
+				const struct cgctl_vquantity *x = &r[i]->scenarios[j].quantities[q];
+
+				if (x->verdict != CGCTL_VERDICT_NA)
+					continue;
+				reason_key(x->reason, key, sizeof(key));
+				for (k = 0; k < nv && strcmp(v[k].text, key) != 0; k++)
+					;
+				if (k == nv) {
+					if (nv == cap) {
+						struct na_reason *nw;
+
+						cap = cap ? 2 * cap : 16;
+						nw = realloc(v, cap * sizeof(*v));
+						if (!nw) {
+							free(v);
+							return cli_error(cli, NULL, -ENOMEM, NULL);
+						}
+						v = nw;
+					}
+					snprintf(v[nv].text, sizeof(v[nv].text), "%s", key);
+					v[nv++].count = 0;
+				}
+				v[k].count++;
+				total++;
+			}
+	qsort(v, nv, sizeof(*v), by_count);
+	printf("n/a: %zu figure%s:", total, total == 1 ? "" : "s");
+	for (k = 0; k < nv && k < NA_SHOWN + (nv == NA_SHOWN + 1); k++)
+		printf("%s %zu %s", k ? "," : "", v[k].count, v[k].text);
+	if (k < nv) {
+		size_t rest = 0;
+
+		for (; k < nv; k++)
+			rest += v[k].count;
+		printf(", %zu for other reasons", rest);
+	}
+	if (!vms_checked && vm_kernels_present())
+		printf("; `cgctl validate --target all` checks them on the installed VM kernels");
+	printf("\n");
+	free(v);
+	return EXIT_OK;
+}
