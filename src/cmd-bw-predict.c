@@ -53,6 +53,7 @@ static const struct poptOption options[] = {
 	  "kernel era (default: the running kernel)", "VERSION" },
 	{ "timeline", '\0', POPT_ARG_NONE, &opt_timeline, 0, "draw one row per period", NULL },
 	{ "ascii", '\0', POPT_ARG_NONE, &opt_ascii, 0, "plain ASCII timeline", NULL },
+	CLI_KV_OPTIONS,
 	POPT_TABLEEND
 };
 
@@ -382,7 +383,9 @@ static int predict(struct cli *cli, int argc, const char **argv)
 
 	if (cli->fmt == OUT_TSV && !cli_tsv_skip(cli, "timeline"))
 		opt_timeline = 1;	/* --tsv=timeline records the periods */
-	rc = parse_settings(cli, argc, argv, &p);
+	rc = cli_kv(cli, NULL, 0);
+	if (!rc)
+		rc = parse_settings(cli, argc, argv, &p);
 	if (!rc)
 		rc = parse_workload(cli, &p);
 	if (!rc)

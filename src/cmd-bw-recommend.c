@@ -50,6 +50,7 @@ static const struct poptOption options[] = {
 	{ "seed", '\0', POPT_ARG_LONGLONG, &opt_seed, 0, "random seed (default 1)", "N" },
 	{ "apply", '\0', POPT_ARG_STRING, &opt_apply, 0,
 	  "write the recommendation to PATH (safe write order, undone on failure)", "PATH" },
+	CLI_KV_OPTIONS,
 	POPT_TABLEEND
 };
 
@@ -350,6 +351,9 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 
 	(void)argc;
 	(void)argv;
+	rc = cli_kv(cli, NULL, 0);
+	if (rc)
+		return rc;
 	rc = parse_opts(cli, &p);
 	if (!rc)
 		rc = load_traces(cli, &p);
