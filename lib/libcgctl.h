@@ -444,7 +444,7 @@ int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const
 		       struct cgctl_memstat *st);
 
 #define CGCTL_CPUBW_BURST	(1u << 0)	/* the kernel has burst (CGCTL_BW_FEAT_BURST) */
-#define CGCTL_CPUBW_LOCAL	(1u << 1)	/* cpu.stat.local present (v2, 6.6+) */
+#define CGCTL_CPUBW_LOCAL	(1u << 1)	/* cpu.stat.local present (6.6+) */
 struct cgctl_cpubw {
 	int version;
 	uint64_t quota_us;	/* UINT64_MAX = unlimited */

@@ -88,4 +88,43 @@ cg --json mem predict --anon 64M --max 32M --kernel 6.1 --cpus 2
 [ "$(json_get 'j["workload"]["page_time_usec"]')" = 0.25 ] && ok || fail "mem predict json page_time_usec: $OUT"
 cg mem predict -b -o page_time --anon 64M --max 32M --kernel 6.1 --cpus 2
 [ "$(line page_time_usec)" = 0.25 ] && ok || fail "mem predict -b: page_time_usec 0.25: $OUT"
+
+# "none" is not 0.  bw predict --kernel 5.3: cpu.stat has no nr_bursts (5.16) and there
+# is no cpu.stat.local (6.6): null, "-"; 6.18 reports them
+cg --json bw predict --kernel 5.3 --quota 50ms --threads 2 --online-cpus 2 --duration 1s
+expect_rc 0 "bw predict --kernel 5.3"
+[ "$(json_get '[j["predicted"][k] for k in ("throttled_local_usec", "nr_bursts", "burst_usec")]')" = \
+	"[None, None, None]" ] && ok || fail "5.3: absent cpu.stat keys are null: $OUT"
+cg bw predict --kernel 5.3 --quota 50ms --threads 2 --online-cpus 2 --duration 1s
+[ "$(line THROTTLED-LOCAL) $(line NR-BURSTS)" = "- -" ] && ok || fail "5.3 human: $OUT"
+cg --json bw predict --kernel 6.18 --quota 50ms --threads 2 --online-cpus 2 --duration 1s
+[ "$(json_get '[j["predicted"][k] is None for k in ("throttled_local_usec", "nr_bursts")]')" = \
+	"[False, False]" ] && ok || fail "6.18 reports them: $OUT"
+cg --json bw recommend --kernel 5.3 --trace "$T_TMP/trace"
+[ "$(json_get 'j["recommended"]["nr_bursts"], j["recommended"]["burst_time_usec"]')" = "None None" ] &&
+	ok || fail "recommend --kernel 5.3: nr_bursts null: $OUT"
+# bw recommend without --max-delay has no delay budget: null, not 0
+cg --json bw recommend --trace "$T_TMP/trace"
+[ "$(json_get 'j["budget"]["max_delay_usec"]')" = None ] && ok || fail "no max delay: $OUT"
+cg --json bw recommend --max-delay 5ms --trace "$T_TMP/trace"
+[ "$(json_get 'j["budget"]["max_delay_usec"]')" = 5000 ] && ok || fail "max delay 5ms: $OUT"
+# --tsv bw recommend: the recommendation itself (quota, period, burst), the runs apart
+cg --tsv bw recommend --trace "$T_TMP/trace"
+expect_rc 0 "--tsv bw recommend"
+[ "$(printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR == 2 { print ($c["recommended.quota_usec"] > 0), $c["recommended.period_usec"], $c["recommended.burst_usec"] }')" = \
+	"1 100000 0" ] && ok || fail "--tsv bw recommend: recommended quota, period, burst: $OUT"
+cg --tsv=runs bw recommend --trace "$T_TMP/trace"
+[ "$(printf '%s\n' "$OUT" | head -1)" = "$(printf 'trace\tbusy_usec\tquota_usec\tthrottled_ratio')" ] &&
+	ok || fail "--tsv=runs: $OUT"
+
+# cpu.stat.local on v1 (6.6+, throttled_time in ns): bw show and stat -l give one answer
+fixture bw-v1
+for p in /a/b /a/b/c; do
+	cg --root "$ROOT" --json bw show $p
+	a=$(json_get 'j["stat"]["throttled_local_usec"]')
+	cg --root "$ROOT" --json stat -l $p
+	b=$(json_get 'j["cgroups"][0]["cpu"]["throttled_local_usec"]')
+	[ "$a" = "$b" ] && [ "$a" != None ] && ok || fail "$p: bw show $a, stat -l $b"
+done
 done_testing
