@@ -127,4 +127,18 @@ for p in /a/b /a/b/c; do
 	b=$(json_get 'j["cgroups"][0]["cpu"]["throttled_local_usec"]')
 	[ "$a" = "$b" ] && [ "$a" != None ] && ok || fail "$p: bw show $a, stat -l $b"
 done
+
+# watch: -b prints its sizes and times raw, -o picks its columns (both refused before)
+fixture mem-v1
+cg --root "$ROOT" watch -i 20ms -n 1 /a
+expect_rc 0 "watch"
+[ "$(printf '%s\n' "$OUT" | awk 'NR == 2 { print $7, $8 }')" = "2MiB +0B" ] && ok || fail "watch: $OUT"
+cg --root "$ROOT" watch -b -o memory,MEM-DELTA -i 20ms -n 1 /a
+expect_rc 0 "watch -b -o"
+[ "$(printf '%s\n' "$OUT" | awk '{ print $1, $2 }' | tr '\n' ' ')" = "memory mem-delta 2097152 +0 " ] &&
+	ok || fail "watch -b -o memory,mem-delta: $OUT"
+cg --root "$ROOT" watch -o nope -n 1 /a
+expect_rc 2 "watch -o unknown"
+cg --root "$ROOT" --json watch -o memory -n 1 /a
+expect_rc 2 "watch -o with --json"
 done_testing
