@@ -444,7 +444,7 @@ int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const
 		       struct cgctl_memstat *st);
 
 #define CGCTL_CPUBW_BURST	(1u << 0)	/* the kernel has burst (CGCTL_BW_FEAT_BURST) */
-#define CGCTL_CPUBW_LOCAL	(1u << 1)	/* cpu.stat.local present (v2, 6.6+) */
+#define CGCTL_CPUBW_LOCAL	(1u << 1)	/* cpu.stat.local present (6.6+) */
 struct cgctl_cpubw {
 	int version;
 	uint64_t quota_us;	/* UINT64_MAX = unlimited */
@@ -829,8 +829,8 @@ int cgctl_stat_read_many(struct cgctl_ctx *ctx, const struct cgctl_mount *mem,
 /* Where cgctl_task_states() counted: cgroupstats has nr_io_wait, /proc does not. */
 #define CGCTL_STATES_PROC		0
 #define CGCTL_STATES_CGROUPSTATS	1
-/* The states of the tasks of @path in @m: from cgroupstats (v1 on the live system),
- * else from /proc/TID/stat of each thread in its tasks / cgroup.threads (nr_io_wait 0).
+/* The states of the tasks of @path in @m: from cgroupstats (v1 on a live system before
+ * 6.1, which miscounts freezable sleepers since), else from /proc/TID/stat of each thread in its tasks / cgroup.threads (nr_io_wait 0).
  * Returns: CGCTL_STATES_CGROUPSTATS or CGCTL_STATES_PROC, -ENOENT, -EINVAL, -errno. */
 int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		      struct cgctl_cgroupstats *cs);

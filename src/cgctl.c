@@ -453,6 +453,20 @@ static int output_lost(struct cli *cli, int rc, int e)
 	return rc ? rc : EXIT_FAIL;
 }
 
+/* A key/value result's -o names a key it printed: else a usage error, nothing printed. */
+static int check_kv(struct cli *cli, int rc)
+{
+	char bad[64];
+
+	if (out_kv_check(cli->out, bad, sizeof(bad)) == 0)
+		return rc;
+	out_free(cli->out);
+	cli->out = out_new(cli->fmt);
+	if (!bad[0])
+		return cli_usage(cli, "--output: an empty key name");
+	return cli_usage(cli, "--output: no key '%s' in this output", bad);
+}
+
 int main(int argc, const char **argv)
 {
 	struct cli cli = { .fmt = OUT_HUMAN };
@@ -510,6 +524,8 @@ int main(int argc, const char **argv)
 		 * predictions that differ are still data */
 		if (rc != EXIT_OK && rc != EXIT_PARTIAL && rc != EXIT_DIFFERS)
 			out_free(cli.out), cli.out = out_new(cli.fmt);
+		if (cli.out && (rc == EXIT_OK || rc == EXIT_PARTIAL || rc == EXIT_DIFFERS))
+			rc = check_kv(&cli, rc);
 		errno = 0;
 		if (cli.out && !out_empty(cli.out) && out_render(cli.out, stdout) < 0) {
 			int e = errno ? errno : EIO;

@@ -182,6 +182,21 @@ extern struct cli_table_args cli_table_args;
  */
 int cli_tables(struct cli *cli, const struct out_table *t, size_t n, bool all);
 
+/*
+ * The options of a key/value result (bw and mem show/set/predict, bw recommend):
+ * CLI_KV_OPTIONS in the command's popt table, and cli_kv() before it records.
+ */
+#define CLI_KV_OPTIONS								\
+	{ "output", 'o', POPT_ARG_STRING, &cli_table_args.output, 0,		\
+	  "the keys to print (a key, its label, or a dotted path: settings.quota)", \
+	  "KEYS" },								\
+	{ "bytes", 'b', POPT_ARG_NONE, &cli_table_args.bytes, 0,		\
+	  "keys and values as in JSON: sizes in bytes, times in microseconds", NULL }
+/* Print the result as key/value lines (output.h's opts.kv) with the table options given
+ * (@t: the column tables of its lists, as cli_tables(); NULL: none, -o picks keys).
+ * Returns: EXIT_OK, or EXIT_USAGE after printing the error. */
+int cli_kv(struct cli *cli, const struct out_table *t, size_t n);
+
 /* Default controllers of create/delete/tree/get/set when -c is not given. */
 #define CLI_DEFAULT_CONTROLLERS "memory,cpu,cpuacct"
 #define CLI_MAX_MOUNTS 16

@@ -728,3 +728,25 @@ int cli_tables(struct cli *cli, const struct out_table *t, size_t n, bool all)
 	out_set_tables(cli->out, t, n, &o);
 	return EXIT_OK;
 }
+
+int cli_kv(struct cli *cli, const struct out_table *t, size_t n)
+{
+	const struct cli_table_args *a = &cli_table_args;
+	struct out_table_opts o = {
+		.columns = a->output, .all = a->all, .noheadings = a->noheadings,
+		.bytes = a->bytes, .raw = a->raw, .kv = true,
+	};
+
+	if (t) {
+		int rc = cli_tables(cli, t, n, false);
+
+		if (rc == EXIT_OK)
+			out_set_kv(cli->out);
+		return rc;
+	}
+	if (cli->fmt != OUT_HUMAN && a->output)
+		return cli_usage(cli, "--output picks keys of the human form: not with --%s",
+				 cli->fmt == OUT_JSON ? "json" : "tsv");
+	out_set_tables(cli->out, NULL, 0, &o);
+	return EXIT_OK;
+}

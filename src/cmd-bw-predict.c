@@ -53,6 +53,7 @@ static const struct poptOption options[] = {
 	  "kernel era (default: the running kernel)", "VERSION" },
 	{ "timeline", '\0', POPT_ARG_NONE, &opt_timeline, 0, "draw one row per period", NULL },
 	{ "ascii", '\0', POPT_ARG_NONE, &opt_ascii, 0, "plain ASCII timeline", NULL },
+	CLI_KV_OPTIONS,
 	POPT_TABLEEND
 };
 
@@ -288,9 +289,19 @@ static void emit(struct cli *cli, const struct pred *p)
 	out_i64(o, "nr_periods", p->st.nr_periods);
 	out_i64(o, "nr_throttled", p->st.nr_throttled);
 	out_usec(o, "throttled_usec", p->st.throttled_ns);
-	out_usec(o, "throttled_local_usec", p->st.throttled_local_ns);
-	out_i64(o, "nr_bursts", p->st.nr_bursts);
-	out_usec(o, "burst_usec", p->st.burst_ns);
+	/* what this kernel does not report is null ("-"), not 0: cpu.stat.local came in
+	 * 6.6, nr_bursts and burst_time in 5.16 */
+	if (cgctl_bw_era_has(p->kver, CGCTL_BW_FEAT_LOCAL_STAT))
+		out_usec(o, "throttled_local_usec", p->st.throttled_local_ns);
+	else
+		out_null(o, "throttled_local_usec");
+	if (cgctl_bw_era_has(p->kver, CGCTL_BW_FEAT_BURST_STATS)) {
+		out_i64(o, "nr_bursts", p->st.nr_bursts);
+		out_usec(o, "burst_usec", p->st.burst_ns);
+	} else {
+		out_null(o, "nr_bursts");
+		out_null(o, "burst_usec");
+	}
 	out_usec(o, "usage_usec", p->st.usage_ns);
 	out_obj_end(o);
 }
@@ -382,7 +393,9 @@ static int predict(struct cli *cli, int argc, const char **argv)
 
 	if (cli->fmt == OUT_TSV && !cli_tsv_skip(cli, "timeline"))
 		opt_timeline = 1;	/* --tsv=timeline records the periods */
-	rc = parse_settings(cli, argc, argv, &p);
+	rc = cli_kv(cli, NULL, 0);
+	if (!rc)
+		rc = parse_settings(cli, argc, argv, &p);
 	if (!rc)
 		rc = parse_workload(cli, &p);
 	if (!rc)

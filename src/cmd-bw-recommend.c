@@ -50,6 +50,7 @@ static const struct poptOption options[] = {
 	{ "seed", '\0', POPT_ARG_LONGLONG, &opt_seed, 0, "random seed (default 1)", "N" },
 	{ "apply", '\0', POPT_ARG_STRING, &opt_apply, 0,
 	  "write the recommendation to PATH (safe write order, undone on failure)", "PATH" },
+	CLI_KV_OPTIONS,
 	POPT_TABLEEND
 };
 
@@ -213,7 +214,8 @@ static int load_traces(struct cli *cli, struct rec *p)
 	return EXIT_OK;
 }
 
-static void emit_replay(struct out *o, const char *key, const struct cgctl_bw_replay *r)
+static void emit_replay(struct out *o, const char *key, const struct cgctl_bw_replay *r,
+			uint32_t kver)
 {
 	bool inf = r->bw.quota_us == CGCTL_BW_INF;
 
@@ -232,8 +234,13 @@ static void emit_replay(struct out *o, const char *key, const struct cgctl_bw_re
 	out_i64(o, "nr_periods", r->st.nr_periods);
 	out_i64(o, "nr_throttled", r->st.nr_throttled);
 	out_usec(o, "throttled_usec", r->st.throttled_ns);
-	out_i64(o, "nr_bursts", r->st.nr_bursts);
-	out_usec(o, "burst_time_usec", r->st.burst_ns);
+	if (cgctl_bw_era_has(kver, CGCTL_BW_FEAT_BURST_STATS)) {
+		out_i64(o, "nr_bursts", r->st.nr_bursts);
+		out_usec(o, "burst_time_usec", r->st.burst_ns);
+	} else {	/* before 5.16 cpu.stat has neither: null, not 0 */
+		out_null(o, "nr_bursts");
+		out_null(o, "burst_time_usec");
+	}
 	out_usec(o, "usage_usec", r->st.usage_ns);
 	out_obj_end(o);
 }
@@ -266,9 +273,14 @@ static void emit_workload(struct out *o, const struct rec *p,
 	out_obj_end(o);
 }
 
-/* Each recording's own answer, and how the bound over them came out. */
-static void emit_runs(struct out *o, const struct rec *p)
+/* Each recording's own answer (not in --tsv's summary row: --tsv=runs), and how the
+ * bound over them came out. */
+static void emit_runs(struct cli *cli, const struct rec *p)
 {
+	struct out *o = cli->out;
+
+	if (cli_tsv_skip(cli, "runs"))
+		goto bound;
 	out_list_begin(o, "runs");
 	for (size_t i = 0; i < p->n; i++) {
 		bool inf = p->runs[i].quota_us == CGCTL_BW_INF;
@@ -281,6 +293,9 @@ static void emit_runs(struct out *o, const struct rec *p)
 		out_obj_end(o);
 	}
 	out_list_end(o);
+	if (cli_tsv_skip(cli, "summary"))
+		return;	/* --tsv=runs: that table alone */
+bound:;
 	static const char *const methods[] = { "none", "recordings", "windows" };
 	int m = p->bound.method;
 
@@ -309,16 +324,19 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_obj_begin(o, "budget");
 	out_double(o, "max_throttled_ratio",
 		   (p->o.max_throttled_ppm ? p->o.max_throttled_ppm : 10000) / 1e6, 4);
-	out_usec(o, "max_delay_usec", p->o.max_delay_ns);
+	if (p->o.max_delay_ns)
+		out_usec(o, "max_delay_usec", p->o.max_delay_ns);
+	else
+		out_null(o, "max_delay_usec");	/* no delay budget: none, not 0 */
 	out_obj_end(o);
 	out_bool(o, "feasible", r->feasible);
 	out_u64(o, "cpus", r->cpus);
 	out_double(o, "saturated_ratio", r->saturated_frac, 4);
 	out_bool(o, "all_cpus", r->all_cpus);
-	emit_replay(o, "recommended", &r->best);
-	emit_runs(o, p);
+	emit_replay(o, "recommended", &r->best, p->o.kver ? p->o.kver : CGCTL_KVER_NEWEST);
+	emit_runs(cli, p);
 	out_double(o, "percentile_use_cpus", r->pct_use, 3);
-	emit_replay(o, "percentile", &r->pct);
+	emit_replay(o, "percentile", &r->pct, p->o.kver ? p->o.kver : CGCTL_KVER_NEWEST);
 	out_u64(o, "replays", r->replays);
 }
 
@@ -350,6 +368,9 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 
 	(void)argc;
 	(void)argv;
+	rc = cli_kv(cli, NULL, 0);
+	if (rc)
+		return rc;
 	rc = parse_opts(cli, &p);
 	if (!rc)
 		rc = load_traces(cli, &p);
@@ -390,4 +411,5 @@ const struct cgctl_cmd cmd_bw_recommend = {
 	.run = recommend,
 	.min_args = 0,
 	.max_args = 0,
+	.tsv_tables = "summary,runs",
 };

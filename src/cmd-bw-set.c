@@ -34,6 +34,7 @@ static const struct poptOption options[] = {
 	{ "burst", '\0', POPT_ARG_STRING, &opt_burst, 0,
 	  "unused quota that may accumulate (plain numbers are µs)", "DUR" },
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, (void *)sd_route_options, 0, NULL, NULL },
+	CLI_KV_OPTIONS,
 	POPT_TABLEEND
 };
 
@@ -195,7 +196,9 @@ static int set(struct cli *cli, int argc, const char **argv)
 	struct sd_route sr;
 	int rc, r;
 
-	rc = bw_resolve(cli, argv[0], &t);
+	rc = cli_kv(cli, NULL, 0);
+	if (!rc)
+		rc = bw_resolve(cli, argv[0], &t);
 	if (rc)
 		return rc;
 	/* the cgroup lock from the read the options complete to the end of the plan */

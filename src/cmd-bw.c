@@ -216,7 +216,9 @@ static int show(struct cli *cli, int argc, const char **argv)
 	struct bw_target t;
 	int rc, r;
 
-	rc = bw_resolve(cli, argv[0], &t);
+	rc = cli_kv(cli, NULL, 0);
+	if (!rc)
+		rc = bw_resolve(cli, argv[0], &t);
 	if (rc)
 		return rc;
 	r = cgctl_cpu_settings_read(cli->ctx, t.m, t.path, &cs);
@@ -243,8 +245,14 @@ static int show(struct cli *cli, int argc, const char **argv)
 	return EXIT_OK;
 }
 
+static const struct poptOption show_options[] = {
+	CLI_KV_OPTIONS,
+	POPT_TABLEEND
+};
+
 const struct cgctl_cmd cmd_bw_show = {
 	.name = "show",
+	.options = show_options,
 	.args = "PATH",
 	.summary = "bandwidth setting, effective limit, cpu.stat and cpu.stat.local",
 	.run = show,

@@ -57,6 +57,7 @@ static const struct poptOption options[] = {
     {"timeline", '\0', POPT_ARG_NONE, &opt_timeline, 0, "draw memory.current over time",
      NULL},
     {"ascii", '\0', POPT_ARG_NONE, &opt_ascii, 0, "plain ASCII timeline", NULL},
+    CLI_KV_OPTIONS,
     POPT_TABLEEND};
 
 struct pred {
@@ -293,7 +294,7 @@ static void emit(struct cli *cli, const struct pred *p)
 	else
 		out_null(o, "rate_bytes");
 	out_bytes(o, "chunk_bytes", (uint64_t)p->wl.chunk_pages * PG);
-	out_double(o, "page_time_usec", p->cfg.alloc_ns / 1000.0, 3);
+	out_usec_frac(o, "page_time_usec", p->cfg.alloc_ns / 1000.0);
 	out_obj_end(o);
 	out_str(o, "kernel", mem_kver_str(p->cfg.kver, kv, sizeof(kv)));
 	out_str(o, "lru", p->cfg.lru == CGCTL_MEMHIGH_LRU_GEN ? "gen" : "classic");
@@ -371,7 +372,9 @@ static int predict(struct cli *cli, int argc, const char **argv)
 	struct pred p = {0};
 	int rc;
 
-	rc = parse_settings(cli, argc, argv, &p);
+	rc = cli_kv(cli, NULL, 0);
+	if (!rc)
+		rc = parse_settings(cli, argc, argv, &p);
 	if (!rc)
 		rc = parse_workload(cli, &p);
 	if (!rc)

@@ -44,6 +44,7 @@ static const struct poptOption options[] = {
 	{ "oom-group", '\0', POPT_ARG_STRING, &opt_oomg, 0,
 	  "kill the whole group on OOM (v2 memory.oom.group)", "0|1" },
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, (void *)sd_route_options, 0, NULL, NULL },
+	CLI_KV_OPTIONS,
 	POPT_TABLEEND
 };
 
@@ -406,8 +407,12 @@ static int run(struct cli *cli, int argc, const char **argv)
 	int rc, r;
 
 	rc = parse_args(cli, argc, argv, &path);
-	if (rc)
+	if (!rc)
+		rc = cli_kv(cli, NULL, 0);
+	if (rc) {
+		free((char *)path);
 		return rc;
+	}
 	p.arg = path;
 	rc = cli_resolve(cli, "memory", path, &p.m, p.path, sizeof(p.path));
 	if (rc)

@@ -23,14 +23,35 @@ static void emit_limit(struct out *o, const char *key, uint64_t v)
 	out_bytes(o, key, v);	/* UINT64_MAX prints as max / null */
 }
 
-/* Print memory.stat (or any flat keyed file) as an object of numbers; v1's
- * hierarchical_*_limit print unlimited as PAGE_COUNTER_MAX pages: null (max). */
+/* Whether memory.stat's @key counts events, not bytes: v1's pgpgin/pgfault and
+ * workingset_* (mm/memcontrol-v1.c memcg1_stat_format(), v6.12), v2's event entries
+ * after the byte sizes of memory_stats[] (mm/memcontrol.c memcg_stat_format(), v6.12):
+ * pg*, workingset_*, thp_*, pswp*, zswpin/zswpout/zswpwb, numa_*, swpin_zero/swpout_zero.
+ * Every other key is a size in bytes. */
+static bool stat_is_count(const char *key)
+{
+	static const char *const prefix[] = { "pg", "workingset_", "thp_", "pswp", "zswpin",
+					      "zswpout", "zswpwb", "numa_", "swpin_", "swpout_" };
+
+	if (!strncmp(key, "total_", 6))
+		key += 6;	/* v1's hierarchical sums */
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(key, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
+}
+
+/* Print memory.stat (or any flat keyed file) as an object of numbers, sizes as bytes
+ * (human: converted like usage); v1's hierarchical_*_limit print unlimited as
+ * PAGE_COUNTER_MAX pages: null (max). */
 static int emit_kv(const struct cgctl_kv *kv, void *data)
 {
 	struct out *o = data;
 
 	if (cli_unlimited_text(NULL, kv->value))
 		out_bytes(o, kv->key, UINT64_MAX);
+	else if (kv->has_u && !stat_is_count(kv->key))
+		out_bytes(o, kv->key, kv->u);
 	else if (kv->has_u)
 		out_u64(o, kv->key, kv->u);
 	else
@@ -181,7 +202,9 @@ static int show(struct cli *cli, int argc, const char **argv)
 	uint32_t kver;
 	int rc, r;
 
-	rc = cli_resolve(cli, "memory", argv[0], &m, norm, sizeof(norm));
+	rc = cli_kv(cli, NULL, 0);
+	if (!rc)
+		rc = cli_resolve(cli, "memory", argv[0], &m, norm, sizeof(norm));
 	if (rc)
 		return rc;
 	r = cgctl_cg_exists(cli->ctx, m, norm);
@@ -214,8 +237,14 @@ static int show(struct cli *cli, int argc, const char **argv)
 	return EXIT_OK;
 }
 
+static const struct poptOption show_options[] = {
+	CLI_KV_OPTIONS,
+	POPT_TABLEEND
+};
+
 const struct cgctl_cmd cmd_mem_show = {
 	.name = "show",
+	.options = show_options,
 	.args = "PATH",
 	.summary = "memory counters, stat, truly charged interval, move-charge state",
 	.run = show,

@@ -665,8 +665,8 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 		out_null(cli->out, "expected");
 	if (t->observed) {
 		out_obj_begin(cli->out, "observed");
-		out_i64(cli->out, "from_delta_bytes", t->from_delta);
-		out_i64(cli->out, "to_delta_bytes", t->to_delta);
+		out_sbytes(cli->out, "from_delta_bytes", t->from_delta);
+		out_sbytes(cli->out, "to_delta_bytes", t->to_delta);
 		out_obj_end(cli->out);
 	} else if (!opt_dry) {
 		out_null(cli->out, "observed");
@@ -749,8 +749,9 @@ static int run(struct cli *cli, int argc, const char **argv)
 
 	if (opt_freeze && !opt_tree)
 		return cli_usage(cli, "--freeze stops a tree: it needs --tree");
-	rc = opt_tree ? cli_tables(cli, move_tree_tables, N_TABLES(move_tree_tables), false) :
-			cli_tables(cli, move_tables, N_TABLES(move_tables), false);
+	/* the throttling block: key/value lines (src/kv.c) beside the tables */
+	rc = opt_tree ? cli_kv(cli, move_tree_tables, N_TABLES(move_tree_tables)) :
+			cli_kv(cli, move_tables, N_TABLES(move_tables));
 	if (rc)
 		return rc;
 	rc = cli_collect_pids(cli, argc - 1, argv, &pids, &n);

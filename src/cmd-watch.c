@@ -14,13 +14,14 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "cgctl.h"
 #include "stat-openmetrics.h"
 
-static const char *opt_interval, *opt_count;
-static int opt_om;
+static const char *opt_interval, *opt_count, *opt_output;
+static int opt_om, opt_bytes;
 
 static const struct poptOption options[] = {
 	{ "interval", 'i', POPT_ARG_STRING, &opt_interval, 0,
@@ -30,6 +31,11 @@ static const struct poptOption options[] = {
 	  "COUNT" },
 	{ "openmetrics", '\0', POPT_ARG_NONE, &opt_om, 0,
 	  "each sample's totals as an OpenMetrics exposition ending in '# EOF'", NULL },
+	{ "output", 'o', POPT_ARG_STRING, &opt_output, 0,
+	  "the columns to print, by name (time,cpu-usage,cpu%,periods,throttled,"
+	  "throttled-t,memory,mem-delta)", "COLUMNS" },
+	{ "bytes", 'b', POPT_ARG_NONE, &opt_bytes, 0,
+	  "sizes in bytes and times in microseconds", NULL },
 	POPT_TABLEEND
 };
 
@@ -196,7 +202,53 @@ static void print_json(struct cli *cli, const struct row *r)
 	}
 }
 
-#define HUMAN_HEAD "%10s %10s %7s %8s %9s %12s %12s %12s\n"
+/* the human columns, in their order, and the -o choice of them */
+enum { C_TIME, C_USAGE, C_PCT, C_PER, C_NTH, C_THR, C_MEM, C_MDELTA, C_N };
+static const struct { const char *name; int width; } wcols[C_N] = {
+	{ "time", 10 }, { "cpu-usage", 10 }, { "cpu%", 7 }, { "periods", 8 },
+	{ "throttled", 9 }, { "throttled-t", 12 }, { "memory", 12 }, { "mem-delta", 12 },
+};
+static int wsel[C_N], nsel;
+
+/* -o LIST: the columns by name (any case).  Returns: EXIT_OK or EXIT_USAGE. */
+static int pick_columns(struct cli *cli)
+{
+	const char *p = opt_output;
+
+	nsel = 0;
+	if (!p) {
+		for (int c = 0; c < C_N; c++)
+			wsel[nsel++] = c;
+		return EXIT_OK;
+	}
+	if (cli->fmt != OUT_HUMAN)
+		return cli_usage(cli, "--output picks the human columns: not with --%s",
+				 cli->fmt == OUT_JSON ? "json" : "tsv");
+	do {
+		size_t l = strcspn(p, ",");
+		int c;
+
+		for (c = 0; c < C_N; c++)
+			if (strlen(wcols[c].name) == l && !strncasecmp(wcols[c].name, p, l))
+				break;
+		if (c == C_N)
+			return cli_usage(cli, "--output: unknown column '%.*s' (columns: time,"
+					 "cpu-usage,cpu%%,periods,throttled,throttled-t,memory,"
+					 "mem-delta)", (int)l, p);
+		if (nsel < C_N)
+			wsel[nsel++] = c;
+		p += l;
+	} while (*p++ == ',');
+	return EXIT_OK;
+}
+
+/* The chosen columns of one line: @cells[C_N]. */
+static void print_cells(char cells[][32])
+{
+	for (int i = 0; i < nsel; i++)
+		printf("%s%*s", i ? " " : "", wcols[wsel[i]].width, cells[wsel[i]]);
+	putchar('\n');
+}
 /* the JSON keys (print_json()) */
 #define TSV_HEAD "time_usec\tinterval_usec\tusage_usec\tusage_cpus\tnr_periods\t" \
 		 "nr_throttled\tthrottled_usec\tmemory_bytes\tmemory_delta_bytes\n"
@@ -205,15 +257,27 @@ static void print_header(struct cli *cli)
 {
 	if (cli->fmt == OUT_TSV)
 		fputs(TSV_HEAD, stdout);
-	else if (cli->fmt == OUT_HUMAN)
-		printf(HUMAN_HEAD, "time", "cpu-usage", "cpu%", "periods", "throttled",
-		       "throttled-t", "memory", "mem-delta");
+	else if (cli->fmt == OUT_HUMAN) {
+		char cells[C_N][32];
+
+		for (int c = 0; c < C_N; c++)
+			snprintf(cells[c], sizeof(cells[c]), "%s", wcols[c].name);
+		print_cells(cells);
+	}
+}
+
+/* @ns as a readable duration, or in µs with -b */
+static void cell_usec(char *buf, size_t len, uint64_t ns)
+{
+	if (opt_bytes)
+		snprintf(buf, len, "%" PRIu64, ns / 1000);
+	else
+		cgctl_format_duration(buf, len, ns);
 }
 
 static void print_row(struct cli *cli, const struct row *r)
 {
-	char u[24] = "-", th[24] = "-", m[24] = "-", md[24] = "-", pct[16] = "-";
-	char per[24] = "-", nth[24] = "-";
+	char cells[C_N][32];
 
 	if (cli->fmt == OUT_JSON) {
 		print_json(cli, r);
@@ -237,23 +301,32 @@ static void print_row(struct cli *cli, const struct row *r)
 			printf("\t-\t-\n");
 		return;
 	}
+	for (int c = 0; c < C_N; c++)
+		strcpy(cells[c], "-");
+	if (opt_bytes)	/* -b: the TSV's numbers (µs, bytes) */
+		snprintf(cells[C_TIME], sizeof(cells[0]), "%" PRIu64,
+			 (uint64_t)(r->time_s * 1e6 + 0.5));
+	else
+		snprintf(cells[C_TIME], sizeof(cells[0]), "%.3fs", r->time_s);
 	if (r->usage_ok) {
-		cgctl_format_duration(u, sizeof(u), r->usage_ns);
-		snprintf(pct, sizeof(pct), "%.1f", r->cpu_pct);
+		cell_usec(cells[C_USAGE], sizeof(cells[0]), r->usage_ns);
+		snprintf(cells[C_PCT], sizeof(cells[0]), "%.1f", r->cpu_pct);
 	}
 	if (r->cpu) {
-		snprintf(per, sizeof(per), "%" PRIu64, r->periods);
-		snprintf(nth, sizeof(nth), "%" PRIu64, r->throttled);
-		cgctl_format_duration(th, sizeof(th), r->throttled_ns);
+		snprintf(cells[C_PER], sizeof(cells[0]), "%" PRIu64, r->periods);
+		snprintf(cells[C_NTH], sizeof(cells[0]), "%" PRIu64, r->throttled);
+		cell_usec(cells[C_THR], sizeof(cells[0]), r->throttled_ns);
 	}
-	if (r->mem_ok) {
-		cgctl_format_size(m, sizeof(m), r->mem);
-		md[0] = r->mem_delta < 0 ? '-' : '+';
-		cgctl_format_size(md + 1, sizeof(md) - 1,
+	if (r->mem_ok && opt_bytes) {
+		snprintf(cells[C_MEM], sizeof(cells[0]), "%" PRIu64, r->mem);
+		snprintf(cells[C_MDELTA], sizeof(cells[0]), "%+" PRId64, r->mem_delta);
+	} else if (r->mem_ok) {
+		cgctl_format_size(cells[C_MEM], sizeof(cells[0]), r->mem);
+		cells[C_MDELTA][0] = r->mem_delta < 0 ? '-' : '+';
+		cgctl_format_size(cells[C_MDELTA] + 1, sizeof(cells[0]) - 1,
 				  r->mem_delta < 0 ? -(uint64_t)r->mem_delta : (uint64_t)r->mem_delta);
 	}
-	printf("%9.3fs %10s %7s %8s %9s %12s %12s %12s\n", r->time_s, u, pct, per, nth, th, m,
-	       md);
+	print_cells(cells);
 }
 
 static void sleep_until(uint64_t t_ns)
@@ -331,6 +404,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 	int rc;
 
 	rc = parse_opts(cli, &interval, &count);
+	if (!rc)
+		rc = pick_columns(cli);
 	if (rc)
 		return rc;
 	if (opt_om && cli->fmt != OUT_HUMAN)

@@ -15,13 +15,18 @@
 #include "libcgctl.h"
 #include "output.h"
 #include "output-table.h"
+#include "kv.h"
 #include "util/strbuf.h"
 
 #ifndef MIN
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #endif
 
-enum node_type { N_OBJ, N_LIST, N_STR, N_U64, N_I64, N_DBL, N_BOOL, N_NULL, N_BYTES, N_USEC };
+enum node_type {
+	N_OBJ, N_LIST, N_STR, N_U64, N_I64, N_DBL, N_BOOL, N_NULL, N_BYTES, N_USEC,
+	N_DUSEC,	/* µs with a fraction (d) */
+	N_SBYTES,	/* signed bytes (i) */
+};
 
 /* 40 bytes: a 10,000-row table is 90,000 of them, and every page of them a page fault */
 struct node {
@@ -366,6 +371,24 @@ void out_usec(struct out *o, const char *key, uint64_t ns)
 	node_new(o, N_USEC, key)->u = ns;
 }
 
+void out_usec_frac(struct out *o, const char *key, double usec)
+{
+	if (o->jo) {
+		jout_double(o->jo, key, usec);
+		return;
+	}
+	node_new(o, N_DUSEC, key)->d = usec;
+}
+
+void out_sbytes(struct out *o, const char *key, int64_t bytes)
+{
+	if (o->jo) {
+		jout_i64(o->jo, key, bytes);
+		return;
+	}
+	node_new(o, N_SBYTES, key)->i = bytes;
+}
+
 void out_set_tables(struct out *o, const struct out_table *t, size_t n,
 		    const struct out_table_opts *opts)
 {
@@ -373,6 +396,11 @@ void out_set_tables(struct out *o, const struct out_table *t, size_t n,
 	o->ntables = n;
 	if (opts)
 		o->topts = *opts;
+}
+
+void out_set_kv(struct out *o)
+{
+	o->topts.kv = true;
 }
 
 /* ---- scalar text ---- */
@@ -426,6 +454,25 @@ static void scalar_text(const struct node *n, enum txt mode, struct strbuf *sb)
 			strbuf_puts(sb, buf);
 		} else {
 			strbuf_put_u64(sb, n->u / 1000);
+		}
+		break;
+	case N_DUSEC:
+		if (units && n->d >= 0 && n->d < 1.8e13) {
+			cgctl_format_duration(buf, sizeof(buf), (uint64_t)(n->d * 1000 + 0.5));
+			strbuf_puts(sb, buf);
+		} else if (strbuf_put_double(sb, n->d) == -EINVAL) {
+			strbuf_puts(sb, "-");
+		}
+		break;
+	case N_SBYTES:
+		if (units) {
+			uint64_t mag = n->i < 0 ? -(uint64_t)n->i : (uint64_t)n->i;
+
+			cgctl_format_size(buf, sizeof(buf), mag);
+			strbuf_puts(sb, n->i < 0 ? "-" : "");
+			strbuf_puts(sb, buf);
+		} else {
+			strbuf_put_i64(sb, n->i);
 		}
 		break;
 	case N_OBJ:
@@ -674,6 +721,10 @@ struct human {
 	FILE *fp;
 	enum txt mode;
 	int err;
+	/* key/value mode (topts.kv): the lines not printed yet, their values malloc'ed */
+	struct kv_line *kv;
+	size_t nkv, capkv;
+	const char *names;	/* -o of a key/value result */
 };
 
 static const struct out_table *table_spec(const struct out *o, const char *key)
@@ -701,6 +752,128 @@ static void human_table(struct human *h, const struct node *c, bool first, int i
 	if (r < 0 && !h->err)
 		h->err = r;
 	table_free(&t);
+}
+
+/* ---- key/value (kv.c) ---- */
+
+static void kv_add(struct human *h, int depth, const char *key, char *value)
+{
+	if (h->nkv == h->capkv) {
+		h->capkv = h->capkv ? 2 * h->capkv : 32;
+		h->kv = realloc(h->kv, h->capkv * sizeof(*h->kv));
+		if (!h->kv)
+			abort();	/* as node_new() */
+	}
+	h->kv[h->nkv++] = (struct kv_line){ depth, key, value };
+}
+
+/* Print the lines so far. */
+static void kv_flush(struct human *h)
+{
+	int r = kv_print(h->kv, h->nkv, h->names, h->mode == TXT_HUMAN_RAW, h->fp);
+
+	if (r < 0 && !h->err)
+		h->err = r;
+	for (size_t i = 0; i < h->nkv; i++)
+		free((char *)h->kv[i].value);
+	h->nkv = 0;
+}
+
+/* Whether the -o list names table @key (a key/value result prints only those named). */
+static bool kv_table_named(const char *names, const char *key)
+{
+	const char *p = names;
+
+	if (!names)
+		return true;
+	do {
+		size_t l = strcspn(p, ",");
+
+		if (key && l && kv_name_is(p, l, key))
+			return true;
+		p += l;
+	} while (*p++ == ',');
+	return false;
+}
+
+/* The value of scalar (or list of scalars) @c, malloc'ed. */
+static char *kv_value(const struct node *c, enum txt mode)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *v;
+
+	if (c->type == N_LIST) {
+		for (const struct node *e = c->child; e; e = e->next) {
+			if (sb.len)
+				strbuf_puts(&sb, ", ");
+			scalar_text(e, mode, &sb);
+		}
+	} else {
+		scalar_text(c, mode, &sb);
+	}
+	v = strdup(strbuf_str(&sb));
+	strbuf_release(&sb);
+	if (!v)
+		abort();
+	return v;
+}
+
+/* The keys of @n at @depth as key/value lines; tables print between them. */
+static void render_kv(struct human *h, const struct node *n, int depth, bool top)
+{
+	for (const struct node *c = n->child; c; c = c->next) {
+		if (c->type == N_OBJ && c->key) {
+			kv_add(h, depth, c->key, NULL);
+			render_kv(h, c, depth + 1, false);
+		} else if (c->type == N_OBJ) {
+			render_kv(h, c, depth, false);
+		} else if (is_table(c)) {
+			kv_flush(h);
+			if (kv_table_named(h->names, c->key))
+				human_table(h, c, top && c == n->child, 2 * depth);
+		} else if (c->key) {
+			kv_add(h, depth, c->key, kv_value(c, h->mode));
+		}
+	}
+}
+
+/* Collect the key/value lines of @n (values empty) and the keys of its tables. */
+static void kv_collect(struct human *h, const struct node *n, int depth, const char **tables,
+		       size_t *ntables, size_t max)
+{
+	for (const struct node *c = n->child; c; c = c->next) {
+		if (c->type == N_OBJ && c->key) {
+			kv_add(h, depth, c->key, NULL);
+			kv_collect(h, c, depth + 1, tables, ntables, max);
+		} else if (c->type == N_OBJ) {
+			kv_collect(h, c, depth, tables, ntables, max);
+		} else if (is_table(c)) {
+			if (c->key && *ntables < max)
+				tables[(*ntables)++] = c->key;
+		} else if (c->key) {
+			kv_add(h, depth, c->key, NULL);
+		}
+	}
+}
+
+static bool kv_filters(const struct out *o)
+{
+	return o->topts.kv && o->topts.columns && !o->ntables;
+}
+
+int out_kv_check(struct out *o, char *bad, size_t len)
+{
+	struct human h = { .o = o };
+	const char *tables[33] = { 0 };
+	size_t nt = 0;
+	int r;
+
+	if (o->jo || !kv_filters(o))
+		return 0;
+	kv_collect(&h, o->root, 0, tables, &nt, 32);
+	r = kv_check(h.kv, h.nkv, tables, o->topts.columns, bad, len);
+	free(h.kv);
+	return r;
 }
 
 static void render_human(struct human *h, const struct node *n, int indent)
@@ -791,6 +964,11 @@ int out_render(struct out *o, FILE *fp)
 	} else if (o->fmt == OUT_TSV) {
 		if (o->root->child)
 			render_tsv(o->root, fp);
+	} else if (o->topts.kv) {
+		h.names = kv_filters(o) ? o->topts.columns : NULL;
+		render_kv(&h, o->root, 0, true);
+		kv_flush(&h);
+		free(h.kv);
 	} else {
 		render_human(&h, o->root, 0);
 	}

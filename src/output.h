@@ -79,6 +79,8 @@ struct out_table_opts {
 	bool noheadings;	/* -n */
 	bool bytes;		/* -b: sizes in bytes, times in microseconds */
 	bool raw;		/* -r: no alignment, one space between cells */
+	bool kv;		/* the keys outside tables as key/value lines (kv.c): labels
+				 * without units; -o picks keys when no column table is set */
 };
 
 /*
@@ -87,12 +89,25 @@ struct out_table_opts {
  */
 void out_set_tables(struct out *o, const struct out_table *t, size_t n,
 		    const struct out_table_opts *opts);
+/* Print the keys outside tables as key/value lines (opts.kv), keeping the tables' -o. */
+void out_set_kv(struct out *o);
 /*
  * Check @opts->columns against @t: every name must be a column of one of the tables.
  * Returns: 0, or -EINVAL with the offending name in @bad (of @len bytes).
  */
 int out_tables_check(const struct out_table *t, size_t n, const struct out_table_opts *opts,
 		     char *bad, size_t len);
+
+/*
+ * Check the -o list of a key/value result (opts.kv, no column tables) against what was
+ * recorded: every name must name a key, a section or a table.  Returns: 0, or -EINVAL
+ * with the offending name in @bad (of @len bytes).
+ */
+int out_kv_check(struct out *o, char *bad, size_t len);
+/* A time given in µs with a fraction (JSON/TSV: that number; human: readable). */
+void out_usec_frac(struct out *o, const char *key, double usec);
+/* Signed bytes (a delta): JSON/TSV the number; human readable, with its sign. */
+void out_sbytes(struct out *o, const char *key, int64_t bytes);
 
 /* Print what was collected to @fp and start a new record (for streaming, e.g. one JSON
  * object per line).  Returns: 0, or -EIO when writing @fp failed. */

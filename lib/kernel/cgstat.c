@@ -51,7 +51,15 @@ CGCTL_EXPORT int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mou
 
 	if (!ctx || !m || !path || !cs)
 		return -EINVAL;
+	/*
+	 * cgroupstats only before 6.1: kernel/cgroup/cgroup-v1.c cgroupstats_build()
+	 * (v6.1 to v6.18) switches on the exact READ_ONCE(tsk->__state), and since the
+	 * freezer rewrite of 6.1 (f5d39b020809) sleepers in nanosleep, poll, futex, ...
+	 * carry TASK_INTERRUPTIBLE | TASK_FREEZABLE: no case matches, so two `sleep`s
+	 * counted 0 sleeping beside the process list showing them (issue 29).
+	 */
 	if (m->version == 1 && !cgctl_get_root(ctx)[0] &&
+	    cgctl_kver_of(ctx) && cgctl_kver_of(ctx) < CGCTL_KVER(6, 1, 0) &&
 	    cgctl_cgroupstats_get(ctx, m, path, cs, NULL) == 0)
 		return CGCTL_STATES_CGROUPSTATS;
 	r = states_from_proc(ctx, m, path, cs);

@@ -285,13 +285,17 @@ CGCTL_EXPORT int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgct
 	n = r == 0 ? read_at(dfd, "cpu.stat", buf, sizeof(buf)) : -ENOENT;
 	if (n >= 0)
 		r = cgctl_parse_cpu_stat(buf, (size_t)n, m->version, &bw->stat);
-	if (r == 0 && m->version == 2) {
+	/* cpu.stat.local (6.6+) on both versions: kernel/sched/core.c (v6.6)
+	 * cpu_local_stat_show() prints v2's "throttled_usec" in µs, the legacy
+	 * cpu_cfs_local_stat_show() v1's "throttled_time" in ns (as bw show reads it) */
+	if (r == 0) {
 		n = read_at(dfd, "cpu.stat.local", buf, sizeof(buf));
 		if (n >= 0) {
-			uint64_t us;
+			uint64_t v;
 
-			if (cgctl_parse_keyed_u64(buf, (size_t)n, "throttled_usec", &us) == 0) {
-				bw->throttled_local_ns = us * 1000;
+			if (cgctl_parse_keyed_u64(buf, (size_t)n, m->version == 2 ?
+						  "throttled_usec" : "throttled_time", &v) == 0) {
+				bw->throttled_local_ns = m->version == 2 ? v * 1000 : v;
 				bw->present |= CGCTL_CPUBW_LOCAL;
 			}
 		}

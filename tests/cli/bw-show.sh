@@ -23,7 +23,7 @@ cg --root "$ROOT" --json bw show /a/b
 	"(None, '/a', 0, 4519000)" ] && ok || fail "unlimited child: $OUT"
 cg --root "$ROOT" bw show /a
 expect_rc 0 "human show"
-expect_out_has "limited_by: /a" "human effective"
+expect_out_has "  LIMITED-BY           /a" "human effective"
 bad_input 4 "no such cgroup" --root "$ROOT" bw show /nope
 bad_input 2 "no path" --root "$ROOT" bw show
 

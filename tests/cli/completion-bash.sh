@@ -36,7 +36,7 @@ done
 got=$(comp cgctl stat --output PATH,U)
 check PATH,USAGE "$got" "stat --output PATH,U"
 has PATH,PATH "$got" && fail "stat --output PATH,U offers PATH,PATH" || ok
-for c in stat move "mem where" "bw predict"; do
+for c in stat move "mem where" "bw predict" "bw recommend"; do
 	# shellcheck disable=SC2086
 	got=$(comp cgctl $c --tsv=)
 	# shellcheck disable=SC2086
@@ -48,7 +48,7 @@ for c in stat move "mem where" "bw predict"; do
 	done
 done
 # before the command: every command's tables (cgctl(1) --tsv)
-all=$(for c in stat move "mem where" "bw predict"; do tables $c; done)
+all=$(for c in stat move "mem where" "bw predict" "bw recommend"; do tables $c; done)
 got=$(comp cgctl --tsv=)
 split=$(comp cgctl --tsv = "")
 n=0

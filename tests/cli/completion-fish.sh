@@ -62,7 +62,7 @@ complete_lines "$@" "cgctl " "cgctl mem " "cgctl bw " "cgctl help " "cgctl st" \
 	"cgctl --root $v2 stat /" "cgctl --root $v1 move " "cgctl --root $v1 mem where 4" \
 	"cgctl --root $v1 get /a memory.l" "cgctl --root $v1 set /a memory.l" \
 	"cgctl --root $v1 create -c memory /" "cgctl -" "cgctl --tsv=" "cgctl stat -o PATH,U" \
-	"cgctl stat --tsv=" "cgctl move --tsv=" "cgctl mem where --tsv=" "cgctl bw predict --tsv=" \
+	"cgctl stat --tsv=" "cgctl move --tsv=" "cgctl mem where --tsv=" "cgctl bw predict --tsv=" "cgctl bw recommend --tsv=" \
 	"cgctl stat -o " "cgctl move -o " "cgctl mem where -o " "cgctl tree --output " \
 	>"$T_TMP/out"
 [ -s "$T_TMP/fish.err" ] && fail "fish wrote errors: $(head -n 5 "$T_TMP/fish.err")" || ok
@@ -93,7 +93,7 @@ expect "cgctl validate pcp" pcp-lists
 # -o/--output: every column, and after a comma
 expect "cgctl -" -z
 expect "cgctl -" --null
-for c in stat move "mem where" "bw predict"; do
+for c in stat move "mem where" "bw predict" "bw recommend"; do
 	# shellcheck disable=SC2086
 	for t in $(tables_of $c); do
 		expect "cgctl $c --tsv=" "--tsv=$t"

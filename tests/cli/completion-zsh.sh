@@ -28,7 +28,7 @@ same() {
 }
 
 all=""
-for c in stat move "mem where" "bw predict"; do
+for c in stat move "mem where" "bw predict" "bw recommend"; do
 	# shellcheck disable=SC2086
 	want=$(for t in $(tables $c); do echo "--tsv=$t"; done)
 	all="$all $want"
@@ -36,7 +36,7 @@ for c in stat move "mem where" "bw predict"; do
 	# a global option after the command's arguments
 	same "$(comp "cgctl $c /a --tsv=")" "$want" "$c /a --tsv="
 done
-same "$(comp "cgctl --tsv=")" "$all" "--tsv= before the command"
+same "$(comp "cgctl --tsv=")" "$(printf '%s\n' $all | sort -u)" "--tsv= before the command"
 same "$(comp "cgctl -q --tsv=t")" "--tsv=tasks --tsv=throttle --tsv=timeline" "-q --tsv=t"
 check --json "$(comp "cgctl --js")" "--js"
 check --openmetrics "$(comp "cgctl watch --o")" "watch --o"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `cgctl stat --long` task states (cgroupstats on v1) and `stat --tasks` (taskstats): a
-# spinner, a sleeper and a stopped process in a scratch cpu cgroup are counted as
-# running, sleeping and stopped; --tasks lists each with its comm and CPU time.
-# run-test: shared (states of its own three tasks; no time measured)
+# spinner, a sleeper in pause(), one in nanosleep (sleep 30) and a stopped process in a
+# scratch cpu cgroup are counted as running, 2 sleeping and stopped (from /proc from 6.1
+# on: cgroupstats counts no TASK_FREEZABLE sleeper there); --tasks lists each.
+# run-test: shared (states of its own four tasks; no time measured)
 . "$top_srcdir/tests/lib.sh"
 spinner_setup
 
@@ -13,7 +14,8 @@ start() { sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CPU$g" "
 start "$SPIN" 0; spin=$!
 start "$SPIN" -p; sleeper=$!
 start "$SPIN" -p; stopped=$!
-PIDS="$spin $sleeper $stopped"
+start sleep 30; napper=$!
+PIDS="$spin $sleeper $stopped $napper"
 sleep 0.3
 kill -STOP "$stopped"
 sleep 0.2
@@ -21,10 +23,14 @@ sleep 0.2
 cg --json stat --long "$g"
 expect_rc 0 "stat"
 echo "tasks: $(json_get 'j["cgroups"][0]["tasks"]')"
-[ "$(json_get 'j["cgroups"][0]["tasks"]["source"]')" = cgroupstats ] && ok ||
-	fail "source: $OUT"
+kmaj=$(uname -r | cut -d. -f1) kmin=$(uname -r | cut -d. -f2)
+src=cgroupstats
+[ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 1 ]; } && src=proc
+[ "$(json_get 'j["cgroups"][0]["tasks"]["source"]')" = $src ] && ok ||
+	fail "source (want $src on $(uname -r)): $OUT"
 [ "$(json_get 'j["cgroups"][0]["tasks"]["running"]')" = 1 ] && ok || fail "running: $OUT"
-[ "$(json_get 'j["cgroups"][0]["tasks"]["sleeping"]')" = 1 ] && ok || fail "sleeping: $OUT"
+[ "$(json_get 'j["cgroups"][0]["tasks"]["sleeping"]')" = 2 ] && ok ||
+	fail "sleeping: pause() and nanosleep: $OUT"
 [ "$(json_get 'j["cgroups"][0]["tasks"]["stopped"]')" = 1 ] && ok || fail "stopped: $OUT"
 
 cg --json stat --tasks "$g"
@@ -32,8 +38,8 @@ expect_rc 0 "stat --tasks"
 # --tasks brings the task states of --long, not the rest of it
 [ "$(json_get 'j["cgroups"][0]["tasks"]["running"]')" = 1 ] && ok || fail "--tasks states: $OUT"
 [ "$(json_get '"quota_usec" in j["cgroups"][0]["cpu"]')" = False ] && ok || fail "--tasks lean: $OUT"
-[ "$(json_get 'len(j["processes"])')" = 3 ] && ok || fail "three processes: $OUT"
-[ "$(json_get 'sorted(set(p["comm"] for p in j["processes"]))')" = "['spinner']" ] && ok ||
+[ "$(json_get 'len(j["processes"])')" = 4 ] && ok || fail "four processes: $OUT"
+[ "$(json_get 'sorted(set(p["comm"] for p in j["processes"]))')" = "['sleep', 'spinner']" ] && ok ||
 	fail "comm: $OUT"
 # the spinner has run ~0.5 s; its CPU time agrees with /proc's utime+stime (ticks)
 cpu=$(json_get '[p["cpu_usec"] for p in j["processes"] if p["pid"] == '"$spin"'][0]')
@@ -52,5 +58,5 @@ expect_rc 0 "stat --tasks --tsv"
 cg --tsv=processes stat --tasks "$g"
 expect_rc 0 "stat --tasks --tsv=processes"
 [ "$(printf '%s\n' "$OUT" | grep -c '	spinner	')" = 3 ] &&
-	[ "$(printf '%s\n' "$OUT" | grep -c .)" = 4 ] && ok || fail "tsv rows: $OUT"
+	[ "$(printf '%s\n' "$OUT" | grep -c .)" = 5 ] && ok || fail "tsv rows: $OUT"
 done_testing

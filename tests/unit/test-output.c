@@ -250,6 +250,74 @@ START_TEST(table_columns)
 }
 END_TEST
 
+/* Signed sizes (move's FROM-DELTA) convert like the others: -8KiB beside 8KiB, not
+ * -8192 beside 8KiB; -b prints both raw.  And the key/value form (src/kv.c). */
+START_TEST(signed_and_kv)
+{
+	static const struct out_col cols[] = {
+		{ "EXPECTED", "expected_bytes", OUT_COL_DEFAULT | OUT_COL_RIGHT },
+		{ "FROM-DELTA", "from_delta_bytes", OUT_COL_DEFAULT | OUT_COL_RIGHT },
+	};
+	static const struct out_table tab[] = { { "moves", cols, 2 } };
+	struct out_table_opts opts = { 0 };
+	char bad[32];
+	struct out *o = out_new(OUT_HUMAN);
+	char *s;
+
+	for (int pass = 0; pass < 2; pass++) {
+		opts.bytes = pass;
+		out_set_tables(o, tab, 1, &opts);
+		out_list_begin(o, "moves");
+		out_obj_begin(o, NULL);
+		out_bytes(o, "expected_bytes", 8192);
+		out_sbytes(o, "from_delta_bytes", -8192);
+		out_obj_end(o);
+		out_obj_begin(o, NULL);
+		out_bytes(o, "expected_bytes", 0);
+		out_sbytes(o, "from_delta_bytes", 0);
+		out_obj_end(o);
+		out_list_end(o);
+		s = render(o);
+		ck_assert_str_eq(s, pass ? "EXPECTED  FROM-DELTA\n    8192       -8192\n"
+					   "       0           0\n"
+					 : "EXPECTED  FROM-DELTA\n    8KiB       -8KiB\n"
+					   "      0B          0B\n");
+		free(s);
+	}
+	out_free(o);
+
+	/* key/value lines: labels without units, sections indented; -b the keys */
+	o = out_new(OUT_HUMAN);
+	opts = (struct out_table_opts){ .kv = true };
+	out_set_tables(o, NULL, 0, &opts);
+	out_str(o, "path", "/a");
+	out_obj_begin(o, "settings");
+	out_usec(o, "quota_usec", 20000000);
+	out_usec_frac(o, "page_time_usec", 0.25);
+	out_obj_end(o);
+	s = render(o);
+	ck_assert_str_eq(s, "PATH        /a\nSETTINGS\n  QUOTA     20ms\n  PAGE-TIME 250ns\n");
+	free(s);
+	opts.bytes = true;
+	opts.columns = "settings.quota";
+	out_set_tables(o, NULL, 0, &opts);
+	out_str(o, "path", "/a");
+	out_obj_begin(o, "settings");
+	out_usec(o, "quota_usec", 20000000);
+	out_obj_end(o);
+	ck_assert_int_eq(out_kv_check(o, bad, sizeof(bad)), 0);
+	s = render(o);
+	ck_assert_str_eq(s, "settings\n  quota_usec 20000\n");
+	free(s);
+	opts.columns = "quota,period";
+	out_set_tables(o, NULL, 0, &opts);
+	out_usec(o, "quota_usec", 1000);
+	ck_assert_int_eq(out_kv_check(o, bad, sizeof(bad)), -EINVAL);
+	ck_assert_str_eq(bad, "period");
+	out_free(o);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("output");
@@ -260,6 +328,7 @@ int main(void)
 	tcase_add_test(tc, json_big);
 	tcase_add_test(tc, tree_forms);
 	tcase_add_test(tc, table_columns);
+	tcase_add_test(tc, signed_and_kv);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(su, tc);
 	return tu_run(su);
