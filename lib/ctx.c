@@ -77,7 +77,7 @@ CGCTL_EXPORT int cgctl_new(struct cgctl_ctx **ret, const char *root)
 	return 0;
 }
 
-CGCTL_EXPORT struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx)
+struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx)
 {
 	if (ctx)
 		ctx->refcount++;

@@ -124,7 +124,7 @@ CGCTL_EXPORT int cgctl_bw_sim_add_group(struct cgctl_bw_sim *s, int parent,
  * nothing takes it away across idle time (no expiration since 5.4).  Only a
  * configuration write resets it (tg_set_cfs_bandwidth(): 1 ns on 6.18, 0 before).
  */
-CGCTL_EXPORT int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *s, int group,
+int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *s, int group,
 					const int64_t *silo_ns, unsigned int n)
 {
 	struct bw_group *grp;
@@ -161,7 +161,7 @@ CGCTL_EXPORT int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *s, int group,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_sim_silos(const struct cgctl_bw_sim *s, int group,
+int cgctl_bw_sim_silos(const struct cgctl_bw_sim *s, int group,
 				    int64_t *silo_ns, unsigned int n)
 {
 	if (!s || !s->ran || group < 0 || group >= s->ngroups || !silo_ns ||
@@ -198,7 +198,7 @@ CGCTL_EXPORT int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *s,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_sim_write(struct cgctl_bw_sim *s, int group, uint64_t at_ns,
+int cgctl_bw_sim_write(struct cgctl_bw_sim *s, int group, uint64_t at_ns,
 				    const struct cgctl_bw_settings *bw)
 {
 	int i;
@@ -419,7 +419,7 @@ CGCTL_EXPORT int cgctl_bw_sim_stat(const struct cgctl_bw_sim *s, int group, bool
 	return 0;
 }
 
-CGCTL_EXPORT ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *s, int group,
+ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *s, int group,
 					  const struct cgctl_bw_period **ret)
 {
 	if (!s || !ret || group < 0 || group >= s->ngroups)
@@ -428,7 +428,7 @@ CGCTL_EXPORT ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *s, int grou
 	return (ssize_t)s->g[group].nperiods;
 }
 
-CGCTL_EXPORT int cgctl_bw_sim_settings(const struct cgctl_bw_sim *s, int group,
+int cgctl_bw_sim_settings(const struct cgctl_bw_sim *s, int group,
 				       struct cgctl_bw_settings *ret)
 {
 	const struct bw_pool *p;

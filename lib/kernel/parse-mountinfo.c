@@ -221,7 +221,7 @@ out:
 	return r;
 }
 
-CGCTL_EXPORT int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn,
+int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn,
 				       void *data)
 {
 	struct span line;

@@ -59,7 +59,7 @@ struct cgctl_bw_demand {
 	size_t nwin, capwin;
 };
 
-CGCTL_EXPORT int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns)
+int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns)
 {
 	struct cgctl_bw_demand *d;
 
@@ -73,7 +73,7 @@ CGCTL_EXPORT int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t star
 	return 0;
 }
 
-CGCTL_EXPORT void cgctl_bw_demand_free(struct cgctl_bw_demand *d)
+void cgctl_bw_demand_free(struct cgctl_bw_demand *d)
 {
 	if (!d)
 		return;
@@ -103,7 +103,7 @@ static int add_window(struct cgctl_bw_demand *d, uint64_t from_ns, uint64_t to_n
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
+int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
 					   uint64_t to_ns)
 {
 	if (!d)
@@ -112,7 +112,7 @@ CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t f
 	return add_window(d, from_ns, to_ns);
 }
 
-CGCTL_EXPORT int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
+int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
 				     const struct cgctl_bw_switch *sw, size_t n)
 {
 	if (!d || (!sw && n))
@@ -186,7 +186,7 @@ static struct dthread *thread_of(struct cgctl_bw_demand *d, uint32_t tid)
 	return &d->thr[d->nthr - 1];
 }
 
-CGCTL_EXPORT int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid,
+int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid,
 				       uint64_t oncpu_ns)
 {
 	struct dthread *t;
@@ -406,7 +406,7 @@ static int build(struct cgctl_bw_demand *d, unsigned int ncpus, uint64_t end)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_demand_trace(struct cgctl_bw_demand *d,
+int cgctl_bw_demand_trace(struct cgctl_bw_demand *d,
 				       const struct cgctl_bw_demand_meta *m, char **text,
 				       size_t *len)
 {
