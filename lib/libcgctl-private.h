@@ -12,6 +12,8 @@
 #define LIBCGCTL_PRIVATE_H
 
 #include "libcgctl.h"
+#include "util/kver.h"
+#include "util/units.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -389,6 +391,29 @@ int cgctl_bw_replay_run(const struct cgctl_bw_trace *t, const struct cgctl_bw_re
  */
 int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
 		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e);
+
+/*
+ * cgctl_bw_sim_set_weight: @group's cpu.shares (2..262144; v2 cpu.weight w is
+ * w * 1024 / 100).  Once any group has a weight, runnable threads share each CPU by CFS
+ * weights (hierarchical, calc_group_shares() with PELT load averages; before 6.6
+ * place_entity()'s sleeper credit, from 6.12 a woken thread's slice alone up to the
+ * tick that ends it) instead of equally, so other load is simulated:
+ * add it as threads of unlimited groups of its own (e.g. two spinners at 1024).
+ * Returns: 0, -EINVAL (unknown group, out of range, already run).
+ */
+int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *sim, int group, uint32_t shares);
+/*
+ * cgctl_bw_write_plan: the writes that take a group from @old to @want, skipping
+ * unchanged values, in an order whose every intermediate state the kernel accepts
+ * (burst down first / up last; period first when both grow, quota first when both
+ * shrink; via quota -1 when no two-write path exists).  With @nodes (n > 0) every
+ * intermediate is checked against the tree (cgctl_bw_check).
+ * Returns: the number of writes in @out (0..CGCTL_BW_PLAN_MAX), -EINVAL with @e.
+ */
+int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
+			const struct cgctl_bw_settings *want, int version,
+			const struct cgctl_bw_node *nodes, size_t n, size_t target,
+			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
 
 #ifdef __cplusplus
 }

@@ -77,36 +77,8 @@ void cgctl_set_log_priority(struct cgctl_ctx *ctx, int priority);
 /* The newest kernel the models were checked against: what they model when the kernel
  * is unknown (a fixture tree without osrelease, an unparsable uname). */
 #define CGCTL_KVER_NEWEST CGCTL_KVER(6, 18, 0)
-/* Parse "6.18.44-fc-v1045", "6.1", "2.6.34": Returns 0 and sets *ret, or -EINVAL. */
-int cgctl_kver_parse(const char *s, uint32_t *ret);
-/* Returns: the running kernel's version (uname), or 0 if it cannot be parsed. */
-uint32_t cgctl_kver_running(void);
 
-/* ---- units ---- */
 #define CGCTL_SIZE_MAX UINT64_MAX	/* "max" */
-/*
- * cgctl_parse_size: "4096", "512K", "1.5G", "512MiB", "max" (-> CGCTL_SIZE_MAX).
- * K/M/G/T/P/E (also k/m/g/t/p/e, as the kernel's memparse() takes them) and KiB.. are
- * powers of 1024; a fraction must come to a whole number of
- * bytes.  Returns: 0, -EINVAL (empty, negative, junk, fractional bytes), -ERANGE (overflow).
- */
-int cgctl_parse_size(const char *s, uint64_t *ret);
-/*
- * cgctl_parse_duration: "500us", "50ms", "1.5s", "2m", "100ns"; a plain number is taken
- * in @plain_unit_ns (1000 for files in µs; 0 means 1000).  Result in ns, exact.
- * Returns: 0, -EINVAL, -ERANGE.
- */
-int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uint64_t *ret);
-/* Format for humans, at most two decimals, trailing zeros dropped, in the unit the
- * rounded value stays below 1024 (sizes) or 1000 (durations) of: "512MiB", "1.5GiB",
- * "1MiB" for 1048575 B, "max"; "50ms", "1.5s", "1ms" for 999999 ns.  Returns the length
- * that was (or would have been) written, like snprintf (@buf may be NULL when @len is 0);
- * -EINVAL for a NULL @buf with a @len. */
-int cgctl_format_size(char *buf, size_t len, uint64_t bytes);
-int cgctl_format_duration(char *buf, size_t len, uint64_t ns);
-
-/* Returns: the exit status the CLI uses for a -errno (see cgctl(1) EXIT STATUS). */
-int cgctl_errno_to_exit(int neg_errno);
 
 /* ===== end: core ===== */
 
@@ -1155,16 +1127,6 @@ void cgctl_bw_sim_free(struct cgctl_bw_sim *sim);
  */
 int cgctl_bw_sim_add_group(struct cgctl_bw_sim *sim, int parent,
 			   const struct cgctl_bw_settings *bw);
-/*
- * cgctl_bw_sim_set_weight: @group's cpu.shares (2..262144; v2 cpu.weight w is
- * w * 1024 / 100).  Once any group has a weight, runnable threads share each CPU by CFS
- * weights (hierarchical, calc_group_shares() with PELT load averages; before 6.6
- * place_entity()'s sleeper credit, from 6.12 a woken thread's slice alone up to the
- * tick that ends it) instead of equally, so other load is simulated:
- * add it as threads of unlimited groups of its own (e.g. two spinners at 1024).
- * Returns: 0, -EINVAL (unknown group, out of range, already run).
- */
-int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *sim, int group, uint32_t shares);
 /* Returns: 0, -EINVAL (unknown group, trace thread out of range), -ENOMEM. */
 int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *sim, const struct cgctl_bw_thread *t);
 /* Run once.  Returns: the number of events simulated (>= 0), -EINVAL, -ENOMEM, -EALREADY. */
@@ -1218,19 +1180,6 @@ struct cgctl_bw_write {
 	char value[48];			/* what to write: "50000", "-1", "max 100000" */
 	struct cgctl_bw_settings after;	/* the group's setting once this write is done */
 };
-
-/*
- * cgctl_bw_write_plan: the writes that take a group from @old to @want, skipping
- * unchanged values, in an order whose every intermediate state the kernel accepts
- * (burst down first / up last; period first when both grow, quota first when both
- * shrink; via quota -1 when no two-write path exists).  With @nodes (n > 0) every
- * intermediate is checked against the tree (cgctl_bw_check).
- * Returns: the number of writes in @out (0..CGCTL_BW_PLAN_MAX), -EINVAL with @e.
- */
-int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
-			const struct cgctl_bw_settings *want, int version,
-			const struct cgctl_bw_node *nodes, size_t n, size_t target,
-			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
 
 /* ===== end: engine: CFS bandwidth ===== */
 

@@ -125,7 +125,7 @@ CGCTL_EXPORT int cgctl_bw_sim_add_group(struct cgctl_bw_sim *s, int parent,
  * configuration write resets it (tg_set_cfs_bandwidth(): 1 ns on 6.18, 0 before).
  */
 int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *s, int group,
-					const int64_t *silo_ns, unsigned int n)
+			   const int64_t *silo_ns, unsigned int n)
 {
 	struct bw_group *grp;
 
@@ -150,8 +150,8 @@ int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *s, int group,
  * Giving any group a weight makes the whole simulation share CPUs by CFS weights
  * (bandwidth-fair.c): other load is then simulated as groups of threads of its own.
  */
-CGCTL_EXPORT int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *s, int group,
-					 uint32_t shares)
+int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *s, int group,
+			    uint32_t shares)
 {
 	/* sched_group_set_shares(): MIN_SHARES 2 .. MAX_SHARES 1 << 18 */
 	if (!s || s->ran || group < 0 || group >= s->ngroups || shares < 2 ||
@@ -162,7 +162,7 @@ CGCTL_EXPORT int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *s, int group,
 }
 
 int cgctl_bw_sim_silos(const struct cgctl_bw_sim *s, int group,
-				    int64_t *silo_ns, unsigned int n)
+		       int64_t *silo_ns, unsigned int n)
 {
 	if (!s || !s->ran || group < 0 || group >= s->ngroups || !silo_ns ||
 	    n != s->cfg.ncpus)
@@ -199,7 +199,7 @@ CGCTL_EXPORT int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *s,
 }
 
 int cgctl_bw_sim_write(struct cgctl_bw_sim *s, int group, uint64_t at_ns,
-				    const struct cgctl_bw_settings *bw)
+		       const struct cgctl_bw_settings *bw)
 {
 	int i;
 
@@ -420,7 +420,7 @@ CGCTL_EXPORT int cgctl_bw_sim_stat(const struct cgctl_bw_sim *s, int group, bool
 }
 
 ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *s, int group,
-					  const struct cgctl_bw_period **ret)
+			     const struct cgctl_bw_period **ret)
 {
 	if (!s || !ret || group < 0 || group >= s->ngroups)
 		return -EINVAL;
@@ -429,7 +429,7 @@ ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *s, int group,
 }
 
 int cgctl_bw_sim_settings(const struct cgctl_bw_sim *s, int group,
-				       struct cgctl_bw_settings *ret)
+			  struct cgctl_bw_settings *ret)
 {
 	const struct bw_pool *p;
 

@@ -28,7 +28,7 @@
 #include "engine/bandwidth.h"
 
 int cgctl_bw_sim_place(struct cgctl_bw_sim *s, int thread, uint64_t at_ns,
-				    int cpu)
+		       int cpu)
 {
 	int i;
 

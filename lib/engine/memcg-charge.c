@@ -243,7 +243,7 @@ CGCTL_EXPORT int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id)
 }
 
 int64_t cgctl_memcg_stock_pages(const struct cgctl_memcg_tree *t, int id,
-					     unsigned int cpu)
+				unsigned int cpu)
 {
 	if (!t || !mg_get(t, id) || cpu >= t->ncpu)
 		return -EINVAL;

@@ -44,7 +44,7 @@ CGCTL_EXPORT int cgctl_memcg_get(const struct cgctl_memcg_tree *t, int id,
 }
 
 int cgctl_memcg_seed(struct cgctl_memcg_tree *t, int id,
-				  const struct cgctl_memcg_state *s)
+		     const struct cgctl_memcg_state *s)
 {
 	struct mg *m = t ? mg_get(t, id) : NULL;
 	uint64_t kids = 0;
@@ -144,7 +144,7 @@ static int v2_file(const struct cgctl_memcg_tree *t, const struct mg *m, const c
 }
 
 int cgctl_memcg_file(const struct cgctl_memcg_tree *t, int id, const char *name,
-				  char *buf, size_t len)
+		     char *buf, size_t len)
 {
 	const struct mg *m = t ? mg_get(t, id) : NULL;
 	uint64_t v;
@@ -163,7 +163,7 @@ int cgctl_memcg_file(const struct cgctl_memcg_tree *t, int id, const char *name,
 }
 
 int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id,
-					   uint64_t *lo, uint64_t *hi)
+			      uint64_t *lo, uint64_t *hi)
 {
 	const struct mg *m = t ? mg_get(t, id) : NULL;
 	int nsub;

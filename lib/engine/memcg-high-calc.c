@@ -48,8 +48,8 @@ uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high)
 /* mirrors mm/memcontrol.c:calculate_high_delay() (v6.1, v6.12); u64 wraps like the
  * kernel's unsigned long once the overage passes about 256 times the high */
 uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage,
-						  unsigned int nr_pages, unsigned int hz,
-						  unsigned int batch)
+				     unsigned int nr_pages, unsigned int hz,
+				     unsigned int batch)
 {
 	uint64_t penalty;
 
@@ -66,9 +66,9 @@ uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage,
  * v6.12): memory plus swap delay, min(.., MEMCG_MAX_HIGH_DELAY_JIFFIES), no sleep when
  * <= HZ / 100 */
 uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage,
-						    uint64_t swap_overage,
-						    unsigned int nr_pages,
-						    unsigned int hz, unsigned int batch)
+				       uint64_t swap_overage,
+				       unsigned int nr_pages,
+				       unsigned int hz, unsigned int batch)
 {
 	uint64_t p;
 
@@ -92,9 +92,9 @@ static uint64_t muldiv(const struct cgctl_memhigh_era *era, uint64_t a, uint64_t
 /* mirrors mm/page_counter.c:effective_protection() (v6.12) and
  * mm/memcontrol.c:effective_protection() (v6.1) */
 uint64_t cgctl_memhigh_effective_protection(
-    const struct cgctl_memhigh_era *era, uint64_t usage, uint64_t parent_usage,
-    uint64_t setting, uint64_t parent_effective, uint64_t siblings_protected,
-    bool recursive)
+					    const struct cgctl_memhigh_era *era, uint64_t usage, uint64_t parent_usage,
+					    uint64_t setting, uint64_t parent_effective, uint64_t siblings_protected,
+					    bool recursive)
 {
 	uint64_t protected = usage < setting ? usage : setting;
 	uint64_t ep = protected, unclaimed, unprotected, parent_unprotected;

@@ -102,7 +102,7 @@ CGCTL_EXPORT int cgctl_memcg_tree_new(struct cgctl_memcg_tree **ret, uint32_t kv
 }
 
 int cgctl_memcg_tree_clone(const struct cgctl_memcg_tree *t,
-					struct cgctl_memcg_tree **ret)
+			   struct cgctl_memcg_tree **ret)
 {
 	struct cgctl_memcg_tree *c;
 

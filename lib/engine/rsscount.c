@@ -149,7 +149,7 @@ static int fault_task_cache(struct cgctl_rss_thread *t, int64_t *mm_counter, int
 }
 
 int cgctl_rss_fault(uint32_t kver, struct cgctl_rss_thread *t,
-				 int64_t *mm_counter, int64_t pages)
+		    int64_t *mm_counter, int64_t pages)
 {
 	if (kver == 0 || !t || !mm_counter)
 		return -EINVAL;

@@ -419,7 +419,7 @@ static int open_hier_dir(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
 }
 
 int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			       const char *path)
+		  const char *path)
 {
 	char norm[PATH_MAX];
 	int fd, mfd, r;

@@ -262,9 +262,9 @@ CGCTL_EXPORT int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_moun
 }
 
 int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-					const char *path, const struct cgctl_mount *acct,
-					const char *acct_path, unsigned int flags,
-					struct cgctl_cpubw *bw)
+			   const char *path, const struct cgctl_mount *acct,
+			   const char *acct_path, unsigned int flags,
+			   struct cgctl_cpubw *bw)
 {
 	int dfd, r;
 	char buf[1024];

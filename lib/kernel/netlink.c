@@ -146,7 +146,7 @@ static int procev_setup(struct cgctl_procev_sock *s, struct cgctl_error *e)
 }
 
 int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_sock **ret,
-				   struct cgctl_error *e)
+		      struct cgctl_error *e)
 {
 	struct cgctl_procev_sock *s;
 	int r;
@@ -221,7 +221,7 @@ static ssize_t procev_drain(struct cgctl_procev_sock *s, struct cgctl_procev *ev
 }
 
 ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev,
-				       size_t max, int timeout_ms)
+			  size_t max, int timeout_ms)
 {
 	ssize_t n;
 	int r;
@@ -435,8 +435,8 @@ out:
 }
 
 int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-				       const char *path, struct cgctl_cgroupstats *ret,
-				       struct cgctl_error *e)
+			  const char *path, struct cgctl_cgroupstats *ret,
+			  struct cgctl_error *e)
 {
 	int fd, r;
 

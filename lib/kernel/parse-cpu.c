@@ -113,7 +113,7 @@ static int ticks_to_ns(uint64_t ticks, unsigned long hz, uint64_t *ns)
 /* cpuacct.stat: kernel/sched/cpuacct.c:cpuacct_stats_show() prints "user" and
  * "system" in USER_HZ (nsec_to_clock_t()). */
 int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned long user_hz,
-					  struct cgctl_cpu_stat *st)
+			     struct cgctl_cpu_stat *st)
 {
 	uint64_t user = 0, sys = 0, user_ns = 0, sys_ns = 0;
 	int r;
@@ -140,7 +140,7 @@ int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned long user_hz,
 /* cpu.max: kernel/sched/core.c:cpu_max_show() prints "max" or the quota, a space and
  * the period; cpu_max_write() also accepts a quota alone.  Both in µs. */
 int cgctl_parse_cpu_max(const char *buf, size_t len, uint64_t *quota_us,
-				     uint64_t *period_us)
+			uint64_t *period_us)
 {
 	struct span s = parse_whole(buf, len), q, p = { NULL, 0 }, extra;
 	uint64_t quota, period = 0;

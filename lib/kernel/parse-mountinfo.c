@@ -222,7 +222,7 @@ out:
 }
 
 int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn,
-				       void *data)
+			  void *data)
 {
 	struct span line;
 	size_t pos = 0;

@@ -174,7 +174,7 @@ static int add_node(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm, int paren
 }
 
 int cgctl_mem_model_node(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
-				      const char *path)
+			 const char *path)
 {
 	char parent[PATH_MAX];
 	char *slash;

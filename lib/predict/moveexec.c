@@ -120,7 +120,7 @@ struct cgctl_move_dest {
 };
 
 int cgctl_move_dest_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-				      const char *path, struct cgctl_move_dest **ret)
+			 const char *path, struct cgctl_move_dest **ret)
 {
 	struct cgctl_move_dest *d;
 	int fd;

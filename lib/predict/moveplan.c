@@ -70,7 +70,7 @@ static void move_counts_add(struct cgctl_move_counts *c, const struct cgctl_inv_
 }
 
 void cgctl_move_counts_add(struct cgctl_move_counts *c,
-					const struct cgctl_inv_group *g)
+			   const struct cgctl_inv_group *g)
 {
 	if (!c || !g)
 		return;
@@ -171,8 +171,8 @@ CGCTL_EXPORT int cgctl_move_expect_input(struct cgctl_memcg_tree *t, int from, i
 }
 
 int cgctl_move_expect_inventory(struct cgctl_memcg_tree *t, int from, int to,
-					     const struct cgctl_inventory *inv,
-					     uint64_t from_ino, struct cgctl_move_expect *e)
+				const struct cgctl_inventory *inv,
+				uint64_t from_ino, struct cgctl_move_expect *e)
 {
 	struct cgctl_move_input in;
 	uint64_t resident;

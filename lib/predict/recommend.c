@@ -280,9 +280,9 @@ int rec_percentile_use(const struct rec_search *s, size_t n, double *use)
 }
 
 int cgctl_bw_replay_run(const struct cgctl_bw_trace *t,
-				     const struct cgctl_bw_recommend_opts *o,
-				     const struct cgctl_bw_settings *bw,
-				     struct cgctl_bw_replay *ret, struct cgctl_error *e)
+			const struct cgctl_bw_recommend_opts *o,
+			const struct cgctl_bw_settings *bw,
+			struct cgctl_bw_replay *ret, struct cgctl_error *e)
 {
 	struct rec_search s;
 	int r = rec_search_init(&s, t, o, e);

@@ -104,7 +104,7 @@ static int add_window(struct cgctl_bw_demand *d, uint64_t from_ns, uint64_t to_n
 }
 
 int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
-					   uint64_t to_ns)
+			      uint64_t to_ns)
 {
 	if (!d)
 		return -EINVAL;
@@ -113,7 +113,7 @@ int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
 }
 
 int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
-				     const struct cgctl_bw_switch *sw, size_t n)
+			const struct cgctl_bw_switch *sw, size_t n)
 {
 	if (!d || (!sw && n))
 		return -EINVAL;
@@ -187,7 +187,7 @@ static struct dthread *thread_of(struct cgctl_bw_demand *d, uint32_t tid)
 }
 
 int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid,
-				       uint64_t oncpu_ns)
+			  uint64_t oncpu_ns)
 {
 	struct dthread *t;
 
@@ -407,8 +407,8 @@ static int build(struct cgctl_bw_demand *d, unsigned int ncpus, uint64_t end)
 }
 
 int cgctl_bw_demand_trace(struct cgctl_bw_demand *d,
-				       const struct cgctl_bw_demand_meta *m, char **text,
-				       size_t *len)
+			  const struct cgctl_bw_demand_meta *m, char **text,
+			  size_t *len)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t end;
