@@ -482,11 +482,9 @@ struct cgctl_inventory {
 /*
  * cgctl_inventory_scan: inventory the resident pages of @pid (CGCTL_INV_* flags).  Needs
  * ptrace-read access to @pid; without CAP_SYS_ADMIN the owner is unknown (see unknown).
- * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.  @ctx keeps the
- * scan's scratch arrays (at most 64 MiB) and its second worker thread (asleep between
- * scans, every signal blocked) for its next scans, until the last cgctl_unref(): fresh
- * memory costs a page fault per page, a new thread 0.1-0.5 ms.  A fork()ed child's
- * scans start a thread of their own; two scans at once on one context each have one.
+ * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.  The scan runs
+ * in the calling thread and keeps nothing in @ctx: its scratch memory is freed before
+ * it returns (lib/kernel/pagescan.c).
  * Returns: 0 and a result to free with cgctl_inventory_free(), or -ESRCH (no such
  * process), -EACCES/-EPERM, -ENOMEM, -EIO (malformed /proc file), -errno.
  */
@@ -499,8 +497,6 @@ void cgctl_inventory_free(struct cgctl_inventory *inv);
 
 /* ===== kernel: netlink ===== */
 /* proc connector, taskstats, process-tree moves (lib/kernel) */
-
-/* ---- proc connector (NETLINK_CONNECTOR, CN_IDX_PROC): fork/exec/exit of every task ---- */
 
 /* ---- taskstats (generic netlink "TASKSTATS") ---- */
 /* Times in ns, converted from the kernel's µs fields where needed.  Which CPU time to
