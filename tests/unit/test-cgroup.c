@@ -277,6 +277,32 @@ START_TEST(test_set_rules)
 }
 END_TEST
 
+/* one parser of limits: v1's unlimited with 64 KiB pages (arm64, ppc64: PAGE_COUNTER_MAX
+ * is 9223372036854710272) reads as no limit through the object and the settings reader */
+START_TEST(test_one_reader)
+{
+	struct cgctl_mem_settings ms;
+	const struct cgctl_mount *m;
+	struct cgctl_cgroup *cg;
+	uint64_t v;
+
+	version = 1;
+	fixture(v1_rows, sizeof(v1_rows) / sizeof(v1_rows[0]));
+	put("memory", "/g", "memory.limit_in_bytes", "9223372036854710272");
+	put("memory", "/g", "memory.soft_limit_in_bytes", "9223372036854771712");
+	ck_assert_int_eq(cgctl_cgroup_new(ctx, "memory", "/g", &cg), 0);
+	ck_assert_int_eq(cgctl_cgroup_get_mem_limit(cg, &v), 0);
+	ck_assert(v == UINT64_MAX);
+	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &m), 0);
+	ck_assert_int_eq(cgctl_mem_settings_read(ctx, m, "/g", &ms), 0);
+	ck_assert_msg(ms.max == UINT64_MAX, "settings read %llu", (unsigned long long)ms.max);
+	ck_assert(ms.soft == UINT64_MAX);
+	ck_assert(ms.memsw_max == 4194304);
+	cgctl_cgroup_unref(cg);
+	teardown();
+}
+END_TEST
+
 START_TEST(test_lifetime)
 {
 	struct cgctl_cgroup *cg, *none = NULL;
@@ -314,6 +340,7 @@ int main(void)
 	tcase_add_test(tc, test_v2_knobs);
 	tcase_add_test(tc, test_named_getters);
 	tcase_add_test(tc, test_set_rules);
+	tcase_add_test(tc, test_one_reader);
 	tcase_add_test(tc, test_lifetime);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
