@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* struct cgctl_ctx: refcounted library context (root prefix, logging, discovered mounts,
- * what page inventories keep for the next: scratch blocks, worker threads). */
+ * the taskstats socket, the cgroup locks held). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,7 +77,7 @@ CGCTL_EXPORT int cgctl_new(struct cgctl_ctx **ret, const char *root)
 	return 0;
 }
 
-CGCTL_EXPORT struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx)
+struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx)
 {
 	if (ctx)
 		ctx->refcount++;

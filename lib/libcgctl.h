@@ -53,8 +53,6 @@ struct cgctl_ctx;
  * @root does not exist).
  */
 int cgctl_new(struct cgctl_ctx **ret, const char *root);
-/* Returns: @ctx, with one more reference. */
-struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx);
 /* Returns: NULL when the last reference was dropped, @ctx otherwise. */
 struct cgctl_ctx *cgctl_unref(struct cgctl_ctx *ctx);
 /* Returns: the root prefix ("" for the live system), NULL for a NULL @ctx. */
@@ -79,36 +77,8 @@ void cgctl_set_log_priority(struct cgctl_ctx *ctx, int priority);
 /* The newest kernel the models were checked against: what they model when the kernel
  * is unknown (a fixture tree without osrelease, an unparsable uname). */
 #define CGCTL_KVER_NEWEST CGCTL_KVER(6, 18, 0)
-/* Parse "6.18.44-fc-v1045", "6.1", "2.6.34": Returns 0 and sets *ret, or -EINVAL. */
-int cgctl_kver_parse(const char *s, uint32_t *ret);
-/* Returns: the running kernel's version (uname), or 0 if it cannot be parsed. */
-uint32_t cgctl_kver_running(void);
 
-/* ---- units ---- */
 #define CGCTL_SIZE_MAX UINT64_MAX	/* "max" */
-/*
- * cgctl_parse_size: "4096", "512K", "1.5G", "512MiB", "max" (-> CGCTL_SIZE_MAX).
- * K/M/G/T/P/E (also k/m/g/t/p/e, as the kernel's memparse() takes them) and KiB.. are
- * powers of 1024; a fraction must come to a whole number of
- * bytes.  Returns: 0, -EINVAL (empty, negative, junk, fractional bytes), -ERANGE (overflow).
- */
-int cgctl_parse_size(const char *s, uint64_t *ret);
-/*
- * cgctl_parse_duration: "500us", "50ms", "1.5s", "2m", "100ns"; a plain number is taken
- * in @plain_unit_ns (1000 for files in µs; 0 means 1000).  Result in ns, exact.
- * Returns: 0, -EINVAL, -ERANGE.
- */
-int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uint64_t *ret);
-/* Format for humans, at most two decimals, trailing zeros dropped, in the unit the
- * rounded value stays below 1024 (sizes) or 1000 (durations) of: "512MiB", "1.5GiB",
- * "1MiB" for 1048575 B, "max"; "50ms", "1.5s", "1ms" for 999999 ns.  Returns the length
- * that was (or would have been) written, like snprintf (@buf may be NULL when @len is 0);
- * -EINVAL for a NULL @buf with a @len. */
-int cgctl_format_size(char *buf, size_t len, uint64_t bytes);
-int cgctl_format_duration(char *buf, size_t len, uint64_t ns);
-
-/* Returns: the exit status the CLI uses for a -errno (see cgctl(1) EXIT STATUS). */
-int cgctl_errno_to_exit(int neg_errno);
 
 /* ===== end: core ===== */
 
@@ -141,10 +111,6 @@ bool cgctl_mount_has(const struct cgctl_mount *m, const char *controller);
  */
 int cgctl_path_normalize(const char *in, char *out, size_t len);
 
-/* Open the directory of cgroup @path in @m: openat() component by component with
- * O_NOFOLLOW|O_DIRECTORY below the mount's fd.  Returns: an fd, or -errno
- * (-ENOENT missing, -ELOOP/-ENOTDIR symlink or file, -EINVAL bad path). */
-int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
 /* Returns: 1 if it exists, 0 if not, -errno on other errors. */
 int cgctl_cg_exists(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
 /* Read a control file whole (NUL-terminated, *len without the NUL; @len may be NULL).
@@ -193,9 +159,6 @@ int cgctl_pid_cgroup(struct cgctl_ctx *ctx, pid_t pid, const struct cgctl_mount 
  * Returns: 0 and *ino set, or -errno (-ENOENT: no such cgroup). */
 int cgctl_cg_ino(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		 uint64_t *ino);
-/* Open an absolute system path (e.g. "/proc/123/pagemap") below the root prefix.
- * Returns: fd or -errno. */
-int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags);
 /* Read a whole system file below the root prefix (@len may be NULL).
  * Returns: 0 / -errno. */
 int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char **buf, size_t *len);
@@ -240,9 +203,6 @@ struct cgctl_unit {
 	bool below;		/* the path asked for is below the unit's own cgroup */
 	bool delegated;		/* the unit's cgroup carries trusted.delegate=1 */
 };
-/* Returns: true when PID 1 is systemd, as sd_booted() decides it (the directory
- * /run/systemd/system below the root prefix). */
-bool cgctl_systemd_booted(struct cgctl_ctx *ctx);
 /*
  * cgctl_cgroup_unit: the unit that owns @path of hierarchy @m on a host whose PID 1 is
  * systemd, by the path's names (systemd's cg_path_get_unit()), and whether the unit's
@@ -297,37 +257,6 @@ int cgctl_unit_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
  * other value stops the walk and is returned as is.
  */
 
-/* One cgroup or cgroup2 line of /proc/PID/mountinfo.  Strings are NUL-terminated and
- * valid only during the callback. */
-struct cgctl_mountinfo {
-	unsigned int mount_id, parent_id, major, minor;
-	int version;			/* 1 (fs type "cgroup") or 2 ("cgroup2") */
-	const char *root;		/* unescaped ("\040" -> ' '): "/" or "/sub" */
-	const char *mount_point;	/* unescaped: "/sys/fs/cgroup/cpu,cpuacct" */
-	const char *fstype;		/* "cgroup" or "cgroup2" */
-	const char *super_opts;		/* raw (still escaped): "rw,cpu,cpuacct" */
-	const char *controllers;	/* v1 controllers from super_opts: "cpu,cpuacct";
-					 * "" for v2 and for name=-only hierarchies */
-	const char *name;		/* v1 "name=systemd" -> "systemd" (unescaped); or NULL */
-};
-typedef int (*cgctl_mountinfo_fn)(const struct cgctl_mountinfo *mi, void *data);
-/*
- * cgctl_parse_mountinfo: call @fn for each cgroup/cgroup2 mount in a mountinfo buffer;
- * other file systems are skipped.  Returns: the number of cgroup mounts, -EINVAL on a
- * malformed line, -ENOMEM, or @fn's nonzero return.
- */
-int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn, void *data);
-
-/*
- * cgctl_parse_proc_cgroup: the path of a /proc/PID/cgroup buffer's line for
- * @controller: a v1 controller ("cpu" matches "4:cpu,cpuacct:/p"), a named hierarchy
- * ("name=systemd"), or NULL for the cgroup2 line "0::/p".  A trailing " (deleted)" is
- * stripped and reported in *@deleted (may be NULL).  Returns: 0 and a malloc'ed path
- * in *@ret, -ENOENT (no such line), -EINVAL (malformed line), -ENOMEM.
- */
-int cgctl_parse_proc_cgroup(const char *buf, size_t len, const char *controller,
-			    char **ret, bool *deleted);
-
 /* One "key value" line of a flat keyed file (memory.stat, cpu.stat, memory.events). */
 struct cgctl_kv {
 	const char *key;	/* NUL-terminated, valid during the callback */
@@ -346,10 +275,6 @@ int cgctl_parse_keyed(const char *buf, size_t len, cgctl_kv_fn fn, void *data);
 /* Look up @key (first match).  Returns: 0, -ENOENT (absent), -EINVAL (malformed file,
  * or the value is not a number of that type), -ERANGE (does not fit). */
 int cgctl_parse_keyed_u64(const char *buf, size_t len, const char *key, uint64_t *ret);
-int cgctl_parse_keyed_s64(const char *buf, size_t len, const char *key, int64_t *ret);
-/* A file holding one decimal u64 (memory.current, cpuacct.usage), optional trailing
- * newline.  Returns: 0, -EINVAL, -ERANGE. */
-int cgctl_parse_u64(const char *buf, size_t len, uint64_t *ret);
 
 /* cpu.stat of either version (and v1 cpuacct), normalised to nanoseconds. */
 #define CGCTL_CPU_STAT_USAGE		(1u << 0)	/* usage_ns */
@@ -376,21 +301,7 @@ int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
 			 struct cgctl_cpu_stat *st);
 /* v1 cpuacct.usage (ns) -> st->usage_ns.  Returns: 0, -EINVAL, -ERANGE. */
 int cgctl_parse_cpuacct_usage(const char *buf, size_t len, struct cgctl_cpu_stat *st);
-/* v1 cpuacct.stat ("user N\nsystem N" in USER_HZ ticks, @user_hz from
- * sysconf(_SC_CLK_TCK)) -> st->user_ns, system_ns.  Returns: 0, -EINVAL, -ERANGE. */
-int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned long user_hz,
-			     struct cgctl_cpu_stat *st);
 
-/*
- * cgctl_parse_cpu_max: v2 cpu.max "max 100000" / "50000 100000" -> quota in µs
- * (UINT64_MAX for "max") and period in µs; a lone quota (as written, "max") leaves
- * *@period_us 0.  Returns: 0, -EINVAL, -ERANGE.
- */
-int cgctl_parse_cpu_max(const char *buf, size_t len, uint64_t *quota_us,
-			uint64_t *period_us);
-/* v1 cpu.cfs_quota_us: a negative value ("-1") is unlimited -> UINT64_MAX.
- * Returns: 0, -EINVAL, -ERANGE. */
-int cgctl_parse_cfs_quota(const char *buf, size_t len, uint64_t *quota_us);
 /*
  * cgctl_parse_mem_limit: memory.max/high/low/min/swap.max ("max" or bytes) and v1
  * *limit_in_bytes, where unlimited reads as PAGE_COUNTER_MAX pages
@@ -463,9 +374,6 @@ int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const c
 		     const struct cgctl_mount *acct, const char *acct_path,
 		     struct cgctl_cpubw *bw);
 
-/* Parse a pressure file as psi_show() prints it.  Returns: 0, -EINVAL (no "some"
- * line, a line twice, a field missing or malformed), -ERANGE. */
-int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret);
 /* Read @file ("memory.pressure", ...) of @path.  Returns: 0, -EOPNOTSUPP on a v1
  * hierarchy (no pressure files), -ENOENT (no such file: PSI off or too old a kernel),
  * -errno, or cgctl_psi_parse()'s error. */
@@ -490,8 +398,6 @@ struct cgctl_mem_events {
 };
 /* Returns: the kernel's key of @e ("oom_kill"), NULL when @e is out of range. */
 const char *cgctl_mem_event_name(enum cgctl_mem_event e);
-/* Returns: 0, -EINVAL (a known key twice or not a number), -ERANGE. */
-int cgctl_mem_events_parse(const char *buf, size_t len, struct cgctl_mem_events *ret);
 /* memory.events (@local false: the subtree) or memory.events.local of @path.
  * Returns: 0, -EOPNOTSUPP on v1, -ENOENT (no such file), -errno, or the parse error. */
 int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -576,72 +482,21 @@ struct cgctl_inventory {
 /*
  * cgctl_inventory_scan: inventory the resident pages of @pid (CGCTL_INV_* flags).  Needs
  * ptrace-read access to @pid; without CAP_SYS_ADMIN the owner is unknown (see unknown).
- * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.  @ctx keeps the
- * scan's scratch arrays (at most 64 MiB) and its second worker thread (asleep between
- * scans, every signal blocked) for its next scans, until the last cgctl_unref(): fresh
- * memory costs a page fault per page, a new thread 0.1-0.5 ms.  A fork()ed child's
- * scans start a thread of their own; two scans at once on one context each have one.
+ * The memory hierarchy is the one cgctl_mount_find(ctx, "memory") names.  The scan runs
+ * in the calling thread and keeps nothing in @ctx: its scratch memory is freed before
+ * it returns (lib/kernel/pagescan.c).
  * Returns: 0 and a result to free with cgctl_inventory_free(), or -ESRCH (no such
  * process), -EACCES/-EPERM, -ENOMEM, -EIO (malformed /proc file), -errno.
  */
 int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
 			 struct cgctl_inventory **ret, struct cgctl_error *e);
-/*
- * cgctl_inventory_scan_tasks: the union of the resident pages of @n_pids tasks (a process
- * tree): each physical page counted once however many of them map it, so the figures are
- * what the tasks are charged together.  task_cgroup/task_ino are those of @pids[0].  A
- * task other than the first that exits meanwhile is left out (gone_tasks).  Swap entries
- * carry no PFN: swap_pages is the sum over the tasks (a page swapped out while shared
- * counts once per task), as are n_vmas and virt_pages.
- * Returns: as cgctl_inventory_scan(); -ESRCH when @pids[0] does not exist.
- */
-int cgctl_inventory_scan_tasks(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
-			       unsigned int flags, struct cgctl_inventory **ret,
-			       struct cgctl_error *e);
 /* Free a result of cgctl_inventory_scan (NULL is fine). */
 void cgctl_inventory_free(struct cgctl_inventory *inv);
-/* Returns: the group charged with @ino in @inv, or NULL. */
-const struct cgctl_inv_group *cgctl_inventory_group(const struct cgctl_inventory *inv,
-						    uint64_t ino);
 
 /* ===== end: kernel: page inventory ===== */
 
 /* ===== kernel: netlink ===== */
 /* proc connector, taskstats, process-tree moves (lib/kernel) */
-
-/* ---- proc connector (NETLINK_CONNECTOR, CN_IDX_PROC): fork/exec/exit of every task ---- */
-enum cgctl_procev_what {
-	CGCTL_PROCEV_OTHER = 0,	/* an event we do not decode (uid, comm, ptrace, ...) */
-	CGCTL_PROCEV_FORK,
-	CGCTL_PROCEV_EXEC,
-	CGCTL_PROCEV_EXIT,
-};
-
-struct cgctl_procev {
-	enum cgctl_procev_what what;
-	pid_t pid, tgid;		/* fork: the child; exec/exit: the task */
-	pid_t parent_pid, parent_tgid;	/* fork: the (real) parent; exit: its parent (>= 4.18) */
-	uint32_t exit_code, exit_signal;	/* exit only */
-	uint64_t timestamp_ns;		/* CLOCK_MONOTONIC of the event */
-};
-
-struct cgctl_procev_sock;
-/* cgctl_procev_open: bind a proc connector socket and send PROC_CN_MCAST_LISTEN (on
- * 6.6+ with a filter: fork and exit events only).  Needs the initial user and PID
- * namespaces, and before 6.6 CAP_NET_ADMIN.  Returns: 0, -EPERM, -EPROTONOSUPPORT
- * (kernel without CONFIG_CONNECTOR), -errno; @e says which. */
-int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_sock **ret,
-		      struct cgctl_error *e);
-/* Returns: the socket fd for poll(2). */
-int cgctl_procev_fd(const struct cgctl_procev_sock *s);
-/* cgctl_procev_read: decode up to @max queued events into @ev, waiting at most
- * @timeout_ms (0: do not wait, -1: forever) for the first.  Returns: the count (0 when
- * nothing came), -ENOBUFS when the socket overran and events were lost (the socket stays
- * usable; events after the loss are returned by the next call), -errno. */
-ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev, size_t max,
-			  int timeout_ms);
-/* Send PROC_CN_MCAST_IGNORE and close.  NULL is fine. */
-void cgctl_procev_close(struct cgctl_procev_sock *s);
 
 /* ---- taskstats (generic netlink "TASKSTATS") ---- */
 /* Times in ns, converted from the kernel's µs fields where needed.  Which CPU time to
@@ -687,11 +542,6 @@ int cgctl_delayacct_enabled(struct cgctl_ctx *ctx, struct cgctl_error *e);
 struct cgctl_cgroupstats {
 	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible, nr_io_wait;
 };
-/* cgctl_cgroupstats_get: @m must be a v1 hierarchy (the kernel refuses cgroup2 dirs).
- * Returns: 0, -EINVAL (v2 or not a cgroup dir), -ENOENT, -errno. */
-int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			  const char *path, struct cgctl_cgroupstats *ret,
-			  struct cgctl_error *e);
 
 /* ---- move a whole process tree (race-free with the proc connector) ---- */
 /* One destination: cgroup @path of hierarchy @m (v1: one per hierarchy to move in). */
@@ -797,11 +647,6 @@ ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_root
 int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			     const char *path, unsigned int flags, struct cgctl_memstat *st);
 #define CGCTL_CPUBW_LEAN			(1u << 0)
-/* Returns: as cgctl_cpubw_read(): 0, -ENOENT, -EOPNOTSUPP (no cpu.stat; the root
- * reads 0), -errno. */
-int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			   const char *path, const struct cgctl_mount *acct,
-			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
 
 /* One cgroup of cgctl_stat_read_many(). */
 struct cgctl_stat_item {
@@ -901,9 +746,6 @@ uint64_t cgctl_memcg_stock_max_pages(uint32_t kver, unsigned int ncpu, unsigned 
  */
 int cgctl_memcg_usage_interval(uint32_t kver, unsigned int ncpu, unsigned int nsubtree,
 			       uint64_t usage_pages, uint64_t *lo, uint64_t *hi);
-/* Pages a written limit of @bytes becomes (era A rounds up, page_counter rounds down);
- * CGCTL_SIZE_MAX stays CGCTL_MEMCG_UNLIMITED.  Returns: the pages. */
-uint64_t cgctl_memcg_limit_pages(uint32_t kver, uint64_t bytes);
 
 /* A model tree of memory cgroups with per-cpu stocks. */
 struct cgctl_memcg_tree;
@@ -914,20 +756,9 @@ struct cgctl_memcg_tree;
 int cgctl_memcg_tree_new(struct cgctl_memcg_tree **ret, uint32_t kver, unsigned int ncpu,
 			 unsigned int flags, uint64_t seed);
 void cgctl_memcg_tree_free(struct cgctl_memcg_tree *t);
-/* Deep copy (counters, stocks, PRNG state).  Returns: 0, -ENOMEM. */
-int cgctl_memcg_tree_clone(const struct cgctl_memcg_tree *t, struct cgctl_memcg_tree **ret);
-/* Returns: the era of the tree. */
-const struct cgctl_memcg_era *cgctl_memcg_tree_era(const struct cgctl_memcg_tree *t);
 /* mkdir: a child of @parent; use_hierarchy is inherited.  Returns: the new id, -EINVAL
  * (bad parent), -ENOMEM. */
 int cgctl_memcg_create(struct cgctl_memcg_tree *t, int parent);
-/* Returns: the parent's id, -1 for the root, -EINVAL for a bad id. */
-int cgctl_memcg_parent(const struct cgctl_memcg_tree *t, int id);
-/* Returns: the number of memcgs in the subtree of @id (itself included), or -EINVAL. */
-int cgctl_memcg_subtree_size(const struct cgctl_memcg_tree *t, int id);
-/* memory.use_hierarchy write.  Returns: 0, -EINVAL (0 on 5.11+, bad id, v2), -EBUSY
- * (the memcg has children, or its parent is hierarchical: pre-5.11 rules). */
-int cgctl_memcg_set_use_hierarchy(struct cgctl_memcg_tree *t, int id, bool on);
 /* memory.move_charge_at_immigrate write, validated per era.  Returns: 0, -EINVAL,
  * -ENOENT (no such file: before 2.6.34 or v2). */
 int cgctl_memcg_set_move_charge(struct cgctl_memcg_tree *t, int id, unsigned int val);
@@ -975,8 +806,6 @@ int cgctl_memcg_swapout(struct cgctl_memcg_tree *t, int id, uint64_t n);
 /* drain_all_stock(@id): every CPU's slots holding @id or a descendant.
  * Returns: pages returned to the counters, or -EINVAL. */
 int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id);
-/* Returns: pages in @cpu's stock slots for @id (not descendants), or -EINVAL. */
-int64_t cgctl_memcg_stock_pages(const struct cgctl_memcg_tree *t, int id, unsigned int cpu);
 
 enum cgctl_memcg_ctr { CGCTL_MEMCG_MEMORY, CGCTL_MEMCG_MEMSW };
 /* What a limit write did. */
@@ -1012,25 +841,6 @@ struct cgctl_memcg_state {
 };
 /* Returns: 0, -EINVAL. */
 int cgctl_memcg_get(const struct cgctl_memcg_tree *t, int id, struct cgctl_memcg_state *s);
-/* Replace the counters of @id with observed values (e.g. read from a kernel) so that a
- * plan starts from them; charged/swap are set from usage (charged = memory usage minus
- * the children's, swap = memsw - memory).  Returns: 0, -EINVAL. */
-int cgctl_memcg_seed(struct cgctl_memcg_tree *t, int id, const struct cgctl_memcg_state *s);
-/*
- * cgctl_memcg_file: the content of control file @name of @id exactly as the kernel of
- * the tree's era prints it, newline included ("memory.usage_in_bytes",
- * "memory.max_usage_in_bytes", "memory.failcnt", "memory.limit_in_bytes",
- * "memory.memsw.*" of those, "memory.soft_limit_in_bytes", "memory.use_hierarchy",
- * "memory.move_charge_at_immigrate"; v2: "memory.current", "memory.max", "memory.peak",
- * "memory.events").  Root usage is the statistic, not the counter.
- * Returns: the length (as snprintf), -ENOENT (no such file in this era/version), -EINVAL.
- */
-int cgctl_memcg_file(const struct cgctl_memcg_tree *t, int id, const char *name, char *buf,
-		     size_t len);
-/* The interval of truly charged pages of @id implied by its reported usage and the era's
- * stock bound for its subtree.  Returns: 0, -EINVAL. */
-int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id, uint64_t *lo,
-			      uint64_t *hi);
 
 /* ---- move charge at immigrate (mm/memcontrol.c, 2.6.34 - 6.12) ---- */
 #define CGCTL_MOVE_CHARGE_ANON	(1u << 0)
@@ -1134,30 +944,6 @@ struct cgctl_memhigh_era {
  * 6.12 were read).  Returns: 0, or -EINVAL for kernels before 6.1 (not modelled) or a
  * NULL @ret. */
 int cgctl_memhigh_era_get(uint32_t kver, struct cgctl_memhigh_era *ret);
-
-/* mirrors mm/memcontrol.c:calculate_overage() (v6.1, v6.12): (usage - high) << 20 / high,
- * 0 when usage <= high; high 0 acts as 1.  Returns: the overage in 2^-20 units. */
-uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high);
-/* mirrors mm/memcontrol.c:calculate_high_delay() (v6.1, v6.12): overage^2 * HZ >> 34,
- * scaled by @nr_pages / @batch, in the kernel's wrapping 64-bit arithmetic (no clamp:
- * the caller adds the swap term and clamps).  Returns: jiffies. */
-uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage, unsigned int nr_pages,
-				     unsigned int hz, unsigned int batch);
-/* The sleep of one mem_cgroup_handle_over_high() once reclaim has given up: the memory
- * and swap delays summed, clamped to MEMCG_MAX_HIGH_DELAY_JIFFIES (2 * HZ), and 0 when
- * <= HZ / 100 (no sleep).  Returns: jiffies. */
-uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage, uint64_t swap_overage,
-				       unsigned int nr_pages, unsigned int hz,
-				       unsigned int batch);
-
-/* mirrors mm/page_counter.c:effective_protection() (v6.12; mm/memcontrol.c in v6.1):
- * a child's effective min or low from its usage, its parent's usage, its setting, its
- * parent's effective value, the siblings' protected usage (children_*_usage) and the
- * memory_recursiveprot mount option.  Returns: pages. */
-uint64_t cgctl_memhigh_effective_protection(const struct cgctl_memhigh_era *era,
-					    uint64_t usage, uint64_t parent_usage,
-					    uint64_t setting, uint64_t parent_effective,
-					    uint64_t siblings_protected, bool recursive);
 
 /* Settings of one v2 memory cgroup, pages (CGCTL_MEMCG_UNLIMITED: "max"). */
 struct cgctl_memhigh_limits {
@@ -1337,62 +1123,14 @@ void cgctl_bw_sim_free(struct cgctl_bw_sim *sim);
  */
 int cgctl_bw_sim_add_group(struct cgctl_bw_sim *sim, int parent,
 			   const struct cgctl_bw_settings *bw);
-/*
- * cgctl_bw_sim_set_silos: the group's prior state.  Without it a group starts as a
- * configuration write leaves it (every silo 1 ns on 6.18+, 0 before); a group that ran
- * before keeps up to min_cfs_rq_runtime (1 ms) in the silo of each CPU its tasks left
- * (return_cfs_rq_runtime()), across any idle time.  @silo_ns[ncpus]: 0..1 ms each.
- * Returns: 0, -EINVAL (unknown group, @n not ncpus, a value out of range), -ENOMEM.
- */
-int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *sim, int group, const int64_t *silo_ns,
-			   unsigned int n);
-/*
- * cgctl_bw_sim_silos: the silos @group leaves at the end of the run (settled), as the
- * prior state of a next run: a debt counts as paid (1 ns, what distribution leaves).
- * Returns: 0, -EINVAL (not run, unknown group, @n not ncpus).
- */
-int cgctl_bw_sim_silos(const struct cgctl_bw_sim *sim, int group, int64_t *silo_ns,
-		       unsigned int n);
-/*
- * cgctl_bw_sim_set_weight: @group's cpu.shares (2..262144; v2 cpu.weight w is
- * w * 1024 / 100).  Once any group has a weight, runnable threads share each CPU by CFS
- * weights (hierarchical, calc_group_shares() with PELT load averages; before 6.6
- * place_entity()'s sleeper credit, from 6.12 a woken thread's slice alone up to the
- * tick that ends it) instead of equally, so other load is simulated:
- * add it as threads of unlimited groups of its own (e.g. two spinners at 1024).
- * Returns: 0, -EINVAL (unknown group, out of range, already run).
- */
-int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *sim, int group, uint32_t shares);
 /* Returns: 0, -EINVAL (unknown group, trace thread out of range), -ENOMEM. */
 int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *sim, const struct cgctl_bw_thread *t);
-/*
- * cgctl_bw_sim_place: the placement the kernel chose, observed: from @at_ns on, thread
- * @thread (0-based, in the order added) runs on @cpu; a busy thread elsewhere migrates
- * there then, as the load balancer moves a task, and wakes there until told otherwise.
- * Threads never told are placed by the model's own rule.  The kernel's wake-up stacking
- * (select_idle_sibling() finds no idle CPU) and the balancer's choice between layouts of
- * equal load are not predicted: a caller that measured them tells them here.
- * Returns: 0, -EINVAL (already run, unknown thread, @cpu not below ncpus), -ENOMEM.
- */
-int cgctl_bw_sim_place(struct cgctl_bw_sim *sim, int thread, uint64_t at_ns, int cpu);
-/* Schedule a configuration write of @bw to @group at @at_ns (refill, silo reset,
- * unthrottle, as tg_set_cfs_bandwidth does).  Returns: 0, -EINVAL, -ENOMEM. */
-int cgctl_bw_sim_write(struct cgctl_bw_sim *sim, int group, uint64_t at_ns,
-		       const struct cgctl_bw_settings *bw);
 /* Run once.  Returns: the number of events simulated (>= 0), -EINVAL, -ENOMEM, -EALREADY. */
 int64_t cgctl_bw_sim_run(struct cgctl_bw_sim *sim);
 /* Statistics of @group at the end of the workload (@settled false: what cpu.stat reads
  * at duration_ns) or at the end of the settle time.  Returns: 0, -EINVAL. */
 int cgctl_bw_sim_stat(const struct cgctl_bw_sim *sim, int group, bool settled,
 		      struct cgctl_bw_stat *ret);
-/* Per-period detail of @group (record_periods).  Returns: the count, *ret valid until
- * cgctl_bw_sim_free; -EINVAL. */
-ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *sim, int group,
-			     const struct cgctl_bw_period **ret);
-/* The effective (period, quota, burst) of @group after the run (the overload guard
- * may have doubled them).  Returns: 0, -EINVAL. */
-int cgctl_bw_sim_settings(const struct cgctl_bw_sim *sim, int group,
-			  struct cgctl_bw_settings *ret);
 
 /*
  * cgctl_bw_trace_parse: a workload trace, one interval per line
@@ -1439,19 +1177,6 @@ struct cgctl_bw_write {
 	struct cgctl_bw_settings after;	/* the group's setting once this write is done */
 };
 
-/*
- * cgctl_bw_write_plan: the writes that take a group from @old to @want, skipping
- * unchanged values, in an order whose every intermediate state the kernel accepts
- * (burst down first / up last; period first when both grow, quota first when both
- * shrink; via quota -1 when no two-write path exists).  With @nodes (n > 0) every
- * intermediate is checked against the tree (cgctl_bw_check).
- * Returns: the number of writes in @out (0..CGCTL_BW_PLAN_MAX), -EINVAL with @e.
- */
-int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
-			const struct cgctl_bw_settings *want, int version,
-			const struct cgctl_bw_node *nodes, size_t n, size_t target,
-			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
-
 /* ===== end: engine: CFS bandwidth ===== */
 
 /* ===== engine: per-cpu counters and page lists ===== */
@@ -1487,8 +1212,6 @@ struct cgctl_rss_bound {
 	uint64_t read_cells;	/* counter cells one read of the file touches */
 	int32_t batch;		/* percpu_counter batch (PCPU_*), 0 otherwise */
 };
-/* Returns: the source @file uses in @kver, or -EINVAL (bad file, kver 0). */
-int cgctl_rss_source(uint32_t kver, enum cgctl_rss_file file);
 /* Bound for a process with @nthreads threads on @ncpu online CPUs.
  * Returns: 0, -EINVAL (ncpu/nthreads 0, bad file). */
 int cgctl_rss_bound(uint32_t kver, unsigned int ncpu, unsigned int nthreads,
@@ -1497,20 +1220,6 @@ int cgctl_rss_bound(uint32_t kver, unsigned int ncpu, unsigned int nthreads,
  * (an atomic is 1 cell, a percpu sum is 1 + ncpu).  Returns: the count, or 0 on bad args. */
 uint64_t cgctl_rss_read_cost(uint32_t kver, unsigned int ncpu, enum cgctl_rss_file file,
 			     uint64_t nproc);
-/* Returns: the 6.12.y release carrying the 6.16 exact-status backport (CGCTL_KVER). */
-uint32_t cgctl_rss_backport_kver(void);
-
-/* One thread's SPLIT_RSS_COUNTING cache (2.6.34-6.1): task->rss_stat for one counter. */
-struct cgctl_rss_thread {
-	int64_t cached;		/* task->rss_stat.count[member] */
-	unsigned int events;	/* task->rss_stat.events */
-};
-/* A page fault by @t that maps @pages pages into its own mm, in @kver: the sync check
- * at fault entry (check_sync_rss_stat()), then the counter update (per-thread cache in
- * 2.6.34-6.1, straight into *@mm_counter otherwise).  Returns: 1 when the cache was
- * flushed into *@mm_counter, 0 otherwise, -EINVAL. */
-int cgctl_rss_fault(uint32_t kver, struct cgctl_rss_thread *t, int64_t *mm_counter,
-		    int64_t pages);
 
 /* Observed RSS figures of one process (kernel layer).  Sizes in kB as printed;
  * a field the kernel does not print stays at UINT64_MAX. */
@@ -1521,11 +1230,6 @@ struct cgctl_procrss {
 	uint64_t statm_resident_pages;				   /* statm */
 	uint64_t stat_rss_pages;				   /* stat field 24 */
 };
-/* Parsers of the file text (pure; unknown lines ignored).  Returns: 0, -EINVAL. */
-int cgctl_procrss_parse_status(const char *buf, struct cgctl_procrss *r);
-int cgctl_procrss_parse_smaps_rollup(const char *buf, struct cgctl_procrss *r);
-int cgctl_procrss_parse_statm(const char *buf, struct cgctl_procrss *r);
-int cgctl_procrss_parse_stat(const char *buf, struct cgctl_procrss *r);
 /* Read status, smaps_rollup (skipped if missing: kernel < 4.14), statm and stat of
  * @pid (0 = self), status last so a caller can bracket it.
  * Returns: 0, -ESRCH, -errno. */
@@ -1572,8 +1276,6 @@ struct cgctl_zoneinfo {
 	size_t nzones;
 	struct cgctl_zone *zones;
 };
-/* Parse the text of /proc/zoneinfo.  Returns: 0, -EINVAL (no zone), -ENOMEM. */
-int cgctl_zoneinfo_parse(const char *buf, struct cgctl_zoneinfo **ret);
 /* Read and parse /proc/zoneinfo below the ctx root.  Returns: 0, -errno. */
 int cgctl_zoneinfo_read(struct cgctl_ctx *ctx, struct cgctl_zoneinfo **ret);
 void cgctl_zoneinfo_free(struct cgctl_zoneinfo *zi);
@@ -1666,25 +1368,9 @@ struct cgctl_mem_model {
  */
 int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uint32_t kver,
 			 unsigned int ncpu, struct cgctl_mem_model *mm);
-/*
- * cgctl_mem_model_node: the model id of @path, adding it and its missing ancestors, each
- * seeded from cgctl_mem_counters_read() (usage, limit, peak, failcnt of memory and
- * memsw; v1 use_hierarchy and move_charge_at_immigrate).  A cgroup whose counters cannot
- * be read keeps the model's empty state.  Returns: the id (>= 0), -EINVAL, -ENOMEM.
- */
-int cgctl_mem_model_node(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
-			 const char *path);
 /* Free what cgctl_mem_model_init() allocated (a zeroed model is fine). */
 void cgctl_mem_model_free(struct cgctl_mem_model *mm);
 
-/*
- * cgctl_move_counts_add: add inventory group @g to move-charge classes @c, each page in
- * exactly one class: anon pages of PMD-mapped THPs -> thp (whatever their mapcount:
- * mm/memcontrol.c:get_mctgt_type_thp() v6.1 tests no mapcount), the rest of the large-
- * folio pages -> thp_pte (anon first) and file_large (they are precharged but not
- * moved), the others by mapping and mapcount.  Returns: nothing.
- */
-void cgctl_move_counts_add(struct cgctl_move_counts *c, const struct cgctl_inv_group *g);
 /*
  * cgctl_move_input_from_inventory: the planner's input for a task whose memcg has inode
  * @from_ino (0: the inventory's task_ino): groups charged to it -> in->from, to other
@@ -1728,13 +1414,6 @@ int cgctl_move_expect_input(struct cgctl_memcg_tree *t, int from, int to,
 			    const struct cgctl_move_input *in, uint64_t resident_pages,
 			    struct cgctl_move_expect *e);
 /*
- * cgctl_move_expect_inventory: cgctl_move_input_from_inventory(@inv, @from_ino) then
- * cgctl_move_expect_input().  Returns: 0 (see e->have), -EINVAL.
- */
-int cgctl_move_expect_inventory(struct cgctl_memcg_tree *t, int from, int to,
-				const struct cgctl_inventory *inv, uint64_t from_ino,
-				struct cgctl_move_expect *e);
-/*
  * cgctl_move_expect_tasks: inventory the @n tasks @pids (a process tree, @pids[0] its
  * root, in @from) and plan their move from @from to @to on @mm (the model keeps the
  * result, so successive moves accumulate).  A failed inventory is no plan (e->why_none,
@@ -1750,11 +1429,6 @@ int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
  */
 uint64_t cgctl_move_tolerance_bytes(struct cgctl_ctx *ctx, const struct cgctl_mem_model *mm,
 				    const char *path);
-/*
- * cgctl_memcg_moves_charges: does kernel @kver move charges on a v1 attach at all
- * (the era table's move bits)?  Returns: true or false (false for @kver 0).
- */
-bool cgctl_memcg_moves_charges(uint32_t kver);
 
 /* ---- executing a move ---- */
 enum cgctl_task_kind {
@@ -1778,19 +1452,6 @@ int cgctl_move_tree_members(struct cgctl_ctx *ctx, pid_t pid, pid_t **ret, size_
  * Returns: the count. */
 size_t cgctl_move_tree_elsewhere(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				 const pid_t *pids, size_t n, const char *from);
-/* A destination cgroup of many attaches: opened once, its cgroup.procs kept open on the
- * live system (one write(2) per PID); below a root prefix each attach is
- * cgctl_cg_attach(). */
-struct cgctl_move_dest;
-/* Returns: 0, -ENOENT (no such cgroup), -EINVAL, -ENOMEM, -errno. */
-int cgctl_move_dest_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			 const char *path, struct cgctl_move_dest **ret);
-/* Attach the thread group of @pid (cgroup.procs).  Returns: 0, -ESRCH, -EINVAL (a
- * kernel thread, or a task still being forked after the retries), -ENOMEM (the
- * precharge of move_charge_at_immigrate failed), -EACCES/-EPERM, -errno. */
-int cgctl_move_dest_attach(struct cgctl_move_dest *d, pid_t pid);
-/* Close @d (NULL is fine). */
-void cgctl_move_dest_close(struct cgctl_move_dest *d);
 
 /* ---- moving many processes at once ---- */
 /* One process of cgctl_move_pids(): @pid in, the rest filled. */
@@ -1865,8 +1526,6 @@ bool cgctl_bw_era_has(uint32_t kver, enum cgctl_bw_feature f);
 /* Returns: the first kernel with @f, or for a feature that was removed (EXPIRE) the
  * first kernel without it; 0 for an unknown @f. */
 uint32_t cgctl_bw_era_since(enum cgctl_bw_feature f);
-/* Returns: a short name of @f for messages ("CFS burst"), never NULL. */
-const char *cgctl_bw_era_what(enum cgctl_bw_feature f);
 
 /*
  * ---- settings as the interface files hold them (lib/predict/settings-read.c) ----
@@ -2129,60 +1788,6 @@ struct cgctl_bw_trace_info {
 /* Returns: 0, -EINVAL (NULL argument). */
 int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
 
-/* One context switch of a recorded thread (from PERF_RECORD_SWITCH). */
-enum cgctl_bw_switch_kind {
-	CGCTL_BW_SW_IN = 0,	/* the thread starts running */
-	CGCTL_BW_SW_PREEMPT,	/* switched out still runnable (..._SWITCH_OUT_PREEMPT) */
-	CGCTL_BW_SW_SLEEP,	/* switched out blocked */
-	CGCTL_BW_SW_EXIT,	/* the thread exited (PERF_RECORD_EXIT) */
-	CGCTL_BW_SW_FORK,	/* the thread was created (PERF_RECORD_FORK): runnable */
-};
-
-struct cgctl_bw_switch {
-	uint64_t time_ns;	/* CLOCK_MONOTONIC */
-	uint32_t tid;
-	uint32_t kind;		/* enum cgctl_bw_switch_kind */
-};
-
-/* Per-thread demand rebuilt from switch records (run, wait, sleep intervals). */
-struct cgctl_bw_demand;
-
-/* Returns: 0 and an empty demand recorded from @start_ns in *ret, -ENOMEM. */
-int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns);
-void cgctl_bw_demand_free(struct cgctl_bw_demand *d);
-/* Add @n switch records, in any order (they are sorted by time when the trace is made).
- * Returns: 0, -EINVAL (unknown kind), -ENOMEM. */
-int cgctl_bw_demand_add(struct cgctl_bw_demand *d, const struct cgctl_bw_switch *sw,
-			size_t n);
-/*
- * cgctl_bw_demand_known: @tid existed for the whole recording and used @oncpu_ns of CPU
- * time in it (/proc/TID/schedstat); a thread with no switch record (one that ran alone
- * on a CPU) is then busy for that long instead of missing.  Returns: 0, -ENOMEM.
- */
-int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid, uint64_t oncpu_ns);
-/* Metadata written into the trace. */
-struct cgctl_bw_demand_meta {
-	uint64_t end_ns;	/* CLOCK_MONOTONIC end of the recording */
-	unsigned int ncpus;
-	uint64_t lost;		/* records the kernel dropped (ring buffer overruns) */
-};
-/*
- * cgctl_bw_demand_throttled: the recorded group (or a limited ancestor) may have been
- * throttled in [@from_ns, @to_ns) (CLOCK_MONOTONIC).  Once called (also with an empty
- * window: "never throttled"), runnable time outside every such window is written as
- * "ready" (others held the CPU; kept on replay) and inside as "wait" (demand the limit
- * withheld; dropped on replay).  Never called: all runnable time is "wait".
- * Returns: 0, -ENOMEM.
- */
-int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns, uint64_t to_ns);
-/*
- * cgctl_bw_demand_trace: the demand as a v2 trace text, one thread per recorded TID in
- * order of first appearance (a "thread N TID" line each), every interval with its START.
- * Returns: 0 and a malloc'd NUL-terminated text in *text (length in *len), -ENOMEM.
- */
-int cgctl_bw_demand_trace(struct cgctl_bw_demand *d, const struct cgctl_bw_demand_meta *m,
-			  char **text, size_t *len);
-
 /* What to record. */
 struct cgctl_bw_record_opts {
 	const int *pids;	/* these processes, all their threads, and every thread ... */
@@ -2240,11 +1845,6 @@ struct cgctl_bw_replay {
 	bool within;				/* meets the budget */
 };
 
-/* Returns: 0 and @bw replayed on @t in *ret, -EINVAL (bad setting), -ENOMEM. */
-int cgctl_bw_replay_run(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
-			const struct cgctl_bw_settings *bw, struct cgctl_bw_replay *ret,
-			struct cgctl_error *e);
-
 struct cgctl_bw_recommendation {
 	struct cgctl_bw_replay best;	/* smallest limit within budget (unlimited if none) */
 	bool feasible;			/* false: no finite quota meets the budget */
@@ -2258,17 +1858,6 @@ struct cgctl_bw_recommendation {
 					 * answer is cpus x period, or no limit when even
 					 * that misses it (feasible false) */
 };
-
-/*
- * cgctl_bw_recommend: the smallest quota (per candidate period and burst; the smallest
- * quota / period wins, then the smaller burst) whose replay of @t keeps throttled periods
- * and per-period throttled time within @o's budget, found by bisection (throttling
- * falls as quota grows), and a VPA-like percentile recommendation replayed alongside;
- * covering a next run and capped at all CPUs as cgctl_bw_recommend_runs() of @t alone.
- * Returns: 0, -EINVAL (bad options, empty trace), -ENOMEM.
- */
-int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
-		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e);
 
 /* One recording's part in cgctl_bw_recommend_runs(). */
 struct cgctl_bw_run {

@@ -19,6 +19,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* units, kernel versions, exit codes: libcgctl-util.la, cgctl's own copy */
+#include "util/kver.h"
+#include "util/units.h"
+
 enum out_format { OUT_HUMAN, OUT_JSON, OUT_TSV };
 
 struct out;

@@ -124,8 +124,8 @@ CGCTL_EXPORT int cgctl_bw_sim_add_group(struct cgctl_bw_sim *s, int parent,
  * nothing takes it away across idle time (no expiration since 5.4).  Only a
  * configuration write resets it (tg_set_cfs_bandwidth(): 1 ns on 6.18, 0 before).
  */
-CGCTL_EXPORT int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *s, int group,
-					const int64_t *silo_ns, unsigned int n)
+int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *s, int group,
+			   const int64_t *silo_ns, unsigned int n)
 {
 	struct bw_group *grp;
 
@@ -150,8 +150,8 @@ CGCTL_EXPORT int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *s, int group,
  * Giving any group a weight makes the whole simulation share CPUs by CFS weights
  * (bandwidth-fair.c): other load is then simulated as groups of threads of its own.
  */
-CGCTL_EXPORT int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *s, int group,
-					 uint32_t shares)
+int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *s, int group,
+			    uint32_t shares)
 {
 	/* sched_group_set_shares(): MIN_SHARES 2 .. MAX_SHARES 1 << 18 */
 	if (!s || s->ran || group < 0 || group >= s->ngroups || shares < 2 ||
@@ -161,8 +161,8 @@ CGCTL_EXPORT int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *s, int group,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_sim_silos(const struct cgctl_bw_sim *s, int group,
-				    int64_t *silo_ns, unsigned int n)
+int cgctl_bw_sim_silos(const struct cgctl_bw_sim *s, int group,
+		       int64_t *silo_ns, unsigned int n)
 {
 	if (!s || !s->ran || group < 0 || group >= s->ngroups || !silo_ns ||
 	    n != s->cfg.ncpus)
@@ -198,8 +198,8 @@ CGCTL_EXPORT int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *s,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_sim_write(struct cgctl_bw_sim *s, int group, uint64_t at_ns,
-				    const struct cgctl_bw_settings *bw)
+int cgctl_bw_sim_write(struct cgctl_bw_sim *s, int group, uint64_t at_ns,
+		       const struct cgctl_bw_settings *bw)
 {
 	int i;
 
@@ -419,8 +419,8 @@ CGCTL_EXPORT int cgctl_bw_sim_stat(const struct cgctl_bw_sim *s, int group, bool
 	return 0;
 }
 
-CGCTL_EXPORT ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *s, int group,
-					  const struct cgctl_bw_period **ret)
+ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *s, int group,
+			     const struct cgctl_bw_period **ret)
 {
 	if (!s || !ret || group < 0 || group >= s->ngroups)
 		return -EINVAL;
@@ -428,8 +428,8 @@ CGCTL_EXPORT ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *s, int grou
 	return (ssize_t)s->g[group].nperiods;
 }
 
-CGCTL_EXPORT int cgctl_bw_sim_settings(const struct cgctl_bw_sim *s, int group,
-				       struct cgctl_bw_settings *ret)
+int cgctl_bw_sim_settings(const struct cgctl_bw_sim *s, int group,
+			  struct cgctl_bw_settings *ret)
 {
 	const struct bw_pool *p;
 

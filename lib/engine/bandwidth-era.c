@@ -55,7 +55,7 @@ CGCTL_EXPORT uint32_t cgctl_bw_era_since(enum cgctl_bw_feature f)
 	return era[f].until ? era[f].until : era[f].since;
 }
 
-CGCTL_EXPORT const char *cgctl_bw_era_what(enum cgctl_bw_feature f)
+const char *cgctl_bw_era_what(enum cgctl_bw_feature f)
 {
 	if ((unsigned int)f >= CGCTL_BW_FEAT_COUNT)
 		return "unknown";

@@ -27,8 +27,8 @@
 #include "internal.h"
 #include "engine/bandwidth.h"
 
-CGCTL_EXPORT int cgctl_bw_sim_place(struct cgctl_bw_sim *s, int thread, uint64_t at_ns,
-				    int cpu)
+int cgctl_bw_sim_place(struct cgctl_bw_sim *s, int thread, uint64_t at_ns,
+		       int cpu)
 {
 	int i;
 

@@ -233,11 +233,11 @@ static int burst(struct plan *p, uint64_t b)
 	return emit(p, CGCTL_BW_FILE_BURST, &s);
 }
 
-CGCTL_EXPORT int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
-				     const struct cgctl_bw_settings *new, int version,
-				     const struct cgctl_bw_node *nodes, size_t n, size_t target,
-				     struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX],
-				     struct cgctl_error *e)
+int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
+			const struct cgctl_bw_settings *new, int version,
+			const struct cgctl_bw_node *nodes, size_t n, size_t target,
+			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX],
+			struct cgctl_error *e)
 {
 	struct cgctl_error scratch = { 0 };
 	struct plan p = {

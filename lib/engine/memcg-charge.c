@@ -242,8 +242,8 @@ CGCTL_EXPORT int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id)
 	return (int64_t)mg_drain_all_stock(t, id);
 }
 
-CGCTL_EXPORT int64_t cgctl_memcg_stock_pages(const struct cgctl_memcg_tree *t, int id,
-					     unsigned int cpu)
+int64_t cgctl_memcg_stock_pages(const struct cgctl_memcg_tree *t, int id,
+				unsigned int cpu)
 {
 	if (!t || !mg_get(t, id) || cpu >= t->ncpu)
 		return -EINVAL;

@@ -70,7 +70,7 @@ CGCTL_EXPORT int cgctl_memcg_era_get(uint32_t kver, struct cgctl_memcg_era *ret)
 
 /* mirrors kernel/res_counter.c:res_counter_memparse_write_strategy() (v2.6.33, PAGE_ALIGN)
  * and mm/page_counter.c:page_counter_memparse() (v6.18, rounds down) */
-CGCTL_EXPORT uint64_t cgctl_memcg_limit_pages(uint32_t kver, uint64_t bytes)
+uint64_t cgctl_memcg_limit_pages(uint32_t kver, uint64_t bytes)
 {
 	if (bytes == CGCTL_SIZE_MAX || bytes >= LLONG_MAX_U - CGCTL_PAGE_SIZE)
 		return CGCTL_MEMCG_UNLIMITED;

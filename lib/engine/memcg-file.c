@@ -43,8 +43,8 @@ CGCTL_EXPORT int cgctl_memcg_get(const struct cgctl_memcg_tree *t, int id,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_memcg_seed(struct cgctl_memcg_tree *t, int id,
-				  const struct cgctl_memcg_state *s)
+int cgctl_memcg_seed(struct cgctl_memcg_tree *t, int id,
+		     const struct cgctl_memcg_state *s)
 {
 	struct mg *m = t ? mg_get(t, id) : NULL;
 	uint64_t kids = 0;
@@ -143,8 +143,8 @@ static int v2_file(const struct cgctl_memcg_tree *t, const struct mg *m, const c
 	return -ENOENT;
 }
 
-CGCTL_EXPORT int cgctl_memcg_file(const struct cgctl_memcg_tree *t, int id, const char *name,
-				  char *buf, size_t len)
+int cgctl_memcg_file(const struct cgctl_memcg_tree *t, int id, const char *name,
+		     char *buf, size_t len)
 {
 	const struct mg *m = t ? mg_get(t, id) : NULL;
 	uint64_t v;
@@ -162,8 +162,8 @@ CGCTL_EXPORT int cgctl_memcg_file(const struct cgctl_memcg_tree *t, int id, cons
 	return snprintf(buf, len, "%" PRIu64 "\n", v);
 }
 
-CGCTL_EXPORT int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id,
-					   uint64_t *lo, uint64_t *hi)
+int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id,
+			      uint64_t *lo, uint64_t *hi)
 {
 	const struct mg *m = t ? mg_get(t, id) : NULL;
 	int nsub;

@@ -31,7 +31,7 @@ CGCTL_EXPORT int cgctl_memhigh_era_get(uint32_t kver, struct cgctl_memhigh_era *
 }
 
 /* mirrors mm/memcontrol.c:calculate_overage() (v6.1, v6.12) */
-CGCTL_EXPORT uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high)
+uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high)
 {
 	uint64_t overage;
 
@@ -47,9 +47,9 @@ CGCTL_EXPORT uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high)
 
 /* mirrors mm/memcontrol.c:calculate_high_delay() (v6.1, v6.12); u64 wraps like the
  * kernel's unsigned long once the overage passes about 256 times the high */
-CGCTL_EXPORT uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage,
-						  unsigned int nr_pages, unsigned int hz,
-						  unsigned int batch)
+uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage,
+				     unsigned int nr_pages, unsigned int hz,
+				     unsigned int batch)
 {
 	uint64_t penalty;
 
@@ -65,10 +65,10 @@ CGCTL_EXPORT uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage,
 /* mirrors the penalty half of mm/memcontrol.c:mem_cgroup_handle_over_high() (v6.1,
  * v6.12): memory plus swap delay, min(.., MEMCG_MAX_HIGH_DELAY_JIFFIES), no sleep when
  * <= HZ / 100 */
-CGCTL_EXPORT uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage,
-						    uint64_t swap_overage,
-						    unsigned int nr_pages,
-						    unsigned int hz, unsigned int batch)
+uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage,
+				       uint64_t swap_overage,
+				       unsigned int nr_pages,
+				       unsigned int hz, unsigned int batch)
 {
 	uint64_t p;
 
@@ -91,10 +91,10 @@ static uint64_t muldiv(const struct cgctl_memhigh_era *era, uint64_t a, uint64_t
 
 /* mirrors mm/page_counter.c:effective_protection() (v6.12) and
  * mm/memcontrol.c:effective_protection() (v6.1) */
-CGCTL_EXPORT uint64_t cgctl_memhigh_effective_protection(
-    const struct cgctl_memhigh_era *era, uint64_t usage, uint64_t parent_usage,
-    uint64_t setting, uint64_t parent_effective, uint64_t siblings_protected,
-    bool recursive)
+uint64_t cgctl_memhigh_effective_protection(
+					    const struct cgctl_memhigh_era *era, uint64_t usage, uint64_t parent_usage,
+					    uint64_t setting, uint64_t parent_effective, uint64_t siblings_protected,
+					    bool recursive)
 {
 	uint64_t protected = usage < setting ? usage : setting;
 	uint64_t ep = protected, unclaimed, unprotected, parent_unprotected;

@@ -101,8 +101,8 @@ CGCTL_EXPORT int cgctl_memcg_tree_new(struct cgctl_memcg_tree **ret, uint32_t kv
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_memcg_tree_clone(const struct cgctl_memcg_tree *t,
-					struct cgctl_memcg_tree **ret)
+int cgctl_memcg_tree_clone(const struct cgctl_memcg_tree *t,
+			   struct cgctl_memcg_tree **ret)
 {
 	struct cgctl_memcg_tree *c;
 
@@ -140,7 +140,7 @@ oom:
 	return -ENOMEM;
 }
 
-CGCTL_EXPORT const struct cgctl_memcg_era *cgctl_memcg_tree_era(const struct cgctl_memcg_tree *t)
+const struct cgctl_memcg_era *cgctl_memcg_tree_era(const struct cgctl_memcg_tree *t)
 {
 	return t ? &t->era : NULL;
 }
@@ -152,14 +152,14 @@ CGCTL_EXPORT int cgctl_memcg_create(struct cgctl_memcg_tree *t, int parent)
 	return mg_add(t, parent);
 }
 
-CGCTL_EXPORT int cgctl_memcg_parent(const struct cgctl_memcg_tree *t, int id)
+int cgctl_memcg_parent(const struct cgctl_memcg_tree *t, int id)
 {
 	const struct mg *m = t ? mg_get(t, id) : NULL;
 
 	return m ? m->parent : -EINVAL;
 }
 
-CGCTL_EXPORT int cgctl_memcg_subtree_size(const struct cgctl_memcg_tree *t, int id)
+int cgctl_memcg_subtree_size(const struct cgctl_memcg_tree *t, int id)
 {
 	int n = 0;
 
@@ -171,7 +171,7 @@ CGCTL_EXPORT int cgctl_memcg_subtree_size(const struct cgctl_memcg_tree *t, int 
 }
 
 /* mirrors mm/memcontrol.c:mem_cgroup_hierarchy_write() (v2.6.33; v5.11 refuses 0) */
-CGCTL_EXPORT int cgctl_memcg_set_use_hierarchy(struct cgctl_memcg_tree *t, int id, bool on)
+int cgctl_memcg_set_use_hierarchy(struct cgctl_memcg_tree *t, int id, bool on)
 {
 	struct mg *m = t ? mg_get(t, id) : NULL, *p;
 

@@ -27,7 +27,7 @@
  * not checked: 6.13-6.15 are treated as approximate. */
 #define RSS_BACKPORT_KVER CGCTL_KVER(6, 12, 39)
 
-CGCTL_EXPORT uint32_t cgctl_rss_backport_kver(void)
+uint32_t cgctl_rss_backport_kver(void)
 {
 	return RSS_BACKPORT_KVER;
 }
@@ -49,7 +49,7 @@ static bool valid_file(enum cgctl_rss_file file)
 	       file == CGCTL_RSS_FILE_STAT;
 }
 
-CGCTL_EXPORT int cgctl_rss_source(uint32_t kver, enum cgctl_rss_file file)
+int cgctl_rss_source(uint32_t kver, enum cgctl_rss_file file)
 {
 	if (kver == 0 || !valid_file(file))
 		return -EINVAL;
@@ -148,8 +148,8 @@ static int fault_task_cache(struct cgctl_rss_thread *t, int64_t *mm_counter, int
 	return flushed;
 }
 
-CGCTL_EXPORT int cgctl_rss_fault(uint32_t kver, struct cgctl_rss_thread *t,
-				 int64_t *mm_counter, int64_t pages)
+int cgctl_rss_fault(uint32_t kver, struct cgctl_rss_thread *t,
+		    int64_t *mm_counter, int64_t pages)
 {
 	if (kver == 0 || !t || !mm_counter)
 		return -EINVAL;

@@ -107,7 +107,7 @@ static ssize_t mount_index(const struct cgctl_ctx *ctx, const struct cgctl_mount
 	return m - ctx->mounts;
 }
 
-CGCTL_EXPORT int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags)
+int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags)
 {
 	char path[PATH_MAX];
 	int fd;
@@ -418,8 +418,8 @@ static int open_hier_dir(struct cgctl_ctx *ctx, const struct cgctl_mount *m)
 	return fd;
 }
 
-CGCTL_EXPORT int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			       const char *path)
+int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+		  const char *path)
 {
 	char norm[PATH_MAX];
 	int fd, mfd, r;

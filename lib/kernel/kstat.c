@@ -261,10 +261,10 @@ CGCTL_EXPORT int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_moun
 	return cgctl_cpubw_read_flags(ctx, m, path, acct, acct_path, 0, bw);
 }
 
-CGCTL_EXPORT int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-					const char *path, const struct cgctl_mount *acct,
-					const char *acct_path, unsigned int flags,
-					struct cgctl_cpubw *bw)
+int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *path, const struct cgctl_mount *acct,
+			   const char *acct_path, unsigned int flags,
+			   struct cgctl_cpubw *bw)
 {
 	int dfd, r;
 	char buf[1024];

@@ -43,8 +43,8 @@ static int take(const struct cgctl_kv *kv, void *data)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_mem_events_parse(const char *buf, size_t len,
-					struct cgctl_mem_events *ret)
+int cgctl_mem_events_parse(const char *buf, size_t len,
+			   struct cgctl_mem_events *ret)
 {
 	struct cgctl_mem_events ev = { .present = 0 };
 	int r;

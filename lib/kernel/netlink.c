@@ -145,8 +145,8 @@ static int procev_setup(struct cgctl_procev_sock *s, struct cgctl_error *e)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_sock **ret,
-				   struct cgctl_error *e)
+int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_sock **ret,
+		      struct cgctl_error *e)
 {
 	struct cgctl_procev_sock *s;
 	int r;
@@ -175,7 +175,7 @@ CGCTL_EXPORT int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_so
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_procev_fd(const struct cgctl_procev_sock *s)
+int cgctl_procev_fd(const struct cgctl_procev_sock *s)
 {
 	return s ? mnl_socket_get_fd(s->nl) : -EINVAL;
 }
@@ -220,8 +220,8 @@ static ssize_t procev_drain(struct cgctl_procev_sock *s, struct cgctl_procev *ev
 	return n;
 }
 
-CGCTL_EXPORT ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev,
-				       size_t max, int timeout_ms)
+ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev,
+			  size_t max, int timeout_ms)
 {
 	ssize_t n;
 	int r;
@@ -245,7 +245,7 @@ CGCTL_EXPORT ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl
 	return procev_drain(s, ev, max);
 }
 
-CGCTL_EXPORT void cgctl_procev_close(struct cgctl_procev_sock *s)
+void cgctl_procev_close(struct cgctl_procev_sock *s)
 {
 	if (!s)
 		return;
@@ -434,9 +434,9 @@ out:
 	return r;
 }
 
-CGCTL_EXPORT int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-				       const char *path, struct cgctl_cgroupstats *ret,
-				       struct cgctl_error *e)
+int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			  const char *path, struct cgctl_cgroupstats *ret,
+			  struct cgctl_error *e)
 {
 	int fd, r;
 

@@ -281,8 +281,8 @@ CGCTL_EXPORT void cgctl_inventory_free(struct cgctl_inventory *inv)
 	free(inv);
 }
 
-CGCTL_EXPORT const struct cgctl_inv_group *cgctl_inventory_group(
-	const struct cgctl_inventory *inv, uint64_t ino)
+const struct cgctl_inv_group *cgctl_inventory_group(
+						    const struct cgctl_inventory *inv, uint64_t ino)
 {
 	for (size_t i = 0; inv && i < inv->n_groups; i++)
 		if (inv->groups[i].ino == ino)

@@ -976,9 +976,9 @@ CGCTL_EXPORT int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned
 	return inventory(ctx, &pid, 1, flags, ret, e);
 }
 
-CGCTL_EXPORT int cgctl_inventory_scan_tasks(struct cgctl_ctx *ctx, const pid_t *pids,
-					    size_t n_pids, unsigned int flags,
-					    struct cgctl_inventory **ret, struct cgctl_error *e)
+int cgctl_inventory_scan_tasks(struct cgctl_ctx *ctx, const pid_t *pids,
+			       size_t n_pids, unsigned int flags,
+			       struct cgctl_inventory **ret, struct cgctl_error *e)
 {
 	if (!ctx || !ret || !pids || !n_pids)
 		return cgctl_error_set(e, EINVAL, "invalid argument");

@@ -112,8 +112,8 @@ static int ticks_to_ns(uint64_t ticks, unsigned long hz, uint64_t *ns)
 
 /* cpuacct.stat: kernel/sched/cpuacct.c:cpuacct_stats_show() prints "user" and
  * "system" in USER_HZ (nsec_to_clock_t()). */
-CGCTL_EXPORT int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned long user_hz,
-					  struct cgctl_cpu_stat *st)
+int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned long user_hz,
+			     struct cgctl_cpu_stat *st)
 {
 	uint64_t user = 0, sys = 0, user_ns = 0, sys_ns = 0;
 	int r;
@@ -139,8 +139,8 @@ CGCTL_EXPORT int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned 
 
 /* cpu.max: kernel/sched/core.c:cpu_max_show() prints "max" or the quota, a space and
  * the period; cpu_max_write() also accepts a quota alone.  Both in µs. */
-CGCTL_EXPORT int cgctl_parse_cpu_max(const char *buf, size_t len, uint64_t *quota_us,
-				     uint64_t *period_us)
+int cgctl_parse_cpu_max(const char *buf, size_t len, uint64_t *quota_us,
+			uint64_t *period_us)
 {
 	struct span s = parse_whole(buf, len), q, p = { NULL, 0 }, extra;
 	uint64_t quota, period = 0;
@@ -171,7 +171,7 @@ CGCTL_EXPORT int cgctl_parse_cpu_max(const char *buf, size_t len, uint64_t *quot
 
 /* cpu.cfs_quota_us: kernel/sched/core.c:tg_get_cfs_quota() reads -1 for
  * RUNTIME_INF; tg_set_cfs_quota() takes any negative value as unlimited. */
-CGCTL_EXPORT int cgctl_parse_cfs_quota(const char *buf, size_t len, uint64_t *quota_us)
+int cgctl_parse_cfs_quota(const char *buf, size_t len, uint64_t *quota_us)
 {
 	int64_t v;
 	int r;

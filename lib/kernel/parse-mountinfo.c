@@ -221,8 +221,8 @@ out:
 	return r;
 }
 
-CGCTL_EXPORT int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn,
-				       void *data)
+int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn,
+			  void *data)
 {
 	struct span line;
 	size_t pos = 0;

@@ -86,8 +86,8 @@ static int cg_path_dup(struct span path, char **ret, bool *deleted)
 }
 
 /* Every line is checked, so a damaged file fails the same way whatever is asked. */
-CGCTL_EXPORT int cgctl_parse_proc_cgroup(const char *buf, size_t len, const char *controller,
-					 char **ret, bool *deleted)
+int cgctl_parse_proc_cgroup(const char *buf, size_t len, const char *controller,
+			    char **ret, bool *deleted)
 {
 	struct cg_line l, found = { { NULL, 0 }, { NULL, 0 }, { NULL, 0 } };
 	struct span line;
@@ -211,8 +211,8 @@ CGCTL_EXPORT int cgctl_parse_keyed_u64(const char *buf, size_t len, const char *
 	return parse_span_u64((struct span){ f.value, strlen(f.value) }, ret);
 }
 
-CGCTL_EXPORT int cgctl_parse_keyed_s64(const char *buf, size_t len, const char *key,
-				       int64_t *ret)
+int cgctl_parse_keyed_s64(const char *buf, size_t len, const char *key,
+			  int64_t *ret)
 {
 	struct kv_find f;
 	int r = ret ? kv_find(buf, len, key, &f) : -EINVAL;

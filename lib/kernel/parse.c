@@ -126,7 +126,7 @@ int parse_mul_u64(uint64_t v, uint64_t mul, uint64_t *ret)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_parse_u64(const char *buf, size_t len, uint64_t *ret)
+int cgctl_parse_u64(const char *buf, size_t len, uint64_t *ret)
 {
 	if ((!buf && len) || !ret)
 		return -EINVAL;

@@ -97,7 +97,7 @@ static int parse_threads(const char *buf, struct cgctl_procrss *r)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_procrss_parse_status(const char *buf, struct cgctl_procrss *r)
+int cgctl_procrss_parse_status(const char *buf, struct cgctl_procrss *r)
 {
 	static const struct kb_key keys[] = {
 		{ "VmRSS:", offsetof(struct cgctl_procrss, vmrss_kb) },
@@ -114,7 +114,7 @@ CGCTL_EXPORT int cgctl_procrss_parse_status(const char *buf, struct cgctl_procrs
 	return parse_threads(buf, r);
 }
 
-CGCTL_EXPORT int cgctl_procrss_parse_smaps_rollup(const char *buf, struct cgctl_procrss *r)
+int cgctl_procrss_parse_smaps_rollup(const char *buf, struct cgctl_procrss *r)
 {
 	static const struct kb_key keys[] = {
 		{ "Rss:", offsetof(struct cgctl_procrss, smaps_rss_kb) },
@@ -127,7 +127,7 @@ CGCTL_EXPORT int cgctl_procrss_parse_smaps_rollup(const char *buf, struct cgctl_
 }
 
 /* "size resident shared text lib data dt" */
-CGCTL_EXPORT int cgctl_procrss_parse_statm(const char *buf, struct cgctl_procrss *r)
+int cgctl_procrss_parse_statm(const char *buf, struct cgctl_procrss *r)
 {
 	uint64_t size, resident;
 
@@ -141,7 +141,7 @@ CGCTL_EXPORT int cgctl_procrss_parse_statm(const char *buf, struct cgctl_procrss
 
 /* "pid (comm) state ppid ..." -- comm may hold blanks and ')', so fields are counted
  * from the last ')'; field 24 (rss) is the 22nd after it. */
-CGCTL_EXPORT int cgctl_procrss_parse_stat(const char *buf, struct cgctl_procrss *r)
+int cgctl_procrss_parse_stat(const char *buf, struct cgctl_procrss *r)
 {
 	const char *p;
 	int field;

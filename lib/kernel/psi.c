@@ -108,7 +108,7 @@ static int parse_line(const char *s, size_t n, struct cgctl_psi *p)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret)
+int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret)
 {
 	struct cgctl_psi p = { .some = { .present = false } };
 	size_t pos = 0;

@@ -189,7 +189,7 @@ static int parse_line(struct zi_parser *p, char *line)
 	return zone_line(p, key, val);
 }
 
-CGCTL_EXPORT int cgctl_zoneinfo_parse(const char *buf, struct cgctl_zoneinfo **ret)
+int cgctl_zoneinfo_parse(const char *buf, struct cgctl_zoneinfo **ret)
 {
 	struct zi_parser p = { 0 };
 	char *copy, *line, *save = NULL;

@@ -173,8 +173,8 @@ static int add_node(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm, int paren
 	return id;
 }
 
-CGCTL_EXPORT int cgctl_mem_model_node(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
-				      const char *path)
+int cgctl_mem_model_node(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
+			 const char *path)
 {
 	char parent[PATH_MAX];
 	char *slash;

@@ -119,8 +119,8 @@ struct cgctl_move_dest {
 	int procs_fd;		/* its cgroup.procs, opened at the first attach */
 };
 
-CGCTL_EXPORT int cgctl_move_dest_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-				      const char *path, struct cgctl_move_dest **ret)
+int cgctl_move_dest_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			 const char *path, struct cgctl_move_dest **ret)
 {
 	struct cgctl_move_dest *d;
 	int fd;
@@ -167,7 +167,7 @@ static size_t pid_line(pid_t pid, char *buf)
  * forked) goes through cgctl_cg_attach(), which retries.  Below a root prefix (fixtures)
  * always cgctl_cg_attach(): it also checks that the PID exists there.
  */
-CGCTL_EXPORT int cgctl_move_dest_attach(struct cgctl_move_dest *d, pid_t pid)
+int cgctl_move_dest_attach(struct cgctl_move_dest *d, pid_t pid)
 {
 	char line[24];
 	size_t len;
@@ -193,7 +193,7 @@ CGCTL_EXPORT int cgctl_move_dest_attach(struct cgctl_move_dest *d, pid_t pid)
 	return r;
 }
 
-CGCTL_EXPORT void cgctl_move_dest_close(struct cgctl_move_dest *d)
+void cgctl_move_dest_close(struct cgctl_move_dest *d)
 {
 	if (!d)
 		return;

@@ -69,8 +69,8 @@ static void move_counts_add(struct cgctl_move_counts *c, const struct cgctl_inv_
 	c->shmem += shmem;
 }
 
-CGCTL_EXPORT void cgctl_move_counts_add(struct cgctl_move_counts *c,
-					const struct cgctl_inv_group *g)
+void cgctl_move_counts_add(struct cgctl_move_counts *c,
+			   const struct cgctl_inv_group *g)
 {
 	if (!c || !g)
 		return;
@@ -170,9 +170,9 @@ CGCTL_EXPORT int cgctl_move_expect_input(struct cgctl_memcg_tree *t, int from, i
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_move_expect_inventory(struct cgctl_memcg_tree *t, int from, int to,
-					     const struct cgctl_inventory *inv,
-					     uint64_t from_ino, struct cgctl_move_expect *e)
+int cgctl_move_expect_inventory(struct cgctl_memcg_tree *t, int from, int to,
+				const struct cgctl_inventory *inv,
+				uint64_t from_ino, struct cgctl_move_expect *e)
 {
 	struct cgctl_move_input in;
 	uint64_t resident;
@@ -288,7 +288,7 @@ CGCTL_EXPORT uint64_t cgctl_move_tolerance_bytes(struct cgctl_ctx *ctx,
 	       CGCTL_PAGE_SIZE;
 }
 
-CGCTL_EXPORT bool cgctl_memcg_moves_charges(uint32_t kver)
+bool cgctl_memcg_moves_charges(uint32_t kver)
 {
 	struct cgctl_memcg_era era;
 

@@ -432,9 +432,9 @@ CGCTL_EXPORT int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, 
 	return err < 0 ? err : 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_recommend(const struct cgctl_bw_trace *t,
-				    const struct cgctl_bw_recommend_opts *o,
-				    struct cgctl_bw_recommendation *ret, struct cgctl_error *e)
+int cgctl_bw_recommend(const struct cgctl_bw_trace *t,
+		       const struct cgctl_bw_recommend_opts *o,
+		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e)
 {
 	return cgctl_bw_recommend_runs(&t, 1, o, 0, ret, NULL, NULL, e);
 }

@@ -279,10 +279,10 @@ int rec_percentile_use(const struct rec_search *s, size_t n, double *use)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_replay_run(const struct cgctl_bw_trace *t,
-				     const struct cgctl_bw_recommend_opts *o,
-				     const struct cgctl_bw_settings *bw,
-				     struct cgctl_bw_replay *ret, struct cgctl_error *e)
+int cgctl_bw_replay_run(const struct cgctl_bw_trace *t,
+			const struct cgctl_bw_recommend_opts *o,
+			const struct cgctl_bw_settings *bw,
+			struct cgctl_bw_replay *ret, struct cgctl_error *e)
 {
 	struct rec_search s;
 	int r = rec_search_init(&s, t, o, e);

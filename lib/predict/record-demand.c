@@ -59,7 +59,7 @@ struct cgctl_bw_demand {
 	size_t nwin, capwin;
 };
 
-CGCTL_EXPORT int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns)
+int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns)
 {
 	struct cgctl_bw_demand *d;
 
@@ -73,7 +73,7 @@ CGCTL_EXPORT int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t star
 	return 0;
 }
 
-CGCTL_EXPORT void cgctl_bw_demand_free(struct cgctl_bw_demand *d)
+void cgctl_bw_demand_free(struct cgctl_bw_demand *d)
 {
 	if (!d)
 		return;
@@ -103,8 +103,8 @@ static int add_window(struct cgctl_bw_demand *d, uint64_t from_ns, uint64_t to_n
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
-					   uint64_t to_ns)
+int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns,
+			      uint64_t to_ns)
 {
 	if (!d)
 		return -EINVAL;
@@ -112,8 +112,8 @@ CGCTL_EXPORT int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t f
 	return add_window(d, from_ns, to_ns);
 }
 
-CGCTL_EXPORT int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
-				     const struct cgctl_bw_switch *sw, size_t n)
+int cgctl_bw_demand_add(struct cgctl_bw_demand *d,
+			const struct cgctl_bw_switch *sw, size_t n)
 {
 	if (!d || (!sw && n))
 		return -EINVAL;
@@ -186,8 +186,8 @@ static struct dthread *thread_of(struct cgctl_bw_demand *d, uint32_t tid)
 	return &d->thr[d->nthr - 1];
 }
 
-CGCTL_EXPORT int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid,
-				       uint64_t oncpu_ns)
+int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid,
+			  uint64_t oncpu_ns)
 {
 	struct dthread *t;
 
@@ -406,9 +406,9 @@ static int build(struct cgctl_bw_demand *d, unsigned int ncpus, uint64_t end)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_demand_trace(struct cgctl_bw_demand *d,
-				       const struct cgctl_bw_demand_meta *m, char **text,
-				       size_t *len)
+int cgctl_bw_demand_trace(struct cgctl_bw_demand *d,
+			  const struct cgctl_bw_demand_meta *m, char **text,
+			  size_t *len)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t end;

@@ -12,10 +12,6 @@
 #include "kernel/knobs.h"
 #include "predict/settings-internal.h"
 
-/* The largest v1 limit the kernel prints: PAGE_COUNTER_MAX pages of 4 KiB (3.19+); the
- * res_counter era printed U64_MAX.  Either means "no limit". */
-#define MEM_V1_UNLIMITED 9223372036854771712ULL
-
 static int read_text(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		     const char *file, char **buf, size_t *len)
 {
@@ -292,7 +288,9 @@ int predict_bw_tree(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
 
 /* ---- memory ---- */
 
-/* A limit file: bytes, "max" (v2) or the kernel's largest value (v1) -> UINT64_MAX. */
+/* A limit file: bytes, "max" (v2) or the kernel's largest value (v1) -> UINT64_MAX, by
+ * the one parser of limits (cgctl_parse_mem_limit(): PAGE_COUNTER_MAX of any page size,
+ * "-1" as written), which struct cgctl_cgroup's getters use too. */
 static int read_limit(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		      const char *file, uint64_t *v)
 {
@@ -302,15 +300,8 @@ static int read_limit(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const 
 
 	if (r < 0)
 		return r;
-	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		buf[--len] = '\0';
-	if (!strcmp(buf, "max") || !strcmp(buf, "-1"))	/* "-1": as written (fixtures) */
-		*v = UINT64_MAX;
-	else
-		r = cgctl_parse_u64(buf, len, v);
+	r = cgctl_parse_mem_limit(buf, len, v);
 	free(buf);
-	if (r == 0 && m->version == 1 && *v >= MEM_V1_UNLIMITED)
-		*v = UINT64_MAX;
 	return r;
 }
 

@@ -3,8 +3,9 @@
 #include <errno.h>
 
 #include "libcgctl.h"
+#include "util/units.h"
 
-CGCTL_EXPORT int cgctl_errno_to_exit(int neg_errno)
+int cgctl_errno_to_exit(int neg_errno)
 {
 	switch (-neg_errno) {
 	case 0:

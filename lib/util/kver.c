@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 
 #include "libcgctl.h"
+#include "util/kver.h"
 
 static int kver_part(const char **p, unsigned long max, unsigned long *ret)
 {
@@ -20,7 +21,7 @@ static int kver_part(const char **p, unsigned long max, unsigned long *ret)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_kver_parse(const char *s, uint32_t *ret)
+int cgctl_kver_parse(const char *s, uint32_t *ret)
 {
 	unsigned long v[3] = { 0, 0, 0 };
 	const char *p = s;
@@ -43,7 +44,7 @@ CGCTL_EXPORT int cgctl_kver_parse(const char *s, uint32_t *ret)
 	return 0;
 }
 
-CGCTL_EXPORT uint32_t cgctl_kver_running(void)
+uint32_t cgctl_kver_running(void)
 {
 	struct utsname u;
 	uint32_t v;

@@ -121,7 +121,7 @@ static int parse_with_units(const char *s, const struct unit *units, size_t n,
 	return -EINVAL;
 }
 
-CGCTL_EXPORT int cgctl_parse_size(const char *s, uint64_t *ret)
+int cgctl_parse_size(const char *s, uint64_t *ret)
 {
 	if (!s || !ret)
 		return -EINVAL;
@@ -132,7 +132,7 @@ CGCTL_EXPORT int cgctl_parse_size(const char *s, uint64_t *ret)
 	return parse_with_units(s, size_units, ARRAY_SIZE(size_units), 1, ret);
 }
 
-CGCTL_EXPORT int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uint64_t *ret)
+int cgctl_parse_duration(const char *s, uint64_t plain_unit_ns, uint64_t *ret)
 {
 	if (!s || !ret)
 		return -EINVAL;
@@ -167,7 +167,7 @@ static int format_scaled(char *buf, size_t len, uint64_t v, uint64_t unit, const
 			(unsigned long long)hundredths, sfx);
 }
 
-CGCTL_EXPORT int cgctl_format_size(char *buf, size_t len, uint64_t bytes)
+int cgctl_format_size(char *buf, size_t len, uint64_t bytes)
 {
 	static const char *const sfx[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	int i;
@@ -187,7 +187,7 @@ CGCTL_EXPORT int cgctl_format_size(char *buf, size_t len, uint64_t bytes)
 	return format_scaled(buf, len, bytes, 1ULL << (10 * (i + 1)), sfx[i]);
 }
 
-CGCTL_EXPORT int cgctl_format_duration(char *buf, size_t len, uint64_t ns)
+int cgctl_format_duration(char *buf, size_t len, uint64_t ns)
 {
 	if (!buf && len)
 		return -EINVAL;

@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The library's internal functions and types (not installed, not exported from
+ * libcgctl.so): the parsers, model steps and kernel helpers that only other layers of
+ * the library and the tests call (issue 28: an export must have a caller in cgctl).
+ * The build includes it into every file of the library and of the tests
+ * (AM_CPPFLAGS -include), not into cgctl's own sources (src/), which see
+ * lib/libcgctl.h only.  Tests link lib/libcgctl-internal.la, where these are defined
+ * with hidden visibility.  Conventions as in lib/libcgctl.h.
+ */
+#ifndef LIBCGCTL_PRIVATE_H
+#define LIBCGCTL_PRIVATE_H
+
+#include "libcgctl.h"
+#include "util/kver.h"
+#include "util/units.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ===== core ===== */
+/* Returns: @ctx, with one more reference. */
+struct cgctl_ctx *cgctl_ref(struct cgctl_ctx *ctx);
+
+/* ===== kernel: cgroupfs ===== */
+/* Open the directory of cgroup @path in @m: openat() component by component with
+ * O_NOFOLLOW|O_DIRECTORY below the mount's fd.  Returns: an fd, or -errno
+ * (-ENOENT missing, -ELOOP/-ENOTDIR symlink or file, -EINVAL bad path). */
+int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path);
+/* Open an absolute system path (e.g. "/proc/123/pagemap") below the root prefix.
+ * Returns: fd or -errno. */
+int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags);
+
+/* ===== kernel: systemd ===== */
+/* Returns: true when PID 1 is systemd, as sd_booted() decides it (the directory
+ * /run/systemd/system below the root prefix). */
+bool cgctl_systemd_booted(struct cgctl_ctx *ctx);
+
+/* ===== kernel: parsers ===== */
+/* One cgroup or cgroup2 line of /proc/PID/mountinfo.  Strings are NUL-terminated and
+ * valid only during the callback. */
+struct cgctl_mountinfo {
+	unsigned int mount_id, parent_id, major, minor;
+	int version;			/* 1 (fs type "cgroup") or 2 ("cgroup2") */
+	const char *root;		/* unescaped ("\040" -> ' '): "/" or "/sub" */
+	const char *mount_point;	/* unescaped: "/sys/fs/cgroup/cpu,cpuacct" */
+	const char *fstype;		/* "cgroup" or "cgroup2" */
+	const char *super_opts;		/* raw (still escaped): "rw,cpu,cpuacct" */
+	const char *controllers;	/* v1 controllers from super_opts: "cpu,cpuacct";
+					 * "" for v2 and for name=-only hierarchies */
+	const char *name;		/* v1 "name=systemd" -> "systemd" (unescaped); or NULL */
+};
+typedef int (*cgctl_mountinfo_fn)(const struct cgctl_mountinfo *mi, void *data);
+/*
+ * cgctl_parse_mountinfo: call @fn for each cgroup/cgroup2 mount in a mountinfo buffer;
+ * other file systems are skipped.  Returns: the number of cgroup mounts, -EINVAL on a
+ * malformed line, -ENOMEM, or @fn's nonzero return.
+ */
+int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn, void *data);
+/*
+ * cgctl_parse_proc_cgroup: the path of a /proc/PID/cgroup buffer's line for
+ * @controller: a v1 controller ("cpu" matches "4:cpu,cpuacct:/p"), a named hierarchy
+ * ("name=systemd"), or NULL for the cgroup2 line "0::/p".  A trailing " (deleted)" is
+ * stripped and reported in *@deleted (may be NULL).  Returns: 0 and a malloc'ed path
+ * in *@ret, -ENOENT (no such line), -EINVAL (malformed line), -ENOMEM.
+ */
+int cgctl_parse_proc_cgroup(const char *buf, size_t len, const char *controller,
+			    char **ret, bool *deleted);
+int cgctl_parse_keyed_s64(const char *buf, size_t len, const char *key, int64_t *ret);
+/* A file holding one decimal u64 (memory.current, cpuacct.usage), optional trailing
+ * newline.  Returns: 0, -EINVAL, -ERANGE. */
+int cgctl_parse_u64(const char *buf, size_t len, uint64_t *ret);
+/* v1 cpuacct.stat ("user N\nsystem N" in USER_HZ ticks, @user_hz from
+ * sysconf(_SC_CLK_TCK)) -> st->user_ns, system_ns.  Returns: 0, -EINVAL, -ERANGE. */
+int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned long user_hz,
+			     struct cgctl_cpu_stat *st);
+/*
+ * cgctl_parse_cpu_max: v2 cpu.max "max 100000" / "50000 100000" -> quota in µs
+ * (UINT64_MAX for "max") and period in µs; a lone quota (as written, "max") leaves
+ * *@period_us 0.  Returns: 0, -EINVAL, -ERANGE.
+ */
+int cgctl_parse_cpu_max(const char *buf, size_t len, uint64_t *quota_us,
+			uint64_t *period_us);
+/* v1 cpu.cfs_quota_us: a negative value ("-1") is unlimited -> UINT64_MAX.
+ * Returns: 0, -EINVAL, -ERANGE. */
+int cgctl_parse_cfs_quota(const char *buf, size_t len, uint64_t *quota_us);
+
+/* ===== kernel: statistics ===== */
+/* Parse a pressure file as psi_show() prints it.  Returns: 0, -EINVAL (no "some"
+ * line, a line twice, a field missing or malformed), -ERANGE. */
+int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret);
+/* Returns: 0, -EINVAL (a known key twice or not a number), -ERANGE. */
+int cgctl_mem_events_parse(const char *buf, size_t len, struct cgctl_mem_events *ret);
+
+/* ===== kernel: page inventory ===== */
+/*
+ * cgctl_inventory_scan_tasks: the union of the resident pages of @n_pids tasks (a process
+ * tree): each physical page counted once however many of them map it, so the figures are
+ * what the tasks are charged together.  task_cgroup/task_ino are those of @pids[0].  A
+ * task other than the first that exits meanwhile is left out (gone_tasks).  Swap entries
+ * carry no PFN: swap_pages is the sum over the tasks (a page swapped out while shared
+ * counts once per task), as are n_vmas and virt_pages.
+ * Returns: as cgctl_inventory_scan(); -ESRCH when @pids[0] does not exist.
+ */
+int cgctl_inventory_scan_tasks(struct cgctl_ctx *ctx, const pid_t *pids, size_t n_pids,
+			       unsigned int flags, struct cgctl_inventory **ret,
+			       struct cgctl_error *e);
+/* Returns: the group charged with @ino in @inv, or NULL. */
+const struct cgctl_inv_group *cgctl_inventory_group(const struct cgctl_inventory *inv,
+						    uint64_t ino);
+
+/* ===== kernel: netlink ===== */
+enum cgctl_procev_what {
+	CGCTL_PROCEV_OTHER = 0,	/* an event we do not decode (uid, comm, ptrace, ...) */
+	CGCTL_PROCEV_FORK,
+	CGCTL_PROCEV_EXEC,
+	CGCTL_PROCEV_EXIT,
+};
+struct cgctl_procev {
+	enum cgctl_procev_what what;
+	pid_t pid, tgid;		/* fork: the child; exec/exit: the task */
+	pid_t parent_pid, parent_tgid;	/* fork: the (real) parent; exit: its parent (>= 4.18) */
+	uint32_t exit_code, exit_signal;	/* exit only */
+	uint64_t timestamp_ns;		/* CLOCK_MONOTONIC of the event */
+};
+struct cgctl_procev_sock;
+/* cgctl_procev_open: bind a proc connector socket and send PROC_CN_MCAST_LISTEN (on
+ * 6.6+ with a filter: fork and exit events only).  Needs the initial user and PID
+ * namespaces, and before 6.6 CAP_NET_ADMIN.  Returns: 0, -EPERM, -EPROTONOSUPPORT
+ * (kernel without CONFIG_CONNECTOR), -errno; @e says which. */
+int cgctl_procev_open(struct cgctl_ctx *ctx, struct cgctl_procev_sock **ret,
+		      struct cgctl_error *e);
+/* Returns: the socket fd for poll(2). */
+int cgctl_procev_fd(const struct cgctl_procev_sock *s);
+/* cgctl_procev_read: decode up to @max queued events into @ev, waiting at most
+ * @timeout_ms (0: do not wait, -1: forever) for the first.  Returns: the count (0 when
+ * nothing came), -ENOBUFS when the socket overran and events were lost (the socket stays
+ * usable; events after the loss are returned by the next call), -errno. */
+ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev, size_t max,
+			  int timeout_ms);
+/* Send PROC_CN_MCAST_IGNORE and close.  NULL is fine. */
+void cgctl_procev_close(struct cgctl_procev_sock *s);
+/* cgctl_cgroupstats_get: @m must be a v1 hierarchy (the kernel refuses cgroup2 dirs).
+ * Returns: 0, -EINVAL (v2 or not a cgroup dir), -ENOENT, -errno. */
+int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			  const char *path, struct cgctl_cgroupstats *ret,
+			  struct cgctl_error *e);
+
+/* ===== kernel: cgroup statistics readers ===== */
+/* Returns: as cgctl_cpubw_read(): 0, -ENOENT, -EOPNOTSUPP (no cpu.stat; the root
+ * reads 0), -errno. */
+int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			   const char *path, const struct cgctl_mount *acct,
+			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
+
+/* ===== engine: memcg ===== */
+/* Pages a written limit of @bytes becomes (era A rounds up, page_counter rounds down);
+ * CGCTL_SIZE_MAX stays CGCTL_MEMCG_UNLIMITED.  Returns: the pages. */
+uint64_t cgctl_memcg_limit_pages(uint32_t kver, uint64_t bytes);
+/* Deep copy (counters, stocks, PRNG state).  Returns: 0, -ENOMEM. */
+int cgctl_memcg_tree_clone(const struct cgctl_memcg_tree *t, struct cgctl_memcg_tree **ret);
+/* Returns: the era of the tree. */
+const struct cgctl_memcg_era *cgctl_memcg_tree_era(const struct cgctl_memcg_tree *t);
+/* Returns: the parent's id, -1 for the root, -EINVAL for a bad id. */
+int cgctl_memcg_parent(const struct cgctl_memcg_tree *t, int id);
+/* Returns: the number of memcgs in the subtree of @id (itself included), or -EINVAL. */
+int cgctl_memcg_subtree_size(const struct cgctl_memcg_tree *t, int id);
+/* memory.use_hierarchy write.  Returns: 0, -EINVAL (0 on 5.11+, bad id, v2), -EBUSY
+ * (the memcg has children, or its parent is hierarchical: pre-5.11 rules). */
+int cgctl_memcg_set_use_hierarchy(struct cgctl_memcg_tree *t, int id, bool on);
+/* Returns: pages in @cpu's stock slots for @id (not descendants), or -EINVAL. */
+int64_t cgctl_memcg_stock_pages(const struct cgctl_memcg_tree *t, int id, unsigned int cpu);
+/* Replace the counters of @id with observed values (e.g. read from a kernel) so that a
+ * plan starts from them; charged/swap are set from usage (charged = memory usage minus
+ * the children's, swap = memsw - memory).  Returns: 0, -EINVAL. */
+int cgctl_memcg_seed(struct cgctl_memcg_tree *t, int id, const struct cgctl_memcg_state *s);
+/*
+ * cgctl_memcg_file: the content of control file @name of @id exactly as the kernel of
+ * the tree's era prints it, newline included ("memory.usage_in_bytes",
+ * "memory.max_usage_in_bytes", "memory.failcnt", "memory.limit_in_bytes",
+ * "memory.memsw.*" of those, "memory.soft_limit_in_bytes", "memory.use_hierarchy",
+ * "memory.move_charge_at_immigrate"; v2: "memory.current", "memory.max", "memory.peak",
+ * "memory.events").  Root usage is the statistic, not the counter.
+ * Returns: the length (as snprintf), -ENOENT (no such file in this era/version), -EINVAL.
+ */
+int cgctl_memcg_file(const struct cgctl_memcg_tree *t, int id, const char *name, char *buf,
+		     size_t len);
+/* The interval of truly charged pages of @id implied by its reported usage and the era's
+ * stock bound for its subtree.  Returns: 0, -EINVAL. */
+int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id, uint64_t *lo,
+			      uint64_t *hi);
+
+/* ===== engine: memory.high ===== */
+/* mirrors mm/memcontrol.c:calculate_overage() (v6.1, v6.12): (usage - high) << 20 / high,
+ * 0 when usage <= high; high 0 acts as 1.  Returns: the overage in 2^-20 units. */
+uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high);
+/* mirrors mm/memcontrol.c:calculate_high_delay() (v6.1, v6.12): overage^2 * HZ >> 34,
+ * scaled by @nr_pages / @batch, in the kernel's wrapping 64-bit arithmetic (no clamp:
+ * the caller adds the swap term and clamps).  Returns: jiffies. */
+uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage, unsigned int nr_pages,
+				     unsigned int hz, unsigned int batch);
+/* The sleep of one mem_cgroup_handle_over_high() once reclaim has given up: the memory
+ * and swap delays summed, clamped to MEMCG_MAX_HIGH_DELAY_JIFFIES (2 * HZ), and 0 when
+ * <= HZ / 100 (no sleep).  Returns: jiffies. */
+uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage, uint64_t swap_overage,
+				       unsigned int nr_pages, unsigned int hz,
+				       unsigned int batch);
+/* mirrors mm/page_counter.c:effective_protection() (v6.12; mm/memcontrol.c in v6.1):
+ * a child's effective min or low from its usage, its parent's usage, its setting, its
+ * parent's effective value, the siblings' protected usage (children_*_usage) and the
+ * memory_recursiveprot mount option.  Returns: pages. */
+uint64_t cgctl_memhigh_effective_protection(const struct cgctl_memhigh_era *era,
+					    uint64_t usage, uint64_t parent_usage,
+					    uint64_t setting, uint64_t parent_effective,
+					    uint64_t siblings_protected, bool recursive);
+
+/* ===== engine: CFS bandwidth ===== */
+/*
+ * cgctl_bw_sim_set_silos: the group's prior state.  Without it a group starts as a
+ * configuration write leaves it (every silo 1 ns on 6.18+, 0 before); a group that ran
+ * before keeps up to min_cfs_rq_runtime (1 ms) in the silo of each CPU its tasks left
+ * (return_cfs_rq_runtime()), across any idle time.  @silo_ns[ncpus]: 0..1 ms each.
+ * Returns: 0, -EINVAL (unknown group, @n not ncpus, a value out of range), -ENOMEM.
+ */
+int cgctl_bw_sim_set_silos(struct cgctl_bw_sim *sim, int group, const int64_t *silo_ns,
+			   unsigned int n);
+/*
+ * cgctl_bw_sim_silos: the silos @group leaves at the end of the run (settled), as the
+ * prior state of a next run: a debt counts as paid (1 ns, what distribution leaves).
+ * Returns: 0, -EINVAL (not run, unknown group, @n not ncpus).
+ */
+int cgctl_bw_sim_silos(const struct cgctl_bw_sim *sim, int group, int64_t *silo_ns,
+		       unsigned int n);
+/*
+ * cgctl_bw_sim_place: the placement the kernel chose, observed: from @at_ns on, thread
+ * @thread (0-based, in the order added) runs on @cpu; a busy thread elsewhere migrates
+ * there then, as the load balancer moves a task, and wakes there until told otherwise.
+ * Threads never told are placed by the model's own rule.  The kernel's wake-up stacking
+ * (select_idle_sibling() finds no idle CPU) and the balancer's choice between layouts of
+ * equal load are not predicted: a caller that measured them tells them here.
+ * Returns: 0, -EINVAL (already run, unknown thread, @cpu not below ncpus), -ENOMEM.
+ */
+int cgctl_bw_sim_place(struct cgctl_bw_sim *sim, int thread, uint64_t at_ns, int cpu);
+/* Schedule a configuration write of @bw to @group at @at_ns (refill, silo reset,
+ * unthrottle, as tg_set_cfs_bandwidth does).  Returns: 0, -EINVAL, -ENOMEM. */
+int cgctl_bw_sim_write(struct cgctl_bw_sim *sim, int group, uint64_t at_ns,
+		       const struct cgctl_bw_settings *bw);
+/* Per-period detail of @group (record_periods).  Returns: the count, *ret valid until
+ * cgctl_bw_sim_free; -EINVAL. */
+ssize_t cgctl_bw_sim_periods(const struct cgctl_bw_sim *sim, int group,
+			     const struct cgctl_bw_period **ret);
+/* The effective (period, quota, burst) of @group after the run (the overload guard
+ * may have doubled them).  Returns: 0, -EINVAL. */
+int cgctl_bw_sim_settings(const struct cgctl_bw_sim *sim, int group,
+			  struct cgctl_bw_settings *ret);
+
+/* ===== engine: per-cpu counters and page lists ===== */
+/* Returns: the source @file uses in @kver, or -EINVAL (bad file, kver 0). */
+int cgctl_rss_source(uint32_t kver, enum cgctl_rss_file file);
+/* Returns: the 6.12.y release carrying the 6.16 exact-status backport (CGCTL_KVER). */
+uint32_t cgctl_rss_backport_kver(void);
+/* One thread's SPLIT_RSS_COUNTING cache (2.6.34-6.1): task->rss_stat for one counter. */
+struct cgctl_rss_thread {
+	int64_t cached;		/* task->rss_stat.count[member] */
+	unsigned int events;	/* task->rss_stat.events */
+};
+/* A page fault by @t that maps @pages pages into its own mm, in @kver: the sync check
+ * at fault entry (check_sync_rss_stat()), then the counter update (per-thread cache in
+ * 2.6.34-6.1, straight into *@mm_counter otherwise).  Returns: 1 when the cache was
+ * flushed into *@mm_counter, 0 otherwise, -EINVAL. */
+int cgctl_rss_fault(uint32_t kver, struct cgctl_rss_thread *t, int64_t *mm_counter,
+		    int64_t pages);
+/* Parsers of the file text (pure; unknown lines ignored).  Returns: 0, -EINVAL. */
+int cgctl_procrss_parse_status(const char *buf, struct cgctl_procrss *r);
+int cgctl_procrss_parse_smaps_rollup(const char *buf, struct cgctl_procrss *r);
+int cgctl_procrss_parse_statm(const char *buf, struct cgctl_procrss *r);
+int cgctl_procrss_parse_stat(const char *buf, struct cgctl_procrss *r);
+/* Parse the text of /proc/zoneinfo.  Returns: 0, -EINVAL (no zone), -ENOMEM. */
+int cgctl_zoneinfo_parse(const char *buf, struct cgctl_zoneinfo **ret);
+
+/* ===== predict: memory and moves ===== */
+/*
+ * cgctl_mem_model_node: the model id of @path, adding it and its missing ancestors, each
+ * seeded from cgctl_mem_counters_read() (usage, limit, peak, failcnt of memory and
+ * memsw; v1 use_hierarchy and move_charge_at_immigrate).  A cgroup whose counters cannot
+ * be read keeps the model's empty state.  Returns: the id (>= 0), -EINVAL, -ENOMEM.
+ */
+int cgctl_mem_model_node(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
+			 const char *path);
+/*
+ * cgctl_move_counts_add: add inventory group @g to move-charge classes @c, each page in
+ * exactly one class: anon pages of PMD-mapped THPs -> thp (whatever their mapcount:
+ * mm/memcontrol.c:get_mctgt_type_thp() v6.1 tests no mapcount), the rest of the large-
+ * folio pages -> thp_pte (anon first) and file_large (they are precharged but not
+ * moved), the others by mapping and mapcount.  Returns: nothing.
+ */
+void cgctl_move_counts_add(struct cgctl_move_counts *c, const struct cgctl_inv_group *g);
+/*
+ * cgctl_move_expect_inventory: cgctl_move_input_from_inventory(@inv, @from_ino) then
+ * cgctl_move_expect_input().  Returns: 0 (see e->have), -EINVAL.
+ */
+int cgctl_move_expect_inventory(struct cgctl_memcg_tree *t, int from, int to,
+				const struct cgctl_inventory *inv, uint64_t from_ino,
+				struct cgctl_move_expect *e);
+/*
+ * cgctl_memcg_moves_charges: does kernel @kver move charges on a v1 attach at all
+ * (the era table's move bits)?  Returns: true or false (false for @kver 0).
+ */
+bool cgctl_memcg_moves_charges(uint32_t kver);
+/* A destination cgroup of many attaches: opened once, its cgroup.procs kept open on the
+ * live system (one write(2) per PID); below a root prefix each attach is
+ * cgctl_cg_attach(). */
+struct cgctl_move_dest;
+/* Returns: 0, -ENOENT (no such cgroup), -EINVAL, -ENOMEM, -errno. */
+int cgctl_move_dest_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			 const char *path, struct cgctl_move_dest **ret);
+/* Attach the thread group of @pid (cgroup.procs).  Returns: 0, -ESRCH, -EINVAL (a
+ * kernel thread, or a task still being forked after the retries), -ENOMEM (the
+ * precharge of move_charge_at_immigrate failed), -EACCES/-EPERM, -errno. */
+int cgctl_move_dest_attach(struct cgctl_move_dest *d, pid_t pid);
+/* Close @d (NULL is fine). */
+void cgctl_move_dest_close(struct cgctl_move_dest *d);
+
+/* ===== predict: settings ===== */
+/* Returns: a short name of @f for messages ("CFS burst"), never NULL. */
+const char *cgctl_bw_era_what(enum cgctl_bw_feature f);
+
+/* ===== predict: record and recommend ===== */
+/* One context switch of a recorded thread (from PERF_RECORD_SWITCH). */
+enum cgctl_bw_switch_kind {
+	CGCTL_BW_SW_IN = 0,	/* the thread starts running */
+	CGCTL_BW_SW_PREEMPT,	/* switched out still runnable (..._SWITCH_OUT_PREEMPT) */
+	CGCTL_BW_SW_SLEEP,	/* switched out blocked */
+	CGCTL_BW_SW_EXIT,	/* the thread exited (PERF_RECORD_EXIT) */
+	CGCTL_BW_SW_FORK,	/* the thread was created (PERF_RECORD_FORK): runnable */
+};
+struct cgctl_bw_switch {
+	uint64_t time_ns;	/* CLOCK_MONOTONIC */
+	uint32_t tid;
+	uint32_t kind;		/* enum cgctl_bw_switch_kind */
+};
+/* Per-thread demand rebuilt from switch records (run, wait, sleep intervals). */
+struct cgctl_bw_demand;
+/* Returns: 0 and an empty demand recorded from @start_ns in *ret, -ENOMEM. */
+int cgctl_bw_demand_new(struct cgctl_bw_demand **ret, uint64_t start_ns);
+void cgctl_bw_demand_free(struct cgctl_bw_demand *d);
+/* Add @n switch records, in any order (they are sorted by time when the trace is made).
+ * Returns: 0, -EINVAL (unknown kind), -ENOMEM. */
+int cgctl_bw_demand_add(struct cgctl_bw_demand *d, const struct cgctl_bw_switch *sw,
+			size_t n);
+/*
+ * cgctl_bw_demand_known: @tid existed for the whole recording and used @oncpu_ns of CPU
+ * time in it (/proc/TID/schedstat); a thread with no switch record (one that ran alone
+ * on a CPU) is then busy for that long instead of missing.  Returns: 0, -ENOMEM.
+ */
+int cgctl_bw_demand_known(struct cgctl_bw_demand *d, uint32_t tid, uint64_t oncpu_ns);
+/* Metadata written into the trace. */
+struct cgctl_bw_demand_meta {
+	uint64_t end_ns;	/* CLOCK_MONOTONIC end of the recording */
+	unsigned int ncpus;
+	uint64_t lost;		/* records the kernel dropped (ring buffer overruns) */
+};
+/*
+ * cgctl_bw_demand_throttled: the recorded group (or a limited ancestor) may have been
+ * throttled in [@from_ns, @to_ns) (CLOCK_MONOTONIC).  Once called (also with an empty
+ * window: "never throttled"), runnable time outside every such window is written as
+ * "ready" (others held the CPU; kept on replay) and inside as "wait" (demand the limit
+ * withheld; dropped on replay).  Never called: all runnable time is "wait".
+ * Returns: 0, -ENOMEM.
+ */
+int cgctl_bw_demand_throttled(struct cgctl_bw_demand *d, uint64_t from_ns, uint64_t to_ns);
+/*
+ * cgctl_bw_demand_trace: the demand as a v2 trace text, one thread per recorded TID in
+ * order of first appearance (a "thread N TID" line each), every interval with its START.
+ * Returns: 0 and a malloc'd NUL-terminated text in *text (length in *len), -ENOMEM.
+ */
+int cgctl_bw_demand_trace(struct cgctl_bw_demand *d, const struct cgctl_bw_demand_meta *m,
+			  char **text, size_t *len);
+/* Returns: 0 and @bw replayed on @t in *ret, -EINVAL (bad setting), -ENOMEM. */
+int cgctl_bw_replay_run(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
+			const struct cgctl_bw_settings *bw, struct cgctl_bw_replay *ret,
+			struct cgctl_error *e);
+/*
+ * cgctl_bw_recommend: the smallest quota (per candidate period and burst; the smallest
+ * quota / period wins, then the smaller burst) whose replay of @t keeps throttled periods
+ * and per-period throttled time within @o's budget, found by bisection (throttling
+ * falls as quota grows), and a VPA-like percentile recommendation replayed alongside;
+ * covering a next run and capped at all CPUs as cgctl_bw_recommend_runs() of @t alone.
+ * Returns: 0, -EINVAL (bad options, empty trace), -ENOMEM.
+ */
+int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
+		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e);
+
+/*
+ * cgctl_bw_sim_set_weight: @group's cpu.shares (2..262144; v2 cpu.weight w is
+ * w * 1024 / 100).  Once any group has a weight, runnable threads share each CPU by CFS
+ * weights (hierarchical, calc_group_shares() with PELT load averages; before 6.6
+ * place_entity()'s sleeper credit, from 6.12 a woken thread's slice alone up to the
+ * tick that ends it) instead of equally, so other load is simulated:
+ * add it as threads of unlimited groups of its own (e.g. two spinners at 1024).
+ * Returns: 0, -EINVAL (unknown group, out of range, already run).
+ */
+int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *sim, int group, uint32_t shares);
+/*
+ * cgctl_bw_write_plan: the writes that take a group from @old to @want, skipping
+ * unchanged values, in an order whose every intermediate state the kernel accepts
+ * (burst down first / up last; period first when both grow, quota first when both
+ * shrink; via quota -1 when no two-write path exists).  With @nodes (n > 0) every
+ * intermediate is checked against the tree (cgctl_bw_check).
+ * Returns: the number of writes in @out (0..CGCTL_BW_PLAN_MAX), -EINVAL with @e.
+ */
+int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
+			const struct cgctl_bw_settings *want, int version,
+			const struct cgctl_bw_node *nodes, size_t n, size_t target,
+			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
+
+/* ===== the cgroup object ===== */
+/* one cgroup of one hierarchy, its knobs read and written by name (lib/kernel/cgroup.c,
+ * lib/predict/cgroup-set.c).  Internal until cgctl's commands call it in place of the
+ * (ctx, mount, path) triples (issue 28); then these move to lib/libcgctl.h. */
+
+/*
+ * struct cgctl_cgroup: a cgroup directory of one hierarchy, opaque and reference counted
+ * (it holds a reference to its context).  The knobs are numbers: bytes for memory,
+ * microseconds for CPU bandwidth, UINT64_MAX for unlimited ("max", "-1", v1's
+ * PAGE_COUNTER_MAX), whatever the file's spelling on cgroup v1 or v2; the getters hide
+ * the version (v2 keeps the CFS quota and period in one file, cpu.max).  Not for use by
+ * two threads at once (as its context).
+ */
+struct cgctl_cgroup;
+/*
+ * cgctl_cgroup_new: the cgroup @path (normalised as cgctl_path_normalize() does) of the
+ * hierarchy that carries @controller ("memory", "cpu", "pids"; NULL: the cgroup2
+ * mount, as cgctl_mount_find() finds it).  The directory must exist.
+ * Returns: 0 and *@ret (one reference), -ENODEV (no such hierarchy), -ENOENT (no such
+ * cgroup), -EINVAL (a bad path), -ENOMEM.
+ */
+int cgctl_cgroup_new(struct cgctl_ctx *ctx, const char *controller, const char *path,
+		     struct cgctl_cgroup **ret);
+/* Returns: @cg, with one more reference. */
+struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg);
+/* Returns: NULL when the last reference was dropped, @cg otherwise. */
+struct cgctl_cgroup *cgctl_cgroup_unref(struct cgctl_cgroup *cg);
+
+/* The numeric knobs (append only: the values are ABI). */
+enum cgctl_knob {
+	CGCTL_KNOB_MEM_LIMIT,		/* memory.limit_in_bytes, memory.max: bytes */
+	CGCTL_KNOB_MEM_MEMSW,		/* v1 memory.memsw.limit_in_bytes: bytes */
+	CGCTL_KNOB_MEM_SOFT,		/* v1 memory.soft_limit_in_bytes: bytes */
+	CGCTL_KNOB_MEM_HIGH,		/* v2 memory.high: bytes */
+	CGCTL_KNOB_MEM_LOW,		/* v2 memory.low: bytes */
+	CGCTL_KNOB_MEM_MIN,		/* v2 memory.min: bytes */
+	CGCTL_KNOB_MEM_SWAP,		/* v2 memory.swap.max: bytes */
+	CGCTL_KNOB_MEM_SWAPPINESS,	/* v1 memory.swappiness */
+	CGCTL_KNOB_CPU_QUOTA,		/* cpu.cfs_quota_us, cpu.max's first field: µs */
+	CGCTL_KNOB_CPU_PERIOD,		/* cpu.cfs_period_us, cpu.max's second field: µs */
+	CGCTL_KNOB_CPU_BURST,		/* cpu.cfs_burst_us, cpu.max.burst: µs */
+	CGCTL_KNOB_CPU_SHARES,		/* v1 cpu.shares */
+	CGCTL_KNOB_CPU_WEIGHT,		/* v2 cpu.weight */
+	CGCTL_KNOB_PIDS_MAX,		/* pids.max */
+	CGCTL_KNOB_COUNT_		/* not a knob: the number of them */
+};
+/*
+ * cgctl_cgroup_get: read knob @k.  Returns: 0 and *@ret, -ENODATA (no such file on this
+ * hierarchy's version, or not on this kernel), -ENOENT (the cgroup is gone), -EINVAL
+ * (an unknown @k, or the file is not a number), -ERANGE, -errno.
+ */
+int cgctl_cgroup_get(struct cgctl_cgroup *cg, enum cgctl_knob k, uint64_t *ret);
+/*
+ * cgctl_cgroup_set: write knob @k (UINT64_MAX: unlimited) as a plan of one item of
+ * cgctl_set_apply(): under the cgroup lock, checked by the kernel's rules (memory <=
+ * memsw on v1), restored if the write fails.  On v2 the CFS period is written with the
+ * quota cpu.max holds.  Returns: 0, -ENODATA (no such file here), -EINVAL (unknown @k,
+ * a value the file does not take or a rule refuses, @e says which), -errno.
+ */
+int cgctl_cgroup_set(struct cgctl_cgroup *cg, enum cgctl_knob k, uint64_t value,
+		     struct cgctl_error *e);
+
+/* One getter and setter per knob, e.g. cgctl_cgroup_get_mem_limit(cg, &bytes). */
+#define CGCTL_CGROUP_KNOB_(name, knob)                                                   \
+	static inline int cgctl_cgroup_get_##name(struct cgctl_cgroup *cg, uint64_t *ret) \
+	{                                                                                \
+		return cgctl_cgroup_get(cg, knob, ret);                                  \
+	}                                                                                \
+	static inline int cgctl_cgroup_set_##name(struct cgctl_cgroup *cg, uint64_t v,    \
+						  struct cgctl_error *e)                 \
+	{                                                                                \
+		return cgctl_cgroup_set(cg, knob, v, e);                                 \
+	}
+CGCTL_CGROUP_KNOB_(mem_limit, CGCTL_KNOB_MEM_LIMIT)
+CGCTL_CGROUP_KNOB_(mem_memsw, CGCTL_KNOB_MEM_MEMSW)
+CGCTL_CGROUP_KNOB_(mem_soft, CGCTL_KNOB_MEM_SOFT)
+CGCTL_CGROUP_KNOB_(mem_high, CGCTL_KNOB_MEM_HIGH)
+CGCTL_CGROUP_KNOB_(mem_low, CGCTL_KNOB_MEM_LOW)
+CGCTL_CGROUP_KNOB_(mem_min, CGCTL_KNOB_MEM_MIN)
+CGCTL_CGROUP_KNOB_(mem_swap, CGCTL_KNOB_MEM_SWAP)
+CGCTL_CGROUP_KNOB_(mem_swappiness, CGCTL_KNOB_MEM_SWAPPINESS)
+CGCTL_CGROUP_KNOB_(cpu_quota_us, CGCTL_KNOB_CPU_QUOTA)
+CGCTL_CGROUP_KNOB_(cpu_period_us, CGCTL_KNOB_CPU_PERIOD)
+CGCTL_CGROUP_KNOB_(cpu_burst_us, CGCTL_KNOB_CPU_BURST)
+CGCTL_CGROUP_KNOB_(cpu_shares, CGCTL_KNOB_CPU_SHARES)
+CGCTL_CGROUP_KNOB_(cpu_weight, CGCTL_KNOB_CPU_WEIGHT)
+CGCTL_CGROUP_KNOB_(pids_max, CGCTL_KNOB_PIDS_MAX)
+
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cgctl_cgroup_set(): one knob of a struct cgctl_cgroup written as a plan of one item of
+ * the one executor (cgctl_set_apply(), lib/predict/settings-set.c): the same lock,
+ * syntax check, kernel rules and rollback as `cgctl set`.  The value is spelt as the
+ * knob table says the file takes it on this version (its "no limit" spelling for
+ * UINT64_MAX); v2's period is written with the quota cpu.max holds.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "kernel/cgroup.h"
+#include "kernel/knobs.h"
+
+static int spell(struct cgctl_cgroup *cg, const struct knob *kn, enum cgctl_knob k,
+		 uint64_t v, char *buf, size_t len)
+{
+	int version = cg->m->version;
+	const char *unlimited = kn->unlimited[version - 1];
+	uint64_t quota;
+	int r;
+
+	if (version == 2 && k == CGCTL_KNOB_CPU_PERIOD) {
+		if (v == UINT64_MAX)
+			return -EINVAL;
+		r = cgctl_cgroup_get(cg, CGCTL_KNOB_CPU_QUOTA, &quota);
+		if (r < 0)
+			return r;
+		if (quota == UINT64_MAX)
+			snprintf(buf, len, "max %" PRIu64, v);
+		else
+			snprintf(buf, len, "%" PRIu64 " %" PRIu64, quota, v);
+		return 0;
+	}
+	if (v == UINT64_MAX) {
+		if (!unlimited)
+			return -EINVAL;	/* no "no limit" for this file */
+		snprintf(buf, len, "%s", unlimited);
+	} else {
+		snprintf(buf, len, "%" PRIu64, v);
+	}
+	return 0;
+}
+
+int cgctl_cgroup_set(struct cgctl_cgroup *cg, enum cgctl_knob k, uint64_t value,
+				  struct cgctl_error *e)
+{
+	struct cgctl_set_applied *res;
+	struct cgctl_set_item item;
+	const struct knob *kn;
+	char buf[48];
+	int r;
+
+	if (!cg || !(kn = cgroup_knob(k)))
+		return -EINVAL;
+	item.file = cgroup_knob_file(cg, k);
+	if (!item.file)
+		return -ENODATA;
+	r = spell(cg, kn, k, value, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	item.m = cg->m;
+	item.path = cg->path;
+	item.value = buf;
+	res = malloc(sizeof(*res));	/* 8 KiB of steps: not on the caller's stack */
+	if (!res)
+		return -ENOMEM;
+	r = cgctl_set_apply(cg->ctx, &item, 1, res, e);
+	free(res);
+	if (r == -ENOENT) {
+		r = cgctl_cg_exists(cg->ctx, cg->m, cg->path);
+		r = r < 0 ? r : r ? -ENODATA : -ENOENT;
+	}
+	return r < 0 ? r : 0;
+}
