@@ -5,7 +5,6 @@
 # next poll, <= 100 ms): its thread appears with on-CPU time; a process that never joins
 # does not; no record is lost.  No CPU limit, no timing budget: this checks what is
 # recorded, not how a replay compares (tests/kernel/bw-record.sh does that, by hand).
-# run-test: shared (what a recording holds, no timing budget)
 . "$top_srcdir/tests/lib.sh"
 spinner_setup
 [ -x "$CGCTL" ] || skip "no cgctl binary"
