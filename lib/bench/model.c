@@ -126,11 +126,19 @@ int bmodel_bandwidth(const struct bmodel_in *in, double *periods, double *refill
 	if (err >= 0)
 		err = cgctl_bw_sim_stat(sim, g, false, &st);
 	if (err >= 0) {
+		uint64_t slice = in->slice_ns ? in->slice_ns : 5000000, grant = slice;
+
 		*periods = st.nr_periods;
-		/* each refill hands a CPU's silo at most one slice from the pool
-		 * (kernel/sched/fair.c:assign_cfs_rq_runtime(), v6.1) */
-		*refills = ceil((double)st.usage_ns / (double)(in->slice_ns ? in->slice_ns :
-								  5000000));
+		/* each refill hands a CPU's silo at most one slice from the pool, at most
+		 * what the pool holds, the quota (kernel/sched/fair.c:
+		 * __assign_cfs_rq_runtime(), v6.1 to v6.18); apart, each runqueue keeps
+		 * min_cfs_rq_runtime (1 ms) of it when it empties and asks again after
+		 * that much (__return_cfs_rq_runtime()) */
+		if (in->quota_us * 1000 < grant)
+			grant = in->quota_us * 1000;
+		if (!in->pair_one_cpu && grant > 1000000)
+			grant = 1000000;
+		*refills = ceil((double)st.usage_ns / (double)grant);
 	}
 	cgctl_bw_sim_free(sim);
 	return err < 0 ? err : 0;
