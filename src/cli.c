@@ -529,8 +529,20 @@ int cli_parse_size(struct cli *cli, const char *opt, const char *s, uint64_t *re
 int cli_parse_duration(struct cli *cli, const char *opt, const char *s, uint64_t plain_ns,
 		       uint64_t *ret)
 {
-	int r = cgctl_parse_duration(s, plain_ns, ret);
+	int r;
 
+	/*
+	 * One unit for a bare number of every duration option: microseconds, the unit
+	 * of the kernel's files and of --json (issue 29).  Where a bare number meant
+	 * milliseconds or seconds (@plain_ns), it is refused rather than read anew.
+	 */
+	if (plain_ns != 1000 && s && *s && strspn(s, "0123456789.") == strlen(s) &&
+	    strspn(s, "0.") != strlen(s))	/* 0 is 0 in any unit */
+		return cli_usage(cli, "--%s: '%s' needs a unit (e.g. %s%s): a bare number is "
+				 "microseconds in cgctl, and was %s here", opt, s, s,
+				 plain_ns == 1000000 ? "ms" : "s",
+				 plain_ns == 1000000 ? "milliseconds" : "seconds");
+	r = cgctl_parse_duration(s, 1000, ret);
 	if (r == -ERANGE)
 		return cli_usage(cli, "--%s: '%s' is too large", opt, s);
 	if (r < 0)

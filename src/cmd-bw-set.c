@@ -24,7 +24,7 @@ static int opt_unlimited;
 
 static const struct poptOption options[] = {
 	{ "quota", '\0', POPT_ARG_STRING, &opt_quota, 0,
-	  "runtime per period (plain numbers are µs)", "DUR" },
+	  "runtime per period (plain numbers are µs; \"max\": no limit)", "DUR" },
 	{ "period", '\0', POPT_ARG_STRING, &opt_period, 0,
 	  "period, 1ms..1s (plain numbers are µs)", "DUR" },
 	{ "cpus", '\0', POPT_ARG_STRING, &opt_cpus, 0,
@@ -42,6 +42,8 @@ static const struct poptOption options[] = {
 static int wanted(struct cli *cli, const struct cgctl_bw_settings *old,
 		  struct cgctl_bw_settings *bw)
 {
+	/* "max", as bw predict --quota and v2's cpu.max take it: --unlimited */
+	bool quota_max = opt_quota && !strcmp(opt_quota, "max");
 	int rc, n = !!opt_quota + !!opt_cpus + !!opt_unlimited;
 
 	if (n > 1)
@@ -52,7 +54,9 @@ static int wanted(struct cli *cli, const struct cgctl_bw_settings *old,
 	*bw = *old;
 	if (opt_period && (rc = bw_parse_us(cli, "period", opt_period, &bw->period_us)))
 		return rc;
-	if (opt_quota && (rc = bw_parse_us(cli, "quota", opt_quota, &bw->quota_us)))
+	if (quota_max)
+		bw->quota_us = CGCTL_BW_INF;
+	else if (opt_quota && (rc = bw_parse_us(cli, "quota", opt_quota, &bw->quota_us)))
 		return rc;
 	if (opt_cpus && (rc = bw_parse_cpus(cli, opt_cpus, bw->period_us, &bw->quota_us)))
 		return rc;

@@ -209,7 +209,7 @@ static int run_guest(const char *harness, const char *config, const char *cgctl,
 	argv[a++] = "cgctl";
 	argv[a++] = "validate";
 	argv[a++] = "--json";
-	argv[a++] = "-r";
+	argv[a++] = "--repeat";
 	argv[a++] = rbuf;
 	sweep_args(o, argv, &a, nbuf, sbuf, kbuf, sizeof(nbuf));
 	if (o->perturb && *o->perturb) {

@@ -9,7 +9,7 @@
 spinner_setup
 [ -x "$CGCTL" ] || skip "no cgctl binary"
 at_exit scratch_cleanup
-"$CGCTL" bw record --duration 0.1 $$ >/dev/null 2>"$T_TMP/perr" ||
+"$CGCTL" bw record --duration 0.1s $$ >/dev/null 2>"$T_TMP/perr" ||
 	skip "bw record cannot record here: $(cat "$T_TMP/perr")"
 G=$(scratch cpu "bw-record-cgroup-$$")
 
@@ -17,7 +17,7 @@ G=$(scratch cpu "bw-record-cgroup-$$")
 sleeper=$!
 PIDS="$sleeper"
 echo "$sleeper" >"$CPU$G/cgroup.procs"
-"$CGCTL" bw record --duration 1.5 --output "$T_TMP/trace" "$G" 2>"$T_TMP/err" &
+"$CGCTL" bw record --duration 1.5s --output "$T_TMP/trace" "$G" 2>"$T_TMP/err" &
 rec=$!
 sleep 0.4
 "$SPIN" 600 &

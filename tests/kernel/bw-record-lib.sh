@@ -14,7 +14,7 @@ bw_scratch() {
 	mkdir "$CPU$P" 2>/dev/null || skip "cannot create a cgroup below $SELF"
 	echo 262144 >"$CPU$P/cpu.shares" || skip "cannot set cpu.shares of $P"
 	# the perf check: can we open a context-switch event at all?
-	"$CGCTL" bw record --duration 0.1 $$ >/dev/null 2>"$T_TMP/perr" ||
+	"$CGCTL" bw record --duration 0.1s $$ >/dev/null 2>"$T_TMP/perr" ||
 		skip "bw record cannot record here: $(cat "$T_TMP/perr")"
 }
 

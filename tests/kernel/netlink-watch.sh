@@ -25,7 +25,7 @@ for line in sys.stdin:
         assert k in j, (k, j)
 ' && ok || fail "json content: $OUT"
 
-cg --self watch -i 100 --count 2 "$BASE/a"
+cg --self watch -i 100ms --count 2 "$BASE/a"
 expect_rc 0 "human"
 n=$(printf '%s\n' "$OUT" | grep -c .)
 [ "$n" = 3 ] && ok || fail "human: $n lines, expected header + 2: $OUT"
