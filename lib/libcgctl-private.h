@@ -32,11 +32,6 @@ int cgctl_cg_open(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char
  * Returns: fd or -errno. */
 int cgctl_open_sys(struct cgctl_ctx *ctx, const char *abspath, int flags);
 
-/* ===== kernel: systemd ===== */
-/* Returns: true when PID 1 is systemd, as sd_booted() decides it (the directory
- * /run/systemd/system below the root prefix). */
-bool cgctl_systemd_booted(struct cgctl_ctx *ctx);
-
 /* ===== kernel: parsers ===== */
 /* One cgroup or cgroup2 line of /proc/PID/mountinfo.  Strings are NUL-terminated and
  * valid only during the callback. */

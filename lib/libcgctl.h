@@ -203,6 +203,10 @@ struct cgctl_unit {
 	bool below;		/* the path asked for is below the unit's own cgroup */
 	bool delegated;		/* the unit's cgroup carries trusted.delegate=1 */
 };
+/* Returns: true when PID 1 is systemd, as sd_booted() decides it (the directory
+ * /run/systemd/system below the root prefix); false for @ctx NULL.  cgctl's delegated
+ * scopes (validate, bench, --self) start only then. */
+bool cgctl_systemd_booted(struct cgctl_ctx *ctx);
 /*
  * cgctl_cgroup_unit: the unit that owns @path of hierarchy @m on a host whose PID 1 is
  * systemd, by the path's names (systemd's cg_path_get_unit()), and whether the unit's

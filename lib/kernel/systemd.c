@@ -16,7 +16,7 @@
 #include "kernel/systemd.h"
 
 /* mirrors systemd src/libsystemd/sd-daemon/sd-daemon.c:sd_booted() (v252) */
-bool cgctl_systemd_booted(struct cgctl_ctx *ctx)
+CGCTL_EXPORT bool cgctl_systemd_booted(struct cgctl_ctx *ctx)
 {
 	int fd;
 
