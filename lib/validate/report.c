@@ -136,6 +136,15 @@ static void json_scenario(FILE *f, const struct cgctl_vscenario_result *s)
 	fputs("]}", f);
 }
 
+/* a ratio with 4 decimals, or null when it is not a number */
+static void json_ratio(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.4f", v);
+	else
+		fputs("null", f);
+}
+
 /* "sweep": {"cases", "seed", "cpus", "quantities": [the distribution of each]} */
 static void json_sweep(FILE *f, const struct cgctl_vreport *r)
 {
@@ -149,12 +158,16 @@ static void json_sweep(FILE *f, const struct cgctl_vreport *r)
 		vjson_string(f, st[i].name);
 		fprintf(f, ",\"cases\":%u,\"decided\":%u,\"within\":%u,", st[i].cases,
 			st[i].decided, st[i].within);
-		if (st[i].decided)
-			fprintf(f, "\"within_ratio\":%.4f,\"median_rel_error\":%.4f,"
-				"\"worst_rel_error\":%.4f,\"worst_case\":",
-				(double)st[i].within / st[i].decided, st[i].median_rel_error,
-				st[i].worst_rel_error);
-		else
+		if (st[i].decided) {
+			/* a relative error is NaN where a decided figure has no observed
+			 * mean (a report read back with one missing): null, never "nan" */
+			fprintf(f, "\"within_ratio\":%.4f,\"median_rel_error\":",
+				(double)st[i].within / st[i].decided);
+			json_ratio(f, st[i].median_rel_error);
+			fputs(",\"worst_rel_error\":", f);
+			json_ratio(f, st[i].worst_rel_error);
+			fputs(",\"worst_case\":", f);
+		} else
 			fputs("\"within_ratio\":null,\"median_rel_error\":null,"
 			      "\"worst_rel_error\":null,\"worst_case\":", f);
 		if (st[i].decided)
