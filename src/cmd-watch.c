@@ -25,7 +25,7 @@ static int opt_om, opt_bytes;
 
 static const struct poptOption options[] = {
 	{ "interval", 'i', POPT_ARG_STRING, &opt_interval, 0,
-	  "length of an interval (default 1s; a plain number is µs: give a unit)", "DUR" },
+	  "length of an interval with its unit (default 1s)", "DUR" },
 	{ "count", '\0', POPT_ARG_STRING, &opt_count, 0,
 	  "stop after COUNT intervals (--openmetrics: samples; default: until interrupted)",
 	  "COUNT" },
