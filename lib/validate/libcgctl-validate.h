@@ -119,7 +119,7 @@ size_t cgctl_validate_vm_configs(const char *const **ret);
 /*
  * Boot the VM configuration @config with the VM harness ($CGCTL_VM_HARNESS, a build
  * tree's tests/vm/run-vm, or $(libexecdir)/cgctl/run-vm), pack @cgctl (an absolute
- * path: the program the guest runs) and run `cgctl validate --json -r @runs NAMES...`
+ * path: the program the guest runs) and run `cgctl validate --json --repeat @runs NAMES...`
  * (@n names, none: all) in the guest; *ret is the guest's report, target "vm:CONFIG".
  * Blocks for the whole boot (minutes under emulation); a sweep: cgctl_validate_vm_run().
  * Returns: 0; -EOPNOTSUPP when
@@ -182,7 +182,7 @@ int cgctl_validate_run(struct cgctl_ctx *ctx, const struct cgctl_validate_opts *
 		       struct cgctl_error *e);
 /*
  * cgctl_validate_vm_run: cgctl_validate_vm() with the options of cgctl_validate_run():
- * the guest runs `cgctl validate --json -r RUNS` with the same sweep (@opts->sweep cases
+ * the guest runs `cgctl validate --json --repeat RUNS` with the same sweep (@opts->sweep cases
  * from @opts->seed of @opts->sweep_kinds, drawn in the guest for its CPUs) and
  * @opts->perturb; the workload helper packed is @opts->workload_exe, else
  * $CGCTL_WORKLOAD_EXE, else the harness's choice (beside @cgctl).  *@opts->cancel set by

@@ -83,12 +83,12 @@ cg --root "$ROOT" mem set /a --limit 64M
 printf '%s\n' "$OUT" | grep -q '_bytes\|USAGE-BEFORE-BYTES' && fail "mem set: unit in a label: $OUT" || ok
 
 # mem predict: page_time is a time like stall, converted alike (0.250 raw before)
-cg mem predict --anon 64M --max 32M --kernel 6.1 --cpus 2
+cg mem predict --anon 64M --max 32M --kernel 6.1 --online-cpus 2
 expect_rc 0 "mem predict"
 [ "$(line PAGE-TIME)" = 250ns ] && ok || fail "mem predict: PAGE-TIME 250ns: $OUT"
-cg --json mem predict --anon 64M --max 32M --kernel 6.1 --cpus 2
+cg --json mem predict --anon 64M --max 32M --kernel 6.1 --online-cpus 2
 [ "$(json_get 'j["workload"]["page_time_usec"]')" = 0.25 ] && ok || fail "mem predict json page_time_usec: $OUT"
-cg mem predict -b -o page_time --anon 64M --max 32M --kernel 6.1 --cpus 2
+cg mem predict -b -o page_time --anon 64M --max 32M --kernel 6.1 --online-cpus 2
 [ "$(line page_time_usec)" = 0.25 ] && ok || fail "mem predict -b: page_time_usec 0.25: $OUT"
 
 # "none" is not 0.  bw predict --kernel 5.3: cpu.stat has no nr_bursts (5.16) and there
@@ -132,15 +132,15 @@ done
 
 # watch: -b prints its sizes and times raw, -o picks its columns (both refused before)
 fixture mem-v1
-cg --root "$ROOT" watch -i 20ms -n 1 /a
+cg --root "$ROOT" watch -i 20ms --count 1 /a
 expect_rc 0 "watch"
 [ "$(printf '%s\n' "$OUT" | awk 'NR == 2 { print $7, $8 }')" = "2MiB +0B" ] && ok || fail "watch: $OUT"
-cg --root "$ROOT" watch -b -o memory,MEM-DELTA -i 20ms -n 1 /a
+cg --root "$ROOT" watch -b -o memory,MEM-DELTA -i 20ms --count 1 /a
 expect_rc 0 "watch -b -o"
 [ "$(printf '%s\n' "$OUT" | awk '{ print $1, $2 }' | tr '\n' ' ')" = "memory mem-delta 2097152 +0 " ] &&
 	ok || fail "watch -b -o memory,mem-delta: $OUT"
-cg --root "$ROOT" watch -o nope -n 1 /a
+cg --root "$ROOT" watch -o nope --count 1 /a
 expect_rc 2 "watch -o unknown"
-cg --root "$ROOT" --json watch -o memory -n 1 /a
+cg --root "$ROOT" --json watch -o memory --count 1 /a
 expect_rc 2 "watch -o with --json"
 done_testing

@@ -64,7 +64,7 @@ if command -v python3 >/dev/null; then
 	*) fail "stat --openmetrics with a unit label: $chk" ;;
 	esac
 fi
-cg --root="$ROOT" watch --openmetrics -n 1 /system.slice/hog.service
+cg --root="$ROOT" watch --openmetrics --count 1 /system.slice/hog.service
 expect_out_has ',unit="hog.service"}' "watch --openmetrics's unit label"
 # -r keeps libsmartcols' encoding: cells split unambiguously
 cg --root="$ROOT" tree -r -o path "/system.slice/$esc"

@@ -12,7 +12,7 @@ sleep 30 &
 pid=$!
 stop_it() { kill "$pid" 2>/dev/null; }
 at_exit stop_it
-script -qec "'$CGCTL' bw record --duration 1s -o '$T_TMP/trace' $pid" /dev/null \
+script -qec "'$CGCTL' bw record --duration 1s --output '$T_TMP/trace' $pid" /dev/null \
 	</dev/null >"$T_TMP/tty"
 grep -q 'recorded 1 threads' "$T_TMP/tty" || skip "bw record cannot record here: $(cat "$T_TMP/tty")"
 grep -q 'bw record: 0\.[0-9]/1\.0 s' "$T_TMP/tty" && ok ||
@@ -21,7 +21,7 @@ grep -q "$(printf '\r\033\\[Kcgctl: bw record: recorded')" "$T_TMP/tty" && ok ||
 	fail "the progress is not erased before the summary: $(cat -v "$T_TMP/tty")"
 [ -s "$T_TMP/trace" ] && ok || fail "no trace written"
 # a pipe: the summary line only
-"$CGCTL" bw record --duration 1s -o "$T_TMP/trace" "$pid" 2>"$T_TMP/err"
+"$CGCTL" bw record --duration 1s --output "$T_TMP/trace" "$pid" 2>"$T_TMP/err"
 [ "$(grep -c . "$T_TMP/err")" = 1 ] && ! grep -q '0/1\.0 s' "$T_TMP/err" && ok ||
 	fail "in a pipe: $(cat "$T_TMP/err")"
 

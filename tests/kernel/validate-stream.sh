@@ -13,7 +13,7 @@ command -v python3 >/dev/null || skip "needs python3"
 [ -n "$(mount_of memory)" ] || skip "no v1 memory hierarchy"
 
 # 1. a pipe: pcp-lists (instant) is printed while bw-quota-50-1t (2 runs, 2 s) still runs
-"$CGCTL" validate -r 2 pcp-lists bw-quota-50-1t >"$T_TMP/pipe" 2>"$T_TMP/pipe.err" &
+"$CGCTL" validate --repeat 2 pcp-lists bw-quota-50-1t >"$T_TMP/pipe" 2>"$T_TMP/pipe.err" &
 pid=$!
 kill_it() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
 at_exit kill_it
@@ -36,7 +36,7 @@ grep -q '^validate: 2 scenarios on 1 target' "$T_TMP/pipe" && ok || fail "summar
 
 # 2. a terminal: k/N, the time left, erased before the table
 if command -v script >/dev/null 2>&1; then
-	script -qec "stty cols 80; '$CGCTL' validate -r 2 pcp-lists rss-bound" /dev/null \
+	script -qec "stty cols 80; '$CGCTL' validate --repeat 2 pcp-lists rss-bound" /dev/null \
 		</dev/null >"$T_TMP/tty"
 	grep -q 'validate: 1/2 pcp-lists: run 1/2' "$T_TMP/tty" && ok ||
 		fail "no k/N count on a terminal: $(cat -v "$T_TMP/tty" | head -5)"
@@ -55,7 +55,7 @@ fi
 # 3. the n/a line: counted by reason, --target all named when VM kernels are present
 mkdir "$T_TMP/kernels" "$T_TMP/nokernels"
 mkdir "$T_TMP/kernels/6.1"
-CGCTL_KERNEL_CACHE=$T_TMP/kernels cg validate -r 1 memhigh-anon pcp-lists
+CGCTL_KERNEL_CACHE=$T_TMP/kernels cg validate --repeat 1 memhigh-anon pcp-lists
 na=$(printf '%s\n' "$OUT" | sed -n 's/^validate: .*, \([0-9]*\) n\/a$/\1/p')
 if [ -n "$na" ] && [ "$na" -gt 0 ]; then
 	line=$(printf '%s\n' "$OUT" | tail -n 1)
@@ -63,7 +63,7 @@ if [ -n "$na" ] && [ "$na" -gt 0 ]; then
 	"n/a: $na figure"*": "[0-9]*" "*"\`cgctl validate --target all\`"*) ok ;;
 	*) fail "last line: '$line' (n/a: $na)" ;;
 	esac
-	CGCTL_KERNEL_CACHE=$T_TMP/nokernels cg validate -r 1 memhigh-anon pcp-lists
+	CGCTL_KERNEL_CACHE=$T_TMP/nokernels cg validate --repeat 1 memhigh-anon pcp-lists
 	line=$(printf '%s\n' "$OUT" | tail -n 1)
 	case $line in
 	"n/a: "*"--target all"*) fail "--target all named without VM kernels: $line" ;;
@@ -75,7 +75,7 @@ else
 fi
 
 # 4. --json: one document, no tables
-cg --json validate -r 1 pcp-lists
+cg --json validate --repeat 1 pcp-lists
 if json_get 'j["scenarios"][0]["name"]' >/dev/null 2>&1; then ok; else fail "--json: $OUT"; fi
 case $OUT in *"quantity "*) fail "--json printed a table" ;; *) ok ;; esac
 

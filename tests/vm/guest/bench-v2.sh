@@ -11,7 +11,7 @@ case "$VM_CONFIG" in
 *-v1) vm_skip "cgroup v1: the host's kernel tier runs bench there" ;;
 esac
 vm_plain_workload
-vm_ok cgctl --json bench -r 2 -d 200ms --seed 3 fault
+vm_ok cgctl --json bench --repeat 2 --duration 200ms --seed 3 fault
 vm_json_eq '.cgroup_version' 2 "fault on cgroup v2"
 vm_json_eq '[.configurations[] | select(.placed != true)] | length' 0 "fault: placed"
 vm_json_eq '[.configurations[] | .depth] | join(",")' "0,1,3" "fault: depths"
@@ -23,7 +23,7 @@ vm_json_eq '[.configurations[] | select(.kernel_check.status == "differs")] | le
 # observed, 11646 predicted, tolerance 586) is emulation, not the kernel's bandwidth
 # control (validate.sh leaves the bandwidth scenarios out for the same reason), and
 # bw-1ms alone may differ: exit status 7 then.  Every other period must match.
-vm_run cgctl --json bench -r 2 --rounds 300 --seed 3 pipe
+vm_run cgctl --json bench --repeat 2 --rounds 300 --seed 3 pipe
 case $RC in 0|7) ;; *) vm_fail "bench pipe exited $RC" ;; esac
 vm_json_eq '.cgroup_version' 2 "pipe on cgroup v2"
 vm_json_eq '[.configurations[] | select(.placed != true)] | length' 0 "pipe: placed"
