@@ -453,7 +453,9 @@ static int output_lost(struct cli *cli, int rc, int e)
 	return rc ? rc : EXIT_FAIL;
 }
 
-/* A key/value result's -o names a key it printed: else a usage error, nothing printed. */
+/* A key/value result's -o names a key it printed: else a usage error, nothing printed.
+ * The keys are known only from the output, so bw set and mem set have made their change
+ * by then: that is no usage error ("nothing was changed") but EXIT_UNPRINTED. */
 static int check_kv(struct cli *cli, int rc)
 {
 	char bad[64];
@@ -462,6 +464,11 @@ static int check_kv(struct cli *cli, int rc)
 		return rc;
 	out_free(cli->out);
 	cli->out = out_new(cli->fmt);
+	if (cli->changed && rc == EXIT_OK) {
+		cli_error(cli, NULL, -EINVAL, "--output: %s%s%s (the change was made)",
+			  bad[0] ? "no key '" : "an empty key name", bad, bad[0] ? "' in this output" : "");
+		return EXIT_UNPRINTED;
+	}
 	if (!bad[0])
 		return cli_usage(cli, "--output: an empty key name");
 	return cli_usage(cli, "--output: no key '%s' in this output", bad);

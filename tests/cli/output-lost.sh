@@ -56,4 +56,12 @@ for how in closed full; do
 		fail "mem set $how: not written"
 	echo 0 >"$M/a/memory.soft_limit_in_bytes"
 done
+# -o names no key of the output: known only once the change is made, so exit 9 and one
+# line, not 2 ("nothing was changed")
+cg --root "$ROOT" mem set -o nosuchkey /a --soft-limit 32M
+expect_rc 9 "mem set -o nosuchkey"
+one_line "mem set -o nosuchkey"
+[ "$(cat "$M/a/memory.soft_limit_in_bytes")" = 33554432 ] && ok || fail "mem set -o: not written"
+cg --root "$ROOT" mem show -o nosuchkey /a
+expect_rc 2 "mem show -o nosuchkey (nothing changed)"
 done_testing
