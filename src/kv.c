@@ -8,12 +8,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <libsmartcols.h>
 
 #include "kv.h"
+#include "output.h"
 
 #define KV_DEPTH 16
 
@@ -135,21 +135,6 @@ static void select_lines(const struct kv_line *l, size_t n, const char *names, b
 	}
 }
 
-static size_t term_width(void)
-{
-	struct winsize ws;
-	const char *env;
-
-	if (!isatty(STDOUT_FILENO))
-		return 0;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	env = getenv("COLUMNS");
-	if (env && atoi(env) > 0)
-		return (size_t)atoi(env);
-	return 80;
-}
-
 /* "  THROTTLED-LOCAL": indented two spaces a level, without the unit, upper case;
  * with @raw the key itself. */
 static char *label(const struct kv_line *l, bool raw)
@@ -199,7 +184,7 @@ static int print_trimmed(struct libscols_table *tb, FILE *fp)
 int kv_print(const struct kv_line *l, size_t n, const char *names, bool raw, FILE *fp)
 {
 	struct libscols_table *tb;
-	size_t width = term_width();
+	size_t width = out_term_width();
 	bool *show;
 	int r = -ENOMEM;
 

@@ -180,7 +180,7 @@ static void picked_free(struct picked *p)
 }
 
 /* The terminal's width when stdout is one (the window size, else $COLUMNS), else 0. */
-static size_t term_width(void)
+size_t out_term_width(void)
 {
 	struct winsize ws;
 	const char *env;
@@ -312,7 +312,7 @@ static struct libscols_table *build(const struct tview *t, const struct picked *
 				    const struct out_table_opts *opts, bool spec, int indent)
 {
 	struct libscols_table *tb = scols_new_table();
-	size_t width = term_width(), tree = tree_column(p, opts);
+	size_t width = out_term_width(), tree = tree_column(p, opts);
 
 	if (!tb)
 		return NULL;

@@ -116,6 +116,9 @@ void out_sbytes(struct out *o, const char *key, int64_t bytes);
 /* Print what was collected to @fp and start a new record (for streaming, e.g. one JSON
  * object per line).  Returns: 0, or -EIO when writing @fp failed. */
 int out_render(struct out *o, FILE *fp);
+/* The terminal's width when stdout is one (the window size, else $COLUMNS), else 0:
+ * the tables and the key/value form (src/kv.c) fit it. */
+size_t out_term_width(void);
 /* True when nothing was recorded since the last render. */
 bool out_empty(const struct out *o);
 
