@@ -227,16 +227,16 @@ static void bw_boost(struct vrun *run, const struct cgctl_mount *m, const char *
 {
 	char base[512], *slash;
 
-	cgctl_cg_write(run->ctx, m, path, m->version == 2 ? "cpu.weight" : "cpu.shares",
-		       m->version == 2 ? "10000" : "262144");
+	vcg_set(run, m, path, m->version == 2 ? "cpu.weight" : "cpu.shares",
+		m->version == 2 ? "10000" : "262144");
 	snprintf(base, sizeof(base), "%s", path);
 	slash = strrchr(base, '/');
 	if (slash && slash != base && strstr(base, "/cgctl-validate-")) {
 		*slash = '\0';
 		if (strrchr(base, '/') && strstr(strrchr(base, '/'), "cgctl-validate-"))
-			cgctl_cg_write(run->ctx, m, base,
-				       m->version == 2 ? "cpu.weight" : "cpu.shares",
-				       m->version == 2 ? "10000" : "262144");
+			vcg_set(run, m, base,
+				m->version == 2 ? "cpu.weight" : "cpu.shares",
+				m->version == 2 ? "10000" : "262144");
 	}
 }
 

@@ -149,7 +149,7 @@ static int drain(struct vrun *run, const struct cgctl_mount *m, const char *path
 	u = c.usage;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)(u > 8192 ? u - 4096 : 4096));
 	file = m->version == 2 ? "memory.high" : "memory.limit_in_bytes";
-	cgctl_cg_write(run->ctx, m, path, file, v);
+	vcg_set(run, m, path, file, v);
 	err = vcg_write(run, m, path, file, m->version == 2 ? "max" : "-1", reason, len);
 	if (err >= 0)
 		err = vrun_sleep(run, 30);	/* remote CPUs drain from a work item */

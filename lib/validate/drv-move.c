@@ -200,7 +200,7 @@ static int move_observe(struct vrun *run, const struct vmove_params *p, struct m
 	}
 	if (err >= 0) {
 		snprintf(v, sizeof(v), "%u", p->flags);
-		o->write_err = cgctl_cg_write(run->ctx, m, b, "memory.move_charge_at_immigrate", v);
+		o->write_err = vcg_set(run, m, b, "memory.move_charge_at_immigrate", v);
 		err = start(run, p, m, a, &w, o, reason, len);
 	}
 	if (err >= 0)

@@ -361,7 +361,7 @@ int vscratch_create(struct vrun *run, const char *ctrl, const char *parent, cons
 		char plus[32];
 
 		snprintf(plus, sizeof(plus), "+%s", ctrl);
-		cgctl_cg_write(run->ctx, *m, parent, "cgroup.subtree_control", plus);
+		vcg_set(run, *m, parent, "cgroup.subtree_control", plus);
 	}
 	if (asprintf(&p, "%s/%s-%u", parent, name, ++run->seq) < 0)
 		return -ENOMEM;
@@ -388,13 +388,30 @@ int vcg_read_u64(struct vrun *run, const struct cgctl_mount *m, const char *path
 	return err;
 }
 
+/* One write under the cgroup's lock (cgctl_cgroup_lock(), as bw set, mem set, set and
+ * bench take it; issue 33): no other cgctl writer interleaves with validate's.  The lock
+ * nests per context, so a write inside a caller's lock does not wait for itself.
+ * Returns: 0 / -errno (-EBUSY: another writer held the lock for 30 s). */
+int vcg_set(struct vrun *run, const struct cgctl_mount *m, const char *path,
+	    const char *file, const char *value)
+{
+	int err = cgctl_cgroup_lock(run->ctx, m, path);
+
+	if (err < 0)
+		return err;
+	err = cgctl_cg_write(run->ctx, m, path, file, value);
+	cgctl_cgroup_unlock(run->ctx, m, path);
+	return err;
+}
+
 int vcg_write(struct vrun *run, const struct cgctl_mount *m, const char *path,
 	      const char *file, const char *value, char *reason, size_t len)
 {
-	int err = cgctl_cg_write(run->ctx, m, path, file, value);
+	int err = vcg_set(run, m, path, file, value);
 
 	if (err < 0)
 		snprintf(reason, len, "write %s to %s/%s: %s", value, path, file,
+			 err == -EBUSY ? "its cgroup lock held by another writer for 30 s" :
 			 strerror(-err));
 	return err;
 }

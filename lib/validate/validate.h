@@ -132,6 +132,9 @@ int vscratch_create(struct vrun *run, const char *ctrl, const char *parent, cons
 /* Read a number / write a value in a scratch cgroup; the reason names the file. */
 int vcg_read_u64(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		 const char *file, uint64_t *v, char *reason, size_t len);
+/* A write of @value to @file of @path under the cgroup's lock.  Returns: 0 / -errno. */
+int vcg_set(struct vrun *run, const struct cgctl_mount *m, const char *path,
+	    const char *file, const char *value);
 int vcg_write(struct vrun *run, const struct cgctl_mount *m, const char *path,
 	      const char *file, const char *value, char *reason, size_t len);
 /* A key of a flat keyed file (memory.stat, cpu.stat).  Returns: 0, -ENOENT, -errno. */

@@ -7,9 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libcgctl.h"
+#include "testutil.h"
 #include "validate/validate.h"
 
 START_TEST(test_stats_basic)
@@ -582,6 +587,58 @@ START_TEST(test_html)
 }
 END_TEST
 
+/* validate's writes take the cgroup lock (issue 33): while another process holds it (as
+ * `bw set` would, with flock on the cgroup's directory), vcg_write waits for it, then
+ * writes. */
+START_TEST(test_write_takes_lock)
+{
+	char *dir = tu_mkdtemp(), cg[4096];
+	const struct cgctl_mount *m;
+	struct vrun run = { 0 };
+	struct timespec t0, t1;
+	char reason[256] = "";
+	int pipefd[2], fd;
+	pid_t pid;
+	char *v;
+
+	ck_assert_ptr_nonnull(dir);
+	ck_assert_int_eq(tu_write(dir, "cgctl-mounts", "1 /sys/fs/cgroup/cpu cpu,cpuacct\n"), 0);
+	ck_assert_int_eq(tu_write(dir, "sys/fs/cgroup/cpu/g/cpu.shares", "1024\n"), 0);
+	ck_assert_int_eq(cgctl_new(&run.ctx, dir), 0);
+	ck_assert_int_eq(cgctl_mount_find(run.ctx, "cpu", &m), 0);
+	snprintf(cg, sizeof(cg), "%s/sys/fs/cgroup/cpu/g", dir);
+	ck_assert_int_eq(pipe(pipefd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		fd = open(cg, O_RDONLY | O_DIRECTORY);
+		if (fd < 0 || flock(fd, LOCK_EX) < 0)
+			_exit(1);
+		if (write(pipefd[1], "x", 1) != 1)
+			_exit(1);
+		usleep(300000);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(pipefd[0], reason, 1), 1);	/* the child holds it */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(vcg_write(&run, m, "/g", "cpu.shares", "2048", reason,
+				   sizeof(reason)), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ck_assert_int_ge((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000,
+			 200);
+	v = tu_read(dir, "sys/fs/cgroup/cpu/g/cpu.shares");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(atoi(v), 2048);
+	free(v);
+	waitpid(pid, NULL, 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	cgctl_unref(run.ctx);
+	tu_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *validate_suite(void)
 {
 	Suite *s = suite_create("validate");
@@ -603,6 +660,7 @@ static Suite *validate_suite(void)
 	tcase_add_test(tc, test_json_malformed);
 	tcase_add_test(tc, test_xml_checker);
 	tcase_add_test(tc, test_html);
+	tcase_add_test(tc, test_write_takes_lock);
 	suite_add_tcase(s, tc);
 	return s;
 }
