@@ -84,6 +84,9 @@ struct bopts {
 	volatile int *cancel;
 	void (*progress)(void *data, const char *conf, unsigned int i, unsigned int n);
 	void *progress_data;
+	/* one line the caller shows by default (a killed run's scratch removed) */
+	void (*notice)(void *data, const char *msg);
+	void *notice_data;
 };
 
 /* A kernel-reported count checked against the model's prediction, summed over runs. */

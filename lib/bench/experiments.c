@@ -413,7 +413,8 @@ int bench_run(struct cgctl_ctx *ctx, const struct bexp *e, const struct bopts *o
 	      struct bresult *r, char *reason, size_t len)
 {
 	struct cgctl_validate_opts vo = { .runs = 1, .workload_exe = o->workload_exe,
-					  .cancel = o->cancel };
+					  .cancel = o->cancel, .notice = o->notice,
+					  .notice_data = o->notice_data };
 	struct cgctl_error ce = { 0 };
 	unsigned int *order, own_depth, i, n = (unsigned int)e->nconf * o->reps;
 	char own[256];
@@ -426,6 +427,22 @@ int bench_run(struct cgctl_ctx *ctx, const struct bexp *e, const struct bopts *o
 	if (err < 0) {
 		snprintf(reason, len, "%s", ce.msg);
 		return err;
+	}
+	if (o->parent) {
+		/* the scratch of bench runs below PATH that were killed (issue 33); below
+		 * our own cgroup, validate's scratch base reaps them */
+		for (i = 0; i < e->nconf; i++) {
+			const struct cgctl_mount *m;
+			unsigned int j;
+
+			if (!e->conf[i].ctrl)	/* the baseline: no scratch */
+				continue;
+			for (j = 0; j < i && (!e->conf[j].ctrl ||
+					      strcmp(e->conf[j].ctrl, e->conf[i].ctrl)); j++)
+				;
+			if (j == i && cgctl_mount_find(ctx, e->conf[i].ctrl, &m) == 0)
+				vscratch_reap(&run, m, o->parent, "cgctl-bench-");
+		}
 	}
 	memset(r, 0, sizeof(*r));
 	snprintf(r->experiment, sizeof(r->experiment), "%s", e->name);

@@ -259,19 +259,22 @@ static void notice(struct vrun *run, const char *fmt, ...)
 		vlog(LOG_NOTICE, run->ctx, "%s", msg);
 }
 
-/* Remove the scratch bases "cgctl-validate-<pid>" below @own of runs whose cgctl is
- * gone (killed with SIGKILL: nothing of theirs removed them). */
-static void remove_stale(struct vrun *run, const struct cgctl_mount *m, const char *own)
+/* Remove the scratch cgroups "<prefix><pid>" below @own of runs whose cgctl is gone
+ * (killed with SIGKILL: nothing of theirs removed them): validate's "cgctl-validate-"
+ * below its own cgroup, bench's "cgctl-bench-" below a PATH. */
+void vscratch_reap(struct vrun *run, const struct cgctl_mount *m, const char *own,
+		   const char *prefix)
 {
 	char **kids = NULL, *path, *end;
 	ssize_t n = cgctl_cg_children(run->ctx, m, own, &kids);
+	size_t plen = strlen(prefix);
 	long pid;
 	int err;
 
 	for (ssize_t i = 0; i < n; i++) {
-		if (strncmp(kids[i], "cgctl-validate-", 15) != 0)
+		if (strncmp(kids[i], prefix, plen) != 0)
 			continue;
-		pid = strtol(kids[i] + 15, &end, 10);
+		pid = strtol(kids[i] + plen, &end, 10);
 		if (*end || pid <= 0 || pid == (long)getpid() || cgctl_alive(run, pid))
 			continue;
 		if (asprintf(&path, "%s/%s", strcmp(own, "/") ? own : "", kids[i]) < 0)
@@ -315,7 +318,7 @@ static int scratch_base(struct vrun *run, const struct cgctl_mount *m, const cha
 		snprintf(reason, len, "own cgroup in %s: %s", m->path, strerror(-err));
 		return err;
 	}
-	remove_stale(run, m, own);
+	vscratch_reap(run, m, own, "cgctl-validate-");
 	err = asprintf(&p, "%s/cgctl-validate-%d", strcmp(own, "/") ? own : "", (int)getpid());
 	free(own);
 	if (err < 0)

@@ -120,6 +120,10 @@ int vrun_sleep(struct vrun *run, unsigned int ms);
 /* A swap device is active (/proc/swaps lists one) with at least @free_kb unused. */
 bool vrun_have_swap(struct vrun *run, uint64_t free_kb);
 
+/* Remove, with one notice each, the cgroups "<@prefix><pid>" below @own whose cgctl
+ * run (PID) is gone. */
+void vscratch_reap(struct vrun *run, const struct cgctl_mount *m, const char *own,
+		   const char *prefix);
 /*
  * vscratch_create: a new cgroup "<own>/cgctl-validate-<pid>/<name>-<seq>" (or below
  * @parent, a path returned earlier) in the hierarchy of @ctrl, where <own> is the cgroup

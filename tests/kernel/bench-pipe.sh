@@ -28,4 +28,21 @@ rc=$?
 [ "$rc" != 0 ] && ok || fail "SIGINT: exit status 0"
 grep -q interrupted "$T_TMP/err" && ok || fail "SIGINT: $(cat "$T_TMP/err")"
 bench_expect_clean "bench pipe SIGINT"
+
+# A killed run's scratch below a PATH (issue 33): the next bench below that PATH
+# removes it and says so in one line by default.
+R="${OWN%/}/reap-path-$$"
+mkdir "$MNT$R"
+trap 'rmdir "$MNT$R"/cgctl-bench-*/l1 "$MNT$R"/cgctl-bench-* "$MNT$R" 2>/dev/null' EXIT
+sh -c 'exit 0' & dead=$!
+wait $dead
+while [ -e /proc/$dead ]; do sh -c 'exit 0' & dead=$!; wait $dead; done
+mkdir -p "$MNT$R/cgctl-bench-$dead/l1"
+cg bench --repeat 2 --rounds 200 --seed 5 pipe "$R"
+# (the counts are checked above: here 7, a count that differs, is no failure)
+[ "$RC" = 0 ] || [ "$RC" = 7 ] && ok || fail "bench pipe below PATH: rc $RC: $ERR"
+[ ! -d "$MNT$R/cgctl-bench-$dead" ] && ok || fail "a dead run's scratch left below PATH"
+case "$ERR" in *"removed "*"cgctl-bench-$dead"*"(PID $dead)"*) ok ;;
+*) fail "no notice of the removed scratch: $ERR" ;; esac
+rmdir "$MNT$R" && ok || fail "bench left something below PATH: $(ls "$MNT$R")"
 done_testing
