@@ -209,6 +209,11 @@ int cli_hierarchies(struct cli *cli, const char *list, const struct cgctl_mount 
 		    size_t *n);
 /* Comma-joined controllers of @m that are in @list (NULL: all of them) -> @buf. */
 const char *cli_mount_name(const struct cgctl_mount *m, char *buf, size_t len);
+/* The form a command prints a cgroup back in: "/a/b"; with the global --self, relative
+ * to cgctl's own cgroup in @m (as the user gave it) when @abs is below it.  Returns:
+ * @buf, holding that form (or @abs as it is). */
+const char *cli_path_shown(struct cli *cli, const struct cgctl_mount *m, const char *abs,
+			   char *buf, size_t len);
 /* With the global --self, @path is taken relative to cgctl's own cgroup in @m.
  * Returns: EXIT_OK and the absolute normalised path in @out, or an exit status. */
 int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, char *out,

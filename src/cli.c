@@ -631,6 +631,21 @@ static int self_cgroup(struct cli *cli, const struct cgctl_mount *m, const char 
 	return 0;
 }
 
+const char *cli_path_shown(struct cli *cli, const struct cgctl_mount *m, const char *abs,
+			   char *buf, size_t len)
+{
+	const char *self = NULL;
+	size_t n;
+
+	snprintf(buf, len, "%s", abs);
+	if (!cli->self || !m || self_cgroup(cli, m, &self) < 0 || !self)
+		return buf;
+	n = strcmp(self, "/") ? strlen(self) : 0;
+	if (strncmp(abs, self, n) == 0 && (abs[n] == '/' || abs[n] == '\0'))
+		snprintf(buf, len, "%s", abs[n] ? abs + n : "/");
+	return buf;
+}
+
 int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, char *out,
 	     size_t len)
 {

@@ -9,6 +9,7 @@
  * executor (cgctl_bw_apply(), lib/predict/settings-apply.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,8 +72,9 @@ static void emit_head(struct cli *cli, const struct bw_target *t,
 		      const struct cgctl_bw_settings *bw)
 {
 	struct out *o = cli->out;
+	char shown[PATH_MAX];
 
-	out_str(o, "path", t->path);
+	out_str(o, "path", cli_path_shown(cli, t->m, t->path, shown, sizeof(shown)));
 	out_usec(o, "quota_usec", bw->quota_us == CGCTL_BW_INF ? UINT64_MAX : bw->quota_us * 1000);
 	out_usec(o, "period_usec", bw->period_us * 1000);
 	out_usec(o, "burst_usec", bw->burst_us * 1000);

@@ -5,6 +5,7 @@
  * (cmd-bw-predict.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 	struct cgctl_cpu_settings cs;
 	struct bw_stat_read s;
 	struct bw_target t;
+	char shown[PATH_MAX];
 	int rc, r;
 
 	rc = cli_kv(cli, NULL, 0);
@@ -226,7 +228,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 		return cli_error(cli, argv[0], r, "cannot read the bandwidth setting: %s",
 				 cli_strerror(r));
 	read_stats(cli, &t, &s);
-	out_str(cli->out, "path", t.path);
+	out_str(cli->out, "path", cli_path_shown(cli, t.m, t.path, shown, sizeof(shown)));
 	out_u64(cli->out, "version", (uint64_t)t.m->version);
 	out_obj_begin(cli->out, "settings");
 	emit_settings(cli->out, &cs);

@@ -277,8 +277,9 @@ static void report(struct cli *cli, struct plan *p, const struct cgctl_mem_appli
 	struct mem_counters after;
 	struct out *o = cli->out;
 	bool have_after = mem_read_counters(cli, p->m, p->path, &after) == 0;
+	char shown[PATH_MAX];
 
-	out_str(o, "path", p->path);
+	out_str(o, "path", cli_path_shown(cli, p->m, p->path, shown, sizeof(shown)));
 	out_u64(o, "version", (uint64_t)p->m->version);
 	out_list_begin(o, "written");
 	for (int i = 0; i < res->n; i++) {

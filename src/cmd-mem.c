@@ -198,7 +198,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *m;
 	struct cgctl_mem_counters c;
-	char norm[PATH_MAX], kvs[32];
+	char norm[PATH_MAX], shown[PATH_MAX], kvs[32];
 	uint32_t kver;
 	int rc, r;
 
@@ -215,7 +215,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 		return cli_error(cli, argv[0], r, "cannot read the memory counters: %s",
 				 cli_strerror(r));
 	kver = mem_kver(cli);
-	out_str(cli->out, "path", norm);
+	out_str(cli->out, "path", cli_path_shown(cli, m, norm, shown, sizeof(shown)));
 	out_u64(cli->out, "version", (uint64_t)m->version);
 	out_str(cli->out, "kernel", kver ? mem_kver_str(kver, kvs, sizeof(kvs)) : NULL);
 	emit_counters(cli, &c, m->version);

@@ -9,7 +9,7 @@
 command -v python3 >/dev/null || skip "needs python3"
 
 fixture v2	# our own cgroup: /01
-for c in "tree 02" "stat 02" "stat 02/" "get 02 memory.max"; do
+for c in "tree 02" "stat 02" "stat 02/" "get 02 memory.max" "bw show 02" "mem show 02"; do
 	# shellcheck disable=SC2086
 	cg --root="$ROOT" --json --self $c
 	expect_rc 0 "--self $c"
