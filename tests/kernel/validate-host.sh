@@ -43,7 +43,12 @@ expect_clean() {
 # -r 3 runs matched (259-315 ms observed, 278-367 predicted: high, the kernel's wake-ups
 # lock onto unlucky tick phases, see cgctl-validate(1)), nr_throttled 8.7-9.3 against
 # 7.2-9.1.
-KNOWN=""
+# bw-bg-weight/throttled_time is back on the list on 2026-12-06 (issue 32, open): the
+# prediction fell from 130-143 ms (2026-12-05) to 75-102 ms, on main before this day's
+# merges (a348e14) as after them (96bc192), against 122-132 ms observed, in 6 of 6
+# `validate -r 5 bw-bg-weight` runs on a quiet 6.18 (3 of them past the tolerance);
+# nr_throttled and usage match.  The same class differs in the VMs (the issue's figures).
+KNOWN="bw-bg-weight/throttled_time"
 # One rerun: every verdict is a statistical test, about 90 of them per run, on a machine
 # that other work shares.  A quantity that differs (outside KNOWN) has its scenario run
 # again with -r 5, and must match there; a model error differs twice.  Both results are
