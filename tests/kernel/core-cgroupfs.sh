@@ -76,7 +76,14 @@ cg --self --tsv stat "$name"
 
 cg --self tree "$name"
 expect_rc 0 "tree"
-expect_out_has "memory,cpu" "tree hierarchies"
+# one row where our own cgroups of both hierarchies are one path, else a row for each
+# (they are two cgroups: issue 29, tree --self merged them)
+if [ "$(self_cgroup memory)" = "$(self_cgroup cpu)" ]; then
+	expect_out_has "memory,cpu" "tree hierarchies"
+else
+	[ "$(printf '%s\n' "$OUT" | grep -c "^/$name ")" = 2 ] && ok ||
+		fail "tree: not a row per own cgroup: $OUT"
+fi
 
 # removal refuses while our child is inside, and leaves everything in place
 cg --self delete -c memory,cpu "$name"
