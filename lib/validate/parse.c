@@ -347,6 +347,10 @@ int cgctl_vreport_parse_json(const char *json, struct cgctl_vreport **ret,
 	ws(&j);
 	if (!err && *j.p)
 		err = fail(&j, "trailing data");
+	/* a refusal without its own words (a member's check that returns -EINVAL, such as
+	 * a quantity that is no object): name the place, never an empty reason */
+	if (err == -EINVAL && e && !e->msg[0])
+		err = fail(&j, "unexpected value");
 	if (err < 0) {
 		cgctl_vreport_free(r);
 		return err;

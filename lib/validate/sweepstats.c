@@ -65,8 +65,12 @@ ssize_t cgctl_vreport_sweep_stats(const struct cgctl_vreport *r,
 	if (!r || !ret)
 		return -EINVAL;
 	*ret = NULL;
+	/* one value per quantity, not per scenario: a report read back may name a
+	 * quantity twice in one scenario (make fuzz found the overflow) */
+	for (i = 0, k = 0; i < r->n_scenarios; i++)
+		k += r->scenarios[i].n_quantities;
 	st = calloc(VQ_MAX * (r->n_scenarios + 1), sizeof(*st));
-	v = calloc(r->n_scenarios + 1, sizeof(*v));
+	v = calloc(k + 1, sizeof(*v));
 	if (!st || !v) {
 		free(st);
 		free(v);
