@@ -214,6 +214,9 @@ const char *cli_mount_name(const struct cgctl_mount *m, char *buf, size_t len);
  * @buf, holding that form (or @abs as it is). */
 const char *cli_path_shown(struct cli *cli, const struct cgctl_mount *m, const char *abs,
 			   char *buf, size_t len);
+/* A library notice (validate's and bench's notice callback, @data the cli): one line on
+ * stderr, "cgctl: CMD: MSG", over the progress line; nothing with -q. */
+void cli_notice(void *data, const char *msg);
 /* With the global --self, @path is taken relative to cgctl's own cgroup in @m.
  * Returns: EXIT_OK and the absolute normalised path in @out, or an exit status. */
 int cli_path(struct cli *cli, const struct cgctl_mount *m, const char *path, char *out,

@@ -777,3 +777,14 @@ int cli_kv(struct cli *cli, const struct out_table *t, size_t n)
 	out_set_tables(cli->out, NULL, 0, &o);
 	return EXIT_OK;
 }
+
+void cli_notice(void *data, const char *msg)
+{
+	struct cli *cli = data;
+
+	if (cli->quiet)
+		return;
+	if (cli->stderr_tty)
+		fputs("\r\033[K", stderr);	/* over the progress line */
+	fprintf(stderr, "cgctl: %s: %s\n", cli->cmdname, msg);
+}

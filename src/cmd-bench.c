@@ -68,18 +68,6 @@ static void progress(void *data, const char *conf, unsigned int i, unsigned int 
 	cli_progress(data, "bench: run %u/%u: %s", i, n, conf);
 }
 
-/* the library's one-line notices (a killed run's scratch removed): by default, not -q */
-static void notice(void *data, const char *msg)
-{
-	struct cli *cli = data;
-
-	if (cli->quiet)
-		return;
-	if (cli->stderr_tty)
-		fputs("\r\033[K", stderr);	/* over the progress line */
-	fprintf(stderr, "cgctl: bench: %s\n", msg);
-}
-
 /* The options, checked before anything runs. */
 static int bench_opts(struct cli *cli, const struct bexp *e, struct bopts *o)
 {
@@ -110,7 +98,7 @@ static int bench_opts(struct cli *cli, const struct bexp *e, struct bopts *o)
 			  e->kind == BK_PIPE ? 10000 : 10,
 		.procs = (unsigned int)opt_procs, .reps = (unsigned int)opt_runs, .seed = seed,
 		.cancel = validate_cancel_flag(), .progress = progress, .progress_data = cli,
-		.notice = notice, .notice_data = cli,
+		.notice = cli_notice, .notice_data = cli,
 	};
 	if (o->threads < 1 || o->threads > 64)
 		o->threads = o->threads < 1 ? 1 : 64;

@@ -79,18 +79,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* the library's one-line notices: shown by default, not with -q */
-static void notice(void *data, const char *msg)
-{
-	struct cli *cli = data;
-
-	if (cli->quiet)
-		return;
-	if (cli->stderr_tty)
-		fputs("\r\033[K", stderr);	/* over the progress line */
-	fprintf(stderr, "cgctl: validate: %s\n", msg);
-}
-
 /* ", about 2m10s left": the time per finished run so far times the runs still to come,
  * the scenarios not started counted in the share that ran so far (the others are n/a
  * at once); "" before a run has finished. */
@@ -189,7 +177,7 @@ static void validate_opts(struct cli *cli, struct cgctl_validate_opts *o)
 	*o = (struct cgctl_validate_opts){
 		.runs = (unsigned int)opt_runs, .keep = opt_keep, .cancel = &cancelled,
 		.progress = progress, .progress_data = &stream, .done = scenario_done,
-		.notice = notice, .notice_data = cli,
+		.notice = cli_notice, .notice_data = cli,
 		.perturb = opt_model ? opt_model : getenv("CGCTL_VALIDATE_PERTURB"),
 		.sweep = opt_sweep > 0 ? (unsigned int)opt_sweep : 0, .seed = sweep_seed,
 		.sweep_kinds = sweep_kinds,
