@@ -4,7 +4,6 @@
  * when only this machine was checked and the VM kernels that scripts/install-deps
  * fetches are present, the command that checks them there (`--target all`).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,24 +37,6 @@ static int by_count(const void *a, const void *b)
 	const struct na_reason *x = a, *y = b;
 
 	return (x->count < y->count) - (x->count > y->count);
-}
-
-/* Whether the VM kernel cache ($CGCTL_KERNEL_CACHE, else /var/cache/cgctl/kernels, as
- * tests/vm/run-vm) holds a kernel: a folder other than . and .. */
-static bool vm_kernels_present(void)
-{
-	const char *dir = getenv("CGCTL_KERNEL_CACHE");
-	struct dirent *de;
-	bool any = false;
-	DIR *d;
-
-	d = opendir(dir && *dir ? dir : "/var/cache/cgctl/kernels");
-	if (!d)
-		return false;
-	while (!any && (de = readdir(d)))
-		any = de->d_name[0] != '.';
-	closedir(d);
-	return any;
 }
 
 int validate_print_na(struct cli *cli, struct cgctl_vreport *const *r, size_t n,
@@ -104,7 +85,7 @@ int validate_print_na(struct cli *cli, struct cgctl_vreport *const *r, size_t n,
 			rest += v[k].count;
 		printf(", %zu for other reasons", rest);
 	}
-	if (!vms_checked && vm_kernels_present())
+	if (!vms_checked && cgctl_validate_vm_kernels_present())
 		printf("; `cgctl validate --target all` checks them on the installed VM kernels");
 	printf("\n");
 	free(v);

@@ -197,4 +197,8 @@ int cgctl_validate_vm_run(struct cgctl_ctx *ctx, const char *config, const char 
 
 /* ===== end: validate ===== */
 
+/* Returns: true when the VM kernel cache (what `validate --target all` boots) holds a
+ * kernel. */
+bool cgctl_validate_vm_kernels_present(void);
+
 #endif

@@ -7,6 +7,7 @@
  * and given the target "vm:CONFIG" and the scenarios' summaries (the guest runs the
  * same scenarios as this library).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -338,4 +339,22 @@ out:
 	free(json);
 	free(st);
 	return err;
+}
+
+/* Whether the VM kernel cache ($CGCTL_KERNEL_CACHE, else /var/cache/cgctl/kernels, as
+ * tests/vm/run-vm reads it) holds a kernel: an entry other than . and .. */
+bool cgctl_validate_vm_kernels_present(void)
+{
+	const char *dir = getenv("CGCTL_KERNEL_CACHE");
+	struct dirent *de;
+	bool any = false;
+	DIR *d;
+
+	d = opendir(dir && *dir ? dir : "/var/cache/cgctl/kernels");
+	if (!d)
+		return false;
+	while (!any && (de = readdir(d)))
+		any = de->d_name[0] != '.';
+	closedir(d);
+	return any;
 }
