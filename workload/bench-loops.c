@@ -15,7 +15,9 @@
  *
  * Protocol as the other workloads: "ready pid=P" (procread: after its sleepers exist),
  * "go", then one line "done ops=N wall_ns=W task_ns=T hw=0|1 cycles=C instructions=I
- * branches=B" (pipe: and colocated=K, the round trips both ends ran on one CPU).  Task-clock and the hardware counters come from perf_event_open(2)
+ * branches=B" (pipe: and colocated=K, the round trips both ends ran on one CPU,
+ * stretches=S, the runs of consecutive such round trips on the same CPU, colocated_ns=N,
+ * their wall time).  Task-clock and the hardware counters come from perf_event_open(2)
  * counters inherited by the threads and the child the loop starts (task-clock from
  * getrusage(2) where perf_event_open is refused: task_src=rusage).
  */
@@ -111,10 +113,13 @@ static uint64_t counter(const struct counters *c, int i)
 }
 
 /* Stop (after the threads were joined and the child reaped) and say "done"; @colocated
- * (pipe-test's round trips with both ends on one CPU) is said unless negative. */
-static int counters_done(struct counters *c, uint64_t ops, long long colocated)
+ * (pipe-test's round trips with both ends on one CPU), @stretches (runs of such round
+ * trips on one CPU) and @colocated_ns (their wall time) are said unless @colocated is
+ * negative. */
+static int counters_done(struct counters *c, uint64_t ops, long long colocated,
+			 long long stretches, uint64_t colocated_ns)
 {
-	char extra[40] = "";
+	char extra[96] = "";
 
 	uint64_t wall = wl_clock_ns(CLOCK_MONOTONIC) - c->t0, task, v[C_N];
 	bool hw = c->fd[C_CYCLES] >= 0 && c->fd[C_INSN] >= 0 && c->fd[C_BRANCH] >= 0;
@@ -132,7 +137,8 @@ static int counters_done(struct counters *c, uint64_t ops, long long colocated)
 		if (c->fd[i] >= 0)
 			close(c->fd[i]);
 	if (colocated >= 0)
-		snprintf(extra, sizeof(extra), " colocated=%lld", colocated);
+		snprintf(extra, sizeof(extra), " colocated=%lld stretches=%lld colocated_ns=%llu",
+			 colocated, stretches, (unsigned long long)colocated_ns);
 	return wl_say("done ops=%llu wall_ns=%llu task_ns=%llu task_src=%s hw=%d cycles=%llu "
 		      "instructions=%llu branches=%llu%s", (unsigned long long)ops,
 		      (unsigned long long)wall, (unsigned long long)task,
@@ -214,7 +220,7 @@ static int timed_loop(int argc, const char **argv, bool alloc)
 			return 1;
 	for (i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
-	if (l.failed || counters_done(&c, l.ops, -1) < 0)
+	if (l.failed || counters_done(&c, l.ops, -1, -1, 0) < 0)
 		return 1;
 	wl_wait_eof();
 	return 0;
@@ -252,7 +258,9 @@ int wl_bench_pipe(int argc, const char **argv)
 {
 	unsigned long rounds, i;
 	int a[2], b[2], v = 0, st;
-	long long same = 0;
+	long long same = 0, stretches = 0;
+	uint64_t t, last, same_ns = 0;
+	int here, prev = -1;
 	struct counters c;
 	pid_t kid;
 
@@ -270,15 +278,28 @@ int wl_bench_pipe(int argc, const char **argv)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		_exit(echo_child(a[0], b[1], rounds));
 	}
+	last = wl_clock_ns(CLOCK_MONOTONIC);
 	for (i = 0; i < rounds; i++) {
 		if (write(a[1], &v, sizeof(v)) != sizeof(v) || read(b[0], &v, sizeof(v)) != sizeof(v))
 			break;
-		same += v >= 0 && v == sched_getcpu();
+		here = sched_getcpu();
+		t = wl_clock_ns(CLOCK_MONOTONIC);	/* the vDSO: no system call */
+		if (v >= 0 && v == here) {
+			/* a stretch of round trips on one CPU starts: the first, or after
+			 * round trips apart or on another CPU (a runqueue emptied) */
+			stretches += here != prev;
+			same++;
+			same_ns += t - last;
+		} else {
+			here = -1;
+		}
+		prev = here;
+		last = t;
 	}
 	while (waitpid(kid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (i < rounds || !WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
-	    counters_done(&c, rounds, same) < 0)
+	    counters_done(&c, rounds, same, stretches, same_ns) < 0)
 		return 1;
 	wl_wait_eof();
 	return 0;
@@ -354,7 +375,7 @@ static int procread_rounds(const pid_t *kids, unsigned long n, unsigned long rou
 				return 1;
 		}
 	}
-	return counters_done(&c, (uint64_t)n * rounds, -1) < 0;
+	return counters_done(&c, (uint64_t)n * rounds, -1, -1, 0) < 0;
 }
 
 int wl_bench_procread(int argc, const char **argv)

@@ -147,11 +147,15 @@ struct bmodel_in {
 	uint64_t period_us, quota_us;	/* bandwidth; period 0: off */
 	uint64_t slice_ns;
 	bool pair_one_cpu;	/* pipe: both ends ran on one CPU (most round trips) */
+	uint64_t colocated;	/* pipe: round trips both ends ran on one CPU */
+	uint64_t stretches;	/* pipe: runs of such round trips on the same CPU (0: one) */
+	uint64_t colocated_ns;	/* pipe: their wall time (0: not measured) */
 	const char *files;
 };
 /* Charges reaching the shared page counter per 1,000 faults (stock batching). */
 int bmodel_charges(const struct bmodel_in *in, double *per1000);
-/* Period-timer firings (the leaf's nr_periods) and pool refills over the run. */
+/* Period-timer firings (the leaf's nr_periods) and pool refills over the run, the
+ * pipe pair placed as measured (one CPU or apart, round trip by round trip). */
 int bmodel_bandwidth(const struct bmodel_in *in, double *periods, double *refills);
 /* Per-CPU counter cells summed per process read of @in->files. */
 double bmodel_read_cells(const struct bmodel_in *in);

@@ -80,6 +80,8 @@ const struct bexp *bench_find(const char *name)
 struct bsample {
 	uint64_t ops, wall_ns, task_ns, cycles, insn, branches, hw;
 	uint64_t colocated;	/* pipe: round trips with both ends on one CPU */
+	uint64_t stretches;	/* pipe: runs of those on the same CPU */
+	uint64_t colocated_ns;	/* pipe: their wall time */
 	bool rusage;
 };
 
@@ -245,6 +247,10 @@ static int parse_done(const char *line, struct bsample *s)
 	s->rusage = strstr(line, "task_src=rusage") != NULL;
 	if (vline_u64(line, "colocated", &s->colocated) < 0)
 		s->colocated = 0;	/* fault, alloc, procread: no pair */
+	if (vline_u64(line, "stretches", &s->stretches) < 0)
+		s->stretches = 0;	/* (an older workload: one stretch) */
+	if (vline_u64(line, "colocated_ns", &s->colocated_ns) < 0)
+		s->colocated_ns = 0;	/* (an older workload: the majority reading) */
 	return 0;
 }
 
@@ -283,7 +289,8 @@ static void model(struct vrun *run, const struct bexp *e, const struct bconf *c,
 		.task_ns = s->task_ns, .period_us = c->period_us,
 		.quota_us = c->period_us * 2 * run->ncpu, .slice_ns = run->slice_ns,
 		.files = c->files, .v2 = v2, .unmap_pages = e->kind == BK_FAULT ? 256 : 16,
-		.pair_one_cpu = s->colocated * 2 > s->ops,
+		.pair_one_cpu = s->colocated * 2 > s->ops, .colocated = s->colocated,
+		.stretches = s->stretches, .colocated_ns = s->colocated_ns,
 	};
 	double a = 0, b = 0, k = (double)cr->n;
 	struct bcheck *ck = &cr->check;

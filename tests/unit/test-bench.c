@@ -267,6 +267,43 @@ START_TEST(pipe_model_periods)
 }
 END_TEST
 
+/*
+ * bw-1ms with the pair on one CPU for most round trips but apart for the rest, slow round
+ * trips beside two CPU hogs (6.18, 2026-12-06, the child's CPU pinned away and back by
+ * hand, 3,000 round trips): the kernel counted 130 periods in a 299.4 ms run of 86.8 ms
+ * task-clock, 1,592 round trips on one CPU in 5 stretches, 31.1 ms of them; and 55 in a
+ * 108.3 ms run of 57.4 ms, 2,699 in 3 stretches, 42.0 ms.  The majority reading alone
+ * said 44 and 28.
+ */
+static double pipe_mix(double wall_ms, double task_ms, uint64_t coloc, uint64_t stretches,
+		       double coloc_ms)
+{
+	struct bmodel_in in = {
+		.kver = CGCTL_KVER(6, 18, 0), .ncpu = 2, .depth = 1, .ops = 3000,
+		.wall_ns = (uint64_t)(wall_ms * 1e6), .task_ns = (uint64_t)(task_ms * 1e6),
+		.period_us = 1000, .quota_us = 4000, .slice_ns = 5000000,
+		.pair_one_cpu = coloc * 2 > 3000, .colocated = coloc, .stretches = stretches,
+		.colocated_ns = (uint64_t)(coloc_ms * 1e6),
+	};
+	double periods, refills;
+
+	ck_assert_int_eq(bmodel_bandwidth(&in, &periods, &refills), 0);
+	return periods;
+}
+
+START_TEST(pipe_model_mix)
+{
+	double a = pipe_mix(299.4, 86.8, 1592, 5, 31.1), b = pipe_mix(108.3, 57.4, 2699, 3, 42.0);
+
+	/* the kernel-tier check's tolerance: 2 periods and 5% */
+	ck_assert_msg(fabs(a - 130) <= 2 + 0.05 * a, "mix, 299 ms: %g periods, kernel 130", a);
+	ck_assert_msg(fabs(b - 55) <= 2 + 0.05 * b, "mix, 108 ms: %g periods, kernel 55", b);
+	/* all on one CPU (no split measured): the one-CPU reading, as before */
+	a = pipe_mix(64.1, 53.8, 3000, 1, 0);
+	ck_assert_msg(fabs(a - 29) <= 2 + 0.05 * a, "one CPU, 64 ms: %g periods, kernel 29", a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bench");
@@ -282,6 +319,7 @@ int main(void)
 	tcase_add_test(tc, read_canned);
 	tcase_add_test(tc, read_bad);
 	tcase_add_test(tc, pipe_model_periods);
+	tcase_add_test(tc, pipe_model_mix);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
