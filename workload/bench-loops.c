@@ -17,7 +17,8 @@
  * "go", then one line "done ops=N wall_ns=W task_ns=T hw=0|1 cycles=C instructions=I
  * branches=B" (pipe: and colocated=K, the round trips both ends ran on one CPU,
  * stretches=S, the runs of consecutive such round trips on the same CPU, colocated_ns=N,
- * their wall time).  Task-clock and the hardware counters come from perf_event_open(2)
+ * their wall time, colocated_self_ns=C, this end's CPU time in them, read with
+ * CLOCK_THREAD_CPUTIME_ID where a stretch starts and ends).  Task-clock and the hardware counters come from perf_event_open(2)
  * counters inherited by the threads and the child the loop starts (task-clock from
  * getrusage(2) where perf_event_open is refused: task_src=rusage).
  */
@@ -114,12 +115,12 @@ static uint64_t counter(const struct counters *c, int i)
 
 /* Stop (after the threads were joined and the child reaped) and say "done"; @colocated
  * (pipe-test's round trips with both ends on one CPU), @stretches (runs of such round
- * trips on one CPU) and @colocated_ns (their wall time) are said unless @colocated is
- * negative. */
+ * trips on one CPU), @colocated_ns (their wall time) and @colocated_self_ns (the loop's
+ * own CPU time in them) are said unless @colocated is negative. */
 static int counters_done(struct counters *c, uint64_t ops, long long colocated,
-			 long long stretches, uint64_t colocated_ns)
+			 long long stretches, uint64_t colocated_ns, uint64_t colocated_self_ns)
 {
-	char extra[96] = "";
+	char extra[128] = "";
 
 	uint64_t wall = wl_clock_ns(CLOCK_MONOTONIC) - c->t0, task, v[C_N];
 	bool hw = c->fd[C_CYCLES] >= 0 && c->fd[C_INSN] >= 0 && c->fd[C_BRANCH] >= 0;
@@ -137,8 +138,9 @@ static int counters_done(struct counters *c, uint64_t ops, long long colocated,
 		if (c->fd[i] >= 0)
 			close(c->fd[i]);
 	if (colocated >= 0)
-		snprintf(extra, sizeof(extra), " colocated=%lld stretches=%lld colocated_ns=%llu",
-			 colocated, stretches, (unsigned long long)colocated_ns);
+		snprintf(extra, sizeof(extra), " colocated=%lld stretches=%lld colocated_ns=%llu"
+			 " colocated_self_ns=%llu", colocated, stretches,
+			 (unsigned long long)colocated_ns, (unsigned long long)colocated_self_ns);
 	return wl_say("done ops=%llu wall_ns=%llu task_ns=%llu task_src=%s hw=%d cycles=%llu "
 		      "instructions=%llu branches=%llu%s", (unsigned long long)ops,
 		      (unsigned long long)wall, (unsigned long long)task,
@@ -220,7 +222,7 @@ static int timed_loop(int argc, const char **argv, bool alloc)
 			return 1;
 	for (i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
-	if (l.failed || counters_done(&c, l.ops, -1, -1, 0) < 0)
+	if (l.failed || counters_done(&c, l.ops, -1, -1, 0, 0) < 0)
 		return 1;
 	wl_wait_eof();
 	return 0;
@@ -259,8 +261,9 @@ int wl_bench_pipe(int argc, const char **argv)
 	unsigned long rounds, i;
 	int a[2], b[2], v = 0, st;
 	long long same = 0, stretches = 0;
-	uint64_t t, last, same_ns = 0;
+	uint64_t t, last, same_ns = 0, self0 = 0, same_self = 0;
 	int here, prev = -1;
+	bool was = false;
 	struct counters c;
 	pid_t kid;
 
@@ -293,13 +296,23 @@ int wl_bench_pipe(int argc, const char **argv)
 		} else {
 			here = -1;
 		}
+		if ((here >= 0) != was) {	/* into or out of a stretch: rare */
+			uint64_t self = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+			if (was)
+				same_self += self - self0;
+			self0 = self;
+			was = here >= 0;
+		}
 		prev = here;
 		last = t;
 	}
+	if (was)
+		same_self += wl_clock_ns(CLOCK_THREAD_CPUTIME_ID) - self0;
 	while (waitpid(kid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (i < rounds || !WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
-	    counters_done(&c, rounds, same, stretches, same_ns) < 0)
+	    counters_done(&c, rounds, same, stretches, same_ns, same_self) < 0)
 		return 1;
 	wl_wait_eof();
 	return 0;
@@ -375,7 +388,7 @@ static int procread_rounds(const pid_t *kids, unsigned long n, unsigned long rou
 				return 1;
 		}
 	}
-	return counters_done(&c, (uint64_t)n * rounds, -1, -1, 0) < 0;
+	return counters_done(&c, (uint64_t)n * rounds, -1, -1, 0, 0) < 0;
 }
 
 int wl_bench_procread(int argc, const char **argv)

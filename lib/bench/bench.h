@@ -150,6 +150,7 @@ struct bmodel_in {
 	uint64_t colocated;	/* pipe: round trips both ends ran on one CPU */
 	uint64_t stretches;	/* pipe: runs of such round trips on the same CPU (0: one) */
 	uint64_t colocated_ns;	/* pipe: their wall time (0: not measured) */
+	uint64_t colocated_task_ns;	/* pipe: their task-clock (0: not measured) */
 	const char *files;
 };
 /* Charges reaching the shared page counter per 1,000 faults (stock batching). */

@@ -82,6 +82,7 @@ struct bsample {
 	uint64_t colocated;	/* pipe: round trips with both ends on one CPU */
 	uint64_t stretches;	/* pipe: runs of those on the same CPU */
 	uint64_t colocated_ns;	/* pipe: their wall time */
+	uint64_t colocated_self_ns;	/* pipe: the loop's own CPU time in them */
 	bool rusage;
 };
 
@@ -251,6 +252,8 @@ static int parse_done(const char *line, struct bsample *s)
 		s->stretches = 0;	/* (an older workload: one stretch) */
 	if (vline_u64(line, "colocated_ns", &s->colocated_ns) < 0)
 		s->colocated_ns = 0;	/* (an older workload: the majority reading) */
+	if (vline_u64(line, "colocated_self_ns", &s->colocated_self_ns) < 0)
+		s->colocated_self_ns = 0;
 	return 0;
 }
 
@@ -291,6 +294,9 @@ static void model(struct vrun *run, const struct bexp *e, const struct bconf *c,
 		.files = c->files, .v2 = v2, .unmap_pages = e->kind == BK_FAULT ? 256 : 16,
 		.pair_one_cpu = s->colocated * 2 > s->ops, .colocated = s->colocated,
 		.stretches = s->stretches, .colocated_ns = s->colocated_ns,
+		/* each end writes once and reads once a round trip: the pair's CPU time
+		 * on one CPU is twice the loop's own */
+		.colocated_task_ns = 2 * s->colocated_self_ns,
 	};
 	double a = 0, b = 0, k = (double)cr->n;
 	struct bcheck *ck = &cr->check;

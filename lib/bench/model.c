@@ -197,8 +197,9 @@ int bmodel_bandwidth(const struct bmodel_in *in, double *periods, double *refill
 	if (!in->colocated_ns || !in->colocated || in->colocated >= in->ops ||
 	    in->colocated_ns >= in->wall_ns)
 		return sim_part(in, periods, refills);
-	tc = fmin((double)in->task_ns * (double)in->colocated / (double)in->ops,
-		  (double)in->colocated_ns);
+	tc = in->colocated_task_ns ? (double)in->colocated_task_ns :
+		(double)in->task_ns * (double)in->colocated / (double)in->ops;
+	tc = fmin(fmin(tc, (double)in->colocated_ns), (double)in->task_ns);
 	c.pair_one_cpu = true;
 	c.ops = c.colocated = in->colocated;
 	c.wall_ns = in->colocated_ns;
