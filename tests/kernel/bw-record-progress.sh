@@ -3,6 +3,8 @@
 # Issue 29: `bw record` showed nothing while it recorded.  On a terminal stderr now says
 # the time recorded of the total ("bw record: 0.5/1.0 s"), erased before the summary;
 # in a pipe nothing but the summary.
+# run-test: shared (the progress and summary lines of a record of its own sleeper; no time
+# or throttling judged)
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 require_root
 [ -x "$CGCTL" ] || skip "cgctl not built"

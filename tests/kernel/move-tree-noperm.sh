@@ -3,6 +3,7 @@
 # cgroup whose cgroup.procs only root may write): one line, exit 3 (permission), not a
 # partial move (8) with its stragglers and a proc connector warning.  The plain move of
 # the same PID exits 3 too.
+# run-test: shared (permission refusals of its own nobody sleepers; no time, no counter)
 . "$top_srcdir/tests/lib.sh"
 
 require_root
