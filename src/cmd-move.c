@@ -645,12 +645,24 @@ static void emit_expected(struct cli *cli, const struct task *t)
 	out_obj_end(cli->out);
 }
 
+/* The hierarchy whose paths a row shows: memory's (where from is read), else the first. */
+static size_t shown_mount(const struct target *tg)
+{
+	return tg->mem >= 0 ? (size_t)tg->mem : 0;
+}
+
 static void emit_task(struct cli *cli, const struct task *t, const struct target *tg)
 {
+	const struct cgctl_mount *m = tg->ms[shown_mount(tg)];
+	char shown[PATH_MAX];
+
 	out_obj_begin(cli->out, NULL);
 	out_i64(cli->out, "pid", t->pid);
-	out_str(cli->out, "from", t->from);
-	out_str(cli->out, "to", tg->mem >= 0 ? tg->paths[tg->mem] : tg->paths[0]);
+	/* the "/a/b" form of every command: with --self, below our own cgroup */
+	out_str(cli->out, "from", t->from ? cli_path_shown(cli, m, t->from, shown,
+							   sizeof(shown)) : NULL);
+	out_str(cli->out, "to", cli_path_shown(cli, m, tg->paths[shown_mount(tg)], shown,
+					       sizeof(shown)));
 	if (t->how)
 		out_str(cli->out, "attached", t->how);
 	if (opt_tree)
@@ -797,8 +809,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	summary = move_summary_wanted(cli, n);
 	if (summary)
-		move_summary_begin(cli, &sum, tg.ms[tg.mem >= 0 ? tg.mem : 0],
-				   tg.paths[tg.mem >= 0 ? tg.mem : 0]);
+		move_summary_begin(cli, &sum, tg.ms[shown_mount(&tg)],
+				   tg.paths[shown_mount(&tg)]);
 	if (opt_noplan && !opt_tree) {
 		rc = move_batch(cli, tasks, n, &tg, &batch);
 		if (rc)

@@ -142,8 +142,8 @@ const struct out_table tree_tables[1] = { TABLE("cgroups", tree_cgroups) };
 
 static const struct out_col move_moves[] = {
 	{ "PID", "pid", D | R, "process ID" },
-	{ "FROM", "from", D, "cgroup it was in" },
-	{ "TO", "to", D, "cgroup it moved to" },
+	{ "FROM", "from", D | T, "cgroup it was in" },
+	{ "TO", "to", D | T, "cgroup it moved to" },
 	{ "ATTACHED", "attached", D | P,
 	  "how it was moved: systemd (AttachProcessesToUnit) or cgroup.procs" },
 	MOVE_COLS(0),
@@ -151,8 +151,8 @@ static const struct out_col move_moves[] = {
 
 static const struct out_col move_tree_moves[] = {
 	{ "PID", "pid", D | R, "process ID" },
-	{ "FROM", "from", D, "cgroup it was in" },
-	{ "TO", "to", D, "cgroup it moved to" },
+	{ "FROM", "from", D | T, "cgroup it was in" },
+	{ "TO", "to", D | T, "cgroup it moved to" },
 	MOVE_COLS(D),
 };
 

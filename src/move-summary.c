@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `cgctl move`: the totals of a move of many PIDs for people (move-summary.h). */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "move-summary.h"
@@ -31,11 +32,11 @@ void move_summary_emit(struct cli *cli, const struct move_summary *s, size_t sho
 		       size_t rows)
 {
 	ssize_t after = s->threads_before >= 0 ? threads_in(cli, s->m, s->to) : -1;
-	char note[160];
+	char note[160], path[PATH_MAX];
 
 	out_list_begin(cli->out, "summary");
 	out_obj_begin(cli->out, NULL);
-	out_str(cli->out, "to", s->to);
+	out_str(cli->out, "to", cli_path_shown(cli, s->m, s->to, path, sizeof(path)));
 	out_u64(cli->out, "tasks", s->tasks);
 	/* the threads the destination gained: observed, like the charge */
 	if (after >= 0)
@@ -49,7 +50,7 @@ void move_summary_emit(struct cli *cli, const struct move_summary *s, size_t sho
 	if (s->observed_n && s->observed_bytes >= 0)
 		out_bytes(cli->out, "observed", (uint64_t)s->observed_bytes);
 	else if (s->observed_n)
-		out_i64(cli->out, "observed", s->observed_bytes);
+		out_sbytes(cli->out, "observed", s->observed_bytes);
 	else
 		out_null(cli->out, "observed");
 	out_u64(cli->out, "failed", s->failed);
