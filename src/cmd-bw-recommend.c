@@ -384,7 +384,15 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 		goto out;
 	}
 	emit(cli, &p, &r);
-	if (r.all_cpus)
+	if (r.all_cpus && r.feasible && r.saturated_frac * 1e6 <=
+			  (p.o.max_throttled_ppm ? p.o.max_throttled_ppm : 10000))
+		cli_warn(cli, "the bound for a next run (%s) reaches all %u CPUs its threads "
+			 "may use, though %.1f%% of the recording's periods need them",
+			 p.bound.method == CGCTL_BW_BOUND_WINDOWS ? "from the recording's "
+			 "windows" : p.bound.method == CGCTL_BW_BOUND_RECORDINGS ?
+			 "from the recordings" : "the recording's own answer", r.cpus,
+			 100 * r.saturated_frac);
+	else if (r.all_cpus)
 		cli_warn(cli, "the demand reaches all %u CPUs its threads may use (%.1f%% of "
 			 "periods): no limit below %u CPUs meets the budget", r.cpus,
 			 100 * r.saturated_frac, r.cpus);

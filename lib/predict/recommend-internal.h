@@ -16,6 +16,7 @@ struct rec_search {
 	struct cgctl_bw_trace_info info;
 	unsigned int ncpus;
 	double mean_use;	/* CPUs: busy time / the demand's own span */
+	unsigned int peak;	/* most threads busy at once in the trace */
 	unsigned int replays;	/* settings replayed (each at one or more phases) */
 };
 
@@ -57,8 +58,11 @@ void rec_bin_busy(double *win, size_t nwin, uint64_t win_ns, uint64_t from, uint
 /* Returns: 0, -ENOMEM. */
 int rec_percentile_use(const struct rec_search *s, size_t n, double *use);
 
-/* The CPU cap (recommend-cap.c).  The CPUs @s's threads may use: min(CPUs, threads). */
+/* The CPU cap (recommend-cap.c).  The CPUs @s's threads may use: min(CPUs, the most
+ * threads busy at once). */
 unsigned int rec_cpus(const struct rec_search *s);
+/* The most threads of @t busy at one time of its timeline.  Returns: 0, -ENOMEM. */
+int rec_peak_threads(const struct cgctl_bw_trace *t, unsigned int *peak);
 /* The share of @s's periods (4 timer phases) whose demand reaches all rec_cpus(s).
  * Returns: 0, -ENOMEM. */
 int rec_saturated(const struct rec_search *s, uint64_t period_us, double *frac);

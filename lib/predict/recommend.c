@@ -151,6 +151,8 @@ int rec_search_init(struct rec_search *s, const struct cgctl_bw_trace *t,
 	if (o->max_throttled_ppm > 1000000 || (o->nperiods && !o->periods_us))
 		return cgctl_error_set(e, EINVAL, "bad budget or period list");
 	s->ncpus = o->ncpus ? o->ncpus : t->ncpus ? t->ncpus : 1;
+	if (rec_peak_threads(t, &s->peak) < 0)
+		return cgctl_error_set(e, ENOMEM, "%s", strerror(ENOMEM));
 	/* the demand's own timeline (waits dropped), not the recording's wall time: waiting
 	 * for a CPU another load held is not a lower use the limit may rely on */
 	s->mean_use = (double)s->info.busy_ns / (double)MAX(s->info.span_ns, 1);

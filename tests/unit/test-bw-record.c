@@ -593,6 +593,35 @@ START_TEST(recommend_cap_all_cpus)
 }
 END_TEST
 
+/* Two threads on two CPUs that never run at once (a shell, then the program it starts;
+ * tests/kernel/bw-programs.sh's timer.py): the threads may use one CPU, not two, and a
+ * start-up at a whole CPU is answered with that one (issue 32: it was answered 2). */
+START_TEST(recommend_cap_peak_threads)
+{
+	const char seq[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 idle 3s\n1 busy 1s\n";
+	const char two[] = "cgctl-bw-trace 2\ncpus 4\n0 busy 2s\n1 idle 1s\n1 busy 2s\n"
+			   "2 idle 3s\n2 busy 1ms\n";
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_trace *t;
+	unsigned int peak;
+
+	ck_assert_int_eq(cgctl_bw_trace_parse(seq, strlen(seq), &t, &e), 0);
+	ck_assert_int_eq(rec_peak_threads(t, &peak), 0);
+	ck_assert_uint_eq(peak, 1);
+	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
+	ck_assert_uint_eq(r.cpus, 1);
+	ck_assert(r.all_cpus);
+	ck_assert(r.feasible && r.best.bw.quota_us == r.best.bw.period_us);
+	cgctl_bw_trace_free(t);
+	/* 0 and 1 overlap for 1 s, 2 starts as 1 ends: two at once, at most */
+	ck_assert_int_eq(cgctl_bw_trace_parse(two, strlen(two), &t, &e), 0);
+	ck_assert_int_eq(rec_peak_threads(t, &peak), 0);
+	ck_assert_uint_eq(peak, 2);
+	cgctl_bw_trace_free(t);
+}
+END_TEST
+
 START_TEST(recommend_runs_errors)
 {
 	const char idle[] = "cgctl-bw-trace 1\ncpus 2\n0 idle 100ms\n";
@@ -636,6 +665,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, recommend_always_busy);
 	tcase_add_test(tc, recommend_one_windows);
 	tcase_add_test(tc, recommend_cap_all_cpus);
+	tcase_add_test(tc, recommend_cap_peak_threads);
 	tcase_add_test(tc, recommend_bursty_beats_percentile);
 	tcase_add_test(tc, recommend_budget_and_burst);
 	tcase_add_test(tc, t_quantile_table);
