@@ -1190,122 +1190,13 @@ struct cgctl_bw_write {
 
 #define CGCTL_PCPUC_MAX_CPUS 8192	/* the CPUs a per-cpu counter or zone is read for */
 
-/* ---- process RSS counters (mm->rss_stat) per era ---- */
+/* ---- online CPUs ---- */
 
-/* How a /proc file obtains an mm RSS counter in a given kernel. */
-enum cgctl_rss_source {
-	CGCTL_RSS_ATOMIC = 1,	/* <= 2.6.33: one atomic per mm, exact */
-	CGCTL_RSS_TASK_CACHE,	/* 2.6.34-6.1: atomic + per-thread deltas flushed every
-				 * TASK_RSS_EVENTS_THRESH faults; reader sees the atomic */
-	CGCTL_RSS_PCPU_READ,	/* 6.2+: percpu_counter, read_positive (approximate) */
-	CGCTL_RSS_PCPU_SUM,	/* 6.16+ (6.12.y backport): percpu_counter sum (exact) */
-};
-/* The /proc file the figure is read from. */
-enum cgctl_rss_file {
-	CGCTL_RSS_FILE_STATUS = 1,	/* /proc/PID/status VmRSS, RssAnon, RssFile, RssShmem */
-	CGCTL_RSS_FILE_STATM,		/* /proc/PID/statm resident */
-	CGCTL_RSS_FILE_STAT,		/* /proc/PID/stat field 24 (rss) */
-};
-/* Predicted gap between a /proc RSS figure and the exact (page-table walk) figure of
- * smaps_rollup, in pages. */
-struct cgctl_rss_bound {
-	enum cgctl_rss_source source;
-	uint64_t counter_pages;	/* bound per counter (RssAnon, RssFile, RssShmem) */
-	uint64_t anon_pages;	/* bound on RssAnon (anon faults add one page each) */
-	uint64_t vmrss_pages;	/* bound on VmRSS = anon + file + shmem */
-	uint64_t read_cells;	/* counter cells one read of the file touches */
-	int32_t batch;		/* percpu_counter batch (PCPU_*), 0 otherwise */
-};
-/* Bound for a process with @nthreads threads on @ncpu online CPUs.
- * Returns: 0, -EINVAL (ncpu/nthreads 0, bad file). */
-int cgctl_rss_bound(uint32_t kver, unsigned int ncpu, unsigned int nthreads,
-		    enum cgctl_rss_file file, struct cgctl_rss_bound *ret);
-/* Read-side cost of reading @file for @nproc processes: counter cells summed
- * (an atomic is 1 cell, a percpu sum is 1 + ncpu).  Returns: the count, or 0 on bad args. */
-uint64_t cgctl_rss_read_cost(uint32_t kver, unsigned int ncpu, enum cgctl_rss_file file,
-			     uint64_t nproc);
-
-/* Observed RSS figures of one process (kernel layer).  Sizes in kB as printed;
- * a field the kernel does not print stays at UINT64_MAX. */
-struct cgctl_procrss {
-	uint64_t vmrss_kb, rssanon_kb, rssfile_kb, rssshmem_kb, vmswap_kb; /* status */
-	unsigned int threads;					   /* status */
-	uint64_t smaps_rss_kb, smaps_anon_kb;			   /* smaps_rollup */
-	uint64_t statm_resident_pages;				   /* statm */
-	uint64_t stat_rss_pages;				   /* stat field 24 */
-};
-/* Read status, smaps_rollup (skipped if missing: kernel < 4.14), statm and stat of
- * @pid (0 = self), status last so a caller can bracket it.
- * Returns: 0, -ESRCH, -errno. */
-int cgctl_procrss_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_procrss *ret);
-
-/* ---- page allocator per-cpu page lists ---- */
-
-/* What the pcp model needs about one zone (pages). */
-struct cgctl_pcp_zone {
-	uint64_t present_pages;
-	uint64_t managed_pages;
-	uint64_t low_wmark;		/* "low" in /proc/zoneinfo */
-	unsigned int node_ncpu;		/* online CPUs of the zone's node; 0: memoryless */
-	unsigned int high_fraction;	/* vm.percpu_pagelist_high_fraction (5.14+) or
-					 * vm.percpu_pagelist_fraction (older); 0 = default */
-	unsigned int page_shift;	/* 0 means 12 */
-};
-/* Predicted pageset values of every CPU of the zone. */
-struct cgctl_pcp_pred {
-	int batch;		/* exact */
-	int high_min;		/* current high is auto-tuned in [high_min, high_max] (6.7+); */
-	int high_max;		/* both equal the fixed high in older kernels */
-	bool autotune;		/* 6.7+ without a high_fraction */
-	int nr_lists;		/* NR_PCP_LISTS */
-};
-/* zone_batchsize()/zone_highsize()/zone_set_pageset_high_and_batch() of @kver with
- * @ncpu online CPUs.  Returns: 0, -EINVAL (ncpu 0, kver 0). */
-int cgctl_pcp_predict(uint32_t kver, unsigned int ncpu, const struct cgctl_pcp_zone *z,
-		      struct cgctl_pcp_pred *ret);
-/* /proc/zoneinfo, parsed.  A value a kernel does not print is -1. */
-struct cgctl_zone_pageset {
-	int cpu;
-	int64_t count, high, batch, high_min, high_max;
-};
-struct cgctl_zone {
-	int node;
-	char name[16];				/* "DMA32" */
-	int64_t free, min, low, high;		/* pages */
-	int64_t spanned, present, managed;	/* pages */
-	size_t npagesets;
-	struct cgctl_zone_pageset *pagesets;
-};
-struct cgctl_zoneinfo {
-	size_t nzones;
-	struct cgctl_zone *zones;
-};
-/* Read and parse /proc/zoneinfo below the ctx root.  Returns: 0, -errno. */
-int cgctl_zoneinfo_read(struct cgctl_ctx *ctx, struct cgctl_zoneinfo **ret);
-void cgctl_zoneinfo_free(struct cgctl_zoneinfo *zi);
-/* Fill the model's input from a parsed zone; @node_ncpu and @high_fraction as read by
- * the caller.  Returns: 0, -EINVAL. */
-int cgctl_zone_to_pcp(const struct cgctl_zone *z, unsigned int node_ncpu,
-		      unsigned int high_fraction, struct cgctl_pcp_zone *ret);
 /* Online CPUs of NUMA node @node (/sys/devices/system/node/nodeN/cpulist; without NUMA
  * sysfs, /sys/devices/system/cpu/online).  Returns: the count, or -errno. */
 int cgctl_node_ncpu(struct cgctl_ctx *ctx, int node);
 /* Online CPUs of the system (/sys/devices/system/cpu/online).  Returns: count, -errno. */
 int cgctl_online_ncpu(struct cgctl_ctx *ctx);
-/* vm.percpu_pagelist_high_fraction (5.14+) or vm.percpu_pagelist_fraction (older);
- * 0 when neither exists.  Returns: the value (>= 0), or -errno. */
-int cgctl_pcp_fraction_read(struct cgctl_ctx *ctx);
-
-/* Verdict bits of cgctl_pcp_check(). */
-#define CGCTL_PCP_BATCH_OK	(1 << 0)	/* batch equals the prediction */
-#define CGCTL_PCP_HIGH_OK	(1 << 1)	/* high in [high_min, high_max] (high_max
-						 * when high_min > high_max); or 0 on a
-						 * never-used auto-tuned pageset (count 0) */
-#define CGCTL_PCP_LIMITS_OK	(1 << 2)	/* printed high_min/high_max (6.7+) equal
-						 * the prediction, or are not printed */
-#define CGCTL_PCP_ALL_OK	(CGCTL_PCP_BATCH_OK | CGCTL_PCP_HIGH_OK | CGCTL_PCP_LIMITS_OK)
-/* Compare one observed pageset with a prediction.  Returns: the OK bits that hold. */
-int cgctl_pcp_check(const struct cgctl_pcp_pred *p, const struct cgctl_zone_pageset *ps);
 
 /* ===== end: engine: per-cpu counters and page lists ===== */
 

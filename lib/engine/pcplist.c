@@ -124,7 +124,7 @@ static int nr_pcp_lists(uint32_t kver)
 	return 3 * 4 + 2;	/* movable and unmovable/reclaimable THP lists */
 }
 
-CGCTL_EXPORT int cgctl_pcp_predict(uint32_t kver, unsigned int ncpu,
+int cgctl_pcp_predict(uint32_t kver, unsigned int ncpu,
 				   const struct cgctl_pcp_zone *z, struct cgctl_pcp_pred *ret)
 {
 	if (kver == 0 || ncpu == 0 || !z || !ret)
@@ -269,7 +269,7 @@ static bool limits_ok(const struct cgctl_pcp_pred *p, const struct cgctl_zone_pa
 	return ps->high_max < 0 || ps->high_max == p->high_max;
 }
 
-CGCTL_EXPORT int cgctl_pcp_check(const struct cgctl_pcp_pred *p,
+int cgctl_pcp_check(const struct cgctl_pcp_pred *p,
 				 const struct cgctl_zone_pageset *ps)
 {
 	int ok = 0;

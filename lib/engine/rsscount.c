@@ -99,7 +99,7 @@ static void bound_pcpu_read(uint32_t kver, unsigned int ncpu, struct cgctl_rss_b
 	b->vmrss_pages = b->counter_pages * rss_counters(kver);
 }
 
-CGCTL_EXPORT int cgctl_rss_bound(uint32_t kver, unsigned int ncpu, unsigned int nthreads,
+int cgctl_rss_bound(uint32_t kver, unsigned int ncpu, unsigned int nthreads,
 				 enum cgctl_rss_file file, struct cgctl_rss_bound *ret)
 {
 	int src = cgctl_rss_source(kver, file);
@@ -119,7 +119,7 @@ CGCTL_EXPORT int cgctl_rss_bound(uint32_t kver, unsigned int ncpu, unsigned int 
 }
 
 /* percpu_counter_sum() visits the global count and every online (or dying) CPU. */
-CGCTL_EXPORT uint64_t cgctl_rss_read_cost(uint32_t kver, unsigned int ncpu,
+uint64_t cgctl_rss_read_cost(uint32_t kver, unsigned int ncpu,
 					  enum cgctl_rss_file file, uint64_t nproc)
 {
 	int src = cgctl_rss_source(kver, file);

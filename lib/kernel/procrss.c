@@ -183,7 +183,7 @@ static int read_one(struct cgctl_ctx *ctx, pid_t pid, const char *file,
 	return ret;
 }
 
-CGCTL_EXPORT int cgctl_procrss_read(struct cgctl_ctx *ctx, pid_t pid,
+int cgctl_procrss_read(struct cgctl_ctx *ctx, pid_t pid,
 				    struct cgctl_procrss *ret)
 {
 	int r;

@@ -35,7 +35,7 @@ static void zone_init(struct cgctl_zone *z)
 	z->spanned = z->present = z->managed = -1;
 }
 
-CGCTL_EXPORT void cgctl_zoneinfo_free(struct cgctl_zoneinfo *zi)
+void cgctl_zoneinfo_free(struct cgctl_zoneinfo *zi)
 {
 	size_t i;
 
@@ -218,7 +218,7 @@ out:
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_zoneinfo_read(struct cgctl_ctx *ctx, struct cgctl_zoneinfo **ret)
+int cgctl_zoneinfo_read(struct cgctl_ctx *ctx, struct cgctl_zoneinfo **ret)
 {
 	char *buf = NULL;
 	size_t len;
@@ -234,7 +234,7 @@ CGCTL_EXPORT int cgctl_zoneinfo_read(struct cgctl_ctx *ctx, struct cgctl_zoneinf
 	return r;
 }
 
-CGCTL_EXPORT int cgctl_zone_to_pcp(const struct cgctl_zone *z, unsigned int node_ncpu,
+int cgctl_zone_to_pcp(const struct cgctl_zone *z, unsigned int node_ncpu,
 				   unsigned int high_fraction, struct cgctl_pcp_zone *ret)
 {
 	if (!z || !ret || z->low < 0 || z->present < 0)
@@ -248,79 +248,6 @@ CGCTL_EXPORT int cgctl_zone_to_pcp(const struct cgctl_zone *z, unsigned int node
 		.high_fraction = high_fraction,
 	};
 	return 0;
-}
-
-/* one "a" or "a-b" element of a cpulist */
-static int cpulist_elem(const char *s, char **end)
-{
-	long a, b;
-
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	a = strtol(s, end, 10);
-	b = a;
-	if (**end == '-') {
-		s = *end + 1;
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		b = strtol(s, end, 10);
-	}
-	if (b < a || b - a >= CGCTL_PCPUC_MAX_CPUS)
-		return -EINVAL;
-	return (int)(b - a + 1);
-}
-
-int zoneinfo_cpulist_count(const char *s)
-{
-	int n = 0, r;
-	char *end;
-
-	while (*s && *s != '\n') {
-		r = cpulist_elem(s, &end);
-		if (r < 0 || n + r > CGCTL_PCPUC_MAX_CPUS)
-			return -EINVAL;
-		n += r;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s && *s != '\n')
-			return -EINVAL;
-	}
-	return n;
-}
-
-static int read_cpulist(struct cgctl_ctx *ctx, const char *path)
-{
-	char *buf = NULL;
-	size_t len;
-	int r;
-
-	r = cgctl_read_sys(ctx, path, &buf, &len);
-	if (r < 0)
-		return r;
-	r = zoneinfo_cpulist_count(buf);
-	free(buf);
-	return r;
-}
-
-CGCTL_EXPORT int cgctl_online_ncpu(struct cgctl_ctx *ctx)
-{
-	return read_cpulist(ctx, "/sys/devices/system/cpu/online");
-}
-
-CGCTL_EXPORT int cgctl_node_ncpu(struct cgctl_ctx *ctx, int node)
-{
-	char path[96];
-	int r;
-
-	if (node < 0)
-		return -EINVAL;
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
-	r = read_cpulist(ctx, path);
-	/* !CONFIG_NUMA: one node holding every online CPU */
-	if (r == -ENOENT && node == 0)
-		return cgctl_online_ncpu(ctx);
-	return r;
 }
 
 static int read_int_file(struct cgctl_ctx *ctx, const char *path)
@@ -342,7 +269,7 @@ static int read_int_file(struct cgctl_ctx *ctx, const char *path)
 	return (int)v;
 }
 
-CGCTL_EXPORT int cgctl_pcp_fraction_read(struct cgctl_ctx *ctx)
+int cgctl_pcp_fraction_read(struct cgctl_ctx *ctx)
 {
 	int r = read_int_file(ctx, "/proc/sys/vm/percpu_pagelist_high_fraction");
 
