@@ -528,58 +528,9 @@ int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
 			const struct cgctl_bw_node *nodes, size_t n, size_t target,
 			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
 
-/* ===== the cgroup object ===== */
-/* one cgroup of one hierarchy, its knobs read and written by name (lib/kernel/cgroup.c,
- * lib/predict/cgroup-set.c).  Internal until cgctl's commands call it in place of the
- * (ctx, mount, path) triples (issue 28); then these move to lib/libcgctl.h. */
-
-/*
- * struct cgctl_cgroup: a cgroup directory of one hierarchy, opaque and reference counted
- * (it holds a reference to its context).  The knobs are numbers: bytes for memory,
- * microseconds for CPU bandwidth, UINT64_MAX for unlimited ("max", "-1", v1's
- * PAGE_COUNTER_MAX), whatever the file's spelling on cgroup v1 or v2; the getters hide
- * the version (v2 keeps the CFS quota and period in one file, cpu.max).  Not for use by
- * two threads at once (as its context).
- */
-struct cgctl_cgroup;
-/*
- * cgctl_cgroup_new: the cgroup @path (normalised as cgctl_path_normalize() does) of the
- * hierarchy that carries @controller ("memory", "cpu", "pids"; NULL: the cgroup2
- * mount, as cgctl_mount_find() finds it).  The directory must exist.
- * Returns: 0 and *@ret (one reference), -ENODEV (no such hierarchy), -ENOENT (no such
- * cgroup), -EINVAL (a bad path), -ENOMEM.
- */
-int cgctl_cgroup_new(struct cgctl_ctx *ctx, const char *controller, const char *path,
-		     struct cgctl_cgroup **ret);
-/* Returns: @cg, with one more reference. */
-struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg);
-/* Returns: NULL when the last reference was dropped, @cg otherwise. */
-struct cgctl_cgroup *cgctl_cgroup_unref(struct cgctl_cgroup *cg);
-
-/* The numeric knobs (append only: the values are ABI). */
-enum cgctl_knob {
-	CGCTL_KNOB_MEM_LIMIT,		/* memory.limit_in_bytes, memory.max: bytes */
-	CGCTL_KNOB_MEM_MEMSW,		/* v1 memory.memsw.limit_in_bytes: bytes */
-	CGCTL_KNOB_MEM_SOFT,		/* v1 memory.soft_limit_in_bytes: bytes */
-	CGCTL_KNOB_MEM_HIGH,		/* v2 memory.high: bytes */
-	CGCTL_KNOB_MEM_LOW,		/* v2 memory.low: bytes */
-	CGCTL_KNOB_MEM_MIN,		/* v2 memory.min: bytes */
-	CGCTL_KNOB_MEM_SWAP,		/* v2 memory.swap.max: bytes */
-	CGCTL_KNOB_MEM_SWAPPINESS,	/* v1 memory.swappiness */
-	CGCTL_KNOB_CPU_QUOTA,		/* cpu.cfs_quota_us, cpu.max's first field: µs */
-	CGCTL_KNOB_CPU_PERIOD,		/* cpu.cfs_period_us, cpu.max's second field: µs */
-	CGCTL_KNOB_CPU_BURST,		/* cpu.cfs_burst_us, cpu.max.burst: µs */
-	CGCTL_KNOB_CPU_SHARES,		/* v1 cpu.shares */
-	CGCTL_KNOB_CPU_WEIGHT,		/* v2 cpu.weight */
-	CGCTL_KNOB_PIDS_MAX,		/* pids.max */
-	CGCTL_KNOB_COUNT_		/* not a knob: the number of them */
-};
-/*
- * cgctl_cgroup_get: read knob @k.  Returns: 0 and *@ret, -ENODATA (no such file on this
- * hierarchy's version, or not on this kernel), -ENOENT (the cgroup is gone), -EINVAL
- * (an unknown @k, or the file is not a number), -ERANGE, -errno.
- */
-int cgctl_cgroup_get(struct cgctl_cgroup *cg, enum cgctl_knob k, uint64_t *ret);
+/* ===== the cgroup object: the setter ===== */
+/* (lib/predict/cgroup-set.c; the object itself is in lib/libcgctl.h, "cgroup object":
+ * no cgctl command writes through it yet) */
 /*
  * cgctl_cgroup_set: write knob @k (UINT64_MAX: unlimited) as a plan of one item of
  * cgctl_set_apply(): under the cgroup lock, checked by the kernel's rules (memory <=
@@ -590,31 +541,27 @@ int cgctl_cgroup_get(struct cgctl_cgroup *cg, enum cgctl_knob k, uint64_t *ret);
 int cgctl_cgroup_set(struct cgctl_cgroup *cg, enum cgctl_knob k, uint64_t value,
 		     struct cgctl_error *e);
 
-/* One getter and setter per knob, e.g. cgctl_cgroup_get_mem_limit(cg, &bytes). */
-#define CGCTL_CGROUP_KNOB_(name, knob)                                                   \
-	static inline int cgctl_cgroup_get_##name(struct cgctl_cgroup *cg, uint64_t *ret) \
-	{                                                                                \
-		return cgctl_cgroup_get(cg, knob, ret);                                  \
-	}                                                                                \
+/* One setter per knob, e.g. cgctl_cgroup_set_mem_limit(cg, bytes, &e). */
+#define CGCTL_CGROUP_SET_(name, knob)                                                    \
 	static inline int cgctl_cgroup_set_##name(struct cgctl_cgroup *cg, uint64_t v,    \
 						  struct cgctl_error *e)                 \
 	{                                                                                \
 		return cgctl_cgroup_set(cg, knob, v, e);                                 \
 	}
-CGCTL_CGROUP_KNOB_(mem_limit, CGCTL_KNOB_MEM_LIMIT)
-CGCTL_CGROUP_KNOB_(mem_memsw, CGCTL_KNOB_MEM_MEMSW)
-CGCTL_CGROUP_KNOB_(mem_soft, CGCTL_KNOB_MEM_SOFT)
-CGCTL_CGROUP_KNOB_(mem_high, CGCTL_KNOB_MEM_HIGH)
-CGCTL_CGROUP_KNOB_(mem_low, CGCTL_KNOB_MEM_LOW)
-CGCTL_CGROUP_KNOB_(mem_min, CGCTL_KNOB_MEM_MIN)
-CGCTL_CGROUP_KNOB_(mem_swap, CGCTL_KNOB_MEM_SWAP)
-CGCTL_CGROUP_KNOB_(mem_swappiness, CGCTL_KNOB_MEM_SWAPPINESS)
-CGCTL_CGROUP_KNOB_(cpu_quota_us, CGCTL_KNOB_CPU_QUOTA)
-CGCTL_CGROUP_KNOB_(cpu_period_us, CGCTL_KNOB_CPU_PERIOD)
-CGCTL_CGROUP_KNOB_(cpu_burst_us, CGCTL_KNOB_CPU_BURST)
-CGCTL_CGROUP_KNOB_(cpu_shares, CGCTL_KNOB_CPU_SHARES)
-CGCTL_CGROUP_KNOB_(cpu_weight, CGCTL_KNOB_CPU_WEIGHT)
-CGCTL_CGROUP_KNOB_(pids_max, CGCTL_KNOB_PIDS_MAX)
+CGCTL_CGROUP_SET_(mem_limit, CGCTL_KNOB_MEM_LIMIT)
+CGCTL_CGROUP_SET_(mem_memsw, CGCTL_KNOB_MEM_MEMSW)
+CGCTL_CGROUP_SET_(mem_soft, CGCTL_KNOB_MEM_SOFT)
+CGCTL_CGROUP_SET_(mem_high, CGCTL_KNOB_MEM_HIGH)
+CGCTL_CGROUP_SET_(mem_low, CGCTL_KNOB_MEM_LOW)
+CGCTL_CGROUP_SET_(mem_min, CGCTL_KNOB_MEM_MIN)
+CGCTL_CGROUP_SET_(mem_swap, CGCTL_KNOB_MEM_SWAP)
+CGCTL_CGROUP_SET_(mem_swappiness, CGCTL_KNOB_MEM_SWAPPINESS)
+CGCTL_CGROUP_SET_(cpu_quota_us, CGCTL_KNOB_CPU_QUOTA)
+CGCTL_CGROUP_SET_(cpu_period_us, CGCTL_KNOB_CPU_PERIOD)
+CGCTL_CGROUP_SET_(cpu_burst_us, CGCTL_KNOB_CPU_BURST)
+CGCTL_CGROUP_SET_(cpu_shares, CGCTL_KNOB_CPU_SHARES)
+CGCTL_CGROUP_SET_(cpu_weight, CGCTL_KNOB_CPU_WEIGHT)
+CGCTL_CGROUP_SET_(pids_max, CGCTL_KNOB_PIDS_MAX)
 
 
 #ifdef __cplusplus

@@ -700,6 +700,131 @@ int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_inf
 uint32_t cgctl_kver_of(struct cgctl_ctx *ctx);
 /* ===== end: kernel: cgroup statistics readers ===== */
 
+/* ===== cgroup object ===== */
+/* one cgroup of one hierarchy: its knobs, and one snapshot of its figures
+ * (lib/kernel/cgroup.c, lib/kernel/cgroup-stat.c; issue 28) */
+
+/*
+ * struct cgctl_cgroup: a cgroup directory of one hierarchy, opaque and reference counted
+ * (it holds a reference to its context).  The knobs are numbers: bytes for memory,
+ * microseconds for CPU bandwidth, UINT64_MAX for unlimited ("max", "-1", v1's
+ * PAGE_COUNTER_MAX), whatever the file's spelling on cgroup v1 or v2; the getters hide
+ * the version (v2 keeps the CFS quota and period in one file, cpu.max).  Not for use by
+ * two threads at once (as its context).
+ */
+struct cgctl_cgroup;
+/*
+ * cgctl_cgroup_new: the cgroup @path (normalised as cgctl_path_normalize() does) of the
+ * hierarchy that carries @controller ("memory", "cpu", "pids"; NULL: the cgroup2
+ * mount, as cgctl_mount_find() finds it).  The directory must exist.
+ * Returns: 0 and *@ret (one reference), -ENODEV (no such hierarchy), -ENOENT (no such
+ * cgroup), -EINVAL (a bad path), -ENOMEM.
+ */
+int cgctl_cgroup_new(struct cgctl_ctx *ctx, const char *controller, const char *path,
+		     struct cgctl_cgroup **ret);
+/* Returns: @cg, with one more reference. */
+struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg);
+/* Returns: NULL when the last reference was dropped, @cg otherwise. */
+struct cgctl_cgroup *cgctl_cgroup_unref(struct cgctl_cgroup *cg);
+
+/* The numeric knobs (append only: the values are ABI). */
+enum cgctl_knob {
+	CGCTL_KNOB_MEM_LIMIT,		/* memory.limit_in_bytes, memory.max: bytes */
+	CGCTL_KNOB_MEM_MEMSW,		/* v1 memory.memsw.limit_in_bytes: bytes */
+	CGCTL_KNOB_MEM_SOFT,		/* v1 memory.soft_limit_in_bytes: bytes */
+	CGCTL_KNOB_MEM_HIGH,		/* v2 memory.high: bytes */
+	CGCTL_KNOB_MEM_LOW,		/* v2 memory.low: bytes */
+	CGCTL_KNOB_MEM_MIN,		/* v2 memory.min: bytes */
+	CGCTL_KNOB_MEM_SWAP,		/* v2 memory.swap.max: bytes */
+	CGCTL_KNOB_MEM_SWAPPINESS,	/* v1 memory.swappiness */
+	CGCTL_KNOB_CPU_QUOTA,		/* cpu.cfs_quota_us, cpu.max's first field: µs */
+	CGCTL_KNOB_CPU_PERIOD,		/* cpu.cfs_period_us, cpu.max's second field: µs */
+	CGCTL_KNOB_CPU_BURST,		/* cpu.cfs_burst_us, cpu.max.burst: µs */
+	CGCTL_KNOB_CPU_SHARES,		/* v1 cpu.shares */
+	CGCTL_KNOB_CPU_WEIGHT,		/* v2 cpu.weight */
+	CGCTL_KNOB_PIDS_MAX,		/* pids.max */
+	CGCTL_KNOB_COUNT_		/* not a knob: the number of them */
+};
+/*
+ * cgctl_cgroup_get: read knob @k.  Returns: 0 and *@ret, -ENODATA (no such file on this
+ * hierarchy's version, or not on this kernel), -ENOENT (the cgroup is gone), -EINVAL
+ * (an unknown @k, or the file is not a number), -ERANGE, -errno.
+ */
+int cgctl_cgroup_get(struct cgctl_cgroup *cg, enum cgctl_knob k, uint64_t *ret);
+
+/* One getter per knob, e.g. cgctl_cgroup_get_mem_limit(cg, &bytes). */
+#define CGCTL_CGROUP_GET_(name, knob)                                                    \
+	static inline int cgctl_cgroup_get_##name(struct cgctl_cgroup *cg, uint64_t *ret) \
+	{                                                                                \
+		return cgctl_cgroup_get(cg, knob, ret);                                  \
+	}
+CGCTL_CGROUP_GET_(mem_limit, CGCTL_KNOB_MEM_LIMIT)
+CGCTL_CGROUP_GET_(mem_memsw, CGCTL_KNOB_MEM_MEMSW)
+CGCTL_CGROUP_GET_(mem_soft, CGCTL_KNOB_MEM_SOFT)
+CGCTL_CGROUP_GET_(mem_high, CGCTL_KNOB_MEM_HIGH)
+CGCTL_CGROUP_GET_(mem_low, CGCTL_KNOB_MEM_LOW)
+CGCTL_CGROUP_GET_(mem_min, CGCTL_KNOB_MEM_MIN)
+CGCTL_CGROUP_GET_(mem_swap, CGCTL_KNOB_MEM_SWAP)
+CGCTL_CGROUP_GET_(mem_swappiness, CGCTL_KNOB_MEM_SWAPPINESS)
+CGCTL_CGROUP_GET_(cpu_quota_us, CGCTL_KNOB_CPU_QUOTA)
+CGCTL_CGROUP_GET_(cpu_period_us, CGCTL_KNOB_CPU_PERIOD)
+CGCTL_CGROUP_GET_(cpu_burst_us, CGCTL_KNOB_CPU_BURST)
+CGCTL_CGROUP_GET_(cpu_shares, CGCTL_KNOB_CPU_SHARES)
+CGCTL_CGROUP_GET_(cpu_weight, CGCTL_KNOB_CPU_WEIGHT)
+CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
+
+/*
+ * struct cgctl_cgroup_stat: the figures of one cgroup read once (what `cgctl stat`,
+ * `watch`, `bw show` and `mem show` print), opaque; each looked up by name with
+ * cgctl_cgroup_stat_get().  Only the cgroup's own hierarchy is read: on cgroup v1 the
+ * memory figures need a cgroup of the memory hierarchy, the CPU ones one of the cpu
+ * hierarchy (its usage comes from cpuacct, co-mounted or at the same path).
+ * What to read (CGCTL_CGSTAT_*):
+ *   MEM      memory.usage, memory.limit, memory.failcnt (v1): 2 or 3 files
+ *   MEM_ALL  MEM and memory.peak, memory.memsw(.usage, .failcnt) (v1),
+ *            memory.swap(.usage) and memory.high (v2), memory.events.{low,high,max,oom,
+ *            oom_kill} (v2), memory.pressure.* (v2, PSI on)
+ *   CPU      cpu.stat.{usage,user,system,throttled,burst}_ns, cpu.stat.nr_{periods,
+ *            throttled,bursts} (v1: usage from cpuacct.usage)
+ *   CPU_ALL  CPU and cpu.quota, cpu.period, cpu.burst (µs, quota UINT64_MAX: unlimited),
+ *            cpu.stat.throttled_local_ns (cpu.stat.local, 6.6+)
+ *   PSI      cpu.pressure.*: {some,full}.{avg10,avg60,avg300} (hundredths of a
+ *            percent), {some,full}.total_us
+ *   EVENTS   memory.events.KEY and memory.events.local.KEY, every KEY of
+ *            cgctl_mem_event_name() (v2)
+ *   TASKS    tasks.{running,sleeping,uninterruptible,stopped}, tasks.io_wait
+ *            (cgroupstats only), tasks.source (CGCTL_STATES_*, see cgctl_task_states())
+ * Memory figures are bytes (memory.limit, .memsw, .swap, .high UINT64_MAX: unlimited),
+ * CPU statistics nanoseconds on both versions.
+ */
+struct cgctl_cgroup_stat;
+#define CGCTL_CGSTAT_MEM	(1u << 0)
+#define CGCTL_CGSTAT_MEM_ALL	(1u << 1)
+#define CGCTL_CGSTAT_CPU	(1u << 2)
+#define CGCTL_CGSTAT_CPU_ALL	(1u << 3)
+#define CGCTL_CGSTAT_PSI	(1u << 4)
+#define CGCTL_CGSTAT_EVENTS	(1u << 5)
+#define CGCTL_CGSTAT_TASKS	(1u << 6)
+/*
+ * cgctl_cgroup_stat_new: read the figures @what asks for of @cg.  A file that cannot be
+ * read makes its figures fail in cgctl_cgroup_stat_get(), not this call.
+ * Returns: 0 and *@ret (free with cgctl_cgroup_stat_free()), -ENOENT (the cgroup is
+ * gone), -EINVAL, -ENOMEM.
+ */
+int cgctl_cgroup_stat_new(struct cgctl_cgroup *cg, unsigned int what,
+			  struct cgctl_cgroup_stat **ret);
+/* Free @st (NULL: nothing). */
+void cgctl_cgroup_stat_free(struct cgctl_cgroup_stat *st);
+/*
+ * cgctl_cgroup_stat_get: the figure @key of @st.  Returns: 0 and *@ret; -ENODATA when
+ * the figure is absent (not on this hierarchy, version or kernel, PSI off, the v2
+ * root's memory.usage and cpu.period, or not asked for); -EINVAL (an unknown @key, or
+ * the file was malformed), -ERANGE, or the -errno that the read of its file met.
+ */
+int cgctl_cgroup_stat_get(const struct cgctl_cgroup_stat *st, const char *key,
+			  uint64_t *ret);
+/* ===== end: cgroup object ===== */
+
 /* ===== engine: memcg ===== */
 /* page counters, per-cpu charge stock, move charge (lib/engine) */
 

@@ -52,7 +52,7 @@ const char *cgroup_knob_file(const struct cgctl_cgroup *cg, enum cgctl_knob k)
 	return knob_file(cgroup_knob(k), cg->m->version);
 }
 
-int cgctl_cgroup_new(struct cgctl_ctx *ctx, const char *controller,
+CGCTL_EXPORT int cgctl_cgroup_new(struct cgctl_ctx *ctx, const char *controller,
 				  const char *path, struct cgctl_cgroup **ret)
 {
 	const struct cgctl_mount *m;
@@ -86,14 +86,14 @@ int cgctl_cgroup_new(struct cgctl_ctx *ctx, const char *controller,
 	return 0;
 }
 
-struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg)
+CGCTL_EXPORT struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg)
 {
 	if (cg)
 		cg->refcount++;
 	return cg;
 }
 
-struct cgctl_cgroup *cgctl_cgroup_unref(struct cgctl_cgroup *cg)
+CGCTL_EXPORT struct cgctl_cgroup *cgctl_cgroup_unref(struct cgctl_cgroup *cg)
 {
 	if (!cg || --cg->refcount > 0)
 		return cg;
@@ -143,7 +143,7 @@ static int parse_value(const struct knob *kn, int version, enum cgctl_knob k,
 	}
 }
 
-int cgctl_cgroup_get(struct cgctl_cgroup *cg, enum cgctl_knob k,
+CGCTL_EXPORT int cgctl_cgroup_get(struct cgctl_cgroup *cg, enum cgctl_knob k,
 				  uint64_t *ret)
 {
 	const struct knob *kn;

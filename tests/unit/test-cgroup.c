@@ -331,6 +331,48 @@ START_TEST(test_lifetime)
 }
 END_TEST
 
+/* the snapshot: figures by name, v2; absent -> -ENODATA, never 0 */
+START_TEST(test_stat_v2)
+{
+	struct cgctl_cgroup_stat *st;
+	struct cgctl_cgroup *cg;
+	uint64_t v = 7;
+
+	version = 2;
+	fixture(v2_rows, sizeof(v2_rows) / sizeof(v2_rows[0]));
+	put("memory", "/g", "memory.current", "4096");
+	put("cpu", "/g", "cpu.stat", "usage_usec 5\nnr_periods 3\nnr_throttled 1\n"
+	    "throttled_usec 2\n");
+	put("cpu", "/g", "cpu.pressure", "some avg10=1.25 avg60=0.00 avg300=0.00 total=9\n");
+	ck_assert_int_eq(cgctl_cgroup_new(ctx, NULL, "/g", &cg), 0);
+	ck_assert_int_eq(cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_MEM | CGCTL_CGSTAT_CPU_ALL |
+					       CGCTL_CGSTAT_PSI, &st), 0);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.usage", &v), 0);
+	ck_assert(v == 4096);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.limit", &v), 0);
+	ck_assert(v == 1048576);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.failcnt", &v), -ENODATA);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.peak", &v), -ENODATA);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.stat.usage_ns", &v), 0);
+	ck_assert(v == 5000);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.stat.throttled_ns", &v), 0);
+	ck_assert(v == 2000);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.stat.nr_bursts", &v), -ENODATA);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.quota", &v), 0);
+	ck_assert(v == 50000);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.period", &v), 0);
+	ck_assert(v == 100000);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.pressure.some.avg10", &v), 0);
+	ck_assert(v == 125);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.pressure.full.avg10", &v), -ENODATA);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "tasks.running", &v), -ENODATA);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "no.such.key", &v), -EINVAL);
+	cgctl_cgroup_stat_free(st);
+	cgctl_cgroup_unref(cg);
+	teardown();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cgroup");
@@ -342,6 +384,7 @@ int main(void)
 	tcase_add_test(tc, test_set_rules);
 	tcase_add_test(tc, test_one_reader);
 	tcase_add_test(tc, test_lifetime);
+	tcase_add_test(tc, test_stat_v2);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
