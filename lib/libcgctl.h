@@ -1720,8 +1720,10 @@ int cgctl_set_apply(struct cgctl_ctx *ctx, const struct cgctl_set_item *items, s
  * throttling, `cgctl bw predict`, `cgctl bw recommend` and validate's bandwidth driver
  * all replay through it, so the same demand under the same settings predicts the same
  * cpu.stat whichever door it enters by, and the threads are placed by the model's one
- * rule for everyone.
+ * rule for everyone (only a caller that observed a kernel's placement gives @place).
  */
+struct cgctl_bw_replay_place;
+
 struct cgctl_bw_replay_spec {
 	size_t size;			/* sizeof(struct cgctl_bw_replay_spec) */
 	uint32_t kver;			/* era; 0: CGCTL_KVER_NEWEST */
@@ -1759,6 +1761,16 @@ struct cgctl_bw_replay_spec {
 	uint32_t bg_shares;		/* ... group below the group's parent at this weight */
 	const struct cgctl_bw_settings *rewrite;	/* written to the group ... */
 	uint64_t rewrite_at_ns;				/* ... at this time */
+	/* where a kernel ran the threads, observed (NULL: the model's own rule, the
+	 * prediction users get): threads numbered the background's first, then the
+	 * demand's, in time order; a thread moves there at at_ns */
+	const struct cgctl_bw_replay_place *place;
+	size_t nplace;
+};
+
+struct cgctl_bw_replay_place {
+	uint64_t at_ns;
+	unsigned int thread, cpu;
 };
 
 #define CGCTL_BW_REPLAY_LEVELS 32

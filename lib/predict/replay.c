@@ -6,7 +6,9 @@
  * (recommend.c) and validate's bandwidth driver (lib/validate/drv-bw.c) each describe
  * what to replay and call cgctl_bw_replay(); none builds a simulator of its own, so the
  * same demand under the same settings gives the same cpu.stat through every door, and
- * the threads are placed by the model's own rule (pick_cpu()) for everyone.
+ * the threads are placed by the model's own rule (pick_cpu()) for everyone.  Only a caller
+ * that observed where a kernel ran them may say so (spec->place): validate does, to
+ * tell the wait that placement caused from other load's, never for its verdict.
  *
  * A recording replayed over a longer run repeats back to back: each thread's copy
  * starts once its previous copy is done, as the recorded thread goes on doing the same
@@ -94,6 +96,9 @@ static int check_spec(const struct cgctl_bw_replay_spec *sp,
 	if (!!sp->trace + !!sp->threads + !!sp->nlist != 1 || (sp->nlist && !sp->list))
 		return cgctl_error_set(e, EINVAL, "replay: one of a trace, a number of "
 				       "threads, a list of threads");
+	if (sp->nplace && !sp->place)
+		return cgctl_error_set(e, EINVAL, "replay: %zu placements, none given",
+				       sp->nplace);
 	if (sp->trace_loop_ns && !sp->trace)
 		return cgctl_error_set(e, EINVAL, "replay: a loop of no trace");
 	return 0;
@@ -239,6 +244,9 @@ CGCTL_EXPORT int cgctl_bw_replay(const struct cgctl_bw_replay_spec *sp,
 				       sp->rewrite);
 	if (r >= 0)
 		r = add_demand(sim, sp, tr, gidx[sp->nlevels - 1]);
+	for (size_t i = 0; i < sp->nplace && r >= 0; i++)
+		r = cgctl_bw_sim_place(sim, (int)sp->place[i].thread, sp->place[i].at_ns,
+				       (int)sp->place[i].cpu);
 	if (r >= 0)
 		r = (int)MIN(cgctl_bw_sim_run(sim), 0);
 	if (r >= 0)
