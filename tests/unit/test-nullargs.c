@@ -1209,6 +1209,39 @@ static void n_cgctl_cgroup_get(void)
 	cgctl_cgroup_unref(cg);
 }
 
+static void n_cgctl_cgroup_stat_new(void)
+{
+	struct cgctl_cgroup *cg = NULL;
+	struct cgctl_cgroup_stat *st = NULL;
+
+	WANT_EINVAL(cgctl_cgroup_stat_new(NULL, CGCTL_CGSTAT_MEM, NULL));
+	WANT_EINVAL(cgctl_cgroup_stat_new(NULL, CGCTL_CGSTAT_MEM, &st));
+	if (cgctl_cgroup_new(ctx, "memory", "/", &cg) == 0)
+		WANT_EINVAL(cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_MEM, NULL));
+	cgctl_cgroup_unref(cg);
+}
+
+static void n_cgctl_cgroup_stat_free(void)
+{
+	NOCRASH(cgctl_cgroup_stat_free(NULL));
+}
+
+static void n_cgctl_cgroup_stat_get(void)
+{
+	struct cgctl_cgroup *cg = NULL;
+	struct cgctl_cgroup_stat *st = NULL;
+
+	WANT_EINVAL(cgctl_cgroup_stat_get(NULL, "memory.usage", &u64));
+	WANT_EINVAL(cgctl_cgroup_stat_get(NULL, NULL, NULL));
+	if (cgctl_cgroup_new(ctx, "memory", "/", &cg) == 0 &&
+	    cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_MEM, &st) == 0) {
+		WANT_EINVAL(cgctl_cgroup_stat_get(st, NULL, &u64));
+		WANT_EINVAL(cgctl_cgroup_stat_get(st, "memory.usage", NULL));
+	}
+	cgctl_cgroup_stat_free(st);
+	cgctl_cgroup_unref(cg);
+}
+
 static void n_cgctl_cgroup_set(void)
 {
 	WANT_EINVAL(cgctl_cgroup_set(NULL, CGCTL_KNOB_MEM_LIMIT, 0, NULL));
@@ -1509,6 +1542,9 @@ static const struct ncase cases[] = {
 	C(cgctl_cgroup_unref),
 	C(cgctl_cgroup_get),
 	C(cgctl_cgroup_set),
+	C(cgctl_cgroup_stat_new),
+	C(cgctl_cgroup_stat_free),
+	C(cgctl_cgroup_stat_get),
 };
 
 static bool listed(const char *name)
