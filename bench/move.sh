@@ -5,7 +5,8 @@
 # compared by their medians; the load average is printed first: on a busy machine the
 # ratios say little (quote them with it).
 #  1. one PID: `cgctl -q move -c memory,cpu --no-plan PID PATH` vs
-#     `cgclassify -g memory,cpu:PATH PID`, 60 interleaved pairs (target: ratio <= 1.0)
+#     `cgclassify -g memory,cpu:PATH PID`, 60 interleaved pairs (target: ratio <= 1.5, issue 30:
+#     cgctl locks and verifies each move, cgclassify does neither)
 #  2. 10,000 PIDs: through stdin vs cgclassify with the PIDs as arguments (target >= 3x),
 #     7 interleaved pairs once the spawned tasks have settled, medians;
 #     and the writes alone from one thread: `move-spawn -w`, one write(2) per PID and
@@ -17,6 +18,13 @@
 set -u
 : "${top_builddir:=.}"
 : "${CGCTL:=$top_builddir/src/cgctl}"
+# run by hand in a build tree, src/cgctl is libtool's wrapper script (a shell that
+# execs src/.libs/cgctl: about 50 ms a run here): time the program, as `make bench` does
+if [ -x "${CGCTL%/*}/.libs/cgctl" ] && head -c 2 "$CGCTL" | grep -q '#!'; then
+	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+	CGCTL="${CGCTL%/*}/.libs/cgctl"
+fi
 SPAWN="$top_builddir/bench/move-spawn"
 N=${MOVE_BENCH_PIDS:-10000}
 
@@ -85,7 +93,7 @@ for i in range(65):	# 5 warm-up pairs, then 60; each moves the PID to the other 
         c.append(tc), g.append(tg)
 mc, mg = statistics.median(c), statistics.median(g)
 print("one PID: cgctl move %.3f ms, cgclassify %.3f ms (medians of 60 interleaved pairs), "
-      "ratio %.2fx (target <= 1.0: %s)" % (mc, mg, mc / mg, "met" if mc <= mg else "NOT met"))
+      "ratio %.2fx (target <= 1.5: %s)" % (mc, mg, mc / mg, "met" if mc <= 1.5 * mg else "NOT met"))
 PY
 kill "$P1"; wait "$P1" 2>/dev/null
 
