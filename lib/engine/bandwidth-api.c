@@ -36,6 +36,9 @@ CGCTL_EXPORT int cgctl_bw_sim_new(struct cgctl_bw_sim **ret,
 	if (!s->cfg.slice_ns)
 		s->cfg.slice_ns = 5000000;
 	s->tick = 1000000000ULL / s->cfg.hz;
+	for (int f = 0; f < CGCTL_BW_FEAT_COUNT && f < 32; f++)
+		if (cgctl_bw_era_has(s->cfg.kver, (enum cgctl_bw_feature)f))
+			s->era |= 1U << f;
 	bw_tick_div_init(s);
 	s->rng = cfg->seed;
 	*ret = s;

@@ -35,7 +35,7 @@ void bw_ensure_timer(struct cgctl_bw_sim *s, int g, uint64_t now)
 		return;
 	p->period_active = true;
 	p->expiry = next_boundary(p, now);
-	if (BW_ERA_EXPIRE(s->cfg.kver)) {
+	if (BW_SIM_HAS(s, EXPIRE)) {
 		p->expires = p->expiry + p->period;
 		p->expires_seq++;
 	}
@@ -50,7 +50,7 @@ void bw_refill(struct cgctl_bw_sim *s, int g, uint64_t now)
 
 	if (p->quota == BW_RUNTIME_INF)
 		return;
-	if (BW_ERA_EXPIRE(s->cfg.kver)) {
+	if (BW_SIM_HAS(s, EXPIRE)) {
 		/* v5.3: runtime = quota; runtime_expires = now + period; expires_seq++ */
 		p->runtime = p->quota;
 		p->expires = now + p->period;
@@ -59,7 +59,7 @@ void bw_refill(struct cgctl_bw_sim *s, int g, uint64_t now)
 	}
 	p->runtime += p->quota;
 	over = (int64_t)(p->runtime_snap - p->runtime);
-	if (over > 0 && BW_ERA_BURST_STATS(s->cfg.kver)) {
+	if (over > 0 && BW_SIM_HAS(s, BURST_STATS)) {
 		p->burst_time += (uint64_t)over;
 		p->nr_burst++;
 	}
@@ -85,7 +85,7 @@ bool bw_grab(struct cgctl_bw_sim *s, int g, int cpu, uint64_t target, uint64_t n
 		}
 	}
 	rq->remaining += (int64_t)got;
-	if (BW_ERA_EXPIRE(s->cfg.kver) && (int64_t)(p->expires - rq->expires) > 0) {
+	if (BW_SIM_HAS(s, EXPIRE) && (int64_t)(p->expires - rq->expires) > 0) {
 		rq->expires = p->expires;
 		rq->expires_seq = p->expires_seq;
 	}
@@ -111,7 +111,7 @@ void bw_charge(struct cgctl_bw_sim *s, int g, int cpu, uint64_t delta, uint64_t 
 	if (!rq->enabled)
 		return;
 	rq->remaining -= (int64_t)delta;
-	if (BW_ERA_EXPIRE(s->cfg.kver))
+	if (BW_SIM_HAS(s, EXPIRE))
 		expire_silo(s, g, rq, now);
 	if (rq->remaining > 0 || rq->throttled)
 		return;
@@ -169,7 +169,6 @@ bool bw_throttle(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 {
 	struct bw_group *grp = &s->g[g];
 	struct bw_rq *rq = &grp->rq[cpu];
-	uint32_t kver = s->cfg.kver;
 
 	rq->resched = false;
 	/* last-moment check: 1 ns will do, and it arms the period timer */
@@ -180,11 +179,11 @@ bool bw_throttle(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 	for (int i = 0; i < grp->ndesc; i++) {
 		struct bw_rq *d = &s->g[grp->desc[i]].rq[cpu];
 
-		if (d->throttle_count++ == 0 && BW_ERA_LOCAL_STAT(kver) && d->nr_busy)
+		if (d->throttle_count++ == 0 && BW_SIM_HAS(s, LOCAL_STAT) && d->nr_busy)
 			d->clock_self = now;
 	}
 	rq->throttled = true;
-	if (!BW_ERA_EMPTY_RULE(kver) || rq->nr_busy)
+	if (!BW_SIM_HAS(s, EMPTY_RULE) || rq->nr_busy)
 		start_own_clock(s, g, cpu, now);
 	/* the group's entity (<= 6.17) or its parked tasks (6.18) leave the parents */
 	if (grp->parent >= 0)
@@ -199,7 +198,7 @@ void bw_unthrottle(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 	struct bw_group *grp = &s->g[g];
 	struct bw_rq *rq = &grp->rq[cpu];
 
-	if (BW_ERA_TASK_THROTTLE(s->cfg.kver) && rq->enabled && rq->remaining <= 0)
+	if (BW_SIM_HAS(s, TASK_THROTTLE) && rq->enabled && rq->remaining <= 0)
 		return;
 	bw_cpu_progress(s, cpu, now);
 	rq->throttled = false;
@@ -234,7 +233,7 @@ void bw_enqueue_check(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 		if (rq->nr_busy++ != 0)
 			continue;
 		if (rq->throttle_count && rq->clock_self == BW_NO_TIME &&
-		    BW_ERA_LOCAL_STAT(s->cfg.kver))
+		    BW_SIM_HAS(s, LOCAL_STAT))
 			rq->clock_self = now;
 		if (rq->throttled) {
 			if (rq->throttled_clock == BW_NO_TIME)
@@ -242,7 +241,7 @@ void bw_enqueue_check(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 			continue;
 		}
 		/* 5.4+: a silo with runtime left is what bw_charge(0) leaves as it is */
-		if (!rq->enabled || (!BW_ERA_EXPIRE(s->cfg.kver) && rq->remaining > 0))
+		if (!rq->enabled || (!BW_SIM_HAS(s, EXPIRE) && rq->remaining > 0))
 			continue;
 		bw_charge(s, l, cpu, 0, now);
 		if (rq->remaining <= 0)
@@ -280,7 +279,7 @@ void bw_return_slack(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 	if (!rq->enabled || excess <= 0)
 		return;
 	if (p->quota != BW_RUNTIME_INF &&
-	    (!BW_ERA_EXPIRE(s->cfg.kver) || rq->expires == p->expires)) {
+	    (!BW_SIM_HAS(s, EXPIRE) || rq->expires == p->expires)) {
 		p->runtime += (uint64_t)excess;
 		if (p->runtime > s->cfg.slice_ns && p->thr_head >= 0)
 			start_slack_timer(s, g, now);
@@ -308,7 +307,7 @@ static bool distribute(struct cgctl_bw_sim *s, int g, uint64_t now)
 		give = MIN((uint64_t)(-rq->remaining) + 1, p->runtime);
 		p->runtime -= give;
 		rq->remaining += (int64_t)give;
-		if (BW_ERA_EXPIRE(s->cfg.kver)) {
+		if (BW_SIM_HAS(s, EXPIRE)) {
 			rq->expires = p->expires;
 			rq->expires_seq = p->expires_seq;
 		}
@@ -420,7 +419,7 @@ void bw_set_bandwidth(struct cgctl_bw_sim *s, int g, const struct cgctl_bw_setti
 		struct bw_rq *rq = &s->g[g].rq[cpu];
 
 		rq->enabled = enabled;
-		rq->remaining = BW_ERA_TASK_THROTTLE(s->cfg.kver) ? 1 : 0;
+		rq->remaining = BW_SIM_HAS(s, TASK_THROTTLE) ? 1 : 0;
 		rq->resched = false;
 		if (rq->throttled)
 			bw_unthrottle(s, g, cpu, now);

@@ -110,10 +110,10 @@ static inline void charge_rq(struct cgctl_bw_sim *s, int g, int cpu, uint64_t no
 	uint64_t d = rq->pending;
 
 	rq->pending = 0;
-	if (!d && !(BW_ERA_EXPIRE(s->cfg.kver) && rq->nr_busy))
+	if (!d && !(BW_SIM_HAS(s, EXPIRE) && rq->nr_busy))
 		return;
 	/* bw_charge() when the silo covers @d (5.4+: nothing expires) */
-	if (!BW_ERA_EXPIRE(s->cfg.kver) && (!rq->enabled || rq->remaining - (int64_t)d > 0)) {
+	if (!BW_SIM_HAS(s, EXPIRE) && (!rq->enabled || rq->remaining - (int64_t)d > 0)) {
 		if (rq->enabled)
 			rq->remaining -= (int64_t)d;
 		return;
@@ -127,7 +127,7 @@ static inline void cpu_charge(struct cgctl_bw_sim *s, int cpu, uint64_t now)
 	struct bw_cpu *c = &s->cpu[cpu];
 
 	c->charged_at = now;
-	if (!c->pending_any && !BW_ERA_EXPIRE(s->cfg.kver))
+	if (!c->pending_any && !BW_SIM_HAS(s, EXPIRE))
 		return;		/* nothing to charge: bw_charge() would not be called */
 	c->pending_any = false;
 	if (s->ngroups == 1) {
@@ -274,7 +274,7 @@ static __attribute__((noinline)) uint64_t fair_dry_tick(struct cgctl_bw_sim *s, 
 		if (r > 0)
 			t = MAX(first, tick_ceil(s, c, c->last +
 						bw_fair_group_wall(s, cpu, c->grp[i], r)));
-		if (BW_ERA_EXPIRE(s->cfg.kver))
+		if (BW_SIM_HAS(s, EXPIRE))
 			t = MIN(t, MAX(first, tick_ceil(s, c, rq->expires)));
 		best = MIN(best, t);
 	}
@@ -300,7 +300,7 @@ static uint64_t next_dry_tick(struct cgctl_bw_sim *s, int cpu, uint64_t first)
 			continue;
 		if (r > 0)
 			t = MAX(first, tick_ceil(s, c, c->last + wall_for(s, r, c->gcnt[i], c->nrun)));
-		if (BW_ERA_EXPIRE(s->cfg.kver))
+		if (BW_SIM_HAS(s, EXPIRE))
 			t = MIN(t, MAX(first, tick_ceil(s, c, rq->expires)));
 		best = MIN(best, t);
 	}
@@ -562,7 +562,7 @@ static bool enqueue_nothing_to_check(struct cgctl_bw_sim *s, int cpu)
 	if (s->ngroups != 1)
 		return false;
 	if (!rq->nr_busy && (rq->throttle_count || rq->throttled ||
-			     (rq->enabled && (BW_ERA_EXPIRE(s->cfg.kver) || rq->remaining <= 0))))
+			     (rq->enabled && (BW_SIM_HAS(s, EXPIRE) || rq->remaining <= 0))))
 		return false;
 	rq->nr_busy++;
 	return true;
