@@ -1903,6 +1903,7 @@ enum cgctl_bw_bound_method {
 	CGCTL_BW_BOUND_NONE = 0,	/* one recording too short to split: its own answer */
 	CGCTL_BW_BOUND_RECORDINGS,	/* the answers of several recordings */
 	CGCTL_BW_BOUND_WINDOWS,		/* the answers of equal windows of one recording */
+	CGCTL_BW_BOUND_BOOTSTRAP,	/* a block bootstrap over one recording's periods */
 };
 
 /* How the recommendation covers a next run: the per-sample answers as CPUs (quota /
@@ -1917,8 +1918,12 @@ struct cgctl_bw_runs_bound {
 	int method;		/* enum cgctl_bw_bound_method */
 	unsigned int samples;	/* recordings or windows */
 	uint64_t window_ns;	/* CGCTL_BW_BOUND_WINDOWS: each window's length */
-	double own_cpus;	/* windows: the whole recording's own answer (several
-				 * recordings: the bound over their answers) */
+	double own_cpus;	/* windows, bootstrap: the whole recording's own answer
+				 * (several recordings: the bound over their answers) */
+	/* CGCTL_BW_BOUND_BOOTSTRAP (samples: the recording's periods; mean_cpus, sd_cpus:
+	 * of the resampled runs' answers; t: 0): periods per block, blocks per
+	 * resampled run, resampled runs */
+	unsigned int block_periods, blocks, resamples;
 };
 
 /*
