@@ -131,8 +131,8 @@ static size_t block_length(const double *d, size_t n)
 	m /= (double)n;
 	for (size_t i = 0; i < n; i++)
 		c0 += (d[i] - m) * (d[i] - m);
-	if (c0 <= 0)
-		return 1;	/* a constant demand: any block is the same */
+	if (c0 <= 1e-18 * (double)n)
+		return 1;	/* a constant demand (to 1e-9 CPU): any block is the same */
 	for (size_t l = 1; l < lmax; l++) {
 		double c = 0;
 
