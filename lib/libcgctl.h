@@ -1936,10 +1936,11 @@ struct cgctl_bw_runs_bound {
  * all their periods, the cpu.stat their mean, mean_use all busy time over all spans, the
  * percentile recommender from all recordings' windows.  @runs (NULL or @n entries) and
  * @bound (NULL or one) say how each recording and the bound came out.  One recording
- * long enough (6 periods) is cut into 3 to 8 equal windows of at least 2 periods (10
- * where it can), each searched alone as a recording would be: their spread is the
- * run-to-run spread, and the quota is the bound over them, at least the recording's own
- * answer.  Several recordings are cut so too, and the bound over all their windows (at
+ * long enough (6 periods of demand) gives its own answer plus the @confidence quantile
+ * of the difference of two runs' answers resampled by a circular block bootstrap over
+ * its periods (1000 resamples, a fixed seed); it is also cut into 3 to 8 equal windows
+ * of at least 2 periods (10 where it can), each searched alone, and their bound at
+ * @confidence^(1/k) per window rules where it is the higher.  Several recordings are cut so too, and the bound over all their windows (at
  * @confidence^(1/k) for one window, a run's answer being the largest of its k) is the
  * quota where it is above the recordings' bound.  When the answer comes within 5% of all the CPUs the threads may use, or
  * more of the periods than the budget allows need all of them, the quota is all of them

@@ -339,14 +339,19 @@ START_TEST(recommend_bursty_beats_percentile)
 	struct cgctl_bw_recommend_opts o = { 0 };
 	struct cgctl_bw_recommendation r;
 	struct cgctl_bw_replay tight;
+	struct cgctl_bw_run run;
 	struct cgctl_bw_settings bw;
 
-	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
+						 0, &r, &run, NULL, &e), 0);
 	ck_assert(r.feasible);
 	ck_assert(r.mean_use > 1.19 && r.mean_use < 1.21);
-	/* the known answer: 120 ms per 100 ms period (minus what spills over) */
-	ck_assert_uint_ge(r.best.bw.quota_us, 110000);
-	ck_assert_uint_le(r.best.bw.quota_us, 125000);
+	/* the known answer: 120 ms per 100 ms period (minus what spills over); the
+	 * recommendation may add the windows' bound over it (their answers differ by
+	 * the search's resolution) */
+	ck_assert_uint_ge(run.quota_us, 110000);
+	ck_assert_uint_le(run.quota_us, 125000);
+	ck_assert_uint_ge(r.best.bw.quota_us, run.quota_us);
 	ck_assert(r.best.throttled_frac <= 0.01);
 	/* 20 % tighter throttles more than the budget */
 	bw = r.best.bw;
@@ -501,6 +506,20 @@ START_TEST(recommend_one_bootstrap)
 	free(buf);
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
 						 0, &r, &run, &b, &e), 0);
+	/* a level shift: the windows' bound, at 0.95^(1/6) per window, rules (0.68) */
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_WINDOWS);
+	ck_assert(b.bound_cpus > 0.6 && b.bound_cpus < 0.75);
+	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)(b.bound_cpus * 100000 + 0.5));
+	/* the bootstrap alone */
+	{
+		struct rec_search rs;
+		double x;
+
+		ck_assert_int_eq(rec_search_init(&rs, t, &o, &e), 0);
+		ck_assert_int_eq(rec_bootstrap(&rs, 100000, run.quota_us / 100000.0, 0.95, &x,
+					       &b), 0);
+		ck_assert(x == b.bound_cpus);
+	}
 	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_BOOTSTRAP);
 	ck_assert_uint_eq(b.samples, 60);
 	ck_assert_uint_eq(b.resamples, 1000);
@@ -513,13 +532,20 @@ START_TEST(recommend_one_bootstrap)
 	/* resampled runs answer 0.4 or 0.45 (their largest period) */
 	ck_assert(b.mean_cpus > 0.4 && b.mean_cpus <= 0.45 + 1e-9);
 	ck_assert(b.bound_cpus >= b.own_cpus && b.bound_cpus < 0.53);
-	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)(b.bound_cpus * 100000 + 0.5));
 	ck_assert(!r.all_cpus);
 	/* a fixed seed: the same recording, the same bound */
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
 						 0, &r2, NULL, &b2, &e), 0);
 	ck_assert_uint_eq(r2.best.bw.quota_us, r.best.bw.quota_us);
-	ck_assert(b2.bound_cpus == b.bound_cpus && b2.sd_cpus == b.sd_cpus);
+	{
+		struct rec_search rs;
+		double x;
+
+		ck_assert_int_eq(rec_search_init(&rs, t, &o, &e), 0);
+		ck_assert_int_eq(rec_bootstrap(&rs, 100000, b.own_cpus, 0.95, &x, &b2), 0);
+		ck_assert(b2.bound_cpus == b.bound_cpus && b2.sd_cpus == b.sd_cpus &&
+			  b2.mean_cpus == b.mean_cpus);
+	}
 	cgctl_bw_trace_free(t);
 }
 END_TEST
@@ -566,10 +592,22 @@ START_TEST(recommend_bootstrap_stationary)
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
 						 0, &r, NULL, &b, &e), 0);
 	cgctl_bw_trace_free(t);
-	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_BOOTSTRAP);
-	ck_assert_uint_le(b.block_periods, 2);
+	/* the quota (here the windows', 0.526) is near the quantile too */
 	ck_assert(b.own_cpus >= 0.48 && b.own_cpus <= 0.51);
 	ck_assert(b.bound_cpus >= b.own_cpus && b.bound_cpus <= 0.53);
+	/* the bootstrap alone: blocks of one period (no autocorrelation) */
+	t = stationary(1, ms, 100);
+	{
+		struct rec_search rs;
+		double x, own = b.own_cpus;
+
+		ck_assert_int_eq(rec_search_init(&rs, t, &o, &e), 0);
+		ck_assert_int_eq(rec_bootstrap(&rs, 100000, own, 0.95, &x, &b), 0);
+		ck_assert(x >= own && x <= 0.53);
+	}
+	cgctl_bw_trace_free(t);
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_BOOTSTRAP);
+	ck_assert_uint_le(b.block_periods, 2);
 	for (uint64_t k = 2; k < 42; k++) {
 		struct cgctl_bw_replay rp;
 
