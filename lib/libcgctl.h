@@ -1903,6 +1903,7 @@ enum cgctl_bw_bound_method {
 	CGCTL_BW_BOUND_NONE = 0,	/* one recording too short to split: its own answer */
 	CGCTL_BW_BOUND_RECORDINGS,	/* the answers of several recordings */
 	CGCTL_BW_BOUND_WINDOWS,		/* the answers of equal windows of one recording */
+	CGCTL_BW_BOUND_BOOTSTRAP,	/* a block bootstrap over one recording's periods */
 };
 
 /* How the recommendation covers a next run: the per-sample answers as CPUs (quota /
@@ -1917,8 +1918,12 @@ struct cgctl_bw_runs_bound {
 	int method;		/* enum cgctl_bw_bound_method */
 	unsigned int samples;	/* recordings or windows */
 	uint64_t window_ns;	/* CGCTL_BW_BOUND_WINDOWS: each window's length */
-	double own_cpus;	/* windows: the whole recording's own answer (several
-				 * recordings: the bound over their answers) */
+	double own_cpus;	/* windows, bootstrap: the whole recording's own answer
+				 * (several recordings: the bound over their answers) */
+	/* CGCTL_BW_BOUND_BOOTSTRAP (samples: the recording's periods; mean_cpus, sd_cpus:
+	 * of the resampled runs' answers; t: 0): periods per block, blocks per
+	 * resampled run, resampled runs */
+	unsigned int block_periods, blocks, resamples;
 };
 
 /*
@@ -1931,10 +1936,11 @@ struct cgctl_bw_runs_bound {
  * all their periods, the cpu.stat their mean, mean_use all busy time over all spans, the
  * percentile recommender from all recordings' windows.  @runs (NULL or @n entries) and
  * @bound (NULL or one) say how each recording and the bound came out.  One recording
- * long enough (6 periods) is cut into 3 to 8 equal windows of at least 2 periods (10
- * where it can), each searched alone as a recording would be: their spread is the
- * run-to-run spread, and the quota is the bound over them, at least the recording's own
- * answer.  Several recordings are cut so too, and the bound over all their windows (at
+ * long enough (6 periods of demand) gives its own answer plus the @confidence quantile
+ * of the difference of two runs' answers resampled by a circular block bootstrap over
+ * its periods (1000 resamples, a fixed seed); it is also cut into 3 to 8 equal windows
+ * of at least 2 periods (10 where it can), each searched alone, and their bound at
+ * @confidence^(1/k) per window rules where it is the higher.  Several recordings are cut so too, and the bound over all their windows (at
  * @confidence^(1/k) for one window, a run's answer being the largest of its k) is the
  * quota where it is above the recordings' bound.  When the answer comes within 5% of all the CPUs the threads may use, or
  * more of the periods than the budget allows need all of them, the quota is all of them

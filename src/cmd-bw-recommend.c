@@ -296,15 +296,19 @@ static void emit_runs(struct cli *cli, const struct rec *p)
 	if (cli_tsv_skip(cli, "summary"))
 		return;	/* --tsv=runs: that table alone */
 bound:;
-	static const char *const methods[] = { "none", "recordings", "windows" };
+	static const char *const methods[] = { "none", "recordings", "windows", "bootstrap" };
 	int m = p->bound.method;
 
 	out_obj_begin(o, "bound");
 	/* where the spread came from: several recordings, windows of one, or none */
-	out_str(o, "method", methods[m >= 0 && m <= CGCTL_BW_BOUND_WINDOWS ? m : 0]);
+	out_str(o, "method", methods[m >= 0 && m <= CGCTL_BW_BOUND_BOOTSTRAP ? m : 0]);
 	out_u64(o, "samples", p->bound.samples);
 	out_usec(o, "window_usec", p->bound.window_ns);
-	if (m == CGCTL_BW_BOUND_WINDOWS)
+	/* bootstrap: periods per block, blocks per resampled run, resampled runs */
+	out_u64(o, "block_periods", p->bound.block_periods);
+	out_u64(o, "blocks", p->bound.blocks);
+	out_u64(o, "resamples", p->bound.resamples);
+	if (m == CGCTL_BW_BOUND_WINDOWS || m == CGCTL_BW_BOUND_BOOTSTRAP)
 		out_double(o, "own_cpus", p->bound.own_cpus, 3);
 	else
 		out_null(o, "own_cpus");
@@ -389,7 +393,8 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 		cli_warn(cli, "the bound for a next run (%s) reaches all %u CPUs its threads "
 			 "may use, though %.1f%% of the recording's periods need them",
 			 p.bound.method == CGCTL_BW_BOUND_WINDOWS ? "from the recording's "
-			 "windows" : p.bound.method == CGCTL_BW_BOUND_RECORDINGS ?
+			 "windows" : p.bound.method == CGCTL_BW_BOUND_BOOTSTRAP ? "from a "
+			 "block bootstrap over the recording's periods" : p.bound.method == CGCTL_BW_BOUND_RECORDINGS ?
 			 "from the recordings" : "the recording's own answer", r.cpus,
 			 100 * r.saturated_frac);
 	else if (r.all_cpus)

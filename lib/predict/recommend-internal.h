@@ -77,4 +77,15 @@ int rec_windows(struct rec_search *s, uint64_t period_us, double burst_frac,
 		uint64_t burst_us, uint64_t *answer_us, size_t *n, uint64_t *window_ns,
 		struct cgctl_error *e);
 
+/* One recording's bound from a circular block bootstrap over its periods
+ * (recommend-bootstrap.c): *bound_cpus is @own_cpus (the recording's own answer at
+ * @period_us) plus the @confidence quantile of the difference of two resampled runs'
+ * answers, @b says how (method CGCTL_BW_BOUND_NONE: under REC_BOOT_MIN_PERIODS periods
+ * of demand, *bound_cpus is @own_cpus).  Deterministic (a fixed seed).
+ * Returns: 0, -ENOMEM. */
+#define REC_BOOT_RESAMPLES 1000
+#define REC_BOOT_MIN_PERIODS 6
+int rec_bootstrap(const struct rec_search *s, uint64_t period_us, double own_cpus,
+		  double confidence, double *bound_cpus, struct cgctl_bw_runs_bound *b);
+
 #endif

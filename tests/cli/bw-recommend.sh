@@ -10,12 +10,12 @@ steady() {
 }
 steady "$T_TMP/a" 40; steady "$T_TMP/b" 44; steady "$T_TMP/c" 48
 
-# one recording: its windows (3 of 1 s) are alike, so its own answer, no margin
+# one recording: its 30 periods are alike, so the bootstrap adds no margin to its answer
 cg --json bw recommend --trace "$T_TMP/c"
 expect_rc 0 "one recording"
 [ "$(json_get 'j["workload"]["trace"]')" = "$T_TMP/c" ] && ok || fail "one recording: trace: $OUT"
-[ "$(json_get '(j["workload"]["recordings"], len(j["runs"]), j["bound"]["method"], j["bound"]["samples"], j["bound"]["window_usec"], j["bound"]["sd_cpus"] < 1e-9, round(j["bound"]["t"], 2))')" = \
-	"(1, 1, 'windows', 3, 1000000, True, 2.92)" ] && ok || fail "one recording: runs and bound: $OUT"
+[ "$(json_get '(j["workload"]["recordings"], len(j["runs"]), j["bound"]["method"], j["bound"]["samples"], j["bound"]["block_periods"], j["bound"]["blocks"], j["bound"]["resamples"], j["bound"]["sd_cpus"] < 1e-9, j["bound"]["confidence"])')" = \
+	"(1, 1, 'bootstrap', 30, 1, 30, 1000, True, 0.95)" ] && ok || fail "one recording: runs and bound: $OUT"
 [ "$(json_get '(j["cpus"], j["all_cpus"], j["saturated_ratio"])')" = "(1, False, 0)" ] && ok ||
 	fail "one recording: the CPU cap: $OUT"
 [ "$(json_get 'j["recommended"]["quota_usec"] == j["runs"][0]["quota_usec"]')" = True ] && ok ||
@@ -27,6 +27,15 @@ one=$(json_get 'j["recommended"]["quota_usec"]')
 	fail "burst_usec once per replay object (recommended, percentile): $OUT"
 [ "$(json_get '"burst_time_usec" in j["recommended"] and "burst_time_usec" in j["percentile"]')" = True ] &&
 	ok || fail "burst_time_usec missing: $OUT"
+
+# the same recording, the same answer (a fixed seed), in --tsv too
+cg --tsv bw recommend --trace "$T_TMP/c"
+expect_rc 0 "one recording, tsv"
+printf '%s\n' "$OUT" | head -1 | tr '\t' '\n' | grep -qx 'bound.resamples' && ok ||
+	fail "--tsv: no bound.resamples column: $OUT"
+[ "$(printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR == 2 { print $c["recommended.quota_usec"], $c["bound.method"] }')" = "$one bootstrap" ] &&
+	ok || fail "--tsv: not the same answer and method as --json: $OUT"
 
 # three recordings of one workload: above the largest answer by the prediction bound
 cg --json bw recommend --trace "$T_TMP/a" --trace "$T_TMP/b" --trace "$T_TMP/c"

@@ -339,14 +339,19 @@ START_TEST(recommend_bursty_beats_percentile)
 	struct cgctl_bw_recommend_opts o = { 0 };
 	struct cgctl_bw_recommendation r;
 	struct cgctl_bw_replay tight;
+	struct cgctl_bw_run run;
 	struct cgctl_bw_settings bw;
 
-	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
+						 0, &r, &run, NULL, &e), 0);
 	ck_assert(r.feasible);
 	ck_assert(r.mean_use > 1.19 && r.mean_use < 1.21);
-	/* the known answer: 120 ms per 100 ms period (minus what spills over) */
-	ck_assert_uint_ge(r.best.bw.quota_us, 110000);
-	ck_assert_uint_le(r.best.bw.quota_us, 125000);
+	/* the known answer: 120 ms per 100 ms period (minus what spills over); the
+	 * recommendation may add the windows' bound over it (their answers differ by
+	 * the search's resolution) */
+	ck_assert_uint_ge(run.quota_us, 110000);
+	ck_assert_uint_le(run.quota_us, 125000);
+	ck_assert_uint_ge(r.best.bw.quota_us, run.quota_us);
 	ck_assert(r.best.throttled_frac <= 0.01);
 	/* 20 % tighter throttles more than the budget */
 	bw = r.best.bw;
@@ -457,14 +462,15 @@ START_TEST(recommend_runs_bound)
 	/* a higher confidence never asks for less */
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 3, &o, 0.99, &one_runs, NULL, NULL, &e), 0);
 	ck_assert_uint_gt(one_runs.best.bw.quota_us, r.best.bw.quota_us);
-	/* one run: cgctl_bw_recommend; its windows (3 of 1 s) are alike, so no margin */
+	/* one run: cgctl_bw_recommend; its 30 periods are alike, so the bootstrap adds no
+	 * margin */
 	ck_assert_int_eq(cgctl_bw_recommend(t[2], &o, &one, &e), 0);
 	ck_assert_int_eq(cgctl_bw_recommend_runs(&t[2], 1, &o, 0.99, &one_runs, runs, &b, &e), 0);
 	ck_assert_uint_eq(one.best.bw.quota_us, one_runs.best.bw.quota_us);
 	ck_assert_uint_eq(runs[0].quota_us, one.best.bw.quota_us);
-	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_WINDOWS);
-	ck_assert_uint_eq(b.samples, 3);
-	ck_assert(b.sd_cpus < 1e-9 && b.t > 6.9 && b.t < 7.0);	/* t(0.99, 2) = 6.965 */
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_BOOTSTRAP);
+	ck_assert_uint_eq(b.samples, 30);
+	ck_assert(b.sd_cpus < 1e-9 && b.t == 0 && b.confidence == 0.99);
 	ck_assert_uint_eq(one.best.st.nr_throttled, one_runs.best.st.nr_throttled);
 	/* the same run three times: no spread, no margin */
 	{
@@ -479,19 +485,20 @@ START_TEST(recommend_runs_bound)
 }
 END_TEST
 
-/* One recording whose second half needs more than its first: the windows' spread
- * lifts the quota above the recording's own answer, and says so. */
-START_TEST(recommend_one_windows)
+/* One recording whose second half needs more than its first (a ramp of 0.2 ... 0.45
+ * CPU, 10 periods each): the periods are correlated, so blocks are long, and the bound
+ * lies above the own answer by less than the old windows' bound (0.53 CPU) that claimed
+ * 0.95 per window. */
+START_TEST(recommend_one_bootstrap)
 {
 	char *buf = malloc(1 << 16);
 	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 2\ncpus 2\n");
 	struct cgctl_bw_recommend_opts o = { 0 };
-	struct cgctl_bw_recommendation r;
-	struct cgctl_bw_runs_bound b;
+	struct cgctl_bw_recommendation r, r2;
+	struct cgctl_bw_runs_bound b, b2;
 	struct cgctl_bw_run run;
 	struct cgctl_bw_trace *t;
 
-	/* 60 periods: 20, 25 ... 45 ms busy per 100 ms, 10 periods each */
 	for (int i = 0; i < 60; i++)
 		len += (size_t)sprintf(buf + len, "0 busy %dms\n0 idle %dms\n", 20 + i / 10 * 5,
 				       80 - i / 10 * 5);
@@ -499,19 +506,144 @@ START_TEST(recommend_one_windows)
 	free(buf);
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
 						 0, &r, &run, &b, &e), 0);
+	/* a level shift: the windows' bound, at 0.95^(1/6) per window, rules (0.68) */
 	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_WINDOWS);
-	ck_assert_uint_eq(b.samples, 6);
-	ck_assert_uint_eq(b.window_ns, 1000000000ULL);
-	/* the windows answer about 0.2 ... 0.45 CPU: mean 0.325, sd 0.094 */
-	ck_assert(b.mean_cpus > 0.3 && b.mean_cpus < 0.35);
-	ck_assert(b.sd_cpus > 0.08 && b.sd_cpus < 0.11);
+	ck_assert(b.bound_cpus > 0.6 && b.bound_cpus < 0.75);
+	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)(b.bound_cpus * 100000 + 0.5));
+	/* the bootstrap alone */
+	{
+		struct rec_search rs;
+		double x;
+
+		ck_assert_int_eq(rec_search_init(&rs, t, &o, &e), 0);
+		ck_assert_int_eq(rec_bootstrap(&rs, 100000, run.quota_us / 100000.0, 0.95, &x,
+					       &b), 0);
+		ck_assert(x == b.bound_cpus);
+	}
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_BOOTSTRAP);
+	ck_assert_uint_eq(b.samples, 60);
+	ck_assert_uint_eq(b.resamples, 1000);
+	ck_assert(b.confidence == 0.95);
+	/* a ramp: the autocorrelation stays high for many lags */
+	ck_assert_uint_ge(b.block_periods, 5);
+	ck_assert_uint_eq(b.blocks, (60 + b.block_periods - 1) / b.block_periods);
 	ck_assert(fabs(b.own_cpus - run.quota_us / 100000.0) < 1e-9);
 	ck_assert(b.own_cpus > 0.44 && b.own_cpus < 0.47);
-	/* mean + t(0.95, 5) x sd x sqrt(7/6) is above the own answer: it rules */
-	ck_assert(b.bound_cpus > b.own_cpus);
-	ck_assert(fabs(b.bound_cpus - (b.mean_cpus + b.t * b.sd_cpus * sqrt(7.0 / 6))) < 1e-4);
-	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)(b.bound_cpus * 100000 + 0.5));
+	/* resampled runs answer 0.4 or 0.45 (their largest period) */
+	ck_assert(b.mean_cpus > 0.4 && b.mean_cpus <= 0.45 + 1e-9);
+	ck_assert(b.bound_cpus >= b.own_cpus && b.bound_cpus < 0.53);
 	ck_assert(!r.all_cpus);
+	/* a fixed seed: the same recording, the same bound */
+	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
+						 0, &r2, NULL, &b2, &e), 0);
+	ck_assert_uint_eq(r2.best.bw.quota_us, r.best.bw.quota_us);
+	{
+		struct rec_search rs;
+		double x;
+
+		ck_assert_int_eq(rec_search_init(&rs, t, &o, &e), 0);
+		ck_assert_int_eq(rec_bootstrap(&rs, 100000, b.own_cpus, 0.95, &x, &b2), 0);
+		ck_assert(b2.bound_cpus == b.bound_cpus && b2.sd_cpus == b.sd_cpus &&
+			  b2.mean_cpus == b.mean_cpus);
+	}
+	cgctl_bw_trace_free(t);
+}
+END_TEST
+
+/* One thread, @n periods of 100 ms, period i busy @ms[i] ms. */
+static struct cgctl_bw_trace *periods_trace(const unsigned int *ms, size_t n)
+{
+	size_t cap = n * 48 + 64, len;
+	char *buf = malloc(cap);
+	struct cgctl_bw_trace *t;
+
+	len = (size_t)snprintf(buf, cap, "cgctl-bw-trace 1\ncpus 2\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "0 busy %ums\n0 idle %ums\n",
+					ms[i], 100 - ms[i]);
+	ck_assert_int_eq(cgctl_bw_trace_parse(buf, len, &t, &e), 0);
+	free(buf);
+	return t;
+}
+
+/* Uniform demand of 30-50 ms per 100 ms period, independent from period to period. */
+static struct cgctl_bw_trace *stationary(uint64_t seed, unsigned int *ms, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		ms[i] = 30 + (unsigned int)((seed >> 33) % 21);
+	}
+	return periods_trace(ms, n);
+}
+
+/* A stationary demand: independent periods give blocks of one period, and the bound
+ * is near the quantile a next run needs (1% of 100 periods: its second largest, at
+ * 95% below 49.9 ms); fresh runs of the same demand replayed under it keep the budget
+ * in at least 90% of cases. */
+START_TEST(recommend_bootstrap_stationary)
+{
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_runs_bound b;
+	struct cgctl_bw_trace *t;
+	unsigned int ms[100], kept = 0;
+
+	t = stationary(1, ms, 100);
+	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
+						 0, &r, NULL, &b, &e), 0);
+	cgctl_bw_trace_free(t);
+	/* the quota (here the windows', 0.526) is near the quantile too */
+	ck_assert(b.own_cpus >= 0.48 && b.own_cpus <= 0.51);
+	ck_assert(b.bound_cpus >= b.own_cpus && b.bound_cpus <= 0.53);
+	/* the bootstrap alone: blocks of one period (no autocorrelation) */
+	t = stationary(1, ms, 100);
+	{
+		struct rec_search rs;
+		double x, own = b.own_cpus;
+
+		ck_assert_int_eq(rec_search_init(&rs, t, &o, &e), 0);
+		ck_assert_int_eq(rec_bootstrap(&rs, 100000, own, 0.95, &x, &b), 0);
+		ck_assert(x >= own && x <= 0.53);
+	}
+	cgctl_bw_trace_free(t);
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_BOOTSTRAP);
+	ck_assert_uint_le(b.block_periods, 2);
+	for (uint64_t k = 2; k < 42; k++) {
+		struct cgctl_bw_replay rp;
+
+		t = stationary(k * 7919, ms, 100);
+		ck_assert_int_eq(cgctl_bw_replay_run(t, &o, &r.best.bw, &rp, &e), 0);
+		kept += rp.within;
+		cgctl_bw_trace_free(t);
+	}
+	ck_assert_msg(kept >= 36, "%u of 40 next runs within budget", kept);
+}
+END_TEST
+
+/* A rare burst: 80 periods of 20 ms and one of 70 ms.  A run's answer under 1% of 80
+ * periods (none may throttle) is its largest period, so the bound covers the burst:
+ * a next run holds one as likely as not, and the spread between resampled runs with
+ * and without it lifts the bound to the burst and beyond (here to the cap, 1 CPU). */
+START_TEST(recommend_bootstrap_burst)
+{
+	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_runs_bound b;
+	struct cgctl_bw_trace *t;
+	unsigned int ms[80];
+
+	for (size_t i = 0; i < 80; i++)
+		ms[i] = i == 37 ? 70 : 20;
+	t = periods_trace(ms, 80);
+	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
+						 0, &r, NULL, &b, &e), 0);
+	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_BOOTSTRAP);
+	ck_assert_uint_eq(b.samples, 80);
+	/* the own answer, over 4 timer phases, lets the burst throttle a little (0.65);
+	 * the old windows' bound (7 windows of 0.2, one of 0.65: 0.58) stayed there */
+	ck_assert(b.own_cpus >= 0.6);
+	ck_assert(b.bound_cpus >= 0.7);
+	ck_assert(r.best.within && r.best.throttled_frac == 0);
 	cgctl_bw_trace_free(t);
 }
 END_TEST
@@ -663,7 +795,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, demand_self_contention);
 	tcase_add_test(tc, demand_silent_thread);
 	tcase_add_test(tc, recommend_always_busy);
-	tcase_add_test(tc, recommend_one_windows);
+	tcase_add_test(tc, recommend_one_bootstrap);
+	tcase_add_test(tc, recommend_bootstrap_stationary);
+	tcase_add_test(tc, recommend_bootstrap_burst);
 	tcase_add_test(tc, recommend_cap_all_cpus);
 	tcase_add_test(tc, recommend_cap_peak_threads);
 	tcase_add_test(tc, recommend_bursty_beats_percentile);
