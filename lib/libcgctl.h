@@ -1820,6 +1820,15 @@ struct cgctl_bw_trace_info {
 /* Returns: 0, -EINVAL (NULL argument). */
 int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
 
+/* How far a recording is (the progress callback's argument). */
+struct cgctl_bw_record_progress {
+	uint64_t elapsed_ns;	/* since the recording started */
+	uint64_t duration_ns;	/* the options' duration; 0: until the tasks exit or *stop */
+	uint64_t switches;	/* switch records read so far */
+	uint64_t lost;		/* records the kernel lost so far */
+	unsigned int threads;	/* recorded tasks alive now (threads and children) */
+};
+
 /* What to record. */
 struct cgctl_bw_record_opts {
 	const int *pids;	/* these processes, all their threads, and every thread ... */
@@ -1828,6 +1837,10 @@ struct cgctl_bw_record_opts {
 	uint64_t duration_ns;	/* 0: until every recorded thread has exited or *stop */
 	const volatile int *stop;	/* may be NULL; nonzero ends the recording */
 	unsigned int pages;	/* ring buffer per CPU in pages, a power of 2; 0: 128 */
+	/* may be NULL: called in the calling thread after each read of the ring buffers
+	 * (at most every 100 ms) while recording, not after the last */
+	void (*progress)(void *data, const struct cgctl_bw_record_progress *p);
+	void *progress_data;
 };
 
 struct cgctl_bw_record_result {

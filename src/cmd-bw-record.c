@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <signal.h>
 #include <time.h>
 #include <stdio.h>
@@ -65,86 +64,37 @@ static int targets(struct cli *cli, int argc, const char **argv,
 	return EXIT_OK;
 }
 
-/* On a terminal, while recording: "bw record: 2.5/10.0 s" (stderr, erased after).  The
- * switches are counted inside the library, which has no progress hook (its options are
- * public ABI): the summary line after the recording says them. */
-struct rec_progress {
-	struct cli *cli;
-	uint64_t duration_ns;
-	struct timespec t0;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool done;
-};
-
-static void *progress_thread(void *data)
+/* On a terminal, while recording (stderr, erased after; nothing in a pipe or with -q):
+ * "bw record: 2.5/10.0 s, 3 threads, 1234 switches", from the library's progress
+ * callback after each read of the ring buffers. */
+static void progress(void *data, const struct cgctl_bw_record_progress *p)
 {
-	struct rec_progress *p = data;
-	struct timespec now, until;
+	struct cli *cli = data;
+	char lost[48] = "";
 
-	pthread_mutex_lock(&p->lock);
-	while (!p->done) {
-		double s;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		s = (double)(now.tv_sec - p->t0.tv_sec) + (now.tv_nsec - p->t0.tv_nsec) / 1e9;
-		if (p->duration_ns)
-			cli_progress(p->cli, "bw record: %.1f/%.1f s", s, p->duration_ns / 1e9);
-		else
-			cli_progress(p->cli, "bw record: %.1f s (until the processes exit or "
-				     "Ctrl-C)", s);
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += 250000000;
-		if (until.tv_nsec >= 1000000000) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&p->cond, &p->lock, &until);
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
-}
-
-/* Start the progress thread (signals blocked in it: Ctrl-C stops the recording in the
- * main thread).  Returns: whether it runs. */
-static bool progress_start(struct rec_progress *p, pthread_t *th)
-{
-	sigset_t all, old;
-	bool ok;
-
-	if (p->cli->quiet || !p->cli->stderr_tty)
-		return false;
-	clock_gettime(CLOCK_MONOTONIC, &p->t0);
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->cond, NULL);
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	ok = pthread_create(th, NULL, progress_thread, p) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return ok;
-}
-
-static void progress_stop(struct rec_progress *p, pthread_t th)
-{
-	pthread_mutex_lock(&p->lock);
-	p->done = true;
-	pthread_cond_signal(&p->cond);
-	pthread_mutex_unlock(&p->lock);
-	pthread_join(th, NULL);
-	cli_progress_clear();
+	if (p->lost)
+		snprintf(lost, sizeof(lost), ", %" PRIu64 " lost", p->lost);
+	if (p->duration_ns)
+		cli_progress(cli, "bw record: %.1f/%.1f s, %u thread%s, %" PRIu64 " switches%s",
+			     p->elapsed_ns / 1e9, p->duration_ns / 1e9, p->threads,
+			     p->threads == 1 ? "" : "s", p->switches, lost);
+	else
+		cli_progress(cli, "bw record: %.1f s, %u thread%s, %" PRIu64 " switches%s "
+			     "(Ctrl-C ends it)", p->elapsed_ns / 1e9,
+			     p->threads, p->threads == 1 ? "" : "s", p->switches, lost);
 }
 
 int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duration_ns,
 		  struct cgctl_bw_record_result *res)
 {
-	struct cgctl_bw_record_opts o = { .duration_ns = duration_ns, .stop = &stop_flag };
+	struct cgctl_bw_record_opts o = {
+		.duration_ns = duration_ns, .stop = &stop_flag,
+		.progress = cli->quiet || !cli->stderr_tty ? NULL : progress, .progress_data = cli,
+	};
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	struct cgctl_error e = { 0 };
-	struct rec_progress prog = { .cli = cli, .duration_ns = duration_ns };
 	struct bw_target t;
 	pid_t *pids = NULL;
-	pthread_t th;
-	bool shown;
 	int rc, r;
 
 	rc = targets(cli, argc, argv, &o, &pids, &t);
@@ -154,10 +104,8 @@ int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duratio
 	}
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	shown = progress_start(&prog, &th);
 	r = cgctl_bw_record(cli->ctx, &o, res, &e);
-	if (shown)
-		progress_stop(&prog, th);
+	cli_progress_clear();
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	free(pids);

@@ -19,7 +19,7 @@
 #include "validate-cli.h"
 
 static int opt_list, opt_runs = 5, opt_json, opt_keep, opt_sweep = INT_MIN;	/* not given */
-static const char *opt_target, *opt_html, *opt_model, *opt_seed, *opt_kind;
+static const char *opt_target, *opt_html, *opt_model, *opt_seed, *opt_kind, *opt_output;
 static unsigned int sweep_kinds;
 static uint64_t sweep_seed = 1;
 
@@ -31,6 +31,8 @@ static const struct poptOption options[] = {
 	  "or all (host)",
 	  "TARGET" },
 	{ "json", '\0', POPT_ARG_NONE, &opt_json, 0, "print one JSON object", NULL },
+	{ "output", 'o', POPT_ARG_STRING, &opt_output, 0,
+	  "the columns of the quantity tables, by name", "COLUMNS" },
 	{ "html", '\0', POPT_ARG_STRING, &opt_html, 0,
 	  "also write a self-contained HTML report to FILE", "FILE" },
 	{ "keep", '\0', POPT_ARG_NONE, &opt_keep, 0, "keep the scratch cgroups (debugging)",
@@ -292,8 +294,21 @@ static int run(struct cli *cli, int argc, const char **argv)
 	bool differs = false, failed = false;
 	int rc;
 
+	if (opt_list && opt_output)
+		return cli_usage(cli, "--output picks the quantity tables' columns: not with --list");
 	if (opt_list)
 		return list(cli);
+	if (opt_output && (opt_json || cli->fmt != OUT_HUMAN))
+		return cli_usage(cli, "--output picks the quantity tables' columns: not with --%s",
+				 cli->fmt == OUT_TSV ? "tsv" : "json");
+	if (opt_output) {
+		char bad[64];
+
+		if (validate_set_columns(opt_output, bad, sizeof(bad)) < 0)
+			return cli_usage(cli, bad[0] ? "--output: unknown column '%s' (columns: "
+					 "QUANTITY,OBSERVED,SD,PREDICTED,DEVIATION,VERDICT)" :
+					 "--output: an empty column name%s", bad);
+	}
 	if (opt_runs < 1 || opt_runs > 1000)
 		return cli_usage(cli, "--repeat: 1..1000");
 	rc = sweep_opts(cli, argc);
@@ -336,4 +351,6 @@ const struct cgctl_cmd cmd_validate = {
 	.run = run,
 	.min_args = 0,
 	.max_args = -1,
+	.columns = validate_tables,
+	.n_columns = 1,
 };

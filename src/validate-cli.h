@@ -54,6 +54,14 @@ int validate_print_end(struct cli *cli, struct cgctl_vreport *const *r, size_t n
  * and VM kernels are present (validate-na.c). */
 int validate_print_na(struct cli *cli, struct cgctl_vreport *const *r, size_t n,
 		      bool vms_checked);
+/* The columns of the quantity tables (--help, -o). */
+enum { VCOL_QUANTITY, VCOL_OBSERVED, VCOL_SD, VCOL_PREDICTED, VCOL_DEVIATION, VCOL_VERDICT,
+       VCOL_N };
+extern const struct out_col validate_cols[VCOL_N];
+extern const struct out_table validate_tables[1];
+/* -o LIST: the quantity tables' columns, by name (any case), in that order; "+LIST"
+ * keeps them all.  Returns: 0, or -EINVAL with the unknown (or empty) name in @bad. */
+int validate_set_columns(const char *list, char *bad, size_t len);
 /* Returns: true if any scenario of @r had a failed run. */
 bool validate_any_failed(const struct cgctl_vreport *r);
 

@@ -5,10 +5,12 @@
  * the verdict; then one summary line.  JSON comes from the library (stable, documented
  * keys), so tools and the VM merge read exactly what the tests check.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "validate-cli.h"
 
@@ -38,22 +40,98 @@ static void fmt_value(char *buf, size_t len, double v, const char *unit, bool si
 		snprintf(buf, len, sign ? "%+.2f%s" : "%.2f%s", d, sfx);
 }
 
-/* 2 + 26 + 1 + 10 + 1 + 9 + 1 + 10 + 1 + 10 + 1 + 7 ("differs"): 79 columns */
-#define ROW "  %-26s %10s %9s %10s %10s %s\n"
+/* The columns of a quantity's row (2 + 26 + 1 + 10 + 1 + 9 + 1 + 10 + 1 + 10 + 1 + 7
+ * ("differs"): 79 columns with all of them); -o picks some, in its order. */
+const struct out_col validate_cols[VCOL_N] = {
+	{ "QUANTITY", "quantity", OUT_COL_DEFAULT, "what is measured and predicted" },
+	{ "OBSERVED", "observed", OUT_COL_DEFAULT | OUT_COL_RIGHT,
+	  "the mean of the runs on the kernel" },
+	{ "SD", "rsd", OUT_COL_DEFAULT | OUT_COL_RIGHT,
+	  "the runs' relative standard deviation (+- %)" },
+	{ "PREDICTED", "predicted", OUT_COL_DEFAULT | OUT_COL_RIGHT, "what the model predicts" },
+	{ "DEVIATION", "deviation", OUT_COL_DEFAULT | OUT_COL_RIGHT,
+	  "predicted minus observed" },
+	{ "VERDICT", "verdict", OUT_COL_DEFAULT, "match, differs or n/a (the reason below)" },
+};
+const struct out_table validate_tables[1] = { { "quantities", validate_cols, VCOL_N } };
+
+static const int col_width[VCOL_N] = { -26, 10, 9, 10, 10, -7 };
+static const char *const col_title[VCOL_N] = {
+	"quantity", "observed", "+- sd", "predicted", "deviation", "verdict",
+};
+static int cols[VCOL_N] = { 0, 1, 2, 3, 4, 5 };
+static size_t ncols = VCOL_N;
+
+int validate_set_columns(const char *list, char *bad, size_t len)
+{
+	int pick[VCOL_N];
+	size_t n = 0;
+	const char *p = list;
+
+	bad[0] = '\0';
+	if (!list)
+		return 0;
+	if (*p == '+') {	/* after the default ones: every column is one already */
+		if (validate_set_columns(p + 1, bad, len) < 0)
+			return -EINVAL;
+		for (n = 0; n < VCOL_N; n++)
+			cols[n] = (int)n;
+		ncols = VCOL_N;
+		return 0;
+	}
+	for (;;) {
+		size_t l = strcspn(p, ","), c;
+
+		for (c = 0; c < VCOL_N; c++)
+			if (l == strlen(validate_cols[c].name) &&
+			    (strncasecmp(p, validate_cols[c].name, l) == 0 ||
+			     (c == VCOL_SD && strncasecmp(p, "rsd", l) == 0)))
+				break;
+		if (c == VCOL_N || n == VCOL_N) {
+			snprintf(bad, len, "%.*s", (int)l, p);
+			return -EINVAL;
+		}
+		pick[n++] = (int)c;
+		if (!p[l])
+			break;
+		p += l + 1;
+	}
+	memcpy(cols, pick, n * sizeof(pick[0]));
+	ncols = n;
+	return 0;
+}
+
+/* A row of the chosen columns, the last one unpadded. */
+static void print_row(const char *const cell[VCOL_N])
+{
+	fputs("  ", stdout);
+	for (size_t i = 0; i < ncols; i++) {
+		int w = col_width[cols[i]];
+
+		if (i + 1 == ncols)
+			fputs(cell[cols[i]], stdout);
+		else
+			printf("%*s ", w, cell[cols[i]]);
+	}
+	putchar('\n');
+}
 
 static void print_quantity(const struct cgctl_vquantity *q)
 {
 	char obs[32], pred[32], dev[32], sd[16];
+	const char *cell[VCOL_N] = { q->name, obs, sd, pred, dev, cgctl_verdict_name(q->verdict) };
 
 	if (q->verdict == CGCTL_VERDICT_NA) {
-		printf(ROW, q->name, "-", "", "-", "-", "n/a");
+		const char *na[VCOL_N] = { q->name, "-", "", "-", "-", "n/a" };
+
+		print_row(na);
 		return;
 	}
 	fmt_value(obs, sizeof(obs), q->observed.mean, q->unit, false);
 	fmt_value(pred, sizeof(pred), q->predicted, q->unit, false);
 	fmt_value(dev, sizeof(dev), q->deviation, q->unit, true);
 	snprintf(sd, sizeof(sd), "+- %.1f%%", q->observed.rsd * 100);
-	printf(ROW, q->name, obs, sd, pred, dev, cgctl_verdict_name(q->verdict));
+	print_row(cell);
 }
 
 void validate_print_header(const struct cgctl_vreport *r)
@@ -96,7 +174,7 @@ void validate_print_scenario(const struct cgctl_vscenario_result *s)
 	snprintf(lead, sizeof(lead), "%s: ", s->name);
 	putchar('\n');
 	print_wrapped(lead, s->summary, 2);
-	printf(ROW, "quantity", "observed", "+- sd", "predicted", "deviation", "verdict");
+	print_row(col_title);
 	for (j = 0; j < s->n_quantities; j++)
 		print_quantity(&s->quantities[j]);
 	for (j = 0; j < s->n_quantities; j++) {

@@ -89,6 +89,19 @@ static int oncpu_snapshot(const struct perf_rec *pr, uint64_t **v, size_t from)
 	return 0;
 }
 
+/* The progress callback: what was read so far. */
+static void report(const struct cgctl_bw_record_opts *o, const struct perf_rec *pr,
+		   uint64_t start)
+{
+	struct cgctl_bw_record_progress p = {
+		.elapsed_ns = mono_ns(CLOCK_MONOTONIC) - start, .duration_ns = o->duration_ns,
+		.switches = pr->switches, .lost = pr->lost,
+		.threads = pr->live > 0 ? (unsigned int)pr->live : 0,
+	};
+
+	o->progress(o->progress_data, &p);
+}
+
 /* Record until the duration is over, *stop is set or every recorded task has exited (a
  * cgroup too); between polls, note whether the group was throttled
  * and, recording a cgroup, open the processes that joined it since the last poll (moved
@@ -118,6 +131,8 @@ static int record_loop(struct cgctl_ctx *ctx, struct perf_rec *pr, struct rec_wa
 			ms = (int)MIN((uint64_t)POLL_MS,
 				      (o->duration_ns - (now - start)) / 1000000 + 1);
 		r = perf_rec_poll(pr, ms);
+		if (r == 0 && o->progress)
+			report(o, pr, start);
 	}
 	if (r == 0)
 		r = rec_watch_poll(ctx, w, mono_ns(CLOCK_MONOTONIC));

@@ -19,7 +19,7 @@ case $OUT in *'\x0a'*) fail "a line break escaped in a cell: $OUT" ;; *) ok ;; e
 	fail "memory.stat: not $lines rows: $OUT"
 printf '%s\n' "$OUT" | grep -q '^  memory.stat  *cache [0-9]' && ok || fail "first line's row"
 [ "$(printf '%s\n' "$OUT" | grep -c '^  cgroup.procs  *[0-9]')" = 2 ] && ok || fail "2 PIDs: $OUT"
-printf '%s\n' "$OUT" | grep -q '^  memory.limit_in_bytes  *67108864$' && ok || fail "one-line file"
+printf '%s\n' "$OUT" | grep -q '^  memory.limit_in_bytes  *64MiB$' && ok || fail "one-line file (a size: readable)"
 
 cg --root="$ROOT" --json get /a memory.stat cgroup.procs memory.limit_in_bytes
 expect_rc 0 "--json get"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 29: `bw record` showed nothing while it recorded.  On a terminal stderr now says
-# the time recorded of the total ("bw record: 0.5/1.0 s"), erased before the summary;
-# in a pipe nothing but the summary.
+# the time recorded of the total, the tasks recorded and the switches read so far (the
+# library's progress callback: "bw record: 0.5/1.0 s, 1 thread, 0 switches"), erased
+# before the summary; in a pipe nothing but the summary.
 # run-test: shared (the progress and summary lines of a record of its own sleeper; no time
 # or throttling judged)
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
@@ -19,6 +20,8 @@ script -qec "'$CGCTL' bw record --duration 1s --output '$T_TMP/trace' $pid" /dev
 grep -q 'recorded 1 threads' "$T_TMP/tty" || skip "bw record cannot record here: $(cat "$T_TMP/tty")"
 grep -q 'bw record: 0\.[0-9]/1\.0 s' "$T_TMP/tty" && ok ||
 	fail "no elapsed/total on a terminal: $(cat -v "$T_TMP/tty")"
+grep -q 'bw record: 0\.[0-9]/1\.0 s, 1 thread, [0-9][0-9]* switches' "$T_TMP/tty" && ok ||
+	fail "no threads and switches so far on a terminal: $(cat -v "$T_TMP/tty")"
 grep -q "$(printf '\r\033\\[Kcgctl: bw record: recorded')" "$T_TMP/tty" && ok ||
 	fail "the progress is not erased before the summary: $(cat -v "$T_TMP/tty")"
 [ -s "$T_TMP/trace" ] && ok || fail "no trace written"
