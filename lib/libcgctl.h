@@ -903,7 +903,9 @@ struct cgctl_memcg_charge_opts {
 #define CGCTL_MEMCG_GFP_NOFAIL	(1u << 2)	/* force the charge instead of failing */
 #define CGCTL_MEMCG_GFP_NOOOM	(1u << 3)	/* no OOM killer (__GFP_RETRY_MAYFAIL) */
 
-/* What one charge did. */
+/* What one charge (cgctl_memcg_charge) or limit write (cgctl_memcg_set_limit) did.  A
+ * limit write fills drained, reclaim_rounds, reclaimed and ooms (v2 memory.max: OOM
+ * rounds); over is -1 and the rest 0. */
 struct cgctl_memcg_charge_result {
 	int over;		/* memcg whose limit failed last, -1 if none */
 	unsigned int failures;	/* failed counter attempts (each failcnt++ candidate) */
@@ -937,13 +939,6 @@ int cgctl_memcg_swapout(struct cgctl_memcg_tree *t, int id, uint64_t n);
 int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id);
 
 enum cgctl_memcg_ctr { CGCTL_MEMCG_MEMORY, CGCTL_MEMCG_MEMSW };
-/* What a limit write did. */
-struct cgctl_memcg_limit_result {
-	bool drained;		/* drain_all_stock ran */
-	unsigned int reclaim_rounds;
-	uint64_t reclaimed;
-	unsigned int ooms;	/* v2 memory.max: OOM rounds */
-};
 /*
  * cgctl_memcg_set_limit: write memory.limit_in_bytes / memory.memsw.limit_in_bytes (v1)
  * or memory.max (v2, CGCTL_MEMCG_MEMORY only) as @pages.  Below usage: drain the stock,
@@ -953,7 +948,7 @@ struct cgctl_memcg_limit_result {
  */
 int cgctl_memcg_set_limit(struct cgctl_memcg_tree *t, int id, enum cgctl_memcg_ctr which,
 			  uint64_t pages, const struct cgctl_memcg_charge_opts *opts,
-			  struct cgctl_memcg_limit_result *res);
+			  struct cgctl_memcg_charge_result *res);
 
 /* One counter as the model holds it (pages). */
 struct cgctl_memcg_counter {
@@ -1721,6 +1716,8 @@ int cgctl_set_apply(struct cgctl_ctx *ctx, const struct cgctl_set_item *items, s
  * all replay through it, so the same demand under the same settings predicts the same
  * cpu.stat whichever door it enters by, and the threads are placed by the model's one
  * rule for everyone (only a caller that observed a kernel's placement gives @place).
+ * struct cgctl_bw_replay_place is internal (validate's observed placements only): a
+ * caller outside cgctl leaves @place NULL and gets the prediction users get.
  */
 struct cgctl_bw_replay_place;
 
@@ -1766,11 +1763,6 @@ struct cgctl_bw_replay_spec {
 	 * demand's, in time order; a thread moves there at at_ns */
 	const struct cgctl_bw_replay_place *place;
 	size_t nplace;
-};
-
-struct cgctl_bw_replay_place {
-	uint64_t at_ns;
-	unsigned int thread, cpu;
 };
 
 #define CGCTL_BW_REPLAY_LEVELS 32
