@@ -565,6 +565,7 @@ struct cgctl_move_target {
 #define CGCTL_MOVE_TREE_FREEZE		(1u << 2)
 
 struct cgctl_move_tree_opts {
+	size_t size;			/* sizeof(struct cgctl_move_tree_opts) */
 	unsigned int flags;		/* CGCTL_MOVE_TREE_* */
 	unsigned int max_passes;	/* 0: 64 */
 	uint64_t timeout_ns;		/* 0: 10 s */
@@ -1107,6 +1108,7 @@ struct cgctl_memhigh_workload {
 
 /* The world around the groups: what the model takes as given. */
 struct cgctl_memhigh_config {
+	size_t size;			/* sizeof(struct cgctl_memhigh_config) */
 	uint32_t kver;
 	unsigned int hz;		/* CONFIG_HZ (Debian: 250) */
 	unsigned int ncpus;		/* a task stays on CPU task % ncpus (its stock) */
@@ -1814,6 +1816,7 @@ int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_in
 
 /* What to record. */
 struct cgctl_bw_record_opts {
+	size_t size;		/* sizeof(struct cgctl_bw_record_opts) */
 	const int *pids;	/* these processes, all their threads, and every thread ... */
 	size_t npids;		/* ... and child they create while recording */
 	const char *cgroup;	/* or (pids NULL): the processes of this cpu-hierarchy cgroup */
@@ -1848,6 +1851,7 @@ void cgctl_bw_record_result_free(struct cgctl_bw_record_result *res);
 
 /* Replay and search parameters. */
 struct cgctl_bw_recommend_opts {
+	size_t size;			/* sizeof(struct cgctl_bw_recommend_opts) */
 	unsigned int ncpus;		/* 0: the trace's, else 1 */
 	uint32_t kver;			/* 0: CGCTL_KVER(6,18,0) */
 	uint32_t max_throttled_ppm;	/* budget: nr_throttled / nr_periods; 0: 1% */

@@ -137,7 +137,8 @@ static void progress_stop(struct rec_progress *p, pthread_t th)
 int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duration_ns,
 		  struct cgctl_bw_record_result *res)
 {
-	struct cgctl_bw_record_opts o = { .duration_ns = duration_ns, .stop = &stop_flag };
+	struct cgctl_bw_record_opts o = { .size = sizeof(o), .duration_ns = duration_ns,
+					 .stop = &stop_flag };
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	struct cgctl_error e = { 0 };
 	struct rec_progress prog = { .cli = cli, .duration_ns = duration_ns };
