@@ -439,6 +439,14 @@ void cgctl_move_dest_close(struct cgctl_move_dest *d);
 /* Returns: a short name of @f for messages ("CFS burst"), never NULL. */
 const char *cgctl_bw_era_what(enum cgctl_bw_feature f);
 
+/* ===== predict: one replay ===== */
+/* Where a kernel ran replayed thread @thread from @at_ns on (cgctl_bw_replay_spec's
+ * place): only validate, which observed it, gives one. */
+struct cgctl_bw_replay_place {
+	uint64_t at_ns;
+	unsigned int thread, cpu;
+};
+
 /* ===== predict: record and recommend ===== */
 /* One context switch of a recorded thread (from PERF_RECORD_SWITCH). */
 enum cgctl_bw_switch_kind {

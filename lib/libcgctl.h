@@ -565,6 +565,7 @@ struct cgctl_move_target {
 #define CGCTL_MOVE_TREE_FREEZE		(1u << 2)
 
 struct cgctl_move_tree_opts {
+	size_t size;			/* sizeof(struct cgctl_move_tree_opts) */
 	unsigned int flags;		/* CGCTL_MOVE_TREE_* */
 	unsigned int max_passes;	/* 0: 64 */
 	uint64_t timeout_ns;		/* 0: 10 s */
@@ -903,7 +904,9 @@ struct cgctl_memcg_charge_opts {
 #define CGCTL_MEMCG_GFP_NOFAIL	(1u << 2)	/* force the charge instead of failing */
 #define CGCTL_MEMCG_GFP_NOOOM	(1u << 3)	/* no OOM killer (__GFP_RETRY_MAYFAIL) */
 
-/* What one charge did. */
+/* What one charge (cgctl_memcg_charge) or limit write (cgctl_memcg_set_limit) did.  A
+ * limit write fills drained, reclaim_rounds, reclaimed and ooms (v2 memory.max: OOM
+ * rounds); over is -1 and the rest 0. */
 struct cgctl_memcg_charge_result {
 	int over;		/* memcg whose limit failed last, -1 if none */
 	unsigned int failures;	/* failed counter attempts (each failcnt++ candidate) */
@@ -937,13 +940,6 @@ int cgctl_memcg_swapout(struct cgctl_memcg_tree *t, int id, uint64_t n);
 int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id);
 
 enum cgctl_memcg_ctr { CGCTL_MEMCG_MEMORY, CGCTL_MEMCG_MEMSW };
-/* What a limit write did. */
-struct cgctl_memcg_limit_result {
-	bool drained;		/* drain_all_stock ran */
-	unsigned int reclaim_rounds;
-	uint64_t reclaimed;
-	unsigned int ooms;	/* v2 memory.max: OOM rounds */
-};
 /*
  * cgctl_memcg_set_limit: write memory.limit_in_bytes / memory.memsw.limit_in_bytes (v1)
  * or memory.max (v2, CGCTL_MEMCG_MEMORY only) as @pages.  Below usage: drain the stock,
@@ -953,7 +949,7 @@ struct cgctl_memcg_limit_result {
  */
 int cgctl_memcg_set_limit(struct cgctl_memcg_tree *t, int id, enum cgctl_memcg_ctr which,
 			  uint64_t pages, const struct cgctl_memcg_charge_opts *opts,
-			  struct cgctl_memcg_limit_result *res);
+			  struct cgctl_memcg_charge_result *res);
 
 /* One counter as the model holds it (pages). */
 struct cgctl_memcg_counter {
@@ -1112,6 +1108,7 @@ struct cgctl_memhigh_workload {
 
 /* The world around the groups: what the model takes as given. */
 struct cgctl_memhigh_config {
+	size_t size;			/* sizeof(struct cgctl_memhigh_config) */
 	uint32_t kver;
 	unsigned int hz;		/* CONFIG_HZ (Debian: 250) */
 	unsigned int ncpus;		/* a task stays on CPU task % ncpus (its stock) */
@@ -1721,6 +1718,8 @@ int cgctl_set_apply(struct cgctl_ctx *ctx, const struct cgctl_set_item *items, s
  * all replay through it, so the same demand under the same settings predicts the same
  * cpu.stat whichever door it enters by, and the threads are placed by the model's one
  * rule for everyone (only a caller that observed a kernel's placement gives @place).
+ * struct cgctl_bw_replay_place is internal (validate's observed placements only): a
+ * caller outside cgctl leaves @place NULL and gets the prediction users get.
  */
 struct cgctl_bw_replay_place;
 
@@ -1766,11 +1765,6 @@ struct cgctl_bw_replay_spec {
 	 * demand's, in time order; a thread moves there at at_ns */
 	const struct cgctl_bw_replay_place *place;
 	size_t nplace;
-};
-
-struct cgctl_bw_replay_place {
-	uint64_t at_ns;
-	unsigned int thread, cpu;
 };
 
 #define CGCTL_BW_REPLAY_LEVELS 32
@@ -1831,6 +1825,7 @@ struct cgctl_bw_record_progress {
 
 /* What to record. */
 struct cgctl_bw_record_opts {
+	size_t size;		/* sizeof(struct cgctl_bw_record_opts) */
 	const int *pids;	/* these processes, all their threads, and every thread ... */
 	size_t npids;		/* ... and child they create while recording */
 	const char *cgroup;	/* or (pids NULL): the processes of this cpu-hierarchy cgroup */
@@ -1869,6 +1864,7 @@ void cgctl_bw_record_result_free(struct cgctl_bw_record_result *res);
 
 /* Replay and search parameters. */
 struct cgctl_bw_recommend_opts {
+	size_t size;			/* sizeof(struct cgctl_bw_recommend_opts) */
 	unsigned int ncpus;		/* 0: the trace's, else 1 */
 	uint32_t kver;			/* 0: CGCTL_KVER(6,18,0) */
 	uint32_t max_throttled_ppm;	/* budget: nr_throttled / nr_periods; 0: 1% */

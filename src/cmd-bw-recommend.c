@@ -367,7 +367,7 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 {
 	struct cgctl_bw_recommendation r;
 	struct cgctl_error e = { 0 };
-	struct rec p = { 0 };
+	struct rec p = { .o.size = sizeof(p.o) };
 	int rc, err;
 
 	(void)argc;

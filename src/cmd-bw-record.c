@@ -88,7 +88,7 @@ int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duratio
 		  struct cgctl_bw_record_result *res)
 {
 	struct cgctl_bw_record_opts o = {
-		.duration_ns = duration_ns, .stop = &stop_flag,
+		.size = sizeof(o), .duration_ns = duration_ns, .stop = &stop_flag,
 		.progress = cli->quiet || !cli->stderr_tty ? NULL : progress, .progress_data = cli,
 	};
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;

@@ -369,7 +369,7 @@ static void draw_rows(FILE *fp, const struct pred *p, bool ascii)
 
 static int predict(struct cli *cli, int argc, const char **argv)
 {
-	struct pred p = {0};
+	struct pred p = { .cfg.size = sizeof(p.cfg) };
 	int rc;
 
 	rc = cli_kv(cli, NULL, 0);

@@ -482,7 +482,8 @@ static int tree_members(struct cli *cli, struct task *t)
 static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 {
 	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
-	struct cgctl_move_tree_opts o = { .flags = opt_freeze ? CGCTL_MOVE_TREE_FREEZE : 0 };
+	struct cgctl_move_tree_opts o = { .size = sizeof(o),
+					  .flags = opt_freeze ? CGCTL_MOVE_TREE_FREEZE : 0 };
 	struct cgctl_error e = { 0 };
 	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	static bool warned;

@@ -277,6 +277,9 @@ CGCTL_EXPORT int cgctl_memhigh_run(const struct cgctl_memhigh_config *cfg,
 
 	if (!cfg || !ret)
 		return cgctl_error_set(e, EINVAL, "no configuration");
+	if (cfg->size < sizeof(*cfg))
+		return cgctl_error_set(e, EINVAL, "a configuration of an unknown size %zu",
+				       cfg->size);
 	err = check_config(cfg, e);
 	if (err < 0)
 		return err;

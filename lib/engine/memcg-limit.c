@@ -26,7 +26,7 @@ static int check_memsw_order(const struct cgctl_memcg_tree *t, const struct mg *
  * frees nothing */
 static int resize_v1(struct cgctl_memcg_tree *t, struct mg *m, enum cgctl_memcg_ctr which,
 		     uint64_t pages, const struct cgctl_memcg_charge_opts *o,
-		     struct cgctl_memcg_limit_result *r)
+		     struct cgctl_memcg_charge_result *r)
 {
 	struct cg_counter *c = which == CGCTL_MEMCG_MEMSW ? &m->memsw : &m->memory;
 	uint64_t got;
@@ -54,7 +54,7 @@ static int resize_v1(struct cgctl_memcg_tree *t, struct mg *m, enum cgctl_memcg_
 /* v2 memory.max: the new max is set at once; then drain, up to 16 futile reclaim rounds,
  * then OOM kills until usage fits or nothing is killed.  The write itself succeeds. */
 static int resize_v2(struct cgctl_memcg_tree *t, struct mg *m, uint64_t pages,
-		     const struct cgctl_memcg_charge_opts *o, struct cgctl_memcg_limit_result *r)
+		     const struct cgctl_memcg_charge_opts *o, struct cgctl_memcg_charge_result *r)
 {
 	unsigned int nr_reclaims = t->era.reclaim_retries;
 	uint64_t got;
@@ -86,9 +86,9 @@ static int resize_v2(struct cgctl_memcg_tree *t, struct mg *m, uint64_t pages,
 CGCTL_EXPORT int cgctl_memcg_set_limit(struct cgctl_memcg_tree *t, int id,
 				       enum cgctl_memcg_ctr which, uint64_t pages,
 				       const struct cgctl_memcg_charge_opts *opts,
-				       struct cgctl_memcg_limit_result *res)
+				       struct cgctl_memcg_charge_result *res)
 {
-	struct cgctl_memcg_limit_result scratch = { 0 };
+	struct cgctl_memcg_charge_result scratch = { 0 };
 	struct mg *m = t ? mg_get(t, id) : NULL;
 
 	if (!m || m->parent < 0)
@@ -98,7 +98,7 @@ CGCTL_EXPORT int cgctl_memcg_set_limit(struct cgctl_memcg_tree *t, int id,
 	if (which != CGCTL_MEMCG_MEMORY && which != CGCTL_MEMCG_MEMSW)
 		return -EINVAL;
 	res = res ? res : &scratch;
-	*res = (struct cgctl_memcg_limit_result){ 0 };
+	*res = (struct cgctl_memcg_charge_result){ .over = -1 };
 	opts = opts ? opts : &no_opts;
 	if (mg_is_v2(t))
 		return resize_v2(t, m, pages, opts, res);

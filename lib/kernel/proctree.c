@@ -664,6 +664,9 @@ CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
 		locks[i] = -1;
 	mv.res = res ? res : &dummy;
 	memset(mv.res, 0, sizeof(*mv.res));
+	if (opts && opts->size < sizeof(*opts))
+		return cgctl_error_set(e, EINVAL, "move: options of an unknown size %zu",
+				       opts->size);
 	if (!roots || !n_roots || (!(opts && opts->attach) && (!targets || !n_targets)))
 		return cgctl_error_set(e, EINVAL, "move: no process or no destination given");
 	r = normalize_targets(&mv);

@@ -231,7 +231,7 @@ static int by_recording(struct cgctl_ctx *ctx, const pid_t *pids, size_t n,
 			struct cgctl_move_throttle *mt, struct cgctl_error *e)
 {
 	struct cgctl_bw_record_result all = { 0 }, only = { 0 };
-	struct cgctl_bw_record_opts o = { .duration_ns = sample_ns };
+	struct cgctl_bw_record_opts o = { .size = sizeof(o), .duration_ns = sample_ns };
 	struct cgctl_bw_trace *ta = NULL, *tb = NULL;
 	pid_t *v = malloc((n + nin + 1) * sizeof(*v));
 	int r;

@@ -374,6 +374,9 @@ static int runs_init(struct runs *r, const struct cgctl_bw_trace *const *t, size
 	memset(r, 0, sizeof(*r));
 	if (!t || !n || !o)
 		return cgctl_error_set(e, EINVAL, "no recording to size a limit for");
+	if (o->size < sizeof(*o))
+		return cgctl_error_set(e, EINVAL, "recommend: options of an unknown size %zu",
+				       o->size);
 	r->confidence = confidence ? confidence : CONFIDENCE_DEFAULT;
 	if (!(r->confidence >= 0.5 && r->confidence <= 0.995))
 		return cgctl_error_set(e, EINVAL, "confidence %g is not in [0.5, 0.995]",

@@ -271,6 +271,9 @@ int rec_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
 CGCTL_EXPORT int cgctl_bw_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
 				 struct cgctl_bw_record_result *res, struct cgctl_error *e)
 {
+	if (o && o->size < sizeof(*o))
+		return cgctl_error_set(e, EINVAL, "record: options of an unknown size %zu",
+				       o->size);
 	return rec_record(ctx, o, NULL, 0, res, NULL, e);
 }
 

@@ -335,6 +335,7 @@ static int model(struct vrun *run, const struct vmemhigh_params *p,
 		 char *reason, size_t len)
 {
 	struct cgctl_memhigh_config c = {
+	    .size = sizeof(c),
 	    .kver = run->model_kver,
 	    .hz = MH_HZ,
 	    .ncpus = run->ncpu,

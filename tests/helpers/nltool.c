@@ -135,7 +135,7 @@ static int move_tids(struct cgctl_move_target *t, size_t nt, pid_t root, size_t 
 static int cmd_move(int argc, char **argv)
 {
 	struct cgctl_move_target t[MAX_TARGETS];
-	struct cgctl_move_tree_opts o = { 0 };
+	struct cgctl_move_tree_opts o = { .size = sizeof(o) };
 	struct cgctl_move_tree_result res;
 	struct cgctl_error e = { 0 };
 	pid_t roots[64];

@@ -315,7 +315,7 @@ START_TEST(recommend_always_busy)
 {
 	/* one thread always busy: it needs a whole CPU, quota = period */
 	struct cgctl_bw_trace *t = synth(1, 10000, 0, 1, 2);
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
 
 	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
@@ -336,7 +336,7 @@ START_TEST(recommend_bursty_beats_percentile)
 	 * a period needs throttles every period; the percentile recommender (0.8 x 1.15)
 	 * is above that here, so both fit; with 6 threads (1.2 CPU) it is not. */
 	struct cgctl_bw_trace *t = synth(6, 20, 80, 100, 2);
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
 	struct cgctl_bw_replay tight;
 	struct cgctl_bw_run run;
@@ -370,8 +370,9 @@ START_TEST(recommend_budget_and_burst)
 	/* every 10th cycle 3x as busy: a burst covers it, a percentile does not see it */
 	char *buf = malloc(1 << 20);
 	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 1\ncpus 2\n");
-	struct cgctl_bw_recommend_opts o = { 0 }, loose = { .max_throttled_ppm = 200000 };
-	struct cgctl_bw_recommend_opts ba = { .burst_auto = true };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) },
+				       loose = { .size = sizeof(loose), .max_throttled_ppm = 200000 };
+	struct cgctl_bw_recommend_opts ba = { .size = sizeof(ba), .burst_auto = true };
 	struct cgctl_bw_recommendation r, rl, rb;
 	struct cgctl_bw_trace *t;
 
@@ -427,7 +428,7 @@ START_TEST(recommend_runs_bound)
 	/* three runs of one workload, 40, 44 and 48 ms per period: each run's own answer,
 	 * and a quota above the largest by the prediction bound for one more run */
 	const struct cgctl_bw_trace *t[3] = { steady(40), steady(44), steady(48) };
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r, one, one_runs;
 	struct cgctl_bw_run runs[3];
 	struct cgctl_bw_runs_bound b;
@@ -493,7 +494,7 @@ START_TEST(recommend_one_bootstrap)
 {
 	char *buf = malloc(1 << 16);
 	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 2\ncpus 2\n");
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r, r2;
 	struct cgctl_bw_runs_bound b, b2;
 	struct cgctl_bw_run run;
@@ -582,7 +583,7 @@ static struct cgctl_bw_trace *stationary(uint64_t seed, unsigned int *ms, size_t
  * in at least 90% of cases. */
 START_TEST(recommend_bootstrap_stationary)
 {
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
 	struct cgctl_bw_runs_bound b;
 	struct cgctl_bw_trace *t;
@@ -626,7 +627,7 @@ END_TEST
  * and without it lifts the bound to the burst and beyond (here to the cap, 1 CPU). */
 START_TEST(recommend_bootstrap_burst)
 {
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
 	struct cgctl_bw_runs_bound b;
 	struct cgctl_bw_trace *t;
@@ -656,7 +657,7 @@ START_TEST(recommend_runs_windows)
 {
 	char *buf = malloc(1 << 16);
 	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 2\ncpus 2\n");
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
 	struct cgctl_bw_runs_bound b;
 	struct cgctl_bw_run run[3];
@@ -695,7 +696,7 @@ START_TEST(recommend_cap_all_cpus)
 	const char sat[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 busy 3s\n";
 	const char near[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 busy 96ms\n1 idle 4ms\n";
 	const char shrt[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 20ms\n0 idle 30ms\n0 busy 20ms\n";
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
 	struct cgctl_bw_runs_bound b;
 	struct cgctl_bw_trace *t;
@@ -733,7 +734,7 @@ START_TEST(recommend_cap_peak_threads)
 	const char seq[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 idle 3s\n1 busy 1s\n";
 	const char two[] = "cgctl-bw-trace 2\ncpus 4\n0 busy 2s\n1 idle 1s\n1 busy 2s\n"
 			   "2 idle 3s\n2 busy 1ms\n";
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
 	struct cgctl_bw_trace *t;
 	unsigned int peak;
@@ -759,7 +760,7 @@ START_TEST(recommend_runs_errors)
 	const char idle[] = "cgctl-bw-trace 1\ncpus 2\n0 idle 100ms\n";
 	struct cgctl_bw_trace *ok = steady(40), *none = NULL;
 	const struct cgctl_bw_trace *t[2];
-	struct cgctl_bw_recommend_opts o = { 0 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
 
 	ck_assert_int_eq(cgctl_bw_trace_parse(idle, strlen(idle), &none, &e), 0);
@@ -773,6 +774,9 @@ START_TEST(recommend_runs_errors)
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0.3, &r, NULL, NULL, &e), -EINVAL);
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 1.0, &r, NULL, NULL, &e), -EINVAL);
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, NAN, &r, NULL, NULL, &e), -EINVAL);
+	o.size = 0;	/* a caller built against no known layout */
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, NULL, NULL, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "unknown size"));
 	cgctl_bw_trace_free(ok);
 	cgctl_bw_trace_free(none);
 }

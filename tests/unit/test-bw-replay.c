@@ -108,7 +108,7 @@ END_TEST
 START_TEST(recommend_door)
 {
 	struct cgctl_bw_trace *t = busy_trace("0\tbusy\t500ms\n");
-	struct cgctl_bw_recommend_opts o = { .ncpus = 2, .kver = KVER, .seed = 1 };
+	struct cgctl_bw_recommend_opts o = { .size = sizeof(o), .ncpus = 2, .kver = KVER, .seed = 1 };
 	struct cgctl_bw_replay rp, want;
 	struct rec_sum sum = { 0 };
 

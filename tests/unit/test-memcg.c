@@ -215,7 +215,7 @@ START_TEST(limit_below_usage)
 {
 	struct cgctl_memcg_tree *t;
 	struct cgctl_memcg_charge_opts o = { .reclaim_per_round = 32 };
-	struct cgctl_memcg_limit_result lr;
+	struct cgctl_memcg_charge_result lr;
 	int c;
 
 	ck_assert_int_eq(cgctl_memcg_tree_new(&t, K(6, 18, 0), 1, 0, 1), 0);
@@ -227,6 +227,8 @@ START_TEST(limit_below_usage)
 			 -EBUSY);
 	ck_assert(lr.drained);
 	ck_assert_uint_eq(lr.reclaim_rounds, 1);
+	ck_assert_int_eq(lr.over, -1);		/* a limit write names no charge's memcg */
+	ck_assert(!lr.from_stock && !lr.forced && lr.counter_pages == 0);
 	ck_assert_uint_eq(st(t, c).memory.usage, 300);
 	ck_assert_str_eq(file(t, c, "memory.limit_in_bytes"), "9223372036854771712\n");
 	ck_assert_int_eq(cgctl_memcg_set_limit(t, c, CGCTL_MEMCG_MEMORY, 200, &o, &lr), 0);
@@ -241,7 +243,7 @@ START_TEST(v2_max_oom)
 {
 	struct cgctl_memcg_tree *t;
 	struct cgctl_memcg_charge_opts o = { .oom_frees = 50 };
-	struct cgctl_memcg_limit_result lr;
+	struct cgctl_memcg_charge_result lr;
 	int c;
 
 	ck_assert_int_eq(cgctl_memcg_tree_new(&t, K(6, 12, 0), 1, CGCTL_MEMCG_V2, 1), 0);

@@ -156,6 +156,7 @@ static struct cgctl_memhigh_run *run1(uint32_t kver, struct cgctl_memhigh_group 
 				      unsigned int nw, uint64_t swap)
 {
 	struct cgctl_memhigh_config c = {
+	    .size = sizeof(c),
 	    .kver = kver,
 	    .hz = 250,
 	    .ncpus = 1,
@@ -171,6 +172,10 @@ static struct cgctl_memhigh_run *run1(uint32_t kver, struct cgctl_memhigh_group 
 	struct cgctl_memhigh_run *r = NULL;
 	struct cgctl_error e = {0};
 
+	c.size = sizeof(c) - 1;	/* a layout the library does not know: refused */
+	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), -EINVAL);
+	ck_assert_ptr_null(r);
+	c.size = sizeof(c);
 	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
 	return r;
 }
@@ -312,6 +317,7 @@ START_TEST(run_file_reclaim_batches)
 					   .chunk_pages = 32,
 					   .stay = true};
 	struct cgctl_memhigh_config c = {
+	    .size = sizeof(c),
 	    .hz = 250,
 	    .ncpus = 1,
 	    .ngroups = 1,
@@ -371,6 +377,7 @@ START_TEST(run_swap_scan_fract)
 	    .group = 0, .kind = CGCTL_MEMHIGH_ANON, .threads = 1, .size_pages = 64,
 	    .stay = true};
 	struct cgctl_memhigh_config c = {
+	    .size = sizeof(c),
 	    .kver = K(6, 1, 0),
 	    .hz = 250,
 	    .ncpus = 1,
@@ -444,6 +451,7 @@ START_TEST(run_errors)
 	    {-1, CGCTL_MEMHIGH_NO_LIMITS, 0, 0},
 	};
 	struct cgctl_memhigh_config c = {
+	    .size = sizeof(c),
 	    .kver = K(6, 12, 0), .hz = 250, .ncpus = 1, .ngroups = 2, .groups = g};
 	struct cgctl_memhigh_run *r = NULL;
 	struct cgctl_error e = {0};

@@ -274,7 +274,7 @@ START_TEST(drain_subtree_and_limit)
 {
 	int a, a1, b;
 	struct cgctl_memcg_tree *t = mk(K(6, 18, 0), 2, &a);
-	struct cgctl_memcg_limit_result lr;
+	struct cgctl_memcg_charge_result lr;
 
 	a1 = cgctl_memcg_create(t, a);
 	b = cgctl_memcg_create(t, CGCTL_MEMCG_ROOT);
