@@ -786,7 +786,8 @@ CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
  *            memory.swap(.usage) and memory.high (v2), memory.events.{low,high,max,oom,
  *            oom_kill} (v2), memory.pressure.* (v2, PSI on)
  *   CPU      cpu.stat.{usage,user,system,throttled,burst}_ns, cpu.stat.nr_{periods,
- *            throttled,bursts} (v1: usage from cpuacct.usage)
+ *            throttled,bursts} (v1: usage from cpuacct.usage; a v2 cgroup without the
+ *            cpu controller: usage, user and system only)
  *   CPU_ALL  CPU and cpu.quota, cpu.period, cpu.burst (µs, quota UINT64_MAX: unlimited),
  *            cpu.stat.throttled_local_ns (cpu.stat.local, 6.6+)
  *   PSI      cpu.pressure.*: {some,full}.{avg10,avg60,avg300} (hundredths of a

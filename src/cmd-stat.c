@@ -8,6 +8,9 @@
  * and delays (taskstats).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,6 @@
 #include <unistd.h>
 
 #include "cgctl.h"
-#include "cmd-stat.h"
 #include "pressure.h"
 #include "stat-openmetrics.h"
 #include "columns.h"
@@ -55,91 +57,111 @@ static void opt_usec(struct out *o, const char *key, bool have, uint64_t ns)
 		out_null(o, key);
 }
 
-/* The "memory" object; @full: everything read (--long), else usage, limit, failcnt.
- * @st NULL: no memory figures for this path (all null). */
-static void out_memstat(struct out *o, const struct cgctl_memstat *st, bool full)
+/* Figure @key of @st into *v.  Returns: whether it is there. */
+static bool fig(const struct cgctl_cgroup_stat *st, const char *key, uint64_t *v)
 {
-	static const struct cgctl_memstat none = { .present = CGCTL_MEMSTAT_NO_USAGE };
-	unsigned int p;
+	return st && cgctl_cgroup_stat_get(st, key, v) == 0;
+}
+
+static void fig_bytes(struct out *o, const char *key, const struct cgctl_cgroup_stat *st,
+		      const char *fkey)
+{
+	uint64_t v = 0;
+	bool have = fig(st, fkey, &v);
+
+	opt_bytes(o, key, have, v);
+}
+
+static void fig_u64(struct out *o, const char *key, const struct cgctl_cgroup_stat *st,
+		    const char *fkey)
+{
+	uint64_t v = 0;
+	bool have = fig(st, fkey, &v);
+
+	opt_u64(o, key, have, v);
+}
+
+/* a figure in nanoseconds, printed in microseconds */
+static void fig_usec(struct out *o, const char *key, const struct cgctl_cgroup_stat *st,
+		     const char *fkey)
+{
+	uint64_t v = 0;
+	bool have = fig(st, fkey, &v);
+
+	opt_usec(o, key, have, v);
+}
+
+/* a figure in microseconds (UINT64_MAX: unlimited) */
+static void fig_us(struct out *o, const char *key, const struct cgctl_cgroup_stat *st,
+		   const char *fkey)
+{
+	uint64_t v = 0;
+	bool have = fig(st, fkey, &v);
+
+	opt_usec(o, key, have, v == UINT64_MAX ? UINT64_MAX : v * 1000);
+}
+
+/* The "memory" object of the snapshot @st (NULL: no memory figures for this path, all
+ * null); @full: everything read (--long), else usage, limit, failcnt. */
+static void out_mem(struct out *o, const struct cgctl_cgroup_stat *st, bool full, int version)
+{
+	uint64_t v;
 
 	if (!st && !keep_keys(o))
 		return;
 	out_obj_begin(o, "memory");
-	p = st ? st->present : 0;
-	if (!st)
-		st = &none;
-	if (st->present & CGCTL_MEMSTAT_NO_USAGE)
+	/* usage (not on the v2 root) and limit: null also in the human table */
+	if (fig(st, "memory.usage", &v))
+		out_bytes(o, "usage_bytes", v);
+	else
 		out_null(o, "usage_bytes");
+	if (fig(st, "memory.limit", &v))
+		out_bytes(o, "limit_bytes", v);
 	else
-		out_bytes(o, "usage_bytes", st->usage);
-	if (st == &none)
 		out_null(o, "limit_bytes");
-	else
-		out_bytes(o, "limit_bytes", st->limit);
-	opt_u64(o, "failcnt", p & CGCTL_MEMSTAT_FAILCNT, st->failcnt);
+	fig_u64(o, "failcnt", st, "memory.failcnt");
 	if (!full) {
 		out_obj_end(o);
 		return;
 	}
-	opt_bytes(o, "max_usage_bytes", p & CGCTL_MEMSTAT_PEAK, st->peak);
-	opt_bytes(o, "memsw_usage_bytes", p & CGCTL_MEMSTAT_MEMSW, st->memsw_usage);
-	opt_bytes(o, "memsw_limit_bytes", p & CGCTL_MEMSTAT_MEMSW, st->memsw_limit);
-	opt_bytes(o, "swap_usage_bytes", p & CGCTL_MEMSTAT_SWAP, st->swap_usage);
-	opt_bytes(o, "swap_limit_bytes", p & CGCTL_MEMSTAT_SWAP, st->swap_limit);
-	opt_bytes(o, "high_bytes", p & CGCTL_MEMSTAT_HIGH, st->high);
-	opt_u64(o, "events_low", p & CGCTL_MEMSTAT_EVENTS, st->events_low);
-	opt_u64(o, "events_high", p & CGCTL_MEMSTAT_EVENTS, st->events_high);
-	opt_u64(o, "events_max", p & CGCTL_MEMSTAT_EVENTS, st->events_max);
-	opt_u64(o, "events_oom", p & CGCTL_MEMSTAT_EVENTS, st->events_oom);
-	opt_u64(o, "events_oom_kill", p & CGCTL_MEMSTAT_EVENTS, st->events_oom_kill);
+	fig_bytes(o, "max_usage_bytes", st, "memory.peak");
+	fig_bytes(o, "memsw_usage_bytes", st, "memory.memsw.usage");
+	fig_bytes(o, "memsw_limit_bytes", st, "memory.memsw");
+	fig_bytes(o, "swap_usage_bytes", st, "memory.swap.usage");
+	fig_bytes(o, "swap_limit_bytes", st, "memory.swap");
+	fig_bytes(o, "high_bytes", st, "memory.high");
+	fig_u64(o, "events_low", st, "memory.events.low");
+	fig_u64(o, "events_high", st, "memory.events.high");
+	fig_u64(o, "events_max", st, "memory.events.max");
+	fig_u64(o, "events_oom", st, "memory.events.oom");
+	fig_u64(o, "events_oom_kill", st, "memory.events.oom_kill");
 	/* memory.pressure: v2 (null where PSI is off), null on v1 in JSON and TSV */
-	if (st->version == 2 || keep_keys(o))
-		emit_psi(o, "pressure", p & CGCTL_MEMSTAT_PRESSURE ? 0 : -1, &st->pressure);
+	if ((st && version == 2) || keep_keys(o))
+		emit_psi_stat(o, "pressure", st, "memory.pressure.");
 	out_obj_end(o);
 }
 
-void cli_out_memstat(struct cli *cli, const struct cgctl_memstat *st)
+/* The "cpu" object of the snapshot @st (NULL: no CPU figures for this path, all null);
+ * @full: with quota, period, burst limit and local throttling. */
+static void out_cpu(struct out *o, const struct cgctl_cgroup_stat *st, bool full)
 {
-	out_memstat(cli->out, st, true);
-}
-
-/* The "cpu" object; @full: with quota, period, burst limit and local throttling.
- * @bw NULL: no CPU figures for this path (all null). */
-static void out_cpubw(struct out *o, const struct cgctl_cpubw *bw, bool full)
-{
-	static const struct cgctl_cpubw none;
-	const struct cgctl_cpu_stat *s;
-	unsigned int p;
-
-	if (!bw && !keep_keys(o))
+	if (!st && !keep_keys(o))
 		return;
-	if (!bw)
-		bw = &none;
-	s = &bw->stat;
-	p = s->present;
 	out_obj_begin(o, "cpu");
-	opt_usec(o, "usage_usec", p & CGCTL_CPU_STAT_USAGE, s->usage_ns);
+	fig_usec(o, "usage_usec", st, "cpu.stat.usage_ns");
 	if (full) {
-		opt_usec(o, "quota_usec", bw != &none, bw->quota_us == UINT64_MAX ?
-			 UINT64_MAX : bw->quota_us * 1000);
-		opt_usec(o, "period_usec", bw->period_us, bw->period_us * 1000);
-		opt_usec(o, "burst_limit_usec", bw->present & CGCTL_CPUBW_BURST,
-			 bw->burst_us * 1000);
+		fig_us(o, "quota_usec", st, "cpu.quota");
+		fig_us(o, "period_usec", st, "cpu.period");
+		fig_us(o, "burst_limit_usec", st, "cpu.burst");
 	}
-	opt_u64(o, "nr_periods", p & CGCTL_CPU_STAT_NR_PERIODS, s->nr_periods);
-	opt_u64(o, "nr_throttled", p & CGCTL_CPU_STAT_NR_THROTTLED, s->nr_throttled);
-	opt_usec(o, "throttled_usec", p & CGCTL_CPU_STAT_THROTTLED, s->throttled_ns);
+	fig_u64(o, "nr_periods", st, "cpu.stat.nr_periods");
+	fig_u64(o, "nr_throttled", st, "cpu.stat.nr_throttled");
+	fig_usec(o, "throttled_usec", st, "cpu.stat.throttled_ns");
 	if (full)
-		opt_usec(o, "throttled_local_usec", bw->present & CGCTL_CPUBW_LOCAL,
-			 bw->throttled_local_ns);
-	opt_u64(o, "nr_bursts", p & CGCTL_CPU_STAT_NR_BURSTS, s->nr_bursts);
-	opt_usec(o, "burst_usec", p & CGCTL_CPU_STAT_BURST, s->burst_ns);
+		fig_usec(o, "throttled_local_usec", st, "cpu.stat.throttled_local_ns");
+	fig_u64(o, "nr_bursts", st, "cpu.stat.nr_bursts");
+	fig_usec(o, "burst_usec", st, "cpu.stat.burst_ns");
 	out_obj_end(o);
-}
-
-void cli_out_cpubw(struct cli *cli, const struct cgctl_cpubw *bw)
-{
-	out_cpubw(cli->out, bw, true);
 }
 
 static int opt_tasks, opt_long, opt_om;
@@ -234,102 +256,180 @@ static int emit_processes(struct cli *cli, const char *path)
 	return EXIT_OK;
 }
 
-/* One PATH of `cgctl stat`: what is read of it (with its cgctl_stat_item), then
- * printed. */
+/* One PATH of `cgctl stat`: its cgroup in the memory and cpu hierarchies and what is
+ * read of each (a snapshot), then printed. */
 struct stat_row {
 	const char *path;
 	int prc;			/* cli_path()'s exit status (its error printed) */
-	int states;			/* -1 none, else cgctl_task_states()'s source */
-	struct cgctl_cgroupstats cs;
+	struct cgctl_cgroup *mcg, *ccg;
+	struct cgctl_cgroup_stat *ms, *cs;
+	int mem_r, cpu_r;		/* 0: read; -ENODEV: not in this hierarchy; -errno */
+	struct cgctl_cgroup_stat *ts;	/* the snapshot with the task states (ms or cs) */
+	char *upath;			/* memory's path, else cpu's: its systemd unit */
 };
 
-/* PATHs read in one cgctl_stat_read_many() call, then printed */
+/* PATHs read at a time, then printed */
 #define STAT_CHUNK 1024
+/* the fewest PATHs of a chunk worth a second reading thread: starting and joining one
+ * costs about as much as reading 2 or 3 cgroups (HACKING.md, "Performance notes") */
+#define STAT_THREAD_MIN 64
 
 struct stat_run {
 	struct cli *cli;
-	const struct cgctl_mount *mm, *cm, *am;	/* memory, cpu, cpuacct (may be cpu's) */
+	const struct cgctl_mount *mm, *cm;	/* memory, cpu */
 	bool full;				/* --long: everything */
 	bool states;				/* --long or --tasks: the task states */
 };
 
-static void item_free(struct cgctl_stat_item *it)
+static void row_free(struct stat_row *row)
 {
-	free((char *)it->mem_path);
-	free((char *)it->cpu_path);
-	free((char *)it->acct_path);
-	it->mem_path = it->cpu_path = it->acct_path = NULL;
+	cgctl_cgroup_stat_free(row->ms);
+	cgctl_cgroup_stat_free(row->cs);
+	cgctl_cgroup_unref(row->mcg);
+	cgctl_cgroup_unref(row->ccg);
+	free(row->upath);
+	row->upath = NULL;
+	row->ms = row->cs = row->ts = NULL;
+	row->mcg = row->ccg = NULL;
 }
 
-/* @path in hierarchy @m, into a copy of its own.  Returns: EXIT_OK or the exit status
- * of the error printed. */
-static int item_path(struct stat_run *sr, const struct cgctl_mount *m, const char *path,
-		     const char **ret)
+/* The cgroup @path of hierarchy @m (@controller's) into *ret; *r: -ENODEV without the
+ * hierarchy, -ENOENT without the cgroup.  Returns: EXIT_OK or the exit status of the
+ * path error printed. */
+static int row_cgroup(struct stat_run *sr, const struct cgctl_mount *m, const char *controller,
+		      struct stat_row *row, struct cgctl_cgroup **ret, int *r)
 {
 	char buf[PATH_MAX];
-	int rc = cli_path(sr->cli, m, path, buf, sizeof(buf));
+	int rc;
 
+	*r = -ENODEV;
+	if (!m)
+		return EXIT_OK;
+	rc = cli_path(sr->cli, m, row->path, buf, sizeof(buf));
 	if (rc)
 		return rc;
-	*ret = strdup(buf);
-	return *ret ? EXIT_OK : cli_error(sr->cli, NULL, -ENOMEM, NULL);
+	if (!row->upath) {
+		row->upath = strdup(buf);
+		if (!row->upath)
+			return cli_error(sr->cli, NULL, -ENOMEM, NULL);
+	}
+	*r = cgctl_cgroup_new(sr->cli->ctx, controller, buf, ret);
+	return EXIT_OK;
 }
 
-/* @path in each hierarchy (memory's first, then cpu's: the order of the errors).  A
- * cpuacct path error is printed and ignored (cpu's path is used).  On an error the
- * item keeps no path (nothing is read of it). */
-static void row_paths(struct stat_run *sr, const char *path, struct stat_row *row,
-		      struct cgctl_stat_item *it)
+/* @path in each hierarchy (memory's first, then cpu's: the order of the errors).  On an
+ * error of the path nothing is read of it. */
+static void row_open(struct stat_run *sr, const char *path, struct stat_row *row)
 {
-	int rc = EXIT_OK;
+	int rc;
 
 	memset(row, 0, sizeof(*row));
-	memset(it, 0, sizeof(*it));
 	row->path = path;
-	row->states = -1;
-	if (sr->mm)
-		rc = item_path(sr, sr->mm, path, &it->mem_path);
-	if (rc == EXIT_OK && sr->cm) {
-		rc = item_path(sr, sr->cm, path, &it->cpu_path);
-		if (rc == EXIT_OK && sr->am && sr->am != sr->cm &&
-		    item_path(sr, sr->am, path, &it->acct_path) != EXIT_OK)
-			it->acct_path = NULL;
-	}
+	rc = row_cgroup(sr, sr->mm, "memory", row, &row->mcg, &row->mem_r);
+	if (rc == EXIT_OK)
+		rc = row_cgroup(sr, sr->cm, "cpu", row, &row->ccg, &row->cpu_r);
 	if (rc)
-		item_free(it);
+		row_free(row);
 	row->prc = rc;
 }
 
-/* Read @n PATHs: their paths, then every figure in one call, then (--long, --tasks) the
- * task states of each.  An error of a path is printed here, the rest by the caller. */
-static void rows_read(struct stat_run *sr, const char **argv, struct stat_row *rows,
-		      struct cgctl_stat_item *items, size_t n)
+/* The reader's result of one side, from the figure every read of it has: 0 read,
+ * -ENOENT not there (the snapshot's -ENODATA), else the error of its files. */
+static int side_result(const struct cgctl_cgroup_stat *st, const char *const *keys)
 {
-	/* stat does not print memsw.failcnt */
-	const unsigned int mflags = sr->full ? CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT :
-					       CGCTL_MEMSTAT_LEAN;
+	uint64_t v;
+	int r = -ENODATA;
+
+	for (; *keys && r == -ENODATA; keys++)
+		r = cgctl_cgroup_stat_get(st, *keys, &v);
+	return r == -ENODATA ? -ENOENT : r;
+}
+
+/* Read the snapshots of one PATH (thread safe: the cgroups were made by the caller). */
+static void row_read(const struct stat_run *sr, struct stat_row *row)
+{
+	/* figures there whenever the side was read: memory.limit; cpu.quota in --long,
+	 * else cpu.stat's nr_periods (a v2 cgroup without the cpu controller has neither:
+	 * stat shows no CPU figures of it) */
+	static const char *const mem_keys[] = { "memory.limit", NULL };
+	static const char *const cpu_keys_full[] = { "cpu.quota", NULL };
+	static const char *const cpu_keys[] = { "cpu.stat.nr_periods", NULL };
+	unsigned int tasks = sr->states ? CGCTL_CGSTAT_TASKS : 0;
+	int r;
+
+	if (row->prc)
+		return;
+	/* the hierarchy to count tasks in: cpu's, else memory's */
+	if (row->mcg) {
+		r = cgctl_cgroup_stat_new(row->mcg, (sr->full ? CGCTL_CGSTAT_MEM_ALL :
+						     CGCTL_CGSTAT_MEM) | (sr->cm ? 0 : tasks),
+					  &row->ms);
+		row->mem_r = r < 0 ? r : side_result(row->ms, mem_keys);
+	}
+	if (row->ccg) {
+		r = cgctl_cgroup_stat_new(row->ccg, (sr->full ? CGCTL_CGSTAT_CPU_ALL :
+						     CGCTL_CGSTAT_CPU) | tasks, &row->cs);
+		row->cpu_r = r < 0 ? r : side_result(row->cs, sr->full ? cpu_keys_full :
+							      cpu_keys);
+	}
+	row->ts = sr->cm ? row->cs : row->ms;
+}
+
+struct read_range {
+	const struct stat_run *sr;
+	struct stat_row *rows;
+	size_t n;
+};
+
+static void *read_range(void *arg)
+{
+	const struct read_range *rr = arg;
+
+	for (size_t i = 0; i < rr->n; i++)
+		row_read(rr->sr, &rr->rows[i]);
+	return NULL;
+}
+
+/* Whether this process may run on two CPUs or more (its affinity mask). */
+static bool two_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 2;
+}
+
+/* Read @n PATHs: their cgroups here, then every snapshot; the kernel's side of reading
+ * cgroup files runs on two CPUs at once, so from 2 x STAT_THREAD_MIN PATHs the second
+ * half is read by a thread (its signals blocked) started and joined here.  An error of
+ * a path is printed here, the rest by the caller. */
+static void rows_read(struct stat_run *sr, const char **argv, struct stat_row *rows, size_t n)
+{
+	struct read_range lo = { sr, rows, n / 2 }, hi = { sr, rows + n / 2, n - n / 2 };
+	sigset_t all, old;
+	pthread_t th;
+	int r;
 
 	for (size_t i = 0; i < n; i++)
-		row_paths(sr, argv[i], &rows[i], &items[i]);
-	cgctl_stat_read_many(sr->cli->ctx, sr->mm, mflags, sr->cm, sr->am,
-			     sr->full ? 0 : CGCTL_CPUBW_LEAN, items, n);
-	for (size_t i = 0; i < n && sr->states; i++) {
-		const struct cgctl_stat_item *it = &items[i];
-		int rc;
-
-		if (rows[i].prc || (it->mem_r < 0 && it->cpu_r < 0))
-			continue;
-		/* the hierarchy to count tasks in: cpu's, else memory's */
-		rc = cgctl_task_states(sr->cli->ctx, sr->cm ? sr->cm : sr->mm,
-				       sr->cm ? it->cpu_path : it->mem_path, &rows[i].cs);
-		rows[i].states = rc < 0 ? -1 : rc;
+		row_open(sr, argv[i], &rows[i]);
+	if (n < 2 * STAT_THREAD_MIN || !two_cpus()) {
+		lo.n = n;
+		read_range(&lo);
+		return;
 	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	r = pthread_create(&th, NULL, read_range, &hi);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	read_range(&lo);
+	if (r == 0)
+		pthread_join(th, NULL);
+	else
+		read_range(&hi);	/* no thread: all of it here */
 }
 
 /* What to do with each PATH read: print it, or keep it.  Returns: EXIT_OK or the exit
  * status of the error printed. */
-typedef int (*stat_row_fn)(struct stat_run *sr, const struct stat_row *row,
-			   const struct cgctl_stat_item *it, void *data);
+typedef int (*stat_row_fn)(struct stat_run *sr, struct stat_row *row, void *data);
 
 /* Read the PATHs STAT_CHUNK at a time and hand each to @fn, in order.  Returns: the
  * number of failed PATHs (-1: out of memory, said); *last the exit status of the last
@@ -339,31 +439,27 @@ static int stat_each(struct stat_run *sr, int argc, const char **argv, stat_row_
 {
 	size_t chunk = argc < STAT_CHUNK ? (size_t)argc : STAT_CHUNK;
 	struct stat_row *rows = calloc(chunk ? chunk : 1, sizeof(*rows));
-	struct cgctl_stat_item *items = calloc(chunk ? chunk : 1, sizeof(*items));
 	int failed = 0;
 
-	if (!rows || !items) {
-		free(rows);
-		free(items);
+	if (!rows) {
 		*last = cli_error(sr->cli, NULL, -ENOMEM, NULL);
 		return -1;
 	}
 	for (size_t at = 0; at < (size_t)argc; at += chunk) {
 		size_t n = (size_t)argc - at < chunk ? (size_t)argc - at : chunk;
 
-		rows_read(sr, argv + at, rows, items, n);
+		rows_read(sr, argv + at, rows, n);
 		for (size_t i = 0; i < n; i++) {
-			int rc = rows[i].prc ? rows[i].prc : fn(sr, &rows[i], &items[i], data);
+			int rc = rows[i].prc ? rows[i].prc : fn(sr, &rows[i], data);
 
 			if (rc) {
 				failed++;
 				*last = rc;
 			}
-			item_free(&items[i]);
+			row_free(&rows[i]);
 		}
 	}
 	free(rows);
-	free(items);
 	return failed;
 }
 
@@ -375,30 +471,33 @@ static void stat_mounts(struct stat_run *sr)
 		sr->mm = NULL;
 	if (cgctl_mount_find(cli->ctx, "cpu", &sr->cm) < 0)
 		sr->cm = NULL;
-	else if (cgctl_mount_find(cli->ctx, "cpuacct", &sr->am) < 0)
-		sr->am = NULL;	/* (co-mounted: sr.am == sr.cm, usage from the cpu directory) */
 }
 
 static void emit_states(struct cli *cli, const struct stat_row *row)
 {
-	const struct cgctl_cgroupstats *cs = &row->cs;
-	bool netlink = row->states == CGCTL_STATES_CGROUPSTATS;
+	static const char *const keys[] = { "running", "sleeping", "uninterruptible",
+					    "stopped" };
+	uint64_t src, v;
+	char key[64];
 
-	if (row->states < 0) {
+	if (!fig(row->ts, "tasks.source", &src)) {
 		if (keep_keys(cli->out))
 			out_null(cli->out, "tasks");
 		return;
 	}
 	out_obj_begin(cli->out, "tasks");
-	out_u64(cli->out, "running", cs->nr_running);
-	out_u64(cli->out, "sleeping", cs->nr_sleeping);
-	out_u64(cli->out, "uninterruptible", cs->nr_uninterruptible);
-	out_u64(cli->out, "stopped", cs->nr_stopped);
-	if (netlink)
-		out_u64(cli->out, "io_wait", cs->nr_io_wait);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(key, sizeof(key), "tasks.%s", keys[i]);
+		v = 0;
+		fig(row->ts, key, &v);
+		out_u64(cli->out, keys[i], v);
+	}
+	/* /proc has no I/O wait state: only cgroupstats counts it */
+	if (fig(row->ts, "tasks.io_wait", &v))
+		out_u64(cli->out, "io_wait", v);
 	else
 		out_null(cli->out, "io_wait");
-	out_str(cli->out, "source", netlink ? "cgroupstats" : "proc");
+	out_str(cli->out, "source", src == CGCTL_STATES_CGROUPSTATS ? "cgroupstats" : "proc");
 	out_obj_end(cli->out);
 }
 
@@ -418,57 +517,54 @@ static int half_error(struct cli *cli, const char *path, const char *what, int r
 }
 
 /* The PATH neither side could be read of.  Returns: the exit status of the error. */
-static int row_missing(struct cli *cli, const struct stat_row *row,
-		       const struct cgctl_stat_item *it)
+static int row_missing(struct cli *cli, const struct stat_row *row)
 {
-	if (it->mem_r == -ENOENT || it->cpu_r == -ENOENT)
+	if (row->mem_r == -ENOENT || row->cpu_r == -ENOENT)
 		return cli_error(cli, row->path, -ENOENT, "no such cgroup");
-	return cli_error(cli, row->path, it->mem_r, NULL);
+	return cli_error(cli, row->path, row->mem_r, NULL);
 }
 
 /* The systemd unit that owns the row's cgroup ("" without systemd: cgctl(1), SYSTEMD). */
-static void unit_of(struct stat_run *sr, const struct cgctl_stat_item *it, char *out,
-		    size_t len)
+static void unit_of(struct stat_run *sr, const struct stat_row *row, char *out, size_t len)
 {
-	const struct cgctl_mount *m = it->mem_path ? sr->mm : sr->cm;
-	const char *p = it->mem_path ? it->mem_path : it->cpu_path;
+	const struct cgctl_mount *m = sr->mm ? sr->mm : sr->cm;
 	struct cgctl_unit u;
 
 	out[0] = '\0';
-	if (m && p && cgctl_cgroup_unit(sr->cli->ctx, m, p, &u) == 1)
+	if (m && row->upath && cgctl_cgroup_unit(sr->cli->ctx, m, row->upath, &u) == 1)
 		snprintf(out, len, "%s", u.name);
 }
 
 /* Returns: EXIT_OK or the exit status of the error printed. */
-static int row_emit(struct stat_run *sr, const struct stat_row *row,
-		    const struct cgctl_stat_item *it, void *data)
+static int row_emit(struct stat_run *sr, struct stat_row *row, void *data)
 {
 	struct cli *cli = sr->cli;
 	char unit[256];
 	char shown[PATH_MAX];
 
 	(void)data;
-	if (it->mem_r < 0 && it->cpu_r < 0)
-		return row_missing(cli, row, it);
+	if (row->mem_r < 0 && row->cpu_r < 0)
+		return row_missing(cli, row);
 	out_obj_begin(cli->out, NULL);
 	/* the "/a/b" form of every command: "a/b/" and "/a//b" as "/a/b" (--self: below
 	 * our own cgroup) */
 	if (cgctl_path_normalize(row->path, shown, sizeof(shown)) < 0)
 		snprintf(shown, sizeof(shown), "%s", row->path);
 	out_str(cli->out, "path", shown);
-	unit_of(sr, it, unit, sizeof(unit));
+	unit_of(sr, row, unit, sizeof(unit));
 	if (unit[0])
 		out_str(cli->out, "unit", unit);
-	out_memstat(cli->out, it->mem_r == 0 ? &it->mem : NULL, sr->full);
-	out_cpubw(cli->out, it->cpu_r == 0 ? &it->cpu : NULL, sr->full);
+	out_mem(cli->out, row->mem_r == 0 ? row->ms : NULL, sr->full,
+		sr->mm ? sr->mm->version : 0);
+	out_cpu(cli->out, row->cpu_r == 0 ? row->cs : NULL, sr->full);
 	if (sr->states)
 		emit_states(cli, row);
 	out_obj_end(cli->out);
 	/* one side read, the other not: say so rather than leave its columns out */
-	if (unread(it->mem_r))
-		return half_error(cli, row->path, "memory", it->mem_r);
-	if (unread(it->cpu_r))
-		return half_error(cli, row->path, "cpu", it->cpu_r);
+	if (unread(row->mem_r))
+		return half_error(cli, row->path, "memory", row->mem_r);
+	if (unread(row->cpu_r))
+		return half_error(cli, row->path, "cpu", row->cpu_r);
 	return EXIT_OK;
 }
 
@@ -534,22 +630,25 @@ struct om_rows {
 };
 
 /* --openmetrics: keep the row, say its errors as the default output does. */
-static int row_keep(struct stat_run *sr, const struct stat_row *row,
-		    const struct cgctl_stat_item *it, void *data)
+static int row_keep(struct stat_run *sr, struct stat_row *row, void *data)
 {
 	struct om_rows *om = data;
 	int rc = EXIT_OK;
 
-	if (it->mem_r < 0 && it->cpu_r < 0)
-		rc = row_missing(sr->cli, row, it);
-	else if (unread(it->mem_r))
-		rc = half_error(sr->cli, row->path, "memory", it->mem_r);
-	else if (unread(it->cpu_r))
-		rc = half_error(sr->cli, row->path, "cpu", it->cpu_r);
-	if (it->mem_r == 0 || it->cpu_r == 0) {
-		om->v[om->n] = (struct stat_om_row){ row->path, it->mem_r, it->cpu_r,
-						     it->mem, it->cpu, { 0 } };
-		unit_of(sr, it, om->v[om->n].unit, sizeof(om->v[om->n].unit));
+	if (row->mem_r < 0 && row->cpu_r < 0)
+		rc = row_missing(sr->cli, row);
+	else if (unread(row->mem_r))
+		rc = half_error(sr->cli, row->path, "memory", row->mem_r);
+	else if (unread(row->cpu_r))
+		rc = half_error(sr->cli, row->path, "cpu", row->cpu_r);
+	if (row->mem_r == 0 || row->cpu_r == 0) {
+		/* the row keeps its snapshots (freed by stat_om) */
+		om->v[om->n] = (struct stat_om_row){ row->path, NULL, NULL, { 0 } };
+		if (row->mem_r == 0)
+			om->v[om->n].ms = row->ms, row->ms = NULL;
+		if (row->cpu_r == 0)
+			om->v[om->n].cs = row->cs, row->cs = NULL;
+		unit_of(sr, row, om->v[om->n].unit, sizeof(om->v[om->n].unit));
 		om->n++;
 	}
 	return rc;
@@ -573,6 +672,10 @@ static int stat_om(struct cli *cli, int argc, const char **argv)
 	}
 	int w = stat_openmetrics(stdout, om.v, om.n);
 
+	for (size_t i = 0; i < om.n; i++) {
+		cgctl_cgroup_stat_free(om.v[i].ms);
+		cgctl_cgroup_stat_free(om.v[i].cs);
+	}
 	free(om.v);
 	if (w < 0)
 		return cli_error(cli, "stdout", -EIO, NULL);

@@ -40,16 +40,17 @@ static const struct poptOption options[] = {
 };
 
 struct watch {
-	const struct cgctl_mount *cm, *am, *mm;
-	char cpath[PATH_MAX], apath[PATH_MAX], mpath[PATH_MAX];
+	const struct cgctl_mount *cm, *mm;
+	char cpath[PATH_MAX], mpath[PATH_MAX];
+	struct cgctl_cgroup *ccg, *mcg;	/* NULL: not in that hierarchy (at the start) */
+	unsigned int cwhat, mwhat;	/* what a sample reads (CGCTL_CGSTAT_*) */
 	char unit[256];		/* systemd's unit that owns it (--openmetrics label) */
 };
 
+/* One sample: the snapshots of each side (NULL: not read) */
 struct sample {
 	uint64_t t_ns;
-	struct cgctl_cpubw bw;
-	struct cgctl_memstat ms;
-	bool has_cpu, has_mem;
+	struct cgctl_cgroup_stat *cs, *ms;
 };
 
 static uint64_t mono_ns(void)
@@ -70,19 +71,16 @@ static int watch_setup(struct cli *cli, const char *path, struct watch *w)
 		rc = cli_path(cli, w->cm, path, w->cpath, sizeof(w->cpath));
 		if (rc)
 			return rc;
-		/* v1 usage is cpuacct's, in its own hierarchy or co-mounted with cpu
-		 * (cpu,cpuacct: the same directory) */
-		if (cgctl_mount_find(cli->ctx, "cpuacct", &w->am) < 0)
-			w->am = NULL;
-		else if (w->am == w->cm)
-			memcpy(w->apath, w->cpath, sizeof(w->apath));
-		else if ((rc = cli_path(cli, w->am, path, w->apath, sizeof(w->apath))))
-			return rc;
+		/* (v1 usage is cpuacct's: the snapshot reads it) */
+		if (cgctl_cgroup_new(cli->ctx, "cpu", w->cpath, &w->ccg) < 0)
+			w->ccg = NULL;
 	}
 	if (cgctl_mount_find(cli->ctx, "memory", &w->mm) == 0) {
 		rc = cli_path(cli, w->mm, path, w->mpath, sizeof(w->mpath));
 		if (rc)
 			return rc;
+		if (cgctl_cgroup_new(cli->ctx, "memory", w->mpath, &w->mcg) < 0)
+			w->mcg = NULL;
 	}
 	if (!w->cm && !w->mm)
 		return cli_error(cli, path, -ENODEV, "no cpu or memory hierarchy");
@@ -93,39 +91,39 @@ static int watch_setup(struct cli *cli, const char *path, struct watch *w)
 	return EXIT_OK;
 }
 
-/*
- * cgroup v2 without the cpu controller (a systemd unit without a CPU property, issue 27):
- * no cpu.max, but cpu.stat's usage_usec, user_usec and system_usec exist in every cgroup
- * (cpu_stat_show() of kernel/cgroup/rstat.c, since 4.15).  Returns: 0, -errno.
- */
-static int usage_only(struct cli *cli, const struct watch *w, struct cgctl_cpubw *bw)
+static void sample_free(struct sample *s)
 {
-	char *buf = NULL;
-	size_t len;
-	int r;
+	cgctl_cgroup_stat_free(s->cs);
+	cgctl_cgroup_stat_free(s->ms);
+	s->cs = s->ms = NULL;
+}
 
-	memset(bw, 0, sizeof(*bw));
-	if (w->cm->version != 2)
-		return -ENOENT;
-	r = cgctl_cg_read(cli->ctx, w->cm, w->cpath, "cpu.stat", &buf, &len);
-	if (r == 0)
-		r = cgctl_parse_cpu_stat(buf, len, 2, &bw->stat);
-	free(buf);
-	return r;
+/* A snapshot of @cg into *ret, NULL when nothing of it could be read. */
+static void snap(struct cgctl_cgroup *cg, unsigned int what, const char *key,
+		 struct cgctl_cgroup_stat **ret)
+{
+	uint64_t v;
+
+	*ret = NULL;
+	if (!cg || cgctl_cgroup_stat_new(cg, what, ret) < 0)
+		return;
+	/* @key: there whenever the side was read (a v2 cgroup without the cpu
+	 * controller: cpu.stat's usage alone, issue 27) */
+	if (cgctl_cgroup_stat_get(*ret, key, &v) < 0) {
+		cgctl_cgroup_stat_free(*ret);
+		*ret = NULL;
+	}
 }
 
 /* Returns: 0, or -ENOENT when the cgroup exists in neither hierarchy (any more). */
-static int take(struct cli *cli, const struct watch *w, struct sample *s)
+static int take(const struct watch *w, struct sample *s)
 {
 	s->t_ns = mono_ns();
-	s->has_cpu = w->cm && (cgctl_cpubw_read(cli->ctx, w->cm, w->cpath, w->am,
-						w->am ? w->apath : NULL, &s->bw) == 0 ||
-			       usage_only(cli, w, &s->bw) == 0);
-	/* stat does not print memsw.failcnt (stat --openmetrics reads the same) */
-	s->has_mem = w->mm && cgctl_memstat_read_flags(cli->ctx, w->mm, w->mpath,
-						       CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT,
-						       &s->ms) == 0;
-	return s->has_cpu || s->has_mem ? 0 : -ENOENT;
+	snap(w->ccg, w->cwhat, "cpu.stat.usage_ns", &s->cs);
+	if (s->cs == NULL)	/* v1 without cpuacct at PATH: cpu.stat's counts */
+		snap(w->ccg, w->cwhat, "cpu.stat.nr_periods", &s->cs);
+	snap(w->mcg, w->mwhat, "memory.limit", &s->ms);
+	return s->cs || s->ms ? 0 : -ENOENT;
 }
 
 static uint64_t delta(uint64_t a, uint64_t b)
@@ -140,33 +138,44 @@ struct row {
 	bool cpu, usage_ok, mem_ok;
 };
 
+/* Figure @key of both snapshots.  Returns: whether both have it. */
+static bool fig2(const struct cgctl_cgroup_stat *a, const struct cgctl_cgroup_stat *b,
+		 const char *key, uint64_t *va, uint64_t *vb)
+{
+	return a && b && cgctl_cgroup_stat_get(a, key, va) == 0 &&
+	       cgctl_cgroup_stat_get(b, key, vb) == 0;
+}
+
 static void row_fill(const struct sample *a, const struct sample *b, uint64_t t0,
 		     struct row *r)
 {
-	const struct cgctl_cpu_stat *x = &a->bw.stat, *y = &b->bw.stat;
+	uint64_t x[3], y[3], ma, mb;
 
 	memset(r, 0, sizeof(*r));
 	r->time_s = (double)(b->t_ns - t0) / 1e9;
 	r->interval_ns = b->t_ns - a->t_ns;
-	/* v2 without the cpu controller: usage only, no periods (usage_only()) */
-	r->cpu = a->has_cpu && b->has_cpu &&
-		 (x->present & y->present & CGCTL_CPU_STAT_NR_PERIODS);
+	/* v2 without the cpu controller: usage only, no periods */
+	r->cpu = fig2(a->cs, b->cs, "cpu.stat.nr_periods", &x[0], &y[0]) &&
+		 fig2(a->cs, b->cs, "cpu.stat.nr_throttled", &x[1], &y[1]) &&
+		 fig2(a->cs, b->cs, "cpu.stat.throttled_ns", &x[2], &y[2]);
+	if (r->cpu) {
+		r->periods = delta(x[0], y[0]);
+		r->throttled = delta(x[1], y[1]);
+		r->throttled_ns = delta(x[2], y[2]);
+	}
 	/* v1 usage comes from cpuacct, which may lack PATH where cpu has it */
-	r->usage_ok = a->has_cpu && b->has_cpu &&
-		      (x->present & y->present & CGCTL_CPU_STAT_USAGE);
+	r->usage_ok = fig2(a->cs, b->cs, "cpu.stat.usage_ns", &x[0], &y[0]);
 	if (r->usage_ok) {
-		r->usage_ns = delta(x->usage_ns, y->usage_ns);
+		r->usage_ns = delta(x[0], y[0]);
 		r->cpu_pct = r->interval_ns ? 100.0 * r->usage_ns / r->interval_ns : 0;
 	}
-	if (r->cpu) {
-		r->periods = delta(x->nr_periods, y->nr_periods);
-		r->throttled = delta(x->nr_throttled, y->nr_throttled);
-		r->throttled_ns = delta(x->throttled_ns, y->throttled_ns);
-	}
-	r->mem_ok = a->has_mem && b->has_mem;
+	r->mem_ok = a->ms && b->ms;
 	if (r->mem_ok) {
-		r->mem = b->ms.usage;
-		r->mem_delta = (int64_t)(b->ms.usage - a->ms.usage);
+		/* (the v2 root has no memory.current: 0, as before) */
+		ma = mb = 0;
+		fig2(a->ms, b->ms, "memory.usage", &ma, &mb);
+		r->mem = mb;
+		r->mem_delta = (int64_t)(mb - ma);
 	}
 }
 
@@ -364,10 +373,8 @@ static int print_om(const struct watch *w, const char *path, const struct sample
 {
 	struct stat_om_row row = {
 		.path = path,
-		.rm = s->has_mem ? 0 : -ENOENT,
-		.rc = s->has_cpu ? 0 : -ENOENT,
 		.ms = s->ms,
-		.bw = s->bw,
+		.cs = s->cs,
 	};
 
 	snprintf(row.unit, sizeof(row.unit), "%s", w->unit);
@@ -380,27 +387,61 @@ static int run_om(struct cli *cli, const struct watch *w, const char *path,
 {
 	struct sample s;
 	uint64_t t0;
+	int rc;
 
-	if (take(cli, w, &s) < 0)
+	if (take(w, &s) < 0)
 		return cli_error(cli, path, -ENOENT, "no such cgroup");
 	t0 = s.t_ns;
 	for (uint64_t i = 1;; i++) {
-		if (print_om(w, path, &s) < 0)
-			return cli_error(cli, "stdout", -EIO, NULL);
+		rc = print_om(w, path, &s) < 0 ? cli_error(cli, "stdout", -EIO, NULL) : EXIT_OK;
+		sample_free(&s);
+		if (rc)
+			return rc;
 		if (count && i >= count)
 			return EXIT_OK;
 		sleep_until(t0 + i * interval);
-		if (take(cli, w, &s) < 0)
+		if (take(w, &s) < 0)
 			return cli_error(cli, path, -ENOENT, "the cgroup went away");
 	}
 }
 
-static int run(struct cli *cli, int argc, const char **argv)
+/* The samples of PATH, printed as they come.  Returns: an exit status. */
+static int run_rows(struct cli *cli, const struct watch *w, const char *path,
+		    uint64_t interval, uint64_t count)
 {
 	struct sample prev, cur;
-	struct watch w = { 0 };
-	uint64_t interval, count, i, t0;
+	uint64_t i, t0;
 	struct row r;
+	int rc = EXIT_OK;
+
+	if (take(w, &prev) < 0)
+		return cli_error(cli, path, -ENOENT, "no such cgroup");
+	t0 = prev.t_ns;
+	print_header(cli);
+	for (i = 1; !count || i <= count; i++) {
+		sleep_until(t0 + i * interval);
+		if (take(w, &cur) < 0) {
+			rc = cli_error(cli, path, -ENOENT, "the cgroup went away");
+			break;
+		}
+		row_fill(&prev, &cur, t0, &r);
+		sample_free(&prev);
+		prev = cur;
+		print_row(cli, &r);
+		if ((cli->fmt == OUT_JSON ? out_render(cli->out, stdout) : fflush(stdout)) != 0 ||
+		    ferror(stdout)) {
+			rc = cli_error(cli, "stdout", -EIO, NULL);
+			break;
+		}
+	}
+	sample_free(&prev);
+	return rc;
+}
+
+static int run(struct cli *cli, int argc, const char **argv)
+{
+	struct watch w = { 0 };
+	uint64_t interval, count;
 	int rc;
 
 	rc = parse_opts(cli, &interval, &count);
@@ -412,26 +453,16 @@ static int run(struct cli *cli, int argc, const char **argv)
 		return cli_usage(cli, "--openmetrics is a format of its own: not with --json "
 				 "or --tsv");
 	rc = watch_setup(cli, argv[0], &w);
-	if (rc)
-		return rc;
-	if (opt_om)
-		return run_om(cli, &w, argv[0], interval, count);
-	if (take(cli, &w, &prev) < 0)
-		return cli_error(cli, argv[0], -ENOENT, "no such cgroup");
-	t0 = prev.t_ns;
-	print_header(cli);
-	for (i = 1; !count || i <= count; i++) {
-		sleep_until(t0 + i * interval);
-		if (take(cli, &w, &cur) < 0)
-			return cli_error(cli, argv[0], -ENOENT, "the cgroup went away");
-		row_fill(&prev, &cur, t0, &r);
-		print_row(cli, &r);
-		if ((cli->fmt == OUT_JSON ? out_render(cli->out, stdout) : fflush(stdout)) != 0 ||
-		    ferror(stdout))
-			return cli_error(cli, "stdout", -EIO, NULL);
-		prev = cur;
+	if (!rc) {
+		/* stat --openmetrics's figures, else the columns' */
+		w.cwhat = opt_om ? CGCTL_CGSTAT_CPU_ALL : CGCTL_CGSTAT_CPU;
+		w.mwhat = opt_om ? CGCTL_CGSTAT_MEM_ALL : CGCTL_CGSTAT_MEM;
+		rc = opt_om ? run_om(cli, &w, argv[0], interval, count) :
+			      run_rows(cli, &w, argv[0], interval, count);
 	}
-	return EXIT_OK;
+	cgctl_cgroup_unref(w.ccg);
+	cgctl_cgroup_unref(w.mcg);
+	return rc;
 }
 
 const struct cgctl_cmd cmd_watch = {

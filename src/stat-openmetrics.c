@@ -33,125 +33,78 @@ static double bytes_or_inf(uint64_t b)
 	return b == UINT64_MAX ? 1.0 / 0.0 : (double)b;
 }
 
-static const struct cgctl_memstat *mem_of(const struct stat_om_row *r)
+/* Figure @key of the row's memory (@cpu false) or CPU snapshot.  Returns: whether the
+ * figure is there (cgctl_cgroup_stat_get()'s -ENODATA and errors: not printed). */
+static bool fig(const struct stat_om_row *r, bool cpu, const char *key, uint64_t *v)
 {
-	return r->rm == 0 ? &r->ms : NULL;
+	const struct cgctl_cgroup_stat *st = cpu ? r->cs : r->ms;
+
+	return st && cgctl_cgroup_stat_get(st, key, v) == 0;
 }
 
-static size_t mem_usage(const struct stat_om_row *r, double *v, const char **lv)
-{
-	(void)lv;
-	if (r->rm != 0 || (r->ms.present & CGCTL_MEMSTAT_NO_USAGE))
-		return 0;
-	v[0] = (double)r->ms.usage;
-	return 1;
-}
-
-static size_t mem_limit(const struct stat_om_row *r, double *v, const char **lv)
-{
-	(void)lv;
-	if (r->rm != 0)
-		return 0;
-	v[0] = bytes_or_inf(r->ms.limit);
-	return 1;
-}
-
-static size_t mem_high(const struct stat_om_row *r, double *v, const char **lv)
-{
-	(void)lv;
-	if (r->rm != 0 || !(r->ms.present & CGCTL_MEMSTAT_HIGH))
-		return 0;
-	v[0] = bytes_or_inf(r->ms.high);
-	return 1;
-}
-
-static size_t mem_peak(const struct stat_om_row *r, double *v, const char **lv)
-{
-	(void)lv;
-	if (r->rm != 0 || !(r->ms.present & CGCTL_MEMSTAT_PEAK))
-		return 0;
-	v[0] = (double)r->ms.peak;
-	return 1;
-}
-
-static size_t mem_swap(const struct stat_om_row *r, double *v, const char **lv)
-{
-	(void)lv;
-	if (r->rm != 0 || !(r->ms.present & CGCTL_MEMSTAT_SWAP))
-		return 0;
-	v[0] = (double)r->ms.swap_usage;
-	return 1;
-}
-
-static size_t mem_failcnt(const struct stat_om_row *r, double *v, const char **lv)
-{
-	(void)lv;
-	if (r->rm != 0 || !(r->ms.present & CGCTL_MEMSTAT_FAILCNT))
-		return 0;
-	v[0] = (double)r->ms.failcnt;
-	return 1;
-}
-
-static size_t mem_events(const struct stat_om_row *r, double *v, const char **lv)
-{
-	const struct cgctl_memstat *m = mem_of(r);
-
-	if (!m || !(m->present & CGCTL_MEMSTAT_EVENTS))
-		return 0;
-	lv[0] = "low", v[0] = (double)m->events_low;
-	lv[1] = "high", v[1] = (double)m->events_high;
-	lv[2] = "max", v[2] = (double)m->events_max;
-	lv[3] = "oom", v[3] = (double)m->events_oom;
-	lv[4] = "oom_kill", v[4] = (double)m->events_oom_kill;
-	return 5;
-}
-
-static size_t mem_pressure(const struct stat_om_row *r, double *v, const char **lv)
-{
-	const struct cgctl_memstat *m = mem_of(r);
-	size_t n = 0;
-
-	if (!m || !(m->present & CGCTL_MEMSTAT_PRESSURE))
-		return 0;
-	lv[n] = "some", v[n++] = (double)m->pressure.some.total_us / 1e6;
-	if (m->pressure.full.present)
-		lv[n] = "full", v[n++] = (double)m->pressure.full.total_us / 1e6;
-	return n;
-}
-
-static size_t cpu_usage(const struct stat_om_row *r, double *v, const char **lv)
-{
-	(void)lv;
-	if (r->rc != 0 || !(r->bw.stat.present & CGCTL_CPU_STAT_USAGE))
-		return 0;
-	v[0] = sec(r->bw.stat.usage_ns);
-	return 1;
-}
-
-static size_t cpu_limit(const struct stat_om_row *r, double *v, const char **lv)
-{
-	(void)lv;
-	if (r->rc != 0 || !r->bw.period_us)
-		return 0;
-	v[0] = r->bw.quota_us == UINT64_MAX ? 1.0 / 0.0 :
-					      (double)r->bw.quota_us / (double)r->bw.period_us;
-	return 1;
-}
-
-#define CPU_STAT_FN(fn, flag, expr)                                                      \
+#define ONE_FN(fn, cpu, key, expr)                                                      \
 	static size_t fn(const struct stat_om_row *r, double *v, const char **lv)        \
 	{                                                                                \
+		uint64_t x;                                                              \
+                                                                                         \
 		(void)lv;                                                                \
-		if (r->rc != 0 || !(r->bw.stat.present & (flag)))                           \
+		if (!fig(r, cpu, key, &x))                                               \
 			return 0;                                                        \
 		v[0] = (expr);                                                           \
 		return 1;                                                                \
 	}
-CPU_STAT_FN(cpu_periods, CGCTL_CPU_STAT_NR_PERIODS, (double)r->bw.stat.nr_periods)
-CPU_STAT_FN(cpu_nr_throttled, CGCTL_CPU_STAT_NR_THROTTLED, (double)r->bw.stat.nr_throttled)
-CPU_STAT_FN(cpu_throttled, CGCTL_CPU_STAT_THROTTLED, sec(r->bw.stat.throttled_ns))
-CPU_STAT_FN(cpu_nr_bursts, CGCTL_CPU_STAT_NR_BURSTS, (double)r->bw.stat.nr_bursts)
-CPU_STAT_FN(cpu_burst, CGCTL_CPU_STAT_BURST, sec(r->bw.stat.burst_ns))
+ONE_FN(mem_usage, false, "memory.usage", (double)x)
+ONE_FN(mem_limit, false, "memory.limit", bytes_or_inf(x))
+ONE_FN(mem_high, false, "memory.high", bytes_or_inf(x))
+ONE_FN(mem_peak, false, "memory.peak", (double)x)
+ONE_FN(mem_swap, false, "memory.swap.usage", (double)x)
+ONE_FN(mem_failcnt, false, "memory.failcnt", (double)x)
+
+static size_t mem_events(const struct stat_om_row *r, double *v, const char **lv)
+{
+	static const char *const ev[] = { "low", "high", "max", "oom", "oom_kill" };
+	char key[64];
+	uint64_t x;
+
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		snprintf(key, sizeof(key), "memory.events.%s", ev[i]);
+		if (!fig(r, false, key, &x))
+			return 0;	/* memory.events (v2) has all five */
+		lv[i] = ev[i], v[i] = (double)x;
+	}
+	return sizeof(ev) / sizeof(ev[0]);
+}
+
+static size_t mem_pressure(const struct stat_om_row *r, double *v, const char **lv)
+{
+	uint64_t x;
+	size_t n = 0;
+
+	if (!fig(r, false, "memory.pressure.some.total_us", &x))
+		return 0;
+	lv[n] = "some", v[n++] = (double)x / 1e6;
+	if (fig(r, false, "memory.pressure.full.total_us", &x))
+		lv[n] = "full", v[n++] = (double)x / 1e6;
+	return n;
+}
+
+static size_t cpu_limit(const struct stat_om_row *r, double *v, const char **lv)
+{
+	uint64_t quota, period;
+
+	(void)lv;
+	if (!fig(r, true, "cpu.period", &period) || !period || !fig(r, true, "cpu.quota", &quota))
+		return 0;
+	v[0] = quota == UINT64_MAX ? 1.0 / 0.0 : (double)quota / (double)period;
+	return 1;
+}
+
+ONE_FN(cpu_usage, true, "cpu.stat.usage_ns", sec(x))
+ONE_FN(cpu_periods, true, "cpu.stat.nr_periods", (double)x)
+ONE_FN(cpu_nr_throttled, true, "cpu.stat.nr_throttled", (double)x)
+ONE_FN(cpu_throttled, true, "cpu.stat.throttled_ns", sec(x))
+ONE_FN(cpu_nr_bursts, true, "cpu.stat.nr_bursts", (double)x)
+ONE_FN(cpu_burst, true, "cpu.stat.burst_ns", sec(x))
 
 static const struct om_family families[] = {
 	{"cgctl_memory_usage_bytes", OM_GAUGE,

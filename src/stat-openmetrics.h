@@ -3,12 +3,11 @@
 #define CGCTL_STAT_OPENMETRICS_H
 #include "cgctl.h"
 
-/* What `cgctl stat` read of one PATH (rm/rc: 0 when that side was read). */
+/* What `cgctl stat` read of one PATH: its memory and CPU snapshots (NULL: that side
+ * was not read). */
 struct stat_om_row {
 	const char *path;
-	int rm, rc;
-	struct cgctl_memstat ms;
-	struct cgctl_cpubw bw;
+	struct cgctl_cgroup_stat *ms, *cs;
 	char unit[256];		/* systemd's unit that owns it: a "unit" label; "": none */
 };
 /* Print @rows in the OpenMetrics text format on @fp.  Returns: 0, -1 (write error). */

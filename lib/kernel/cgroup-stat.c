@@ -20,6 +20,7 @@ struct cgctl_cgroup_stat {
 	unsigned int what;		/* CGCTL_CGSTAT_* read */
 	int mem_r, cpu_r;		/* the readers' results; -ENODEV: not read */
 	int cpu_psi_r, ev_r[2], tasks_r;
+	bool cpu_usage_only;		/* v2 without the cpu controller: cpu.stat alone */
 	struct cgctl_memstat mem;
 	struct cgctl_cpubw cpu;
 	struct cgctl_psi cpu_psi;
@@ -98,6 +99,9 @@ static int read_cpu(struct cgctl_cgroup *cg, unsigned int what, struct cgctl_cgr
 {
 	unsigned int flags = what & CGCTL_CGSTAT_CPU_ALL ? 0 : CGCTL_CPUBW_LEAN;
 	const struct cgctl_mount *acct = NULL;
+	char *buf = NULL;
+	size_t len;
+	int r;
 
 	if (!cgctl_mount_has(cg->m, "cpu"))
 		return -ENODEV;
@@ -105,7 +109,20 @@ static int read_cpu(struct cgctl_cgroup *cg, unsigned int what, struct cgctl_cgr
 	 * the cgroup has the same path */
 	if (cg->m->version == 1 && cgctl_mount_find(cg->ctx, "cpuacct", &acct) < 0)
 		acct = NULL;
-	return cgctl_cpubw_read_flags(cg->ctx, cg->m, cg->path, acct, NULL, flags, &st->cpu);
+	r = cgctl_cpubw_read_flags(cg->ctx, cg->m, cg->path, acct, NULL, flags, &st->cpu);
+	if (r != -ENOENT || cg->m->version != 2)
+		return r;
+	/* v2 without the cpu controller (a systemd unit without a CPU property, issue
+	 * 27): no cpu.max, but cpu.stat's usage_usec, user_usec and system_usec exist in
+	 * every cgroup (cpu_stat_show() of kernel/cgroup/rstat.c, since 4.15) */
+	memset(&st->cpu, 0, sizeof(st->cpu));
+	r = cgctl_cg_read(cg->ctx, cg->m, cg->path, "cpu.stat", &buf, &len);
+	if (r == 0)
+		r = cgctl_parse_cpu_stat(buf, len, 2, &st->cpu.stat);
+	free(buf);
+	if (r == 0)
+		st->cpu_usage_only = true;
+	return r;
 }
 
 CGCTL_EXPORT int cgctl_cgroup_stat_new(struct cgctl_cgroup *cg, unsigned int what,
@@ -268,6 +285,9 @@ static int table_key(const struct cgctl_cgroup_stat *st, const struct key *k, ui
 		present = k->src == S_CPU ? st->cpu.present : st->cpu.stat.present;
 		/* the v2 root has no cpu.max: no period of its own */
 		if (r == 0 && k->off == CB(period_us) && !st->cpu.period_us)
+			return -ENODATA;
+		/* without the cpu controller: none of its files */
+		if (r == 0 && k->src == S_CPU && st->cpu_usage_only)
 			return -ENODATA;
 	}
 	if (r < 0)
