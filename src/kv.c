@@ -153,6 +153,13 @@ static char *label(const struct kv_line *l, bool raw)
 	return s;
 }
 
+char *kv_heading(const char *key, bool raw)
+{
+	struct kv_line l = { 0, key, NULL };
+
+	return label(&l, raw);
+}
+
 /* Print @tb to @fp without the blanks a section's empty value leaves at its end. */
 static int print_trimmed(struct libscols_table *tb, FILE *fp)
 {

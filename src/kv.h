@@ -26,6 +26,10 @@ struct kv_line {
  */
 bool kv_name_is(const char *name, size_t len, const char *key);
 
+/* The label of @key as a table's heading ("busy_usec" -> "BUSY"), or with @raw (-b)
+ * the key itself.  Returns: a malloc'ed string, NULL when out of memory. */
+char *kv_heading(const char *key, bool raw);
+
 /*
  * Print @n lines to @fp: every one, or with @names (the -o list, "a,b.c") those named
  * (a name is a key, a label, or a dotted path of them: "settings.quota") and the

@@ -17,6 +17,7 @@
 
 #include <libsmartcols.h>
 
+#include "kv.h"
 #include "output-table.h"
 
 /* a column of the printed table: which of the tview's, named how */
@@ -151,11 +152,32 @@ static int pick_list(const struct tview *t, const struct out_table *spec, const 
 }
 
 /* No column table: every key under its own name, as the rows give them. */
-static int pick_keys(const struct tview *t, struct picked *p)
+/* A list without a column table: every key, under its own name; in the key/value form
+ * (opts.kv) under its label as the keys outside tables have (BUSY, not busy_usec: the
+ * value is readable), the key itself with -b. */
+static int pick_keys(const struct tview *t, const struct out_table_opts *opts,
+		     struct picked *p)
 {
-	for (size_t c = 0; c < t->ncols; c++)
-		if (pick_add(p, t->cols[c], c, 0) < 0)
+	for (size_t c = 0; c < t->ncols; c++) {
+		char *name, **names;
+
+		if (!opts || !opts->kv) {
+			if (pick_add(p, t->cols[c], c, 0) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		name = kv_heading(t->cols[c], opts->bytes);
+		names = realloc(p->names, (p->nnames + 1) * sizeof(*names));
+		if (names)
+			p->names = names;
+		if (!names || !name) {
+			free(name);
 			return -ENOMEM;
+		}
+		p->names[p->nnames++] = name;
+		if (pick_add(p, name, c, 0) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -163,7 +185,7 @@ static int pick(const struct tview *t, const struct out_table *spec,
 		const struct out_table_opts *opts, struct picked *p)
 {
 	if (!spec)
-		return pick_keys(t, p);
+		return pick_keys(t, opts, p);
 	if (opts && opts->columns)
 		return pick_list(t, spec, opts->columns, p);
 	if (opts && opts->all)
