@@ -1887,6 +1887,14 @@ struct cgctl_bw_replay {
 	bool within;				/* meets the budget */
 };
 
+/* Where the run-to-run spread of the bound of cgctl_bw_recommend_runs() comes from. */
+enum cgctl_bw_bound_method {
+	CGCTL_BW_BOUND_NONE = 0,	/* one recording too short to split: its own answer */
+	CGCTL_BW_BOUND_RECORDINGS,	/* the answers of several recordings */
+	CGCTL_BW_BOUND_WINDOWS,		/* the answers of equal windows of one recording */
+	CGCTL_BW_BOUND_BOOTSTRAP,	/* a block bootstrap over one recording's periods */
+};
+
 struct cgctl_bw_recommendation {
 	struct cgctl_bw_replay best;	/* smallest limit within budget (unlimited if none) */
 	bool feasible;			/* false: no finite quota meets the budget */
@@ -1899,6 +1907,26 @@ struct cgctl_bw_recommendation {
 	bool all_cpus;			/* no quota below all of them meets the budget: the
 					 * answer is cpus x period, or no limit when even
 					 * that misses it (feasible false) */
+	/* How the recommendation covers a next run: the per-sample answers as CPUs
+	 * (quota / period; a sample is a recording, or a window of the one recording),
+	 * their mean and sample standard deviation, Student's t at the confidence for
+	 * n - 1 degrees of freedom (0 for one sample) and the bound it gives. */
+	struct {
+		double confidence;
+		double mean_cpus, sd_cpus, t;
+		double bound_cpus;	/* mean + t x sd x sqrt(1 + 1/n), at least the largest answer
+					 * (windows: at least the whole recording's answer) */
+		int method;		/* enum cgctl_bw_bound_method */
+		unsigned int samples;	/* recordings or windows */
+		uint64_t window_ns;	/* CGCTL_BW_BOUND_WINDOWS: each window's length */
+		double own_cpus;	/* windows, bootstrap: the whole recording's own
+					 * answer (several recordings: the bound over
+					 * their answers) */
+		/* CGCTL_BW_BOUND_BOOTSTRAP (samples: the recording's periods; mean_cpus,
+		 * sd_cpus: of the resampled runs' answers; t: 0): periods per block,
+		 * blocks per resampled run, resampled runs */
+		unsigned int block_periods, blocks, resamples;
+	} bound;
 };
 
 /* One recording's part in cgctl_bw_recommend_runs(). */
@@ -1908,44 +1936,16 @@ struct cgctl_bw_run {
 	double throttled_frac;	/* this recording replayed under the recommendation */
 };
 
-/* Where the run-to-run spread of cgctl_bw_runs_bound comes from. */
-enum cgctl_bw_bound_method {
-	CGCTL_BW_BOUND_NONE = 0,	/* one recording too short to split: its own answer */
-	CGCTL_BW_BOUND_RECORDINGS,	/* the answers of several recordings */
-	CGCTL_BW_BOUND_WINDOWS,		/* the answers of equal windows of one recording */
-	CGCTL_BW_BOUND_BOOTSTRAP,	/* a block bootstrap over one recording's periods */
-};
-
-/* How the recommendation covers a next run: the per-sample answers as CPUs (quota /
- * period; a sample is a recording, or a window of the one recording), their mean and
- * sample standard deviation, Student's t at the confidence for n - 1 degrees of freedom
- * (0 for one sample) and the bound it gives. */
-struct cgctl_bw_runs_bound {
-	double confidence;
-	double mean_cpus, sd_cpus, t;
-	double bound_cpus;	/* mean + t x sd x sqrt(1 + 1/n), at least the largest answer
-				 * (windows: at least the whole recording's answer) */
-	int method;		/* enum cgctl_bw_bound_method */
-	unsigned int samples;	/* recordings or windows */
-	uint64_t window_ns;	/* CGCTL_BW_BOUND_WINDOWS: each window's length */
-	double own_cpus;	/* windows, bootstrap: the whole recording's own answer
-				 * (several recordings: the bound over their answers) */
-	/* CGCTL_BW_BOUND_BOOTSTRAP (samples: the recording's periods; mean_cpus, sd_cpus:
-	 * of the resampled runs' answers; t: 0): periods per block, blocks per
-	 * resampled run, resampled runs */
-	unsigned int block_periods, blocks, resamples;
-};
-
 /*
  * cgctl_bw_recommend_runs: as cgctl_bw_recommend, over @n recordings of one workload,
  * for a quota that also holds for its next run.  Each recording is searched alone; the
  * quota is the upper prediction bound at @confidence (0: 0.95; at most 0.995) for one
  * more run's answer, never below the largest answer and never above the CPUs the
- * recordings' threads can use (@bound says the bound itself); the period (and burst) with the
- * smallest bound wins.  @ret replays the answer on every recording: throttled_frac over
+ * recordings' threads can use (@ret->bound says the bound itself); the period (and
+ * burst) with the smallest bound wins.  @ret replays the answer on every recording: throttled_frac over
  * all their periods, the cpu.stat their mean, mean_use all busy time over all spans, the
  * percentile recommender from all recordings' windows.  @runs (NULL or @n entries) and
- * @bound (NULL or one) say how each recording and the bound came out.  One recording
+ * @ret->bound say how each recording and the bound came out.  One recording
  * long enough (6 periods of demand) gives its own answer plus the @confidence quantile
  * of the difference of two runs' answers resampled by a circular block bootstrap over
  * its periods (1000 resamples, a fixed seed); it is also cut into 3 to 8 equal windows
@@ -1961,7 +1961,7 @@ struct cgctl_bw_runs_bound {
 int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, size_t n,
 			    const struct cgctl_bw_recommend_opts *o, double confidence,
 			    struct cgctl_bw_recommendation *ret, struct cgctl_bw_run *runs,
-			    struct cgctl_bw_runs_bound *bound, struct cgctl_error *e);
+			    struct cgctl_error *e);
 
 /*
  * ---- the destination's throttling for `cgctl move` (lib/predict/move-throttle*.c) ----

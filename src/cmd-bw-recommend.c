@@ -62,7 +62,6 @@ struct rec {
 	struct cgctl_bw_trace *trace[MAX_TRACES];
 	struct cgctl_bw_trace_info info[MAX_TRACES];
 	struct cgctl_bw_run runs[MAX_TRACES];
-	struct cgctl_bw_runs_bound bound;
 };
 
 /* "P%" or "P" in [lo, hi] percent. */
@@ -275,7 +274,8 @@ static void emit_workload(struct out *o, const struct rec *p,
 
 /* Each recording's own answer (not in --tsv's summary row: --tsv=runs), and how the
  * bound over them came out. */
-static void emit_runs(struct cli *cli, const struct rec *p)
+static void emit_runs(struct cli *cli, const struct rec *p,
+		      const struct cgctl_bw_recommendation *r)
 {
 	struct out *o = cli->out;
 
@@ -297,26 +297,26 @@ static void emit_runs(struct cli *cli, const struct rec *p)
 		return;	/* --tsv=runs: that table alone */
 bound:;
 	static const char *const methods[] = { "none", "recordings", "windows", "bootstrap" };
-	int m = p->bound.method;
+	int m = r->bound.method;
 
 	out_obj_begin(o, "bound");
 	/* where the spread came from: several recordings, windows of one, or none */
 	out_str(o, "method", methods[m >= 0 && m <= CGCTL_BW_BOUND_BOOTSTRAP ? m : 0]);
-	out_u64(o, "samples", p->bound.samples);
-	out_usec(o, "window_usec", p->bound.window_ns);
+	out_u64(o, "samples", r->bound.samples);
+	out_usec(o, "window_usec", r->bound.window_ns);
 	/* bootstrap: periods per block, blocks per resampled run, resampled runs */
-	out_u64(o, "block_periods", p->bound.block_periods);
-	out_u64(o, "blocks", p->bound.blocks);
-	out_u64(o, "resamples", p->bound.resamples);
+	out_u64(o, "block_periods", r->bound.block_periods);
+	out_u64(o, "blocks", r->bound.blocks);
+	out_u64(o, "resamples", r->bound.resamples);
 	if (m == CGCTL_BW_BOUND_WINDOWS || m == CGCTL_BW_BOUND_BOOTSTRAP)
-		out_double(o, "own_cpus", p->bound.own_cpus, 3);
+		out_double(o, "own_cpus", r->bound.own_cpus, 3);
 	else
 		out_null(o, "own_cpus");
-	out_double(o, "confidence", m == CGCTL_BW_BOUND_NONE ? 0 : p->bound.confidence, 3);
-	out_double(o, "mean_cpus", p->bound.mean_cpus, 3);
-	out_double(o, "sd_cpus", p->bound.sd_cpus, 3);
-	out_double(o, "t", p->bound.t, 3);
-	out_double(o, "bound_cpus", p->bound.bound_cpus, 3);
+	out_double(o, "confidence", m == CGCTL_BW_BOUND_NONE ? 0 : r->bound.confidence, 3);
+	out_double(o, "mean_cpus", r->bound.mean_cpus, 3);
+	out_double(o, "sd_cpus", r->bound.sd_cpus, 3);
+	out_double(o, "t", r->bound.t, 3);
+	out_double(o, "bound_cpus", r->bound.bound_cpus, 3);
 	out_obj_end(o);
 }
 
@@ -338,7 +338,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_double(o, "saturated_ratio", r->saturated_frac, 4);
 	out_bool(o, "all_cpus", r->all_cpus);
 	emit_replay(o, "recommended", &r->best, p->o.kver ? p->o.kver : CGCTL_KVER_NEWEST);
-	emit_runs(cli, p);
+	emit_runs(cli, p, r);
 	out_double(o, "percentile_use_cpus", r->pct_use, 3);
 	emit_replay(o, "percentile", &r->pct, p->o.kver ? p->o.kver : CGCTL_KVER_NEWEST);
 	out_u64(o, "replays", r->replays);
@@ -381,7 +381,7 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 	if (rc)
 		goto out;
 	err = cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)p.trace, p.n, &p.o,
-				      p.confidence, &r, p.runs, &p.bound, &e);
+				      p.confidence, &r, p.runs, &e);
 	if (err < 0) {
 		rc = cli_error(cli, p.n == 1 ? opt_trace[0] : NULL, err, "%s",
 			       e.msg[0] ? e.msg : cli_strerror(err));
@@ -392,9 +392,9 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 			  (p.o.max_throttled_ppm ? p.o.max_throttled_ppm : 10000))
 		cli_warn(cli, "the bound for a next run (%s) reaches all %u CPUs its threads "
 			 "may use, though %.1f%% of the recording's periods need them",
-			 p.bound.method == CGCTL_BW_BOUND_WINDOWS ? "from the recording's "
-			 "windows" : p.bound.method == CGCTL_BW_BOUND_BOOTSTRAP ? "from a "
-			 "block bootstrap over the recording's periods" : p.bound.method == CGCTL_BW_BOUND_RECORDINGS ?
+			 r.bound.method == CGCTL_BW_BOUND_WINDOWS ? "from the recording's "
+			 "windows" : r.bound.method == CGCTL_BW_BOUND_BOOTSTRAP ? "from a "
+			 "block bootstrap over the recording's periods" : r.bound.method == CGCTL_BW_BOUND_RECORDINGS ?
 			 "from the recordings" : "the recording's own answer", r.cpus,
 			 100 * r.saturated_frac);
 	else if (r.all_cpus)

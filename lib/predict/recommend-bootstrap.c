@@ -145,7 +145,7 @@ static size_t block_length(const double *d, size_t n)
 }
 
 int rec_bootstrap(const struct rec_search *s, uint64_t period_us, double own_cpus,
-		  double confidence, double *bound_cpus, struct cgctl_bw_runs_bound *b)
+		  double confidence, double *bound_cpus, runs_bound_t *b)
 {
 	size_t n, l, m, nres = REC_BOOT_RESAMPLES, half = nres / 2, kq;
 	double *d, *x = NULL, *theta = NULL, *diff = NULL, sum = 0, ss = 0;

@@ -83,9 +83,12 @@ int rec_windows(struct rec_search *s, uint64_t period_us, double burst_frac,
  * answers, @b says how (method CGCTL_BW_BOUND_NONE: under REC_BOOT_MIN_PERIODS periods
  * of demand, *bound_cpus is @own_cpus).  Deterministic (a fixed seed).
  * Returns: 0, -ENOMEM. */
+/* the bound of a recommendation (struct cgctl_bw_recommendation's bound member) */
+typedef __typeof__(((struct cgctl_bw_recommendation *)0)->bound) runs_bound_t;
+
 #define REC_BOOT_RESAMPLES 1000
 #define REC_BOOT_MIN_PERIODS 6
 int rec_bootstrap(const struct rec_search *s, uint64_t period_us, double own_cpus,
-		  double confidence, double *bound_cpus, struct cgctl_bw_runs_bound *b);
+		  double confidence, double *bound_cpus, runs_bound_t *b);
 
 #endif

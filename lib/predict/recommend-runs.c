@@ -92,13 +92,13 @@ struct runs {
 	double confidence;
 	double mean_use;	/* all runs' busy time / all their spans */
 	uint64_t *q, *best_q;	/* per run: this candidate's answer, the best's */
-	struct cgctl_bw_runs_bound bound, best_bound;
+	runs_bound_t bound, best_bound;
 };
 
 /* The bound over @n answers @q (us of quota at @period_us) into @b, in us of quota: the
  * @p quantile for one more answer (@confidence is what @b reports). */
 static uint64_t bound_over_p(const uint64_t *q, size_t n, uint64_t period_us, double p,
-			     double confidence, struct cgctl_bw_runs_bound *b)
+			     double confidence, runs_bound_t *b)
 {
 	uint64_t qmax = 0;
 	double m = 0, ss = 0, x;
@@ -127,7 +127,7 @@ static uint64_t bound_over_p(const uint64_t *q, size_t n, uint64_t period_us, do
 /* The bound over @n answers @q (us of quota at @period_us) into @b, in us of quota: at
  * @confidence for one more answer like them, each a whole run's. */
 static uint64_t bound_over(const uint64_t *q, size_t n, uint64_t period_us,
-			   double confidence, struct cgctl_bw_runs_bound *b)
+			   double confidence, runs_bound_t *b)
 {
 	return bound_over_p(q, n, period_us, confidence, confidence, b);
 }
@@ -148,7 +148,7 @@ static int one_recording(struct runs *r, uint64_t period_us, double frac, uint64
 {
 	unsigned int cpus = rec_cpus(&r->s[0]);
 	struct cgctl_bw_settings bw = cand->bw;
-	struct cgctl_bw_runs_bound wb;
+	runs_bound_t wb;
 	double own = (double)cand->bw.quota_us / (double)period_us, x;
 	uint64_t q = cand->bw.quota_us, wq[REC_WINDOWS_MAX], win_ns = 0, qw = 0;
 	size_t k = 0;
@@ -200,7 +200,7 @@ static int one_recording(struct runs *r, uint64_t period_us, double frac, uint64
  * Returns: 0 (*q_us 0: too few windows), -errno.
  */
 static int runs_windows(struct runs *r, uint64_t period_us, double frac, uint64_t fixed,
-			uint64_t *q_us, struct cgctl_bw_runs_bound *b, struct cgctl_error *e)
+			uint64_t *q_us, runs_bound_t *b, struct cgctl_error *e)
 {
 	uint64_t *all = calloc(r->n * REC_WINDOWS_MAX, sizeof(*all)), win_ns = 0;
 	size_t nall = 0, kmax = 0;
@@ -234,7 +234,7 @@ static int runs_windows(struct runs *r, uint64_t period_us, double frac, uint64_
 static int candidate(struct runs *r, uint64_t period_us, double frac, uint64_t fixed,
 		     struct cgctl_bw_replay *cand, bool *found, struct cgctl_error *e)
 {
-	struct cgctl_bw_runs_bound wb;
+	runs_bound_t wb;
 	unsigned int cpus = 1;
 	uint64_t q, qw;
 	int err;
@@ -414,7 +414,6 @@ CGCTL_EXPORT int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, 
 					 double confidence,
 					 struct cgctl_bw_recommendation *ret,
 					 struct cgctl_bw_run *runs,
-					 struct cgctl_bw_runs_bound *bound,
 					 struct cgctl_error *e)
 {
 	struct runs r;
@@ -447,8 +446,8 @@ CGCTL_EXPORT int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, 
 		err = cap_of(&r, ret, e);
 	for (size_t i = 0; err >= 0 && runs && i < n; i++)
 		runs[i].quota_us = r.best_q[i];
-	if (err >= 0 && bound)
-		*bound = r.best_bound;
+	if (err >= 0)
+		ret->bound = r.best_bound;
 	for (size_t i = 0; r.s && i < n; i++)
 		ret->replays += r.s[i].replays;
 	free(r.s);
@@ -460,5 +459,5 @@ int cgctl_bw_recommend(const struct cgctl_bw_trace *t,
 		       const struct cgctl_bw_recommend_opts *o,
 		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e)
 {
-	return cgctl_bw_recommend_runs(&t, 1, o, 0, ret, NULL, NULL, e);
+	return cgctl_bw_recommend_runs(&t, 1, o, 0, ret, NULL, e);
 }

@@ -343,7 +343,7 @@ START_TEST(recommend_bursty_beats_percentile)
 	struct cgctl_bw_settings bw;
 
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
-						 0, &r, &run, NULL, &e), 0);
+						 0, &r, &run, &e), 0);
 	ck_assert(r.feasible);
 	ck_assert(r.mean_use > 1.19 && r.mean_use < 1.21);
 	/* the known answer: 120 ms per 100 ms period (minus what spills over); the
@@ -431,10 +431,9 @@ START_TEST(recommend_runs_bound)
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r, one, one_runs;
 	struct cgctl_bw_run runs[3];
-	struct cgctl_bw_runs_bound b;
 	double m = 0, ss = 0, want;
 
-	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 3, &o, 0, &r, runs, &b, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 3, &o, 0, &r, runs, &e), 0);
 	ck_assert(r.feasible);
 	for (int i = 0; i < 3; i++) {
 		uint64_t need = 40000 + 4000 * (uint64_t)i;
@@ -447,38 +446,38 @@ START_TEST(recommend_runs_bound)
 	m /= 3;
 	for (int i = 0; i < 3; i++)
 		ss += pow(runs[i].quota_us / 100000.0 - m, 2);
-	ck_assert(b.confidence == 0.95);
-	ck_assert(fabs(b.mean_cpus - m) < 1e-9);
-	ck_assert(fabs(b.sd_cpus - sqrt(ss / 2)) < 1e-9);
-	ck_assert(fabs(b.t - 2.92) < 0.01);
+	ck_assert(r.bound.confidence == 0.95);
+	ck_assert(fabs(r.bound.mean_cpus - m) < 1e-9);
+	ck_assert(fabs(r.bound.sd_cpus - sqrt(ss / 2)) < 1e-9);
+	ck_assert(fabs(r.bound.t - 2.92) < 0.01);
 	/* m + t s sqrt(1 + 1/3), about 0.575 CPU here */
-	want = m + b.t * b.sd_cpus * sqrt(4.0 / 3);
+	want = m + r.bound.t * r.bound.sd_cpus * sqrt(4.0 / 3);
 	ck_assert(want > 0.55 && want < 0.60);
 	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)ceil(want * 100000));
-	ck_assert(fabs(b.bound_cpus - r.best.bw.quota_us / 100000.0) < 1e-9);
+	ck_assert(fabs(r.bound.bound_cpus - r.best.bw.quota_us / 100000.0) < 1e-9);
 	ck_assert(r.best.within);
 	ck_assert(r.best.throttled_frac == 0);
 	ck_assert(r.mean_use > 0.43 && r.mean_use < 0.45);
 	ck_assert(r.best.slack > 1.25 && r.best.slack < 1.40);
 	/* a higher confidence never asks for less */
-	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 3, &o, 0.99, &one_runs, NULL, NULL, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 3, &o, 0.99, &one_runs, NULL, &e), 0);
 	ck_assert_uint_gt(one_runs.best.bw.quota_us, r.best.bw.quota_us);
 	/* one run: cgctl_bw_recommend; its 30 periods are alike, so the bootstrap adds no
 	 * margin */
 	ck_assert_int_eq(cgctl_bw_recommend(t[2], &o, &one, &e), 0);
-	ck_assert_int_eq(cgctl_bw_recommend_runs(&t[2], 1, &o, 0.99, &one_runs, runs, &b, &e), 0);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(&t[2], 1, &o, 0.99, &one_runs, runs, &e), 0);
 	ck_assert_uint_eq(one.best.bw.quota_us, one_runs.best.bw.quota_us);
 	ck_assert_uint_eq(runs[0].quota_us, one.best.bw.quota_us);
-	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_BOOTSTRAP);
-	ck_assert_uint_eq(b.samples, 30);
-	ck_assert(b.sd_cpus < 1e-9 && b.t == 0 && b.confidence == 0.99);
+	ck_assert_int_eq(one_runs.bound.method, CGCTL_BW_BOUND_BOOTSTRAP);
+	ck_assert_uint_eq(one_runs.bound.samples, 30);
+	ck_assert(one_runs.bound.sd_cpus < 1e-9 && one_runs.bound.t == 0 && one_runs.bound.confidence == 0.99);
 	ck_assert_uint_eq(one.best.st.nr_throttled, one_runs.best.st.nr_throttled);
 	/* the same run three times: no spread, no margin */
 	{
 		const struct cgctl_bw_trace *same[3] = { t[1], t[1], t[1] };
 
-		ck_assert_int_eq(cgctl_bw_recommend_runs(same, 3, &o, 0, &r, runs, &b, &e), 0);
-		ck_assert(b.sd_cpus == 0);
+		ck_assert_int_eq(cgctl_bw_recommend_runs(same, 3, &o, 0, &r, runs, &e), 0);
+		ck_assert(r.bound.sd_cpus == 0);
 		ck_assert_uint_eq(r.best.bw.quota_us, runs[0].quota_us);
 	}
 	for (int i = 0; i < 3; i++)
@@ -496,7 +495,7 @@ START_TEST(recommend_one_bootstrap)
 	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 2\ncpus 2\n");
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r, r2;
-	struct cgctl_bw_runs_bound b, b2;
+	runs_bound_t b, b2;
 	struct cgctl_bw_run run;
 	struct cgctl_bw_trace *t;
 
@@ -506,7 +505,8 @@ START_TEST(recommend_one_bootstrap)
 	ck_assert_int_eq(cgctl_bw_trace_parse(buf, len, &t, &e), 0);
 	free(buf);
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
-						 0, &r, &run, &b, &e), 0);
+						 0, &r, &run, &e), 0);
+	b = r.bound;
 	/* a level shift: the windows' bound, at 0.95^(1/6) per window, rules (0.68) */
 	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_WINDOWS);
 	ck_assert(b.bound_cpus > 0.6 && b.bound_cpus < 0.75);
@@ -536,7 +536,8 @@ START_TEST(recommend_one_bootstrap)
 	ck_assert(!r.all_cpus);
 	/* a fixed seed: the same recording, the same bound */
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
-						 0, &r2, NULL, &b2, &e), 0);
+						 0, &r2, NULL, &e), 0);
+	b2 = r2.bound;
 	ck_assert_uint_eq(r2.best.bw.quota_us, r.best.bw.quota_us);
 	{
 		struct rec_search rs;
@@ -585,13 +586,14 @@ START_TEST(recommend_bootstrap_stationary)
 {
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
-	struct cgctl_bw_runs_bound b;
+	runs_bound_t b;
 	struct cgctl_bw_trace *t;
 	unsigned int ms[100], kept = 0;
 
 	t = stationary(1, ms, 100);
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
-						 0, &r, NULL, &b, &e), 0);
+						 0, &r, NULL, &e), 0);
+	b = r.bound;
 	cgctl_bw_trace_free(t);
 	/* the quota (here the windows', 0.526) is near the quantile too */
 	ck_assert(b.own_cpus >= 0.48 && b.own_cpus <= 0.51);
@@ -629,7 +631,7 @@ START_TEST(recommend_bootstrap_burst)
 {
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
-	struct cgctl_bw_runs_bound b;
+	runs_bound_t b;
 	struct cgctl_bw_trace *t;
 	unsigned int ms[80];
 
@@ -637,7 +639,8 @@ START_TEST(recommend_bootstrap_burst)
 		ms[i] = i == 37 ? 70 : 20;
 	t = periods_trace(ms, 80);
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
-						 0, &r, NULL, &b, &e), 0);
+						 0, &r, NULL, &e), 0);
+	b = r.bound;
 	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_BOOTSTRAP);
 	ck_assert_uint_eq(b.samples, 80);
 	/* the own answer, over 4 timer phases, lets the burst throttle a little (0.65);
@@ -659,7 +662,6 @@ START_TEST(recommend_runs_windows)
 	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 2\ncpus 2\n");
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
-	struct cgctl_bw_runs_bound b;
 	struct cgctl_bw_run run[3];
 	struct cgctl_bw_trace *t;
 	double k;
@@ -672,19 +674,20 @@ START_TEST(recommend_runs_windows)
 	{
 		const struct cgctl_bw_trace *three[3] = { t, t, t };
 
-		ck_assert_int_eq(cgctl_bw_recommend_runs(three, 3, &o, 0, &r, run, &b, &e), 0);
+		ck_assert_int_eq(cgctl_bw_recommend_runs(three, 3, &o, 0, &r, run, &e), 0);
 	}
-	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_WINDOWS);
-	ck_assert_uint_eq(b.samples, 18);
-	ck_assert_uint_eq(b.window_ns, 1000000000ULL);
+	ck_assert_int_eq(r.bound.method, CGCTL_BW_BOUND_WINDOWS);
+	ck_assert_uint_eq(r.bound.samples, 18);
+	ck_assert_uint_eq(r.bound.window_ns, 1000000000ULL);
 	/* the recordings' own bound (their common answer) is kept as own_cpus */
-	ck_assert(fabs(b.own_cpus - run[0].quota_us / 100000.0) < 1e-9);
+	ck_assert(fabs(r.bound.own_cpus - run[0].quota_us / 100000.0) < 1e-9);
 	/* the quantile for the largest of a run's 6 windows: 0.95^(1/6) */
 	k = pow(0.95, 1.0 / 6);
-	ck_assert(fabs(b.t - rec_t_quantile(k, 17)) < 1e-9);
-	ck_assert(b.bound_cpus > b.own_cpus);
-	ck_assert(fabs(b.bound_cpus - (b.mean_cpus + b.t * b.sd_cpus * sqrt(19.0 / 18))) < 1e-4);
-	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)(b.bound_cpus * 100000 + 0.5));
+	ck_assert(fabs(r.bound.t - rec_t_quantile(k, 17)) < 1e-9);
+	ck_assert(r.bound.bound_cpus > r.bound.own_cpus);
+	ck_assert(fabs(r.bound.bound_cpus - (r.bound.mean_cpus +
+					     r.bound.t * r.bound.sd_cpus * sqrt(19.0 / 18))) < 1e-4);
+	ck_assert_uint_eq(r.best.bw.quota_us, (uint64_t)(r.bound.bound_cpus * 100000 + 0.5));
 	cgctl_bw_trace_free(t);
 }
 END_TEST
@@ -698,7 +701,6 @@ START_TEST(recommend_cap_all_cpus)
 	const char shrt[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 20ms\n0 idle 30ms\n0 busy 20ms\n";
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
 	struct cgctl_bw_recommendation r;
-	struct cgctl_bw_runs_bound b;
 	struct cgctl_bw_trace *t;
 
 	ck_assert_int_eq(cgctl_bw_trace_parse(sat, strlen(sat), &t, &e), 0);
@@ -719,9 +721,9 @@ START_TEST(recommend_cap_all_cpus)
 	cgctl_bw_trace_free(t);
 	ck_assert_int_eq(cgctl_bw_trace_parse(shrt, strlen(shrt), &t, &e), 0);
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
-						 0, &r, NULL, &b, &e), 0);
-	ck_assert_int_eq(b.method, CGCTL_BW_BOUND_NONE);
-	ck_assert(b.sd_cpus == 0 && b.t == 0);
+						 0, &r, NULL, &e), 0);
+	ck_assert_int_eq(r.bound.method, CGCTL_BW_BOUND_NONE);
+	ck_assert(r.bound.sd_cpus == 0 && r.bound.t == 0);
 	cgctl_bw_trace_free(t);
 }
 END_TEST
@@ -767,15 +769,15 @@ START_TEST(recommend_runs_errors)
 	t[0] = ok;
 	t[1] = none;
 	memset(&e, 0, sizeof(e));
-	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 2, &o, 0, &r, NULL, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 2, &o, 0, &r, NULL, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "recording 2: "));
-	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 0, &o, 0, &r, NULL, NULL, &e), -EINVAL);
-	ck_assert_int_eq(cgctl_bw_recommend_runs(NULL, 1, &o, 0, &r, NULL, NULL, &e), -EINVAL);
-	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0.3, &r, NULL, NULL, &e), -EINVAL);
-	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 1.0, &r, NULL, NULL, &e), -EINVAL);
-	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, NAN, &r, NULL, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 0, &o, 0, &r, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(NULL, 1, &o, 0, &r, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0.3, &r, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 1.0, &r, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, NAN, &r, NULL, &e), -EINVAL);
 	o.size = 0;	/* a caller built against no known layout */
-	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, NULL, NULL, &e), -EINVAL);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, NULL, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "unknown size"));
 	cgctl_bw_trace_free(ok);
 	cgctl_bw_trace_free(none);

@@ -1072,7 +1072,7 @@ static void n_cgctl_bw_recommend(void)
 
 static void n_cgctl_bw_recommend_runs(void)
 {
-	WANT_EINVAL(cgctl_bw_recommend_runs(NULL, 0, NULL, 0, NULL, NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_bw_recommend_runs(NULL, 0, NULL, 0, NULL, NULL, NULL));
 }
 
 static void n_cgctl_move_throttle_limits(void)
