@@ -576,4 +576,29 @@ CGCTL_CGROUP_SET_(pids_max, CGCTL_KNOB_PIDS_MAX)
 }
 #endif
 
+/* stat's batch reader before the cgroup object (lib/kernel/kstat-many.c): internal
+ * since `cgctl stat` reads struct cgctl_cgroup snapshots (issue 28). */
+/* One cgroup of cgctl_stat_read_many(). */
+struct cgctl_stat_item {
+	const char *mem_path;	/* in: the cgroup in the memory mount; NULL: not read */
+	const char *cpu_path;	/* in: the cgroup in the cpu mount; NULL: not read */
+	const char *acct_path;	/* in: the cgroup in the cpuacct mount (v1); NULL: cpu_path */
+	int mem_r;		/* out: as cgctl_memstat_read_flags(); -ENODEV not read */
+	int cpu_r;		/* out: as cgctl_cpubw_read_flags(); -ENODEV not read */
+	struct cgctl_memstat mem;
+	struct cgctl_cpubw cpu;
+};
+/*
+ * cgctl_stat_read_many: cgctl_memstat_read_flags(@mem, @mem_flags) and
+ * cgctl_cpubw_read_flags(@cpu, @acct, @cpu_flags) of each of the @n @items, each result
+ * in its item.  @mem or @cpu NULL: that side is not read.  From 128 items, on a caller
+ * that may run on two CPUs, the second half is read by a thread this call starts (every
+ * signal blocked) and joins before it returns (lib/kernel/kstat-many.c).
+ * Returns: 0 (each item has its own result), -EINVAL.
+ */
+int cgctl_stat_read_many(struct cgctl_ctx *ctx, const struct cgctl_mount *mem,
+			 unsigned int mem_flags, const struct cgctl_mount *cpu,
+			 const struct cgctl_mount *acct, unsigned int cpu_flags,
+			 struct cgctl_stat_item *items, size_t n);
+
 #endif

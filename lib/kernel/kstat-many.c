@@ -45,10 +45,10 @@ static void *read_range(void *arg)
 	return NULL;
 }
 
-CGCTL_EXPORT int cgctl_stat_read_many(struct cgctl_ctx *ctx, const struct cgctl_mount *mem,
-				      unsigned int mem_flags, const struct cgctl_mount *cpu,
-				      const struct cgctl_mount *acct, unsigned int cpu_flags,
-				      struct cgctl_stat_item *items, size_t n)
+int cgctl_stat_read_many(struct cgctl_ctx *ctx, const struct cgctl_mount *mem,
+			 unsigned int mem_flags, const struct cgctl_mount *cpu,
+			 const struct cgctl_mount *acct, unsigned int cpu_flags,
+			 struct cgctl_stat_item *items, size_t n)
 {
 	struct many w = { ctx, mem, cpu, acct, mem_flags, cpu_flags, items, 0, n };
 	struct many half = w;
