@@ -30,20 +30,11 @@
 
 #include "internal.h"
 #include "engine/bandwidth.h"
+#include "util/num.h"
 #include "predict/record-internal.h"
 #include "predict/recommend-internal.h"
 
 #define BOOT_SEED 0x9e3779b97f4a7c15ULL
-
-/* splitmix64 (Steele, Lea & Flood 2014): small, and the same sequence everywhere. */
-static uint64_t next_u64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* The @k-th largest (0: the largest) of @a[0..@n), @a reordered: selection with a
  * three-way partition (many periods may have the same demand, 0 or all CPUs). */
@@ -172,7 +163,7 @@ int rec_bootstrap(const struct rec_search *s, uint64_t period_us, double own_cpu
 	m = MIN(m, n - 1);
 	for (size_t k = 0; k < nres; k++) {
 		for (size_t i = 0; i < n;) {
-			size_t start = (size_t)(next_u64(&seed) % n);
+			size_t start = (size_t)(cgctl_splitmix64(&seed) % n);
 
 			for (size_t j = 0; j < l && i < n; j++, i++)
 				x[i] = d[(start + j) % n];
