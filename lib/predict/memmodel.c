@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "predict/moveplan.h"
 
 /* memory.max and *_limit_in_bytes parse "max", "-1" and PAGE_COUNTER_MAX to UINT64_MAX */
 static bool read_opt(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
@@ -94,23 +95,32 @@ CGCTL_EXPORT int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgc
 	return 0;
 }
 
-CGCTL_EXPORT unsigned int cgctl_mem_subtree_size(struct cgctl_ctx *ctx,
-						 const struct cgctl_mount *m,
-						 const char *path)
+unsigned int cgctl_mem_subtree_size_upto(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+					 const char *path, unsigned int max)
 {
 	char **kids = NULL;
-	ssize_t n = cgctl_cg_children(ctx, m, path, &kids);
+	ssize_t n;
 	unsigned int total = 1;
 
-	for (ssize_t i = 0; i < n; i++) {
+	if (max <= 1)
+		return 1;
+	n = cgctl_cg_children(ctx, m, path, &kids);
+	for (ssize_t i = 0; i < n && total < max; i++) {
 		char sub[PATH_MAX];
 
 		snprintf(sub, sizeof(sub), "%s/%s", strcmp(path, "/") ? path : "", kids[i]);
-		total += cgctl_mem_subtree_size(ctx, m, sub);
+		total += cgctl_mem_subtree_size_upto(ctx, m, sub, max - total);
 	}
 	if (n >= 0)
 		cgctl_strv_free(kids);
 	return total;
+}
+
+CGCTL_EXPORT unsigned int cgctl_mem_subtree_size(struct cgctl_ctx *ctx,
+						 const struct cgctl_mount *m,
+						 const char *path)
+{
+	return cgctl_mem_subtree_size_upto(ctx, m, path, UINT_MAX);
 }
 
 static uint64_t pages_of(uint64_t bytes)

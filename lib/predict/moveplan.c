@@ -281,11 +281,17 @@ CGCTL_EXPORT uint64_t cgctl_move_tolerance_bytes(struct cgctl_ctx *ctx,
 						 const struct cgctl_mem_model *mm,
 						 const char *path)
 {
+	struct cgctl_memcg_era era;
+	unsigned int n;
+
 	if (!ctx || !mm || !mm->m || !path)
 		return 0;
-	return cgctl_memcg_stock_max_pages(mm->kver, mm->ncpu,
-					   cgctl_mem_subtree_size(ctx, mm->m, path)) *
-	       CGCTL_PAGE_SIZE;
+	/* the stock holds at most stock_slots cgroups a CPU: counting the subtree past
+	 * that changes nothing (a move beside 2,000 sibling cgroups walked them all) */
+	if (cgctl_memcg_era_get(mm->kver, &era) < 0)
+		return 0;
+	n = cgctl_mem_subtree_size_upto(ctx, mm->m, path, era.stock_slots);
+	return cgctl_memcg_stock_max_pages(mm->kver, mm->ncpu, n) * CGCTL_PAGE_SIZE;
 }
 
 bool cgctl_memcg_moves_charges(uint32_t kver)

@@ -11,4 +11,10 @@
 void cgctl_move_input_add_unmapped(struct cgctl_move_input *in,
 				   const struct cgctl_unmapped_cache *c);
 
+/* The number of cgroups in the subtree of @path, itself included, counted up to @max
+ * (>= 1; an unreadable directory counts as a leaf): a bound that needs only the first
+ * few need not walk 2,000 siblings. */
+unsigned int cgctl_mem_subtree_size_upto(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+					 const char *path, unsigned int max);
+
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "libcgctl.h"
+#include "predict/moveplan.h"
 #include "testutil.h"
 #include "validate/scenarios.h"
 
@@ -494,6 +495,12 @@ START_TEST(counters_and_model)
 	ck_assert_int_eq(cgctl_memcg_parent(mm.tree, 2), 1);
 	ck_assert_int_eq(cgctl_mem_model_node(ctx, &mm, "a"), -EINVAL);
 	ck_assert_uint_eq(cgctl_mem_subtree_size(ctx, v1, "/a"), 2);
+	/* counted up to a bound: what the stock can hold, not every sibling */
+	ck_assert_uint_eq(cgctl_mem_subtree_size(ctx, v1, "/"), 3);
+	ck_assert_uint_eq(cgctl_mem_subtree_size_upto(ctx, v1, "/", 100), 3);
+	ck_assert_uint_eq(cgctl_mem_subtree_size_upto(ctx, v1, "/", 2), 2);
+	ck_assert_uint_eq(cgctl_mem_subtree_size_upto(ctx, v1, "/", 1), 1);
+	ck_assert_uint_eq(cgctl_mem_subtree_size_upto(ctx, v1, "/", 0), 1);
 	cgctl_mem_model_free(&mm);
 	cgctl_unref(ctx);
 	tu_rmtree(root);
