@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <systemd/sd-bus.h>
 
 #include "systemd-route.h"
+#include "util/sdbus.h"
 
 int sd_attach(struct cli *cli, const struct cgctl_mount *m, const char *path, pid_t pid,
 	      struct sd_attach *a)
@@ -31,9 +31,9 @@ int sd_attach(struct cli *cli, const struct cgctl_mount *m, const char *path, pi
 	a->how = "direct";	/* systemd's host: the move says how it went */
 	if (u.below)		/* below a unit: its delegate's (or --force's) business */
 		return 0;
-	r = sd_bus_open_system(&bus);
+	r = sdbus_open_system(&bus);
 	if (r >= 0)
-		r = sd_bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
+		r = sym_sd_bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
 				       "org.freedesktop.systemd1.Manager",
 				       "AttachProcessesToUnit", &err, NULL, "ssau", u.name, "",
 				       1, (uint32_t)pid);
@@ -41,8 +41,8 @@ int sd_attach(struct cli *cli, const struct cgctl_mount *m, const char *path, pi
 		snprintf(a->why, sizeof(a->why), "systemd did not attach it to %s (%s): "
 			 "cgroup.procs written", u.name,
 			 err.message ? err.message : strerror(-r));
-	sd_bus_error_free(&err);
-	sd_bus_flush_close_unref(bus);
+	sym_sd_bus_error_free(&err);
+	sym_sd_bus_flush_close_unref(bus);
 	if (r < 0)
 		return 0;
 	/* systemd moved it: where it is now is the proof */

@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <systemd/sd-bus.h>
 
 #include "systemd-scope.h"
+#include "util/sdbus.h"
 
 /* systemd's job to start a scope; under TCG a loaded VM takes seconds */
 #define JOB_TIMEOUT_USEC (60ULL * 1000000ULL)
@@ -84,7 +84,7 @@ static int on_job_removed(sd_bus_message *msg, void *data, sd_bus_error *err)
 	uint32_t id;
 
 	(void)err;
-	if (sd_bus_message_read(msg, "uoss", &id, &path, &unit, &result) < 0)
+	if (sym_sd_bus_message_read(msg, "uoss", &id, &path, &unit, &result) < 0)
 		return 0;
 	if (w->path && !strcmp(path, w->path)) {
 		w->done = true;
@@ -116,40 +116,40 @@ static int start_scope(const char *unit, const char *slice, pid_t pid, char *why
 	uint64_t end;
 	int r;
 
-	r = sd_bus_open_system(&bus);
+	r = sdbus_open_system(&bus);
 	if (r < 0) {
 		snprintf(why, len, "cannot connect to systemd's bus: %s", strerror(-r));
 		return r;
 	}
-	r = sd_bus_match_signal(bus, NULL, mgr_dest, mgr_path, mgr_iface, "JobRemoved",
+	r = sym_sd_bus_match_signal(bus, NULL, mgr_dest, mgr_path, mgr_iface, "JobRemoved",
 				on_job_removed, &w);
 	/* systemd sends job signals on the system bus only while a client subscribed */
 	if (r >= 0)
-		r = sd_bus_call_method(bus, mgr_dest, mgr_path, mgr_iface, "Subscribe", &err,
+		r = sym_sd_bus_call_method(bus, mgr_dest, mgr_path, mgr_iface, "Subscribe", &err,
 				       NULL, "");
 	if (r >= 0)
-		r = sd_bus_message_new_method_call(bus, &m, mgr_dest, mgr_path, mgr_iface,
+		r = sym_sd_bus_message_new_method_call(bus, &m, mgr_dest, mgr_path, mgr_iface,
 						   "StartTransientUnit");
 	if (r >= 0)
-		r = sd_bus_message_append(m, "ss", unit, "fail");
+		r = sym_sd_bus_message_append(m, "ss", unit, "fail");
 	if (r >= 0)
-		r = sd_bus_message_open_container(m, 'a', "(sv)");
+		r = sym_sd_bus_message_open_container(m, 'a', "(sv)");
 	if (r >= 0)
-		r = sd_bus_message_append(m, "(sv)(sv)(sv)(sv)",
+		r = sym_sd_bus_message_append(m, "(sv)(sv)(sv)(sv)",
 					  "Description", "s", "cgctl scratch cgroups (delegated)",
 					  "Delegate", "b", 1,
 					  "CollectMode", "s", "inactive-or-failed",
 					  "PIDs", "au", 1, (uint32_t)pid);
 	if (r >= 0 && slice[0])
-		r = sd_bus_message_append(m, "(sv)", "Slice", "s", slice);
+		r = sym_sd_bus_message_append(m, "(sv)", "Slice", "s", slice);
 	if (r >= 0)
-		r = sd_bus_message_close_container(m);
+		r = sym_sd_bus_message_close_container(m);
 	if (r >= 0)
-		r = sd_bus_message_append(m, "a(sa(sv))", 0);
+		r = sym_sd_bus_message_append(m, "a(sa(sv))", 0);
 	if (r >= 0)
-		r = sd_bus_call(bus, m, 0, &err, &reply);
+		r = sym_sd_bus_call(bus, m, 0, &err, &reply);
 	if (r >= 0)
-		r = sd_bus_message_read(reply, "o", &job);
+		r = sym_sd_bus_message_read(reply, "o", &job);
 	if (r < 0) {
 		snprintf(why, len, "StartTransientUnit %s: %s", unit,
 			 err.message ? err.message : strerror(-r));
@@ -160,11 +160,11 @@ static int start_scope(const char *unit, const char *slice, pid_t pid, char *why
 	while (!w.done) {
 		uint64_t t = now_usec();
 
-		r = sd_bus_process(bus, NULL);
+		r = sym_sd_bus_process(bus, NULL);
 		if (r > 0)
 			continue;
 		if (r == 0 && t < end)
-			r = sd_bus_wait(bus, end - t);
+			r = sym_sd_bus_wait(bus, end - t);
 		if (r >= 0 && t >= end)
 			r = -ETIMEDOUT;
 		if (r < 0) {
@@ -178,10 +178,10 @@ static int start_scope(const char *unit, const char *slice, pid_t pid, char *why
 		snprintf(why, len, "%s: systemd's job ended '%s'", unit, w.result);
 	}
 out:
-	sd_bus_error_free(&err);
-	sd_bus_message_unref(reply);
-	sd_bus_message_unref(m);
-	sd_bus_flush_close_unref(bus);
+	sym_sd_bus_error_free(&err);
+	sym_sd_bus_message_unref(reply);
+	sym_sd_bus_message_unref(m);
+	sym_sd_bus_flush_close_unref(bus);
 	return r < 0 ? r : 0;
 }
 

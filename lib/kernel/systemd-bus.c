@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <systemd/sd-bus.h>
 
 #include "internal.h"
 #include "kernel/cgfs.h"
 #include "kernel/systemd.h"
+#include "util/sdbus.h"
 
 #define PROPS_MAX 16
 #define SETTLE_MS 1000
@@ -48,25 +48,25 @@ static int set_props(sd_bus *bus, const char *unit, const struct props *ps, bool
 	sd_bus_message *m = NULL;
 	int r;
 
-	r = sd_bus_message_new_method_call(bus, &m, "org.freedesktop.systemd1",
+	r = sym_sd_bus_message_new_method_call(bus, &m, "org.freedesktop.systemd1",
 					   "/org/freedesktop/systemd1",
 					   "org.freedesktop.systemd1.Manager",
 					   "SetUnitProperties");
 	if (r >= 0)
-		r = sd_bus_message_append(m, "sb", unit, runtime);
+		r = sym_sd_bus_message_append(m, "sb", unit, runtime);
 	if (r >= 0)
-		r = sd_bus_message_open_container(m, 'a', "(sv)");
+		r = sym_sd_bus_message_open_container(m, 'a', "(sv)");
 	for (size_t i = 0; r >= 0 && i < ps->n; i++)
-		r = sd_bus_message_append(m, "(sv)", ps->p[i].name, "t", ps->p[i].value);
+		r = sym_sd_bus_message_append(m, "(sv)", ps->p[i].name, "t", ps->p[i].value);
 	if (r >= 0)
-		r = sd_bus_message_close_container(m);
+		r = sym_sd_bus_message_close_container(m);
 	if (r >= 0)
-		r = sd_bus_call(bus, m, 0, &err, NULL);
+		r = sym_sd_bus_call(bus, m, 0, &err, NULL);
 	if (r < 0)
 		cgctl_error_set(e, -r, "%s: SetUnitProperties: %s", unit,
 				err.message ? err.message : strerror(-r));
-	sd_bus_error_free(&err);
-	sd_bus_message_unref(m);
+	sym_sd_bus_error_free(&err);
+	sym_sd_bus_message_unref(m);
 	return r < 0 ? r : 0;
 }
 
@@ -201,7 +201,7 @@ static int apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 	if (r < 0)
 		return cgctl_error_set(e, -r, "%s: cannot read the current settings: %s",
 				       u->cgroup, strerror(-r));
-	r = sd_bus_open_system(&bus);
+	r = sdbus_open_system(&bus);
 	if (r < 0)
 		return cgctl_error_set(e, -r, "cannot connect to systemd's bus: %s",
 				       strerror(-r));
@@ -217,7 +217,7 @@ static int apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 	if (r < 0 && props_set && old.n)	/* all or nothing: the old properties back */
 		(void)set_props(bus, u->name, &old, runtime, NULL);
 	undo(ctx, m, u->cgroup, &done, r < 0);
-	sd_bus_flush_close_unref(bus);
+	sym_sd_bus_flush_close_unref(bus);
 	return r;
 }
 

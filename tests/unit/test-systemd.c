@@ -15,6 +15,7 @@
 
 #include "libcgctl.h"
 #include "kernel/systemd.h"
+#include "util/sdbus.h"
 #include "testutil.h"
 
 static void owner(const char *path, const char *name, const char *cgroup, bool below)
@@ -27,6 +28,25 @@ static void owner(const char *path, const char *name, const char *cgroup, bool b
 		      u.cgroup, cgroup);
 	ck_assert_msg(u.below == below, "%s: below %d", path, u.below);
 }
+
+/* libsystemd is loaded at first use, not linked: the load finds every function, and
+ * what follows is sd_bus_open_system()'s own answer (no bus here: an error, not
+ * -ELIBACC) */
+START_TEST(sdbus_loaded_on_demand)
+{
+	sd_bus *bus = NULL;
+	int r = sdbus_open_system(&bus);
+
+	ck_assert_int_ne(r, -ELIBACC);
+	ck_assert_ptr_nonnull(sym_sd_bus_call_method);
+	ck_assert_ptr_nonnull(sym_sd_bus_wait);
+	if (r >= 0)
+		sym_sd_bus_flush_close_unref(bus);
+	else
+		ck_assert_ptr_null(bus);
+	ck_assert_int_eq(sdbus_open_system(NULL), -EINVAL);
+}
+END_TEST
 
 START_TEST(unit_of_path)
 {
@@ -269,6 +289,7 @@ int main(void)
 	TCase *tc = tcase_create("units");
 
 	tcase_add_test(tc, unit_of_path);
+	tcase_add_test(tc, sdbus_loaded_on_demand);
 	tcase_add_test(tc, unit_names);
 	tcase_add_test(tc, writer);
 	tcase_add_test(tc, property_mapping);
