@@ -4,37 +4,56 @@
  * spelling of unlimited and absent), and a memcg model (lib/engine/memcg*) seeded from
  * them for a cgroup and its ancestors: what `cgctl mem`, `cgctl move` and validate read.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
+#include "kernel/cgfs.h"
 #include "predict/moveplan.h"
 
-/* memory.max and *_limit_in_bytes parse "max", "-1" and PAGE_COUNTER_MAX to UINT64_MAX */
-static bool read_opt(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		     const char *file, uint64_t *v)
+/* One value file of the cgroup open at @dfd (one dir open for all of a cgroup's
+ * counters: a move reads them for each level before and after).  memory.max and
+ * *_limit_in_bytes parse "max", "-1" and PAGE_COUNTER_MAX to UINT64_MAX. */
+static int read_u64_at(int dfd, const char *file, uint64_t *v)
 {
-	if (cgctl_cg_read_u64(ctx, m, path, file, v) == 0)
+	char buf[64];
+	ssize_t n;
+	int fd = cgctl_cg_open_in(dfd, file, O_RDONLY);
+
+	if (fd < 0)
+		return fd;
+	n = cgctl_read_small(fd, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if ((size_t)n >= sizeof(buf) - 1)
+		return -EOVERFLOW;
+	return cgctl_parse_mem_limit(buf, (size_t)n, v);
+}
+
+static bool read_opt(int dfd, const char *file, uint64_t *v)
+{
+	if (read_u64_at(dfd, file, v) == 0)
 		return true;
 	*v = UINT64_MAX;
 	return false;
 }
 
-static void read_v2(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		    struct cgctl_mem_counters *c)
+static void read_v2(int dfd, struct cgctl_mem_counters *c)
 {
-	if (read_opt(ctx, m, path, "memory.max", &c->limit))
+	if (read_opt(dfd, "memory.max", &c->limit))
 		c->present |= CGCTL_MEMC_LIMIT;
-	if (read_opt(ctx, m, path, "memory.peak", &c->max_usage))
+	if (read_opt(dfd, "memory.peak", &c->max_usage))
 		c->present |= CGCTL_MEMC_MAX_USAGE;
-	c->present_memsw = read_opt(ctx, m, path, "memory.swap.current", &c->memsw_usage);
-	read_opt(ctx, m, path, "memory.swap.max", &c->memsw_limit);
-	read_opt(ctx, m, path, "memory.swap.peak", &c->memsw_max_usage);
+	c->present_memsw = read_opt(dfd, "memory.swap.current", &c->memsw_usage);
+	read_opt(dfd, "memory.swap.max", &c->memsw_limit);
+	read_opt(dfd, "memory.swap.peak", &c->memsw_max_usage);
 }
 
-static void read_v1(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		    struct cgctl_mem_counters *c)
+static void read_v1(int dfd, struct cgctl_mem_counters *c)
 {
 	static const struct {
 		const char *file;
@@ -54,13 +73,13 @@ static void read_v1(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const ch
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
-		if (read_opt(ctx, m, path, f[i].file, (uint64_t *)((char *)c + f[i].off)))
+		if (read_opt(dfd, f[i].file, (uint64_t *)((char *)c + f[i].off)))
 			c->present |= f[i].bit;
-	c->present_memsw = read_opt(ctx, m, path, "memory.memsw.usage_in_bytes",
+	c->present_memsw = read_opt(dfd, "memory.memsw.usage_in_bytes",
 				    &c->memsw_usage);
-	read_opt(ctx, m, path, "memory.memsw.limit_in_bytes", &c->memsw_limit);
-	read_opt(ctx, m, path, "memory.memsw.failcnt", &c->memsw_failcnt);
-	read_opt(ctx, m, path, "memory.memsw.max_usage_in_bytes", &c->memsw_max_usage);
+	read_opt(dfd, "memory.memsw.limit_in_bytes", &c->memsw_limit);
+	read_opt(dfd, "memory.memsw.failcnt", &c->memsw_failcnt);
+	read_opt(dfd, "memory.memsw.max_usage_in_bytes", &c->memsw_max_usage);
 }
 
 /* The v2 root has no memory.current, memory.max, memory.peak nor memory.swap.* (the
@@ -73,25 +92,30 @@ static bool is_v2_root(const struct cgctl_mount *m, const char *path)
 CGCTL_EXPORT int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 					 const char *path, struct cgctl_mem_counters *c)
 {
-	int r;
+	int dfd, r;
 
 	if (!ctx || !m || !path || !c)
 		return -EINVAL;
 	memset(c, 0xff, sizeof(*c));
 	c->present = 0;
 	c->present_memsw = false;
-	r = cgctl_cg_read_u64(ctx, m, path, m->version == 2 ? "memory.current" :
-			      "memory.usage_in_bytes", &c->usage);
+	dfd = cgctl_cg_open(ctx, m, path);
+	if (dfd < 0)
+		return dfd;
+	r = read_u64_at(dfd, m->version == 2 ? "memory.current" : "memory.usage_in_bytes",
+			&c->usage);
 	if (r == 0)
 		c->present |= CGCTL_MEMC_USAGE;
-	else if (!(r == -ENOENT && is_v2_root(m, path)))
+	else if (!(r == -ENOENT && is_v2_root(m, path))) {
+		close(dfd);
 		return r;
-	else
+	} else
 		c->usage = UINT64_MAX;
 	if (m->version == 2)
-		read_v2(ctx, m, path, c);
+		read_v2(dfd, c);
 	else
-		read_v1(ctx, m, path, c);
+		read_v1(dfd, c);
+	close(dfd);
 	return 0;
 }
 
