@@ -767,8 +767,9 @@ CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
  *            cpu controller: usage, user and system only)
  *   CPU_ALL  CPU and cpu.quota, cpu.period, cpu.burst (µs, quota UINT64_MAX: unlimited),
  *            cpu.stat.throttled_local_ns (cpu.stat.local, 6.6+)
- *   PSI      cpu.pressure.*: {some,full}.{avg10,avg60,avg300} (hundredths of a
- *            percent), {some,full}.total_us
+ *   PSI      cpu.pressure.* (a cgroup of the cpu hierarchy) and memory.pressure.* (of
+ *            the memory hierarchy), v2: {some,full}.{avg10,avg60,avg300} (hundredths
+ *            of a percent), {some,full}.total_us
  *   EVENTS   memory.events.KEY and memory.events.local.KEY, every KEY of
  *            cgctl_mem_event_name() (v2)
  *   TASKS    tasks.{running,sleeping,uninterruptible,stopped}, tasks.io_wait
