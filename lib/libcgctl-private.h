@@ -66,6 +66,8 @@ int cgctl_parse_keyed_s64(const char *buf, size_t len, const char *key, int64_t 
 /* A file holding one decimal u64 (memory.current, cpuacct.usage), optional trailing
  * newline.  Returns: 0, -EINVAL, -ERANGE. */
 int cgctl_parse_u64(const char *buf, size_t len, uint64_t *ret);
+/* v1 cpuacct.usage (ns) -> st->usage_ns.  Returns: 0, -EINVAL, -ERANGE. */
+int cgctl_parse_cpuacct_usage(const char *buf, size_t len, struct cgctl_cpu_stat *st);
 /* v1 cpuacct.stat ("user N\nsystem N" in USER_HZ ticks, @user_hz from
  * sysconf(_SC_CLK_TCK)) -> st->user_ns, system_ns.  Returns: 0, -EINVAL, -ERANGE. */
 int cgctl_parse_cpuacct_stat(const char *buf, size_t len, unsigned long user_hz,
@@ -82,6 +84,113 @@ int cgctl_parse_cpu_max(const char *buf, size_t len, uint64_t *quota_us,
 int cgctl_parse_cfs_quota(const char *buf, size_t len, uint64_t *quota_us);
 
 /* ===== kernel: statistics ===== */
+/* The readers behind struct cgctl_cgroup_stat (lib/kernel/cgroup-stat.c): internal
+ * since bw show, mem show and tree read through the snapshot (issue 28). */
+/* Pressure stall information (cgroup v2 memory.pressure, cpu.pressure, io.pressure):
+ * the averages in hundredths of a percent ("avg10=1.25" -> 125), total in µs. */
+struct cgctl_psi_line {
+	bool present;		/* the line was printed (cpu "full": 5.13+) */
+	uint32_t avg10, avg60, avg300;
+	uint64_t total_us;
+};
+struct cgctl_psi {
+	struct cgctl_psi_line some, full;
+};
+
+/* Normalised statistics of a cgroup, v1 and v2 (lib/kernel/kstat.c). */
+#define CGCTL_MEMSTAT_FAILCNT	(1u << 0)	/* v1 only */
+#define CGCTL_MEMSTAT_PEAK	(1u << 1)	/* v1 max_usage, v2 memory.peak */
+#define CGCTL_MEMSTAT_MEMSW	(1u << 2)	/* v1 memsw.* (swap accounting on) */
+#define CGCTL_MEMSTAT_SWAP	(1u << 3)	/* v2 memory.swap.* */
+#define CGCTL_MEMSTAT_EVENTS	(1u << 4)	/* v2 memory.events */
+#define CGCTL_MEMSTAT_NO_USAGE	(1u << 5)	/* usage unknown: the v2 root has no
+						 * memory.current (usage reads 0) */
+#define CGCTL_MEMSTAT_HIGH	(1u << 6)	/* v2 memory.high */
+#define CGCTL_MEMSTAT_PRESSURE	(1u << 7)	/* v2 memory.pressure (PSI on) */
+struct cgctl_memstat {
+	int version;
+	uint64_t usage;		/* bytes: usage_in_bytes / memory.current */
+	uint64_t limit;		/* bytes, UINT64_MAX = unlimited */
+	uint64_t failcnt;
+	uint64_t peak;		/* bytes */
+	uint64_t memsw_usage, memsw_limit, memsw_failcnt;
+	uint64_t swap_usage, swap_limit;
+	uint64_t events_max, events_oom, events_oom_kill;
+	uint64_t events_low, events_high;	/* v2 memory.events, with the above */
+	uint64_t high;		/* bytes: v2 memory.high, UINT64_MAX = unlimited */
+	struct cgctl_psi pressure;	/* v2 memory.pressure (CGCTL_MEMSTAT_PRESSURE) */
+	unsigned int present;	/* CGCTL_MEMSTAT_* */
+};
+/* Read the memory figures of @path in the memory hierarchy @m (v1 or v2).
+ * Returns: 0, -ENOENT (no such cgroup), -errno. */
+int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		       struct cgctl_memstat *st);
+
+#define CGCTL_CPUBW_BURST	(1u << 0)	/* the kernel has burst (CGCTL_BW_FEAT_BURST) */
+#define CGCTL_CPUBW_LOCAL	(1u << 1)	/* cpu.stat.local present (6.6+) */
+struct cgctl_cpubw {
+	int version;
+	uint64_t quota_us;	/* UINT64_MAX = unlimited */
+	uint64_t period_us;
+	uint64_t burst_us;
+	struct cgctl_cpu_stat stat;	/* see the parse section */
+	uint64_t throttled_local_ns;
+	unsigned int present;	/* CGCTL_CPUBW_* */
+};
+/*
+ * Read quota/period/burst and cpu.stat (+ cpu.stat.local) of @path in the cpu hierarchy
+ * @m; with @acct (v1 cpuacct hierarchy, may be NULL or == @m) and @acct_path (NULL:
+ * @path), the usage comes from cpuacct.usage.  Returns: 0, -ENOENT, -errno.
+ */
+int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		     const struct cgctl_mount *acct, const char *acct_path,
+		     struct cgctl_cpubw *bw);
+
+/* Read @file ("memory.pressure", ...) of @path.  Returns: 0, -EOPNOTSUPP on a v1
+ * hierarchy (no pressure files), -ENOENT (no such file: PSI off or too old a kernel),
+ * -errno, or cgctl_psi_parse()'s error. */
+int cgctl_psi_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		   const char *file, struct cgctl_psi *ret);
+
+/* memory.events / memory.events.local (v2), typed: count[e] is valid when bit
+ * (1u << e) of present is set (the kernel printed the key). */
+enum cgctl_mem_event {
+	CGCTL_MEMEV_LOW,
+	CGCTL_MEMEV_HIGH,
+	CGCTL_MEMEV_MAX,
+	CGCTL_MEMEV_OOM,
+	CGCTL_MEMEV_OOM_KILL,		/* 4.19+ */
+	CGCTL_MEMEV_OOM_GROUP_KILL,	/* 5.16+ */
+	CGCTL_MEMEV_SOCK_THROTTLED,	/* 6.10+ */
+	CGCTL_MEMEV_NR
+};
+struct cgctl_mem_events {
+	unsigned int present;
+	uint64_t count[CGCTL_MEMEV_NR];
+};
+/* Returns: the kernel's key of @e ("oom_kill"), NULL when @e is out of range. */
+const char *cgctl_mem_event_name(enum cgctl_mem_event e);
+/* memory.events (@local false: the subtree) or memory.events.local of @path.
+ * Returns: 0, -EOPNOTSUPP on v1, -ENOENT (no such file), -errno, or the parse error. */
+int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			  const char *path, bool local, struct cgctl_mem_events *ret);
+/*
+ * cgctl_memstat_read() and cgctl_cpubw_read() reading only what the caller prints
+ * (lib/kernel/kstat.c).  Memory: CGCTL_MEMSTAT_LEAN reads usage, limit and (v1) failcnt
+ * only, each file in one openat2(): 2 or 3 files a cgroup instead of up to 7;
+ * CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT leaves memsw_failcnt 0.  CPU: CGCTL_CPUBW_LEAN reads
+ * only cpu.stat and (v1, with @acct) cpuacct.usage; quota_us is then UINT64_MAX,
+ * period_us, burst_us and throttled_local_ns 0, and present has neither
+ * CGCTL_CPUBW_BURST nor CGCTL_CPUBW_LOCAL.
+ */
+#define CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT	(1u << 0)
+#define CGCTL_MEMSTAT_LEAN			(1u << 1)
+/* Returns: as cgctl_memstat_read(): 0, -ENOENT, -EOPNOTSUPP (no memory controller
+ * there), -errno. */
+int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			     const char *path, unsigned int flags, struct cgctl_memstat *st);
+#define CGCTL_CPUBW_LEAN			(1u << 0)
+
 /* Parse a pressure file as psi_show() prints it.  Returns: 0, -EINVAL (no "some"
  * line, a line twice, a field missing or malformed), -ERANGE. */
 int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret);
