@@ -751,94 +751,10 @@ int cgctl_memcg_usage_interval(uint32_t kver, unsigned int ncpu, unsigned int ns
 
 /* A model tree of memory cgroups with per-cpu stocks. */
 struct cgctl_memcg_tree;
-#define CGCTL_MEMCG_V2		(1u << 0)	/* cgroup v2 files and rules */
-#define CGCTL_MEMCG_SWAP_ACCOUNT (1u << 1)	/* v1 memsw accounting enabled */
-/* A tree with only the root (id CGCTL_MEMCG_ROOT).  @seed feeds the stock eviction PRNG.
- * Returns: 0, -EINVAL (kver, ncpu 0 or > 4096), -ENOMEM. */
-int cgctl_memcg_tree_new(struct cgctl_memcg_tree **ret, uint32_t kver, unsigned int ncpu,
-			 unsigned int flags, uint64_t seed);
-void cgctl_memcg_tree_free(struct cgctl_memcg_tree *t);
-/* mkdir: a child of @parent; use_hierarchy is inherited.  Returns: the new id, -EINVAL
- * (bad parent), -ENOMEM. */
-int cgctl_memcg_create(struct cgctl_memcg_tree *t, int parent);
-/* memory.move_charge_at_immigrate write, validated per era.  Returns: 0, -EINVAL,
- * -ENOENT (no such file: before 2.6.34 or v2). */
-int cgctl_memcg_set_move_charge(struct cgctl_memcg_tree *t, int id, unsigned int val);
-
-/* Options of one charge (how the caller's world answers reclaim and OOM). */
-struct cgctl_memcg_charge_opts {
-	uint64_t reclaim_per_round;	/* pages one reclaim round frees (0: nothing) */
-	uint64_t oom_frees;		/* pages an OOM kill frees (0: OOM kills nothing) */
-	unsigned int gfp;		/* CGCTL_MEMCG_GFP_* */
-};
-#define CGCTL_MEMCG_GFP_NOWAIT	(1u << 0)	/* no direct reclaim (atomic) */
-#define CGCTL_MEMCG_GFP_NORETRY	(1u << 1)	/* __GFP_NORETRY */
-#define CGCTL_MEMCG_GFP_NOFAIL	(1u << 2)	/* force the charge instead of failing */
-#define CGCTL_MEMCG_GFP_NOOOM	(1u << 3)	/* no OOM killer (__GFP_RETRY_MAYFAIL) */
-
-/* What one charge (cgctl_memcg_charge) or limit write (cgctl_memcg_set_limit) did.  A
- * limit write fills drained, reclaim_rounds, reclaimed and ooms (v2 memory.max: OOM
- * rounds); over is -1 and the rest 0. */
-struct cgctl_memcg_charge_result {
-	int over;		/* memcg whose limit failed last, -1 if none */
-	unsigned int failures;	/* failed counter attempts (each failcnt++ candidate) */
-	unsigned int reclaim_rounds;
-	uint64_t reclaimed;	/* pages freed by reclaim and OOM */
-	unsigned int ooms;	/* mem_cgroup_oom() invocations */
-	bool from_stock;	/* satisfied by consume_stock */
-	bool drained;		/* drain_all_stock() ran */
-	bool forced;		/* charged above the limit (NOFAIL) */
-	uint64_t counter_pages;	/* pages added to the counters by the successful attempt */
-};
-
-/*
- * cgctl_memcg_charge: charge @n pages to @id from @cpu: consume_stock, else a batch
- * charge (refilling the stock with the surplus), else @n pages, else reclaim rounds,
- * drain_all_stock, retries, OOM.  The root is never charged (its statistic grows).
- * @opts and @res may be NULL.  Returns: 0, -ENOMEM, -EINVAL (bad id/cpu/n).
- */
-int cgctl_memcg_charge(struct cgctl_memcg_tree *t, int id, unsigned int cpu, uint64_t n,
-		       const struct cgctl_memcg_charge_opts *opts,
-		       struct cgctl_memcg_charge_result *res);
-#define CGCTL_MEMCG_UNCHARGE_STOCK (1u << 0)	/* kmem/objcg path: refill_stock (4.15+) */
-/* Free @n pages charged to @id (user pages: straight to the counters; with
- * CGCTL_MEMCG_UNCHARGE_STOCK through refill_stock on @cpu).  Returns: 0, -EINVAL. */
-int cgctl_memcg_uncharge(struct cgctl_memcg_tree *t, int id, unsigned int cpu, uint64_t n,
-			 unsigned int flags);
-/* v1 swap-out of @n pages of @id: memory uncharged, memsw kept.  Returns: 0, -EINVAL. */
-int cgctl_memcg_swapout(struct cgctl_memcg_tree *t, int id, uint64_t n);
-/* drain_all_stock(@id): every CPU's slots holding @id or a descendant.
- * Returns: pages returned to the counters, or -EINVAL. */
-int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id);
-
-enum cgctl_memcg_ctr { CGCTL_MEMCG_MEMORY, CGCTL_MEMCG_MEMSW };
-/*
- * cgctl_memcg_set_limit: write memory.limit_in_bytes / memory.memsw.limit_in_bytes (v1)
- * or memory.max (v2, CGCTL_MEMCG_MEMORY only) as @pages.  Below usage: drain the stock,
- * reclaim (@opts->reclaim_per_round per round) until it fits, else -EBUSY (v1); v2 keeps
- * the new max and OOM-kills (@opts->oom_frees).  Returns: 0, -EINVAL (root; memory >
- * memsw on v1; memsw on v2), -EBUSY.
- */
-int cgctl_memcg_set_limit(struct cgctl_memcg_tree *t, int id, enum cgctl_memcg_ctr which,
-			  uint64_t pages, const struct cgctl_memcg_charge_opts *opts,
-			  struct cgctl_memcg_charge_result *res);
-
 /* One counter as the model holds it (pages). */
 struct cgctl_memcg_counter {
 	uint64_t usage, max, watermark, failcnt;
 };
-struct cgctl_memcg_state {
-	struct cgctl_memcg_counter memory, memsw;
-	uint64_t charged;	/* true pages charged to this memcg itself */
-	uint64_t swap;		/* swap entries charged to it (memsw only) */
-	uint64_t stock;		/* its pages in all CPUs' stocks */
-	uint64_t events_max, events_oom;	/* local */
-	unsigned int move_charge;
-	bool use_hierarchy;
-};
-/* Returns: 0, -EINVAL. */
-int cgctl_memcg_get(const struct cgctl_memcg_tree *t, int id, struct cgctl_memcg_state *s);
-
 /* ---- move charge at immigrate (mm/memcontrol.c, 2.6.34 - 6.12) ---- */
 #define CGCTL_MOVE_CHARGE_ANON	(1u << 0)
 #define CGCTL_MOVE_CHARGE_FILE	(1u << 1)
@@ -895,18 +811,6 @@ struct cgctl_move_plan {
 	unsigned int nlevels;
 	struct cgctl_move_level levels[CGCTL_MOVE_MAX_LEVELS];
 };
-/*
- * cgctl_move_plan: simulate moving a task holding @in from @from to @to on @cpu and apply
- * it to @t (clone first for a dry run): qualification per era and flags, precharge
- * through the normal stock logic (bulk, then one by one with @opts's reclaim, NORETRY),
- * page moves, clear_mc.  Without move charge (6.13+, v2, flags 0) nothing moves; new
- * allocations then charge @to.  Returns: 0 (see plan->err for the kernel's verdict),
- * -EINVAL (bad ids, from == to, tree deeper than CGCTL_MOVE_MAX_LEVELS).
- */
-int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to, unsigned int cpu,
-		    const struct cgctl_move_input *in, const struct cgctl_memcg_charge_opts *opts,
-		    struct cgctl_move_plan *plan);
-
 /* ===== end: engine: memcg ===== */
 
 /* ===== engine: memory.high ===== */
