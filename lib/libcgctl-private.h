@@ -259,6 +259,26 @@ int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
 
 /* ===== engine: memcg ===== */
+/* The move plan's pure half (lib/predict/moveinput.c, also in lib/libcgctl-memcg.la):
+ * validate's move driver plans through it. */
+/*
+ * cgctl_move_input_from_inventory: the planner's input for a task whose memcg has inode
+ * @from_ino (0: the inventory's task_ino): groups charged to it -> in->from, to other
+ * memcgs -> in->elsewhere, uncharged pages (ino 0) nowhere; swap entries go to from.
+ * When the owners are unknown (CGCTL_INV_UNKNOWN_OWNER) every page is taken as charged
+ * to from.  Returns: 1 when each page's owner was known, 0 when assumed, -EINVAL.
+ */
+int cgctl_move_input_from_inventory(const struct cgctl_inventory *inv, uint64_t from_ino,
+				    struct cgctl_move_input *in);
+/*
+ * cgctl_move_expect_input: plan moving a task holding @in from model id @from to @to of
+ * @t (applied to @t: clone it first for a dry run) with cgctl_move_plan(), plus the
+ * destination's headroom and the OOM risk (@resident_pages, the task's resident pages,
+ * against the headroom).  Returns: 0 (see e->have), -EINVAL.
+ */
+int cgctl_move_expect_input(struct cgctl_memcg_tree *t, int from, int to,
+			    const struct cgctl_move_input *in, uint64_t resident_pages,
+			    struct cgctl_move_expect *e);
 /* The model tree's own calls: validate and bench drive the tree directly; cgctl's
  * commands use it through cgctl_mem_model and the move expectation (issue 28).  Built
  * also into lib/libcgctl-memcg.la, which cgctl links for them. */

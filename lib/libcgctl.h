@@ -1165,15 +1165,6 @@ int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uin
 void cgctl_mem_model_free(struct cgctl_mem_model *mm);
 
 /*
- * cgctl_move_input_from_inventory: the planner's input for a task whose memcg has inode
- * @from_ino (0: the inventory's task_ino): groups charged to it -> in->from, to other
- * memcgs -> in->elsewhere, uncharged pages (ino 0) nowhere; swap entries go to from.
- * When the owners are unknown (CGCTL_INV_UNKNOWN_OWNER) every page is taken as charged
- * to from.  Returns: 1 when each page's owner was known, 0 when assumed, -EINVAL.
- */
-int cgctl_move_input_from_inventory(const struct cgctl_inventory *inv, uint64_t from_ino,
-				    struct cgctl_move_input *in);
-/*
  * cgctl_move_input_add_cache: add to @in the page cache of the files @pids map that lies
  * between their mapped pages and is charged to the memcg of inode @from_ino, as
  * `cgctl move` plans with move_charge_at_immigrate bit 1 (lib/kernel/pagecache.c).
@@ -1197,15 +1188,6 @@ struct cgctl_move_expect {
 	 * charge stays in its subtree) and for the root (v1 reports its whole tree) */
 	int64_t from_delta_pages, to_delta_pages;
 };
-/*
- * cgctl_move_expect_input: plan moving a task holding @in from model id @from to @to of
- * @t (applied to @t: clone it first for a dry run) with cgctl_move_plan(), plus the
- * destination's headroom and the OOM risk (@resident_pages, the task's resident pages,
- * against the headroom).  Returns: 0 (see e->have), -EINVAL.
- */
-int cgctl_move_expect_input(struct cgctl_memcg_tree *t, int from, int to,
-			    const struct cgctl_move_input *in, uint64_t resident_pages,
-			    struct cgctl_move_expect *e);
 /*
  * cgctl_move_expect_tasks: inventory the @n tasks @pids (a process tree, @pids[0] its
  * root, in @from) and plan their move from @from to @to on @mm (the model keeps the
