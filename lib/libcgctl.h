@@ -303,8 +303,6 @@ struct cgctl_cpu_stat {
  */
 int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
 			 struct cgctl_cpu_stat *st);
-/* v1 cpuacct.usage (ns) -> st->usage_ns.  Returns: 0, -EINVAL, -ERANGE. */
-int cgctl_parse_cpuacct_usage(const char *buf, size_t len, struct cgctl_cpu_stat *st);
 
 /*
  * cgctl_parse_mem_limit: memory.max/high/low/min/swap.max ("max" or bytes) and v1
@@ -318,94 +316,6 @@ int cgctl_parse_mem_limit(const char *buf, size_t len, uint64_t *bytes);
 
 /* ===== kernel: statistics ===== */
 /* memory and CPU statistics, PSI, memory.events (lib/kernel) */
-/* Pressure stall information (cgroup v2 memory.pressure, cpu.pressure, io.pressure):
- * the averages in hundredths of a percent ("avg10=1.25" -> 125), total in µs. */
-struct cgctl_psi_line {
-	bool present;		/* the line was printed (cpu "full": 5.13+) */
-	uint32_t avg10, avg60, avg300;
-	uint64_t total_us;
-};
-struct cgctl_psi {
-	struct cgctl_psi_line some, full;
-};
-
-/* Normalised statistics of a cgroup, v1 and v2 (lib/kernel/kstat.c). */
-#define CGCTL_MEMSTAT_FAILCNT	(1u << 0)	/* v1 only */
-#define CGCTL_MEMSTAT_PEAK	(1u << 1)	/* v1 max_usage, v2 memory.peak */
-#define CGCTL_MEMSTAT_MEMSW	(1u << 2)	/* v1 memsw.* (swap accounting on) */
-#define CGCTL_MEMSTAT_SWAP	(1u << 3)	/* v2 memory.swap.* */
-#define CGCTL_MEMSTAT_EVENTS	(1u << 4)	/* v2 memory.events */
-#define CGCTL_MEMSTAT_NO_USAGE	(1u << 5)	/* usage unknown: the v2 root has no
-						 * memory.current (usage reads 0) */
-#define CGCTL_MEMSTAT_HIGH	(1u << 6)	/* v2 memory.high */
-#define CGCTL_MEMSTAT_PRESSURE	(1u << 7)	/* v2 memory.pressure (PSI on) */
-struct cgctl_memstat {
-	int version;
-	uint64_t usage;		/* bytes: usage_in_bytes / memory.current */
-	uint64_t limit;		/* bytes, UINT64_MAX = unlimited */
-	uint64_t failcnt;
-	uint64_t peak;		/* bytes */
-	uint64_t memsw_usage, memsw_limit, memsw_failcnt;
-	uint64_t swap_usage, swap_limit;
-	uint64_t events_max, events_oom, events_oom_kill;
-	uint64_t events_low, events_high;	/* v2 memory.events, with the above */
-	uint64_t high;		/* bytes: v2 memory.high, UINT64_MAX = unlimited */
-	struct cgctl_psi pressure;	/* v2 memory.pressure (CGCTL_MEMSTAT_PRESSURE) */
-	unsigned int present;	/* CGCTL_MEMSTAT_* */
-};
-/* Read the memory figures of @path in the memory hierarchy @m (v1 or v2).
- * Returns: 0, -ENOENT (no such cgroup), -errno. */
-int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		       struct cgctl_memstat *st);
-
-#define CGCTL_CPUBW_BURST	(1u << 0)	/* the kernel has burst (CGCTL_BW_FEAT_BURST) */
-#define CGCTL_CPUBW_LOCAL	(1u << 1)	/* cpu.stat.local present (6.6+) */
-struct cgctl_cpubw {
-	int version;
-	uint64_t quota_us;	/* UINT64_MAX = unlimited */
-	uint64_t period_us;
-	uint64_t burst_us;
-	struct cgctl_cpu_stat stat;	/* see the parse section */
-	uint64_t throttled_local_ns;
-	unsigned int present;	/* CGCTL_CPUBW_* */
-};
-/*
- * Read quota/period/burst and cpu.stat (+ cpu.stat.local) of @path in the cpu hierarchy
- * @m; with @acct (v1 cpuacct hierarchy, may be NULL or == @m) and @acct_path (NULL:
- * @path), the usage comes from cpuacct.usage.  Returns: 0, -ENOENT, -errno.
- */
-int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		     const struct cgctl_mount *acct, const char *acct_path,
-		     struct cgctl_cpubw *bw);
-
-/* Read @file ("memory.pressure", ...) of @path.  Returns: 0, -EOPNOTSUPP on a v1
- * hierarchy (no pressure files), -ENOENT (no such file: PSI off or too old a kernel),
- * -errno, or cgctl_psi_parse()'s error. */
-int cgctl_psi_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		   const char *file, struct cgctl_psi *ret);
-
-/* memory.events / memory.events.local (v2), typed: count[e] is valid when bit
- * (1u << e) of present is set (the kernel printed the key). */
-enum cgctl_mem_event {
-	CGCTL_MEMEV_LOW,
-	CGCTL_MEMEV_HIGH,
-	CGCTL_MEMEV_MAX,
-	CGCTL_MEMEV_OOM,
-	CGCTL_MEMEV_OOM_KILL,		/* 4.19+ */
-	CGCTL_MEMEV_OOM_GROUP_KILL,	/* 5.16+ */
-	CGCTL_MEMEV_SOCK_THROTTLED,	/* 6.10+ */
-	CGCTL_MEMEV_NR
-};
-struct cgctl_mem_events {
-	unsigned int present;
-	uint64_t count[CGCTL_MEMEV_NR];
-};
-/* Returns: the kernel's key of @e ("oom_kill"), NULL when @e is out of range. */
-const char *cgctl_mem_event_name(enum cgctl_mem_event e);
-/* memory.events (@local false: the subtree) or memory.events.local of @path.
- * Returns: 0, -EOPNOTSUPP on v1, -ENOENT (no such file), -errno, or the parse error. */
-int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			  const char *path, bool local, struct cgctl_mem_events *ret);
 /* Bring @path's v2 memory.stat up to date before it is read: since 6.8 the kernel flushes
  * a small group's per-cpu statistics only past a threshold of its own.  Returns: 0
  * (nothing to do on v1), or -errno of the read that flushes (cpu.stat). */
@@ -634,24 +544,7 @@ ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_root
 /* ===== end: kernel: netlink ===== */
 
 /* ===== kernel: cgroup statistics readers ===== */
-/* stat/watch/tree (lib/kernel) */
-
-/*
- * cgctl_memstat_read() and cgctl_cpubw_read() reading only what the caller prints
- * (lib/kernel/kstat.c).  Memory: CGCTL_MEMSTAT_LEAN reads usage, limit and (v1) failcnt
- * only, each file in one openat2(): 2 or 3 files a cgroup instead of up to 7;
- * CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT leaves memsw_failcnt 0.  CPU: CGCTL_CPUBW_LEAN reads
- * only cpu.stat and (v1, with @acct) cpuacct.usage; quota_us is then UINT64_MAX,
- * period_us, burst_us and throttled_local_ns 0, and present has neither
- * CGCTL_CPUBW_BURST nor CGCTL_CPUBW_LOCAL.
- */
-#define CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT	(1u << 0)
-#define CGCTL_MEMSTAT_LEAN			(1u << 1)
-/* Returns: as cgctl_memstat_read(): 0, -ENOENT, -EOPNOTSUPP (no memory controller
- * there), -errno. */
-int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			     const char *path, unsigned int flags, struct cgctl_memstat *st);
-#define CGCTL_CPUBW_LEAN			(1u << 0)
+/* stat/watch (lib/kernel) */
 
 /* Where cgctl_task_states() counted: cgroupstats has nr_io_wait, /proc does not. */
 #define CGCTL_STATES_PROC		0
@@ -767,10 +660,11 @@ CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
  *            cpu controller: usage, user and system only)
  *   CPU_ALL  CPU and cpu.quota, cpu.period, cpu.burst (µs, quota UINT64_MAX: unlimited),
  *            cpu.stat.throttled_local_ns (cpu.stat.local, 6.6+)
- *   PSI      cpu.pressure.*: {some,full}.{avg10,avg60,avg300} (hundredths of a
- *            percent), {some,full}.total_us
- *   EVENTS   memory.events.KEY and memory.events.local.KEY, every KEY of
- *            cgctl_mem_event_name() (v2)
+ *   PSI      cpu.pressure.* (a cgroup of the cpu hierarchy) and memory.pressure.* (of
+ *            the memory hierarchy), v2: {some,full}.{avg10,avg60,avg300} (hundredths
+ *            of a percent), {some,full}.total_us
+ *   EVENTS   memory.events.KEY and memory.events.local.KEY (v2), KEY low, high, max,
+ *            oom, oom_kill (4.13+), oom_group_kill (5.16+), sock_throttled (6.10+)
  *   TASKS    tasks.{running,sleeping,uninterruptible,stopped}, tasks.io_wait
  *            (cgroupstats only), tasks.source (CGCTL_STATES_*, see cgctl_task_states())
  * Memory figures are bytes (memory.limit, .memsw, .swap, .high UINT64_MAX: unlimited),
@@ -857,94 +751,10 @@ int cgctl_memcg_usage_interval(uint32_t kver, unsigned int ncpu, unsigned int ns
 
 /* A model tree of memory cgroups with per-cpu stocks. */
 struct cgctl_memcg_tree;
-#define CGCTL_MEMCG_V2		(1u << 0)	/* cgroup v2 files and rules */
-#define CGCTL_MEMCG_SWAP_ACCOUNT (1u << 1)	/* v1 memsw accounting enabled */
-/* A tree with only the root (id CGCTL_MEMCG_ROOT).  @seed feeds the stock eviction PRNG.
- * Returns: 0, -EINVAL (kver, ncpu 0 or > 4096), -ENOMEM. */
-int cgctl_memcg_tree_new(struct cgctl_memcg_tree **ret, uint32_t kver, unsigned int ncpu,
-			 unsigned int flags, uint64_t seed);
-void cgctl_memcg_tree_free(struct cgctl_memcg_tree *t);
-/* mkdir: a child of @parent; use_hierarchy is inherited.  Returns: the new id, -EINVAL
- * (bad parent), -ENOMEM. */
-int cgctl_memcg_create(struct cgctl_memcg_tree *t, int parent);
-/* memory.move_charge_at_immigrate write, validated per era.  Returns: 0, -EINVAL,
- * -ENOENT (no such file: before 2.6.34 or v2). */
-int cgctl_memcg_set_move_charge(struct cgctl_memcg_tree *t, int id, unsigned int val);
-
-/* Options of one charge (how the caller's world answers reclaim and OOM). */
-struct cgctl_memcg_charge_opts {
-	uint64_t reclaim_per_round;	/* pages one reclaim round frees (0: nothing) */
-	uint64_t oom_frees;		/* pages an OOM kill frees (0: OOM kills nothing) */
-	unsigned int gfp;		/* CGCTL_MEMCG_GFP_* */
-};
-#define CGCTL_MEMCG_GFP_NOWAIT	(1u << 0)	/* no direct reclaim (atomic) */
-#define CGCTL_MEMCG_GFP_NORETRY	(1u << 1)	/* __GFP_NORETRY */
-#define CGCTL_MEMCG_GFP_NOFAIL	(1u << 2)	/* force the charge instead of failing */
-#define CGCTL_MEMCG_GFP_NOOOM	(1u << 3)	/* no OOM killer (__GFP_RETRY_MAYFAIL) */
-
-/* What one charge (cgctl_memcg_charge) or limit write (cgctl_memcg_set_limit) did.  A
- * limit write fills drained, reclaim_rounds, reclaimed and ooms (v2 memory.max: OOM
- * rounds); over is -1 and the rest 0. */
-struct cgctl_memcg_charge_result {
-	int over;		/* memcg whose limit failed last, -1 if none */
-	unsigned int failures;	/* failed counter attempts (each failcnt++ candidate) */
-	unsigned int reclaim_rounds;
-	uint64_t reclaimed;	/* pages freed by reclaim and OOM */
-	unsigned int ooms;	/* mem_cgroup_oom() invocations */
-	bool from_stock;	/* satisfied by consume_stock */
-	bool drained;		/* drain_all_stock() ran */
-	bool forced;		/* charged above the limit (NOFAIL) */
-	uint64_t counter_pages;	/* pages added to the counters by the successful attempt */
-};
-
-/*
- * cgctl_memcg_charge: charge @n pages to @id from @cpu: consume_stock, else a batch
- * charge (refilling the stock with the surplus), else @n pages, else reclaim rounds,
- * drain_all_stock, retries, OOM.  The root is never charged (its statistic grows).
- * @opts and @res may be NULL.  Returns: 0, -ENOMEM, -EINVAL (bad id/cpu/n).
- */
-int cgctl_memcg_charge(struct cgctl_memcg_tree *t, int id, unsigned int cpu, uint64_t n,
-		       const struct cgctl_memcg_charge_opts *opts,
-		       struct cgctl_memcg_charge_result *res);
-#define CGCTL_MEMCG_UNCHARGE_STOCK (1u << 0)	/* kmem/objcg path: refill_stock (4.15+) */
-/* Free @n pages charged to @id (user pages: straight to the counters; with
- * CGCTL_MEMCG_UNCHARGE_STOCK through refill_stock on @cpu).  Returns: 0, -EINVAL. */
-int cgctl_memcg_uncharge(struct cgctl_memcg_tree *t, int id, unsigned int cpu, uint64_t n,
-			 unsigned int flags);
-/* v1 swap-out of @n pages of @id: memory uncharged, memsw kept.  Returns: 0, -EINVAL. */
-int cgctl_memcg_swapout(struct cgctl_memcg_tree *t, int id, uint64_t n);
-/* drain_all_stock(@id): every CPU's slots holding @id or a descendant.
- * Returns: pages returned to the counters, or -EINVAL. */
-int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id);
-
-enum cgctl_memcg_ctr { CGCTL_MEMCG_MEMORY, CGCTL_MEMCG_MEMSW };
-/*
- * cgctl_memcg_set_limit: write memory.limit_in_bytes / memory.memsw.limit_in_bytes (v1)
- * or memory.max (v2, CGCTL_MEMCG_MEMORY only) as @pages.  Below usage: drain the stock,
- * reclaim (@opts->reclaim_per_round per round) until it fits, else -EBUSY (v1); v2 keeps
- * the new max and OOM-kills (@opts->oom_frees).  Returns: 0, -EINVAL (root; memory >
- * memsw on v1; memsw on v2), -EBUSY.
- */
-int cgctl_memcg_set_limit(struct cgctl_memcg_tree *t, int id, enum cgctl_memcg_ctr which,
-			  uint64_t pages, const struct cgctl_memcg_charge_opts *opts,
-			  struct cgctl_memcg_charge_result *res);
-
 /* One counter as the model holds it (pages). */
 struct cgctl_memcg_counter {
 	uint64_t usage, max, watermark, failcnt;
 };
-struct cgctl_memcg_state {
-	struct cgctl_memcg_counter memory, memsw;
-	uint64_t charged;	/* true pages charged to this memcg itself */
-	uint64_t swap;		/* swap entries charged to it (memsw only) */
-	uint64_t stock;		/* its pages in all CPUs' stocks */
-	uint64_t events_max, events_oom;	/* local */
-	unsigned int move_charge;
-	bool use_hierarchy;
-};
-/* Returns: 0, -EINVAL. */
-int cgctl_memcg_get(const struct cgctl_memcg_tree *t, int id, struct cgctl_memcg_state *s);
-
 /* ---- move charge at immigrate (mm/memcontrol.c, 2.6.34 - 6.12) ---- */
 #define CGCTL_MOVE_CHARGE_ANON	(1u << 0)
 #define CGCTL_MOVE_CHARGE_FILE	(1u << 1)
@@ -1001,18 +811,6 @@ struct cgctl_move_plan {
 	unsigned int nlevels;
 	struct cgctl_move_level levels[CGCTL_MOVE_MAX_LEVELS];
 };
-/*
- * cgctl_move_plan: simulate moving a task holding @in from @from to @to on @cpu and apply
- * it to @t (clone first for a dry run): qualification per era and flags, precharge
- * through the normal stock logic (bulk, then one by one with @opts's reclaim, NORETRY),
- * page moves, clear_mc.  Without move charge (6.13+, v2, flags 0) nothing moves; new
- * allocations then charge @to.  Returns: 0 (see plan->err for the kernel's verdict),
- * -EINVAL (bad ids, from == to, tree deeper than CGCTL_MOVE_MAX_LEVELS).
- */
-int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to, unsigned int cpu,
-		    const struct cgctl_move_input *in, const struct cgctl_memcg_charge_opts *opts,
-		    struct cgctl_move_plan *plan);
-
 /* ===== end: engine: memcg ===== */
 
 /* ===== engine: memory.high ===== */
@@ -1367,15 +1165,6 @@ int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uin
 void cgctl_mem_model_free(struct cgctl_mem_model *mm);
 
 /*
- * cgctl_move_input_from_inventory: the planner's input for a task whose memcg has inode
- * @from_ino (0: the inventory's task_ino): groups charged to it -> in->from, to other
- * memcgs -> in->elsewhere, uncharged pages (ino 0) nowhere; swap entries go to from.
- * When the owners are unknown (CGCTL_INV_UNKNOWN_OWNER) every page is taken as charged
- * to from.  Returns: 1 when each page's owner was known, 0 when assumed, -EINVAL.
- */
-int cgctl_move_input_from_inventory(const struct cgctl_inventory *inv, uint64_t from_ino,
-				    struct cgctl_move_input *in);
-/*
  * cgctl_move_input_add_cache: add to @in the page cache of the files @pids map that lies
  * between their mapped pages and is charged to the memcg of inode @from_ino, as
  * `cgctl move` plans with move_charge_at_immigrate bit 1 (lib/kernel/pagecache.c).
@@ -1399,15 +1188,6 @@ struct cgctl_move_expect {
 	 * charge stays in its subtree) and for the root (v1 reports its whole tree) */
 	int64_t from_delta_pages, to_delta_pages;
 };
-/*
- * cgctl_move_expect_input: plan moving a task holding @in from model id @from to @to of
- * @t (applied to @t: clone it first for a dry run) with cgctl_move_plan(), plus the
- * destination's headroom and the OOM risk (@resident_pages, the task's resident pages,
- * against the headroom).  Returns: 0 (see e->have), -EINVAL.
- */
-int cgctl_move_expect_input(struct cgctl_memcg_tree *t, int from, int to,
-			    const struct cgctl_move_input *in, uint64_t resident_pages,
-			    struct cgctl_move_expect *e);
 /*
  * cgctl_move_expect_tasks: inventory the @n tasks @pids (a process tree, @pids[0] its
  * root, in @from) and plan their move from @from to @to on @mm (the model keeps the

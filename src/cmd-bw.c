@@ -30,13 +30,6 @@ int bw_resolve(struct cli *cli, const char *arg, struct bw_target *t)
 	return EXIT_OK;
 }
 
-static int read_text(struct cli *cli, const struct cgctl_mount *m, const char *path,
-		     const char *file, char **buf, size_t *len)
-{
-	*buf = NULL;
-	return cgctl_cg_read(cli->ctx, m, path, file, buf, len);
-}
-
 uint32_t bw_kver(struct cli *cli)
 {
 	return cli_kver(cli);
@@ -63,10 +56,32 @@ int bw_parse_us(struct cli *cli, const char *opt, const char *s, uint64_t *us)
 
 /* ---- bw show ---- */
 
-static void emit_settings(struct out *o, const struct cgctl_cpu_settings *cs)
+/* The bandwidth setting of @cg: quota CGCTL_BW_INF unlimited; *has_burst: the kernel has
+ * the burst file.  The v2 root has no cpu.max: the kernel's default, no limit with a
+ * 100 ms period.  Returns: 0, -ENOENT (no cpu.max or cpu.cfs_quota_us), -errno. */
+static int read_setting(struct cgctl_cgroup *cg, const char *path, int version,
+			struct cgctl_bw_settings *bw, bool *has_burst)
 {
-	const struct cgctl_bw_settings *bw = &cs->bw;
-	bool has_burst = cs->present & CGCTL_CPUSET_BURST;
+	int r;
+
+	*bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
+	r = cgctl_cgroup_get_cpu_quota_us(cg, &bw->quota_us);
+	if (r == -ENODATA && version == 2 && !strcmp(path, "/"))
+		r = 0;
+	else if (r == 0)
+		r = cgctl_cgroup_get_cpu_period_us(cg, &bw->period_us);
+	if (r == -ENODATA)
+		r = -ENOENT;	/* no bandwidth files: the controller is not enabled */
+	if (r < 0)
+		return r;
+	*has_burst = cgctl_cgroup_get_cpu_burst_us(cg, &bw->burst_us) == 0;
+	if (!*has_burst)
+		bw->burst_us = 0;
+	return 0;
+}
+
+static void emit_settings(struct out *o, const struct cgctl_bw_settings *bw, bool has_burst)
+{
 	bool inf = bw->quota_us == CGCTL_BW_INF;
 
 	out_usec(o, "quota_usec", inf ? UINT64_MAX : bw->quota_us * 1000);
@@ -89,17 +104,22 @@ static void emit_effective(struct cli *cli, const struct bw_target *t)
 
 	snprintf(path, sizeof(path), "%s", t->path);
 	for (;;) {
-		struct cgctl_cpu_settings cs;
+		struct cgctl_bw_settings bw;
+		struct cgctl_cgroup *cg;
+		bool has_burst;
 		char *slash;
 
-		if (cgctl_cpu_settings_read(cli->ctx, t->m, path, &cs) == 0 &&
-		    cs.bw.quota_us != CGCTL_BW_INF) {
-			double c = (double)cs.bw.quota_us / cs.bw.period_us;
+		if (cgctl_cgroup_new(cli->ctx, "cpu", path, &cg) == 0) {
+			if (read_setting(cg, path, t->m->version, &bw, &has_burst) == 0 &&
+			    bw.quota_us != CGCTL_BW_INF) {
+				double c = (double)bw.quota_us / bw.period_us;
 
-			if (best < 0 || c < best) {
-				best = c;
-				snprintf(limiter, sizeof(limiter), "%s", path);
+				if (best < 0 || c < best) {
+					best = c;
+					snprintf(limiter, sizeof(limiter), "%s", path);
+				}
 			}
+			cgctl_cgroup_unref(cg);
 		}
 		if (!strcmp(path, "/"))
 			break;
@@ -120,91 +140,68 @@ static void emit_effective(struct cli *cli, const struct bw_target *t)
 	out_obj_end(cli->out);
 }
 
-struct bw_stat_read {
-	struct cgctl_cpu_stat st;
-	uint64_t local_ns;
-	bool has_local, has_usage;
-};
-
-static void read_stats(struct cli *cli, const struct bw_target *t, struct bw_stat_read *s)
+/* The figure @key of @st; false where the kernel does not report it (never 0). */
+static bool fig(const struct cgctl_cgroup_stat *st, const char *key, uint64_t *v)
 {
-	const struct cgctl_mount *acct;
-	char *buf;
-	size_t len;
+	return st && cgctl_cgroup_stat_get(st, key, v) == 0;
+}
+
+/* @key of @st as a count, null where absent */
+static void fig_u64(struct out *o, const char *name, const struct cgctl_cgroup_stat *st,
+		    const char *key)
+{
 	uint64_t v;
 
-	memset(s, 0, sizeof(*s));
-	if (read_text(cli, t->m, t->path, "cpu.stat", &buf, &len) == 0)
-		cgctl_parse_cpu_stat(buf, len, t->m->version, &s->st);
-	free(buf);
-	if (read_text(cli, t->m, t->path, "cpu.stat.local", &buf, &len) == 0) {
-		const char *key = t->m->version == 2 ? "throttled_usec" : "throttled_time";
-
-		if (cgctl_parse_keyed_u64(buf, len, key, &v) == 0) {
-			s->local_ns = t->m->version == 2 ? v * 1000 : v;
-			s->has_local = true;
-		}
-	}
-	free(buf);
-	s->has_usage = s->st.present & CGCTL_CPU_STAT_USAGE;
-	if (s->has_usage || t->m->version == 2)
-		return;
-	/* v1: usage lives in cpuacct, mounted with cpu or on its own */
-	if (cgctl_mount_find(cli->ctx, "cpuacct", &acct) < 0)
-		return;
-	if (read_text(cli, acct, t->path, "cpuacct.usage", &buf, &len) == 0 &&
-	    cgctl_parse_cpuacct_usage(buf, len, &s->st) == 0)
-		s->has_usage = true;
-	free(buf);
-}
-
-static void emit_u64_or_null(struct out *o, const char *key, bool have, uint64_t v)
-{
-	if (have)
-		out_u64(o, key, v);
+	if (fig(st, key, &v))
+		out_u64(o, name, v);
 	else
-		out_null(o, key);
+		out_null(o, name);
 }
 
-static void emit_usec_or_null(struct out *o, const char *key, bool have, uint64_t ns)
+/* @key of @st (ns) as a duration, null where absent */
+static void fig_usec(struct out *o, const char *name, const struct cgctl_cgroup_stat *st,
+		     const char *key)
 {
-	if (have)
-		out_usec(o, key, ns);
+	uint64_t v;
+
+	if (fig(st, key, &v))
+		out_usec(o, name, v);
 	else
-		out_null(o, key);
+		out_null(o, name);
 }
 
-static void emit_stats(struct cli *cli, const struct bw_stat_read *s)
+static void emit_stats(struct cli *cli, const struct cgctl_cgroup_stat *st)
 {
-	const struct cgctl_cpu_stat *st = &s->st;
-	bool np = st->present & CGCTL_CPU_STAT_NR_PERIODS;
-	bool nt = st->present & CGCTL_CPU_STAT_NR_THROTTLED;
-	bool nb = st->present & CGCTL_CPU_STAT_NR_BURSTS;
+	uint64_t np, nt, thr, usage;
+	bool has_np = fig(st, "cpu.stat.nr_periods", &np);
+	bool has_nt = fig(st, "cpu.stat.nr_throttled", &nt);
+	bool has_thr = fig(st, "cpu.stat.throttled_ns", &thr);
+	bool has_usage = fig(st, "cpu.stat.usage_ns", &usage);
 	struct out *o = cli->out;
 
 	out_obj_begin(o, "stat");
-	emit_u64_or_null(o, "nr_periods", np, st->nr_periods);
-	emit_u64_or_null(o, "nr_throttled", nt, st->nr_throttled);
-	emit_usec_or_null(o, "throttled_usec", st->present & CGCTL_CPU_STAT_THROTTLED,
-			  st->throttled_ns);
-	emit_usec_or_null(o, "throttled_local_usec", s->has_local, s->local_ns);
-	emit_u64_or_null(o, "nr_bursts", nb, st->nr_bursts);
-	emit_usec_or_null(o, "burst_usec", st->present & CGCTL_CPU_STAT_BURST, st->burst_ns);
-	emit_usec_or_null(o, "usage_usec", s->has_usage, st->usage_ns);
+	fig_u64(o, "nr_periods", st, "cpu.stat.nr_periods");
+	fig_u64(o, "nr_throttled", st, "cpu.stat.nr_throttled");
+	fig_usec(o, "throttled_usec", st, "cpu.stat.throttled_ns");
+	/* cpu.stat.local (6.6+): v2 throttled_usec, v1 throttled_time */
+	fig_usec(o, "throttled_local_usec", st, "cpu.stat.throttled_local_ns");
+	fig_u64(o, "nr_bursts", st, "cpu.stat.nr_bursts");
+	fig_usec(o, "burst_usec", st, "cpu.stat.burst_ns");
+	fig_usec(o, "usage_usec", st, "cpu.stat.usage_ns");
 	out_obj_end(o);
 
 	/* derived: how often, and how long per throttled period (summed over CPUs) */
 	out_obj_begin(o, "derived");
-	if (np && nt && st->nr_periods)
-		out_double(o, "throttled_ratio", (double)st->nr_throttled / st->nr_periods, 3);
+	if (has_np && has_nt && np)
+		out_double(o, "throttled_ratio", (double)nt / np, 3);
 	else
 		out_null(o, "throttled_ratio");
-	if (nt && st->nr_throttled)
-		out_usec(o, "throttled_per_period_usec", st->throttled_ns / st->nr_throttled);
+	if (has_nt && nt && has_thr)
+		out_usec(o, "throttled_per_period_usec", thr / nt);
 	else
 		out_null(o, "throttled_per_period_usec");
-	if (np && s->has_usage && st->nr_periods)
-		out_usec(o, "usage_per_period_usec", st->usage_ns / st->nr_periods);
+	if (has_np && has_usage && np)
+		out_usec(o, "usage_per_period_usec", usage / np);
 	else
 		out_null(o, "usage_per_period_usec");
 	out_obj_end(o);
@@ -212,10 +209,12 @@ static void emit_stats(struct cli *cli, const struct bw_stat_read *s)
 
 static int show(struct cli *cli, int argc, const char **argv)
 {
-	struct cgctl_cpu_settings cs;
-	struct bw_stat_read s;
+	struct cgctl_cgroup_stat *st = NULL;
+	struct cgctl_cgroup *cg = NULL;
+	struct cgctl_bw_settings bw;
 	struct bw_target t;
 	char shown[PATH_MAX];
+	bool has_burst;
 	int rc, r;
 
 	rc = cli_kv(cli, NULL, 0);
@@ -223,26 +222,30 @@ static int show(struct cli *cli, int argc, const char **argv)
 		rc = bw_resolve(cli, argv[0], &t);
 	if (rc)
 		return rc;
-	r = cgctl_cpu_settings_read(cli->ctx, t.m, t.path, &cs);
-	if (r < 0)
+	r = cgctl_cgroup_new(cli->ctx, "cpu", t.path, &cg);
+	if (r == 0)
+		r = read_setting(cg, t.path, t.m->version, &bw, &has_burst);
+	if (r < 0) {
+		cgctl_cgroup_unref(cg);
 		return cli_error(cli, argv[0], r, "cannot read the bandwidth setting: %s",
 				 cli_strerror(r));
-	read_stats(cli, &t, &s);
+	}
+	/* a figure that cannot be read prints null, as one the kernel lacks */
+	if (cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_CPU_ALL | CGCTL_CGSTAT_PSI, &st) < 0)
+		st = NULL;
 	out_str(cli->out, "path", cli_path_shown(cli, t.m, t.path, shown, sizeof(shown)));
 	out_u64(cli->out, "version", (uint64_t)t.m->version);
 	out_obj_begin(cli->out, "settings");
-	emit_settings(cli->out, &cs);
+	emit_settings(cli->out, &bw, has_burst);
 	out_obj_end(cli->out);
 	emit_effective(cli, &t);
-	emit_stats(cli, &s);
-	if (t.m->version == 2) {
-		struct cgctl_psi psi;
-
-		r = cgctl_psi_read(cli->ctx, t.m, t.path, "cpu.pressure", &psi);
-		emit_psi(cli->out, "pressure", r, &psi);
-	} else if (cli->fmt != OUT_HUMAN) {
+	emit_stats(cli, st);
+	if (t.m->version == 2)
+		emit_psi_stat(cli->out, "pressure", st, "cpu.pressure.");
+	else if (cli->fmt != OUT_HUMAN)
 		out_null(cli->out, "pressure");	/* v1 has no PSI: the same keys as v2 */
-	}
+	cgctl_cgroup_stat_free(st);
+	cgctl_cgroup_unref(cg);
 	(void)argc;
 	return EXIT_OK;
 }

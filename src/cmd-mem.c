@@ -180,18 +180,20 @@ static void emit_counters(struct cli *cli, const struct cgctl_mem_counters *c, i
 
 /* v2: memory.events (the subtree), memory.events.local (the group alone, 5.2+) and
  * memory.pressure (PSI); each null where the kernel has no such file. */
-static void emit_v2_signals(struct cli *cli, const struct cgctl_mount *m, const char *path)
+static void emit_v2_signals(struct cli *cli, const char *path)
 {
-	struct cgctl_mem_events ev;
-	struct cgctl_psi psi;
-	int r;
+	struct cgctl_cgroup_stat *st = NULL;
+	struct cgctl_cgroup *cg;
 
-	r = cgctl_mem_events_read(cli->ctx, m, path, false, &ev);
-	emit_mem_events(cli->out, "events", r, &ev);
-	r = cgctl_mem_events_read(cli->ctx, m, path, true, &ev);
-	emit_mem_events(cli->out, "events_local", r, &ev);
-	r = cgctl_psi_read(cli->ctx, m, path, "memory.pressure", &psi);
-	emit_psi(cli->out, "pressure", r, &psi);
+	if (cgctl_cgroup_new(cli->ctx, "memory", path, &cg) == 0) {
+		if (cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_EVENTS | CGCTL_CGSTAT_PSI, &st) < 0)
+			st = NULL;	/* gone meanwhile: null, as a file it lacks */
+		cgctl_cgroup_unref(cg);
+	}
+	emit_mem_events_stat(cli->out, "events", st, "memory.events.");
+	emit_mem_events_stat(cli->out, "events_local", st, "memory.events.local.");
+	emit_psi_stat(cli->out, "pressure", st, "memory.pressure.");
+	cgctl_cgroup_stat_free(st);
 }
 
 static int show(struct cli *cli, int argc, const char **argv)
@@ -227,7 +229,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 	cgctl_mem_stat_flush(cli->ctx, m, norm);	/* a new group's stat may lag */
 	emit_keyed(cli, m, norm, "memory.stat", "stat");
 	if (m->version == 2) {
-		emit_v2_signals(cli, m, norm);
+		emit_v2_signals(cli, norm);
 	} else if (keep_keys(cli)) {
 		out_null(cli->out, "events");
 		out_null(cli->out, "events_local");

@@ -25,9 +25,10 @@ struct row {
 	size_t group;			/* hierarchies whose walk starts at one cgroup */
 	unsigned int in;		/* bit i: exists in hierarchy i */
 	long procs;			/* -1 unknown */
-	struct cgctl_memstat mem;
-	struct cgctl_cpubw cpu;
-	bool has_mem, has_cpu;
+	/* memory.usage, memory.limit, cpu.quota, cpu.period of its snapshots (issue 28) */
+	uint64_t mem_usage, mem_limit, cpu_quota, cpu_period;
+	bool has_mem_usage, has_mem_limit, has_cpu;
+	bool mem_read, cpu_read;
 	bool unit_read;
 	char unit[256];			/* systemd's unit that owns it; "": none */
 };
@@ -59,6 +60,49 @@ static struct row *find_row(struct walk *w, size_t group, const char *rel)
 	return r->path ? r : NULL;
 }
 
+/* The snapshot of @abs in @controller's hierarchy, reading @what; NULL: not read. */
+static struct cgctl_cgroup_stat *snapshot(struct walk *w, const char *controller,
+					  const char *abs, unsigned int what)
+{
+	struct cgctl_cgroup_stat *st = NULL;
+	struct cgctl_cgroup *cg;
+
+	if (cgctl_cgroup_new(w->cli->ctx, controller, abs, &cg) < 0)
+		return NULL;
+	if (cgctl_cgroup_stat_new(cg, what, &st) < 0)
+		st = NULL;
+	cgctl_cgroup_unref(cg);
+	return st;
+}
+
+/* usage (none: the v2 root has no memory.current) and limit */
+static void read_mem(struct walk *w, const char *abs, struct row *row)
+{
+	struct cgctl_cgroup_stat *st = snapshot(w, "memory", abs, CGCTL_CGSTAT_MEM);
+
+	if (!st)
+		return;
+	/* the limit is there once the files were read: else another hierarchy may have it */
+	row->has_mem_limit = cgctl_cgroup_stat_get(st, "memory.limit", &row->mem_limit) == 0;
+	row->has_mem_usage = row->has_mem_limit &&
+			     cgctl_cgroup_stat_get(st, "memory.usage", &row->mem_usage) == 0;
+	row->mem_read = row->has_mem_limit;
+	cgctl_cgroup_stat_free(st);
+}
+
+/* quota and period: the root has no limit of its own */
+static void read_cpu(struct walk *w, const char *abs, struct row *row)
+{
+	struct cgctl_cgroup_stat *st = snapshot(w, "cpu", abs, CGCTL_CGSTAT_CPU_ALL);
+
+	if (!st)
+		return;
+	row->has_cpu = cgctl_cgroup_stat_get(st, "cpu.quota", &row->cpu_quota) == 0 &&
+		       cgctl_cgroup_stat_get(st, "cpu.period", &row->cpu_period) == 0;
+	row->cpu_read = row->has_cpu;
+	cgctl_cgroup_stat_free(st);
+}
+
 /* Walk hierarchy @mi from @abs; its rows are those of @group (the hierarchies whose walk
  * starts at the same cgroup: all of them, but under --self our own cgroups may differ). */
 static void visit(struct walk *w, size_t mi, size_t group, const char *abs, const char *rel,
@@ -86,10 +130,10 @@ static void visit(struct walk *w, size_t mi, size_t group, const char *abs, cons
 		free(pids);
 		row->procs = np < 0 ? -1 : np;
 	}
-	if (!row->has_mem && cgctl_mount_has(m, "memory"))
-		row->has_mem = cgctl_memstat_read(w->cli->ctx, m, abs, &row->mem) == 0;
-	if (!row->has_cpu && cgctl_mount_has(m, "cpu"))
-		row->has_cpu = cgctl_cpubw_read(w->cli->ctx, m, abs, NULL, NULL, &row->cpu) == 0;
+	if (!row->mem_read && cgctl_mount_has(m, "memory"))
+		read_mem(w, abs, row);
+	if (!row->cpu_read && cgctl_mount_has(m, "cpu"))
+		read_cpu(w, abs, row);
 	if (opt_depth >= 0 && depth >= opt_depth)
 		return;
 	k = cgctl_cg_children(w->cli->ctx, m, abs, &kids);
@@ -133,19 +177,16 @@ static void print_row(struct walk *w, const struct row *r, const char *base)
 		out_u64(o, "procs", (uint64_t)r->procs);
 	else
 		out_null(o, "procs");
-	if (r->has_mem) {
-		if (r->mem.present & CGCTL_MEMSTAT_NO_USAGE)
-			out_null(o, "memory_usage_bytes");
-		else
-			out_bytes(o, "memory_usage_bytes", r->mem.usage);
-		out_bytes(o, "memory_limit_bytes", r->mem.limit);
-	} else {
+	if (r->has_mem_usage)
+		out_bytes(o, "memory_usage_bytes", r->mem_usage);
+	else
 		out_null(o, "memory_usage_bytes");
+	if (r->has_mem_limit)
+		out_bytes(o, "memory_limit_bytes", r->mem_limit);
+	else
 		out_null(o, "memory_limit_bytes");
-	}
-	if (r->has_cpu && r->cpu.quota_us != UINT64_MAX && r->cpu.period_us)
-		out_double(o, "cpu_limit_cpus", (double)r->cpu.quota_us / (double)r->cpu.period_us,
-			   2);
+	if (r->has_cpu && r->cpu_quota != UINT64_MAX && r->cpu_period)
+		out_double(o, "cpu_limit_cpus", (double)r->cpu_quota / (double)r->cpu_period, 2);
 	else
 		out_null(o, "cpu_limit_cpus");
 	out_obj_end(o);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Printing of PSI (memory/cpu.pressure) and memory.events for mem show and bw show. */
+/* Printing of PSI (memory/cpu.pressure) and memory.events for mem show and bw show, from
+ * a struct cgctl_cgroup_stat snapshot. */
 #include "pressure.h"
 
 /* One line of a pressure file: avg10, avg60, avg300 (hundredths of a percent),
@@ -16,25 +17,6 @@ static void emit_vals(struct out *o, const char *key, const uint64_t *v)
 	out_double(o, "avg60_ratio", (double)(uint32_t)v[1] / 10000.0, 4);
 	out_double(o, "avg300_ratio", (double)(uint32_t)v[2] / 10000.0, 4);
 	out_usec(o, "total_usec", v[3] > UINT64_MAX / 1000 ? UINT64_MAX - 1 : v[3] * 1000);
-	out_obj_end(o);
-}
-
-static void emit_line(struct out *o, const char *key, const struct cgctl_psi_line *l)
-{
-	const uint64_t v[4] = { l->avg10, l->avg60, l->avg300, l->total_us };
-
-	emit_vals(o, key, l->present ? v : NULL);
-}
-
-void emit_psi(struct out *o, const char *key, int r, const struct cgctl_psi *p)
-{
-	if (r < 0) {
-		out_null(o, key);
-		return;
-	}
-	out_obj_begin(o, key);
-	emit_line(o, "some", &p->some);
-	emit_line(o, "full", &p->full);
 	out_obj_end(o);
 }
 
@@ -80,18 +62,31 @@ void emit_psi_stat(struct out *o, const char *key, const struct cgctl_cgroup_sta
 	out_obj_end(o);
 }
 
-void emit_mem_events(struct out *o, const char *key, int r, const struct cgctl_mem_events *ev)
+/* memory.events' keys as the kernel prints them (mm/memcontrol.c
+ * __memory_events_show(), v6.12): oom_kill 4.13+, oom_group_kill 5.16+, sock_throttled
+ * 6.10+ */
+static const char *const mem_event_keys[] = { "low", "high", "max", "oom", "oom_kill",
+					      "oom_group_kill", "sock_throttled" };
+
+void emit_mem_events_stat(struct out *o, const char *key, const struct cgctl_cgroup_stat *st,
+			  const char *prefix)
 {
-	if (r < 0) {
+	char k[96];
+	uint64_t v;
+
+	/* the file was not read (or is malformed): its "low" line, always there, is absent */
+	snprintf(k, sizeof(k), "%slow", prefix);
+	if (!st || cgctl_cgroup_stat_get(st, k, &v) < 0) {
 		out_null(o, key);
 		return;
 	}
 	out_obj_begin(o, key);
-	for (unsigned int i = 0; i < CGCTL_MEMEV_NR; i++) {
-		if (ev->present & (1u << i))
-			out_u64(o, cgctl_mem_event_name(i), ev->count[i]);
+	for (size_t i = 0; i < sizeof(mem_event_keys) / sizeof(mem_event_keys[0]); i++) {
+		snprintf(k, sizeof(k), "%s%s", prefix, mem_event_keys[i]);
+		if (cgctl_cgroup_stat_get(st, k, &v) == 0)
+			out_u64(o, mem_event_keys[i], v);
 		else
-			out_null(o, cgctl_mem_event_name(i));
+			out_null(o, mem_event_keys[i]);
 	}
 	out_obj_end(o);
 }

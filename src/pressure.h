@@ -4,14 +4,14 @@
 
 #include "cgctl.h"
 
-/* "pressure": {"some": {...}, "full": {...}} of a read that returned @r (< 0: null). */
-void emit_psi(struct out *o, const char *key, int r, const struct cgctl_psi *p);
-/* The same of a snapshot's "@prefix{some,full}.*" figures ("memory.pressure."): null
- * when @st is NULL or has no such figures. */
+/* "pressure": {"some": {...}, "full": {...}} of a snapshot's "@prefix{some,full}.*"
+ * figures ("memory.pressure."): null when @st is NULL or has no such figures. */
 void emit_psi_stat(struct out *o, const char *key, const struct cgctl_cgroup_stat *st,
 		   const char *prefix);
-/* "events": {"low": N, ...}: every known key, null where this kernel does not print it;
- * the whole object null when the read returned @r < 0. */
-void emit_mem_events(struct out *o, const char *key, int r, const struct cgctl_mem_events *ev);
+/* "events": {"low": N, ...} of a snapshot's "@prefix*" figures ("memory.events."):
+ * every known key, null where this kernel does not print it; the whole object null
+ * when @st is NULL or the file was not read. */
+void emit_mem_events_stat(struct out *o, const char *key, const struct cgctl_cgroup_stat *st,
+			  const char *prefix);
 
 #endif

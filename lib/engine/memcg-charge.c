@@ -179,9 +179,9 @@ charge_slow(struct cgctl_memcg_tree *t, struct mg *m, unsigned int cpu, uint64_t
 	return r;
 }
 
-CGCTL_EXPORT int cgctl_memcg_charge(struct cgctl_memcg_tree *t, int id, unsigned int cpu,
-				    uint64_t n, const struct cgctl_memcg_charge_opts *opts,
-				    struct cgctl_memcg_charge_result *res)
+int cgctl_memcg_charge(struct cgctl_memcg_tree *t, int id, unsigned int cpu,
+		       uint64_t n, const struct cgctl_memcg_charge_opts *opts,
+		       struct cgctl_memcg_charge_result *res)
 {
 	struct mg *m;
 
@@ -198,8 +198,8 @@ CGCTL_EXPORT int cgctl_memcg_charge(struct cgctl_memcg_tree *t, int id, unsigned
 	return charge_slow(t, m, cpu, n, opts, res);
 }
 
-CGCTL_EXPORT int cgctl_memcg_uncharge(struct cgctl_memcg_tree *t, int id, unsigned int cpu,
-				      uint64_t n, unsigned int flags)
+int cgctl_memcg_uncharge(struct cgctl_memcg_tree *t, int id, unsigned int cpu,
+			 uint64_t n, unsigned int flags)
 {
 	struct mg *m = t ? mg_get(t, id) : NULL;
 
@@ -219,7 +219,7 @@ CGCTL_EXPORT int cgctl_memcg_uncharge(struct cgctl_memcg_tree *t, int id, unsign
 }
 
 /* mirrors mm/memcontrol-v1.c:memcg1_swapout() (v6.18) and the v2 swap counter */
-CGCTL_EXPORT int cgctl_memcg_swapout(struct cgctl_memcg_tree *t, int id, uint64_t n)
+int cgctl_memcg_swapout(struct cgctl_memcg_tree *t, int id, uint64_t n)
 {
 	struct mg *m = t ? mg_get(t, id) : NULL;
 
@@ -235,7 +235,7 @@ CGCTL_EXPORT int cgctl_memcg_swapout(struct cgctl_memcg_tree *t, int id, uint64_
 	return 0;
 }
 
-CGCTL_EXPORT int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id)
+int64_t cgctl_memcg_drain_all(struct cgctl_memcg_tree *t, int id)
 {
 	if (!t || !mg_get(t, id))
 		return -EINVAL;

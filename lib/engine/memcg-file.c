@@ -25,8 +25,8 @@ static void counter_in(struct cg_counter *c, const struct cgctl_memcg_counter *o
 	c->failcnt = o->failcnt;
 }
 
-CGCTL_EXPORT int cgctl_memcg_get(const struct cgctl_memcg_tree *t, int id,
-				 struct cgctl_memcg_state *s)
+int cgctl_memcg_get(const struct cgctl_memcg_tree *t, int id,
+		    struct cgctl_memcg_state *s)
 {
 	const struct mg *m = t ? mg_get(t, id) : NULL;
 

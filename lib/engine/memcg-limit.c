@@ -83,10 +83,10 @@ static int resize_v2(struct cgctl_memcg_tree *t, struct mg *m, uint64_t pages,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_memcg_set_limit(struct cgctl_memcg_tree *t, int id,
-				       enum cgctl_memcg_ctr which, uint64_t pages,
-				       const struct cgctl_memcg_charge_opts *opts,
-				       struct cgctl_memcg_charge_result *res)
+int cgctl_memcg_set_limit(struct cgctl_memcg_tree *t, int id,
+			  enum cgctl_memcg_ctr which, uint64_t pages,
+			  const struct cgctl_memcg_charge_opts *opts,
+			  struct cgctl_memcg_charge_result *res)
 {
 	struct cgctl_memcg_charge_result scratch = { 0 };
 	struct mg *m = t ? mg_get(t, id) : NULL;

@@ -26,7 +26,7 @@ static void mg_free_all(struct cgctl_memcg_tree *t)
 	free(t);
 }
 
-CGCTL_EXPORT void cgctl_memcg_tree_free(struct cgctl_memcg_tree *t)
+void cgctl_memcg_tree_free(struct cgctl_memcg_tree *t)
 {
 	if (t)
 		mg_free_all(t);
@@ -70,8 +70,8 @@ static int mg_add(struct cgctl_memcg_tree *t, int parent)
 	return m->id;
 }
 
-CGCTL_EXPORT int cgctl_memcg_tree_new(struct cgctl_memcg_tree **ret, uint32_t kver,
-				      unsigned int ncpu, unsigned int flags, uint64_t seed)
+int cgctl_memcg_tree_new(struct cgctl_memcg_tree **ret, uint32_t kver,
+			 unsigned int ncpu, unsigned int flags, uint64_t seed)
 {
 	struct cgctl_memcg_tree *t;
 	int r;
@@ -145,7 +145,7 @@ const struct cgctl_memcg_era *cgctl_memcg_tree_era(const struct cgctl_memcg_tree
 	return t ? &t->era : NULL;
 }
 
-CGCTL_EXPORT int cgctl_memcg_create(struct cgctl_memcg_tree *t, int parent)
+int cgctl_memcg_create(struct cgctl_memcg_tree *t, int parent)
 {
 	if (!t || !mg_get(t, parent))
 		return -EINVAL;
@@ -191,8 +191,8 @@ int cgctl_memcg_set_use_hierarchy(struct cgctl_memcg_tree *t, int id, bool on)
 }
 
 /* mirrors mm/memcontrol-v1.c:mem_cgroup_move_charge_write() (v6.12, v6.13) */
-CGCTL_EXPORT int cgctl_memcg_set_move_charge(struct cgctl_memcg_tree *t, int id,
-					     unsigned int val)
+int cgctl_memcg_set_move_charge(struct cgctl_memcg_tree *t, int id,
+				unsigned int val)
 {
 	struct mg *m = t ? mg_get(t, id) : NULL;
 

@@ -293,10 +293,10 @@ static void run_move(struct cgctl_memcg_tree *t, struct mg *from, struct mg *to,
 	clear_mc(t, from, to, held + walk_on(t, to, cpu, o, p), p->moved, p->moved_swap);
 }
 
-CGCTL_EXPORT int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to,
-				 unsigned int cpu, const struct cgctl_move_input *in,
-				 const struct cgctl_memcg_charge_opts *opts,
-				 struct cgctl_move_plan *p)
+int cgctl_move_plan(struct cgctl_memcg_tree *t, int from, int to,
+		    unsigned int cpu, const struct cgctl_move_input *in,
+		    const struct cgctl_memcg_charge_opts *opts,
+		    struct cgctl_move_plan *p)
 {
 	static const struct cgctl_memcg_charge_opts no_opts;
 	struct mg *mf = t ? mg_get(t, from) : NULL, *mt = t ? mg_get(t, to) : NULL;

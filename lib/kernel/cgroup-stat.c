@@ -19,11 +19,11 @@
 struct cgctl_cgroup_stat {
 	unsigned int what;		/* CGCTL_CGSTAT_* read */
 	int mem_r, cpu_r;		/* the readers' results; -ENODEV: not read */
-	int cpu_psi_r, ev_r[2], tasks_r;
+	int cpu_psi_r, mem_psi_r, ev_r[2], tasks_r;
 	bool cpu_usage_only;		/* v2 without the cpu controller: cpu.stat alone */
 	struct cgctl_memstat mem;
 	struct cgctl_cpubw cpu;
-	struct cgctl_psi cpu_psi;
+	struct cgctl_psi cpu_psi, mem_psi;	/* PSI: cpu.pressure, memory.pressure */
 	struct cgctl_mem_events ev[2];	/* memory.events, memory.events.local */
 	struct cgctl_cgroupstats tasks;
 };
@@ -142,7 +142,7 @@ CGCTL_EXPORT int cgctl_cgroup_stat_new(struct cgctl_cgroup *cg, unsigned int wha
 	if (what & CGCTL_CGSTAT_CPU_ALL)
 		what |= CGCTL_CGSTAT_CPU;
 	st->what = what;
-	st->mem_r = st->cpu_r = st->cpu_psi_r = st->tasks_r = -ENODEV;
+	st->mem_r = st->cpu_r = st->cpu_psi_r = st->mem_psi_r = st->tasks_r = -ENODEV;
 	st->ev_r[0] = st->ev_r[1] = -ENODEV;
 	if (what & CGCTL_CGSTAT_MEM)
 		st->mem_r = read_mem(cg, what, st);
@@ -151,6 +151,9 @@ CGCTL_EXPORT int cgctl_cgroup_stat_new(struct cgctl_cgroup *cg, unsigned int wha
 	if ((what & CGCTL_CGSTAT_PSI) && cgctl_mount_has(cg->m, "cpu"))
 		st->cpu_psi_r = cgctl_psi_read(cg->ctx, cg->m, cg->path, "cpu.pressure",
 					       &st->cpu_psi);
+	if ((what & CGCTL_CGSTAT_PSI) && cgctl_mount_has(cg->m, "memory"))
+		st->mem_psi_r = cgctl_psi_read(cg->ctx, cg->m, cg->path, "memory.pressure",
+					       &st->mem_psi);
 	if ((what & CGCTL_CGSTAT_EVENTS) && cgctl_mount_has(cg->m, "memory"))
 		for (int l = 0; l < 2; l++)
 			st->ev_r[l] = cgctl_mem_events_read(cg->ctx, cg->m, cg->path, l,
@@ -312,7 +315,10 @@ CGCTL_EXPORT int cgctl_cgroup_stat_get(const struct cgctl_cgroup_stat *st, const
 			goto out;
 		}
 	if (!strncmp(key, "memory.pressure.", 16)) {
-		if (!(st->what & CGCTL_CGSTAT_MEM_ALL))
+		if (st->mem_psi_r != -ENODEV)	/* PSI read the file itself */
+			r = st->mem_psi_r < 0 ? side(st->mem_psi_r) :
+						psi_key(&st->mem_psi, key + 16, &v);
+		else if (!(st->what & CGCTL_CGSTAT_MEM_ALL))
 			r = -ENODATA;
 		else if (st->mem_r < 0)
 			r = side(st->mem_r);

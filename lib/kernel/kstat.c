@@ -136,7 +136,7 @@ static void memstat_v2(int dfd, struct cgctl_memstat *st)
 		st->present |= CGCTL_MEMSTAT_PRESSURE;
 }
 
-CGCTL_EXPORT int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 					  const char *path, unsigned int flags,
 					  struct cgctl_memstat *st)
 {
@@ -175,7 +175,7 @@ CGCTL_EXPORT int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cg
 	return r;
 }
 
-CGCTL_EXPORT int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+int cgctl_memstat_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				    const char *path, struct cgctl_memstat *st)
 {
 	return cgctl_memstat_read_flags(ctx, m, path, 0, st);
@@ -254,7 +254,7 @@ static int cpubw_lean(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const 
 	return r;
 }
 
-CGCTL_EXPORT int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+int cgctl_cpubw_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				  const char *path, const struct cgctl_mount *acct,
 				  const char *acct_path, struct cgctl_cpubw *bw)
 {

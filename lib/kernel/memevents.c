@@ -23,7 +23,7 @@ static const char *const names[CGCTL_MEMEV_NR] = {
 	[CGCTL_MEMEV_SOCK_THROTTLED] = "sock_throttled",
 };
 
-CGCTL_EXPORT const char *cgctl_mem_event_name(enum cgctl_mem_event e)
+const char *cgctl_mem_event_name(enum cgctl_mem_event e)
 {
 	return (unsigned int)e < CGCTL_MEMEV_NR ? names[e] : NULL;
 }
@@ -58,7 +58,7 @@ int cgctl_mem_events_parse(const char *buf, size_t len,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+int cgctl_mem_events_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				       const char *path, bool local,
 				       struct cgctl_mem_events *ret)
 {

@@ -83,7 +83,7 @@ CGCTL_EXPORT int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_parse_cpuacct_usage(const char *buf, size_t len,
+int cgctl_parse_cpuacct_usage(const char *buf, size_t len,
 					   struct cgctl_cpu_stat *st)
 {
 	uint64_t v;

@@ -133,7 +133,7 @@ int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret)
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_psi_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+int cgctl_psi_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				const char *path, const char *file, struct cgctl_psi *ret)
 {
 	char *buf = NULL;

@@ -47,4 +47,15 @@ cg --root "$ROOT" --json bw show /a
 [ "$(json_get 'j["pressure"]')" = None ] && ok || fail "malformed cpu.pressure: $OUT"
 cg --root "$ROOT" bw show /a
 expect_rc 0 "human v2 show"
+# cpu.stat.local's throttled_usec is the group's own throttled time; a kernel without
+# the file (before 6.6) does not report it: null and "-", never 0
+cg --root "$ROOT" --json bw show /a
+[ "$(json_get 'j["stat"]["throttled_local_usec"]')" = 4464000 ] && ok ||
+	fail "v2 cpu.stat.local: $OUT"
+rm "$ROOT/sys/fs/cgroup/a/cpu.stat.local"
+cg --root "$ROOT" --json bw show /a
+[ "$(json_get '(j["stat"]["throttled_local_usec"], j["stat"]["throttled_usec"])')" = \
+	"(None, 4464000)" ] && ok || fail "absent cpu.stat.local: $OUT"
+cg --root "$ROOT" bw show /a
+expect_out_has "  THROTTLED-LOCAL      -" "human absent cpu.stat.local"
 done_testing

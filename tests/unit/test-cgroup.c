@@ -373,6 +373,57 @@ START_TEST(test_stat_v2)
 }
 END_TEST
 
+/* what `bw show` and `mem show` read through the snapshot (v2): cpu.stat.local, PSI of
+ * both hierarchies' pressure files, memory.events; absent -> -ENODATA, never 0 */
+START_TEST(test_stat_v2_show)
+{
+	struct cgctl_cgroup_stat *st;
+	struct cgctl_cgroup *cg;
+	uint64_t v = 7;
+
+	version = 2;
+	fixture(v2_rows, sizeof(v2_rows) / sizeof(v2_rows[0]));
+	put("memory", "/g", "memory.current", "4096");
+	put("cpu", "/g", "cpu.stat", "usage_usec 5\nnr_periods 3\nnr_throttled 1\n"
+	    "throttled_usec 2\n");
+	put("cpu", "/g", "cpu.stat.local", "throttled_usec 3\n");
+	put("memory", "/g", "memory.pressure", "some avg10=0.50 avg60=0.00 avg300=0.00 "
+	    "total=7\nfull avg10=0.25 avg60=0.00 avg300=0.00 total=3\n");
+	put("memory", "/g", "memory.events", "low 0\nhigh 1\nmax 2\noom 0\noom_kill 0\n");
+	ck_assert_int_eq(cgctl_cgroup_new(ctx, "memory", "/g", &cg), 0);
+	ck_assert_int_eq(cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_CPU_ALL | CGCTL_CGSTAT_PSI |
+					       CGCTL_CGSTAT_EVENTS, &st), 0);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.stat.throttled_local_ns", &v), 0);
+	ck_assert(v == 3000);
+	/* PSI reads memory.pressure without MEM_ALL */
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.pressure.some.avg10", &v), 0);
+	ck_assert(v == 50);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.pressure.full.total_us", &v), 0);
+	ck_assert(v == 3);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.pressure.some.avg10", &v), -ENODATA);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.events.high", &v), 0);
+	ck_assert(v == 1);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.events.sock_throttled", &v),
+			 -ENODATA);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.events.local.low", &v), -ENODATA);
+	cgctl_cgroup_stat_free(st);
+	/* a kernel before 6.6: no cpu.stat.local */
+	unlink_file("cpu", "cpu.stat.local");
+	unlink_file("memory", "memory.pressure");
+	ck_assert_int_eq(cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_CPU_ALL | CGCTL_CGSTAT_PSI,
+					       &st), 0);
+	v = 7;
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "cpu.stat.throttled_local_ns", &v),
+			 -ENODATA);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.pressure.some.avg10", &v),
+			 -ENODATA);
+	ck_assert(v == 7);
+	cgctl_cgroup_stat_free(st);
+	cgctl_cgroup_unref(cg);
+	teardown();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cgroup");
@@ -385,6 +436,7 @@ int main(void)
 	tcase_add_test(tc, test_one_reader);
 	tcase_add_test(tc, test_lifetime);
 	tcase_add_test(tc, test_stat_v2);
+	tcase_add_test(tc, test_stat_v2_show);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
