@@ -19,6 +19,7 @@
 
 #include "cgctl.h"
 #include "stat-openmetrics.h"
+#include "util/strbuf.h"
 
 static const char *opt_interval, *opt_count, *opt_output;
 static int opt_om, opt_bytes;
@@ -295,10 +296,17 @@ static void print_row(struct cli *cli, const struct row *r)
 	if (cli->fmt == OUT_TSV) {
 		printf("%" PRIu64 "\t%" PRIu64, (uint64_t)(r->time_s * 1e6 + 0.5),
 		       r->interval_ns / 1000);
-		if (r->usage_ok)
-			printf("\t%" PRIu64 "\t%.3f", r->usage_ns / 1000, r->cpu_pct / 100.0);
-		else
+		if (r->usage_ok) {
+			/* as --json and every other TSV: the shortest form that reads back */
+			struct strbuf sb = STRBUF_INIT;
+
+			if (strbuf_put_double(&sb, r->cpu_pct / 100.0) < 0)
+				strbuf_puts(&sb, "-");
+			printf("\t%" PRIu64 "\t%s", r->usage_ns / 1000, strbuf_str(&sb));
+			strbuf_release(&sb);
+		} else {
 			printf("\t-\t-");
+		}
 		if (r->cpu)
 			printf("\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64, r->periods, r->throttled,
 			       r->throttled_ns / 1000);
