@@ -59,6 +59,7 @@ struct rec {
 	uint64_t periods[MAX_PERIODS];
 	size_t n;
 	double confidence;
+	bool no_delay;	/* --max-delay 0: no throttled time at all (the library has 1 ns) */
 	struct cgctl_bw_trace *trace[MAX_TRACES];
 	struct cgctl_bw_trace_info info[MAX_TRACES];
 	struct cgctl_bw_run runs[MAX_TRACES];
@@ -126,6 +127,12 @@ static int parse_opts(struct cli *cli, struct rec *p)
 	if (opt_max_delay && (rc = cli_parse_duration(cli, "max-delay", opt_max_delay, 1000,
 						      &p->o.max_delay_ns)))
 		return rc;
+	if (opt_max_delay && !p->o.max_delay_ns) {
+		/* 0 is "no budget" to the library: ask for at most 1 ns (throttled
+		 * time is whole nanoseconds), and print the 0 that was asked for */
+		p->o.max_delay_ns = 1;
+		p->no_delay = true;
+	}
 	if (opt_period && (rc = parse_periods(cli, p)))
 		return rc;
 	if (opt_burst && !strcmp(opt_burst, "auto"))
@@ -329,7 +336,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_double(o, "max_throttled_ratio",
 		   (p->o.max_throttled_ppm ? p->o.max_throttled_ppm : 10000) / 1e6, 4);
 	if (p->o.max_delay_ns)
-		out_usec(o, "max_delay_usec", p->o.max_delay_ns);
+		out_usec(o, "max_delay_usec", p->no_delay ? 0 : p->o.max_delay_ns);
 	else
 		out_null(o, "max_delay_usec");	/* no delay budget: none, not 0 */
 	out_obj_end(o);
