@@ -39,6 +39,14 @@ expect_rc 0 "stat --tasks"
 [ "$(json_get 'j["cgroups"][0]["tasks"]["running"]')" = 1 ] && ok || fail "--tasks states: $OUT"
 [ "$(json_get '"quota_usec" in j["cgroups"][0]["cpu"]')" = False ] && ok || fail "--tasks lean: $OUT"
 [ "$(json_get 'len(j["processes"])')" = 4 ] && ok || fail "four processes: $OUT"
+# delay accounting off: cpu_delay still reads (sched_info's run_delay), the rest read 0;
+# the warning said "delay fields read 0" beside a CPU-DELAY column of real figures
+if [ "$(cat /proc/sys/kernel/task_delayacct 2>/dev/null)" = 0 ]; then
+	case $ERR in
+	*"delay accounting is off: delays other than cpu_delay read 0;"*) ok ;;
+	*) fail "the warning of delay accounting off: $ERR" ;;
+	esac
+fi
 [ "$(json_get 'sorted(set(p["comm"] for p in j["processes"]))')" = "['sleep', 'spinner']" ] && ok ||
 	fail "comm: $OUT"
 # the spinner has run ~0.5 s; its CPU time agrees with /proc's utime+stime (ticks)
