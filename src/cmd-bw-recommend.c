@@ -60,6 +60,7 @@ struct rec {
 	size_t n;
 	double confidence;
 	bool no_delay;	/* --max-delay 0: no throttled time at all (the library has 1 ns) */
+	bool no_throttle;	/* --max-throttled 0%: none (the library has 1 ppm) */
 	struct cgctl_bw_trace *trace[MAX_TRACES];
 	struct cgctl_bw_trace_info info[MAX_TRACES];
 	struct cgctl_bw_run runs[MAX_TRACES];
@@ -117,8 +118,10 @@ static int parse_opts(struct cli *cli, struct rec *p)
 		return rc;
 	if (opt_max_thr) {
 		p->o.max_throttled_ppm = (uint32_t)(v * 10000 + 0.5);
-		if (!p->o.max_throttled_ppm)
+		if (!p->o.max_throttled_ppm) {
 			p->o.max_throttled_ppm = 1;	/* 0 is "default" to the library */
+			p->no_throttle = true;		/* and 0 is printed */
+		}
 	}
 	if (opt_confidence && (rc = parse_percent(cli, "confidence", opt_confidence, 50, 99.5,
 						  &v)))
@@ -333,7 +336,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 
 	emit_workload(o, p, r);
 	out_obj_begin(o, "budget");
-	out_double(o, "max_throttled_ratio",
+	out_double(o, "max_throttled_ratio", p->no_throttle ? 0 :
 		   (p->o.max_throttled_ppm ? p->o.max_throttled_ppm : 10000) / 1e6, 4);
 	if (p->o.max_delay_ns)
 		out_usec(o, "max_delay_usec", p->no_delay ? 0 : p->o.max_delay_ns);

@@ -72,6 +72,12 @@ zero=$(json_get 'j["runs"][0]["quota_usec"]')
 cg bw recommend --trace "$T_TMP/spike" --max-delay 0
 printf '%s\n' "$OUT" | grep -qx '  MAX-DELAY  *0ns' && ok || fail "--max-delay 0: table: $OUT"
 
+# --max-throttled 0%: the budget printed is the 0 asked for (the library's 0 is its
+# default, 1%, so 1 ppm is asked: it printed 1e-06)
+cg --json bw recommend --trace "$T_TMP/spike" --max-throttled 0%
+expect_rc 0 "--max-throttled 0%"
+[ "$(json_get 'j["budget"]["max_throttled_ratio"]')" = 0 ] && ok || fail "--max-throttled 0%: budget: $OUT"
+
 # two threads busy throughout on two CPUs: all of them (or no limit), said on stderr
 printf 'cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 busy 3s\n' >"$T_TMP/sat"
 cg --json bw recommend --trace "$T_TMP/sat"
