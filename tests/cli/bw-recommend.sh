@@ -36,6 +36,10 @@ printf '%s\n' "$OUT" | head -1 | tr '\t' '\n' | grep -qx 'bound.resamples' && ok
 [ "$(printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
 	NR == 2 { print $c["recommended.quota_usec"], $c["bound.method"] }')" = "$one bootstrap" ] &&
 	ok || fail "--tsv: not the same answer and method as --json: $OUT"
+# the whole recommendation: quota, period and burst (issue 29: --tsv printed the runs only)
+[ "$(printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR == 2 { print $c["recommended.quota_usec"], $c["recommended.period_usec"], $c["recommended.burst_usec"] }')" = \
+	"$one 100000 0" ] && ok || fail "--tsv: quota, period, burst: $OUT"
 
 # three recordings of one workload: above the largest answer by the prediction bound
 cg --json bw recommend --trace "$T_TMP/a" --trace "$T_TMP/b" --trace "$T_TMP/c"
