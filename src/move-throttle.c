@@ -106,9 +106,9 @@ static void emit_side(struct cli *cli, const char *key,
 	opt_i64(o, "nr_throttled", h, h ? s->st.nr_throttled : 0);
 	opt_double(o, "throttled_periods_ratio", h,
 		   np > 0 ? (double)s->st.nr_throttled / np : 0, 3);
-	opt_usec(o, "throttled_usec_per_period", h,
+	opt_usec(o, "throttled_per_period_usec", h,
 		 np > 0 ? s->st.throttled_ns / (uint64_t)np : 0);
-	opt_usec(o, "usage_usec_per_period", h,
+	opt_usec(o, "usage_per_period_usec", h,
 		 periods > 0 ? (uint64_t)((double)s->st.usage_ns / periods) : 0);
 	out_obj_end(o);
 }

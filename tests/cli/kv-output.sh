@@ -143,4 +143,13 @@ cg --root "$ROOT" watch -o nope --count 1 /a
 expect_rc 2 "watch -o unknown"
 cg --root "$ROOT" --json watch -o memory --count 1 /a
 expect_rc 2 "watch -o with --json"
+# move's throttling block: the unit ends the key (the label leaves it out), as in bw
+# show; "throttled_usec_per_period" printed THROTTLED-USEC-PER-PERIOD beside 0ns
+fixture v1
+cg --root "$ROOT" --tsv=throttle move --dry-run --sample 0 4242 /a
+expect_rc 0 "move --tsv=throttle"
+inner=$(printf '%s\n' "$OUT" | head -1 | tr '\t' '\n' | grep -E '_(usec|bytes|cpus|ratio)_' || true)
+[ -z "$inner" ] && ok || fail "move: a unit inside a key: $inner"
+printf '%s\n' "$OUT" | head -1 | tr '\t' '\n' | grep -qx 'throttling.after.throttled_per_period_usec' &&
+	ok || fail "move: no throttled_per_period_usec: $OUT"
 done_testing
