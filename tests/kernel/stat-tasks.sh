@@ -67,4 +67,9 @@ cg --tsv=processes stat --tasks "$g"
 expect_rc 0 "stat --tasks --tsv=processes"
 [ "$(printf '%s\n' "$OUT" | grep -c '	spinner	')" = 3 ] &&
 	[ "$(printf '%s\n' "$OUT" | grep -c .)" = 5 ] && ok || fail "tsv rows: $OUT"
+# the processes' cgroup is the cgroups' "/a/b", not the PATH as typed ("a/b/")
+cg --json stat --tasks "${g#/}/"
+expect_rc 0 "stat --tasks PATH/"
+[ "$(json_get 'sorted(set([j["cgroups"][0]["path"]] + [p["cgroup"] for p in j["processes"]]))')" = "['$g']" ] &&
+	ok || fail "processes' cgroup, want $g: $OUT"
 done_testing
