@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "cgctl.h"
+#include "columns.h"
 #include "stat-openmetrics.h"
 #include "util/strbuf.h"
 
@@ -33,8 +34,7 @@ static const struct poptOption options[] = {
 	{ "openmetrics", '\0', POPT_ARG_NONE, &opt_om, 0,
 	  "each sample's totals as an OpenMetrics exposition ending in '# EOF'", NULL },
 	{ "output", 'o', POPT_ARG_STRING, &opt_output, 0,
-	  "the columns to print, by name (time,cpu-usage,cpu%,periods,throttled,"
-	  "throttled-t,memory,mem-delta)", "COLUMNS" },
+	  "the columns to print, by name (any case), in that order", "COLUMNS" },
 	{ "bytes", 'b', POPT_ARG_NONE, &opt_bytes, 0,
 	  "sizes in bytes and times in microseconds", NULL },
 	POPT_TABLEEND
@@ -212,12 +212,22 @@ static void print_json(struct cli *cli, const struct row *r)
 	}
 }
 
-/* the human columns, in their order, and the -o choice of them */
+/* the human columns, in their order (--help lists them a line each with their meaning,
+ * as every table's), their widths, and the -o choice of them */
 enum { C_TIME, C_USAGE, C_PCT, C_PER, C_NTH, C_THR, C_MEM, C_MDELTA, C_N };
-static const struct { const char *name; int width; } wcols[C_N] = {
-	{ "time", 10 }, { "cpu-usage", 10 }, { "cpu%", 7 }, { "periods", 8 },
-	{ "throttled", 9 }, { "throttled-t", 12 }, { "memory", 12 }, { "mem-delta", 12 },
+static const struct out_col watch_cols[C_N] = {
+	{ "TIME", "time_usec", OUT_COL_DEFAULT, "end of the interval, since the start" },
+	{ "CPU-USAGE", "usage_usec", OUT_COL_DEFAULT, "CPU time used in the interval" },
+	{ "CPU%", "usage_cpus", OUT_COL_DEFAULT,
+	  "that time per interval, in % of one CPU (200: two CPUs)" },
+	{ "PERIODS", "nr_periods", OUT_COL_DEFAULT, "enforcement periods that elapsed" },
+	{ "THROTTLED", "nr_throttled", OUT_COL_DEFAULT, "of them throttled" },
+	{ "THROTTLED-T", "throttled_usec", OUT_COL_DEFAULT, "time spent throttled" },
+	{ "MEMORY", "memory_bytes", OUT_COL_DEFAULT, "memory usage at the interval's end" },
+	{ "MEM-DELTA", "memory_delta_bytes", OUT_COL_DEFAULT, "its change over the interval" },
 };
+static const struct out_table watch_tables[] = { { "samples", watch_cols, C_N } };
+static const int wwidth[C_N] = { 10, 10, 7, 8, 9, 12, 12, 12 };
 static int wsel[C_N], nsel;
 
 /* -o LIST: the columns by name (any case).  Returns: EXIT_OK or EXIT_USAGE. */
@@ -239,12 +249,13 @@ static int pick_columns(struct cli *cli)
 		int c;
 
 		for (c = 0; c < C_N; c++)
-			if (strlen(wcols[c].name) == l && !strncasecmp(wcols[c].name, p, l))
+			if (strlen(watch_cols[c].name) == l &&
+			    !strncasecmp(watch_cols[c].name, p, l))
 				break;
 		if (c == C_N)
-			return cli_usage(cli, "--output: unknown column '%.*s' (columns: time,"
-					 "cpu-usage,cpu%%,periods,throttled,throttled-t,memory,"
-					 "mem-delta)", (int)l, p);
+			return cli_usage(cli, "--output: unknown column '%.*s' (columns: TIME,"
+					 "CPU-USAGE,CPU%%,PERIODS,THROTTLED,THROTTLED-T,MEMORY,"
+					 "MEM-DELTA)", (int)l, p);
 		if (nsel < C_N)
 			wsel[nsel++] = c;
 		p += l;
@@ -256,7 +267,7 @@ static int pick_columns(struct cli *cli)
 static void print_cells(char cells[][32])
 {
 	for (int i = 0; i < nsel; i++)
-		printf("%s%*s", i ? " " : "", wcols[wsel[i]].width, cells[wsel[i]]);
+		printf("%s%*s", i ? " " : "", wwidth[wsel[i]], cells[wsel[i]]);
 	putchar('\n');
 }
 /* the JSON keys (print_json()) */
@@ -271,7 +282,7 @@ static void print_header(struct cli *cli)
 		char cells[C_N][32];
 
 		for (int c = 0; c < C_N; c++)
-			snprintf(cells[c], sizeof(cells[c]), "%s", wcols[c].name);
+			snprintf(cells[c], sizeof(cells[c]), "%s", watch_cols[c].name);
 		print_cells(cells);
 	}
 }
@@ -481,4 +492,6 @@ const struct cgctl_cmd cmd_watch = {
 	.run = run,
 	.min_args = 1,
 	.max_args = 1,
+	.columns = watch_tables,
+	.n_columns = N_TABLES(watch_tables),
 };

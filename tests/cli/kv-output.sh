@@ -137,7 +137,7 @@ expect_rc 0 "watch"
 [ "$(printf '%s\n' "$OUT" | awk 'NR == 2 { print $7, $8 }')" = "2MiB +0B" ] && ok || fail "watch: $OUT"
 cg --root "$ROOT" watch -b -o memory,MEM-DELTA -i 20ms --count 1 /a
 expect_rc 0 "watch -b -o"
-[ "$(printf '%s\n' "$OUT" | awk '{ print $1, $2 }' | tr '\n' ' ')" = "memory mem-delta 2097152 +0 " ] &&
+[ "$(printf '%s\n' "$OUT" | awk '{ print $1, $2 }' | tr '\n' ' ')" = "MEMORY MEM-DELTA 2097152 +0 " ] &&
 	ok || fail "watch -b -o memory,mem-delta: $OUT"
 cg --root "$ROOT" watch -o nope --count 1 /a
 expect_rc 2 "watch -o unknown"
