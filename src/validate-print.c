@@ -140,9 +140,7 @@ void validate_print_header(const struct cgctl_vreport *r)
 	       r->runs == 1 ? "" : "s");
 }
 
-/* @lead then @text, words wrapped at 79 columns, @indent spaces before each line after
- * the first (a word longer than a line stays whole). */
-static void print_wrapped(const char *lead, const char *text, size_t indent)
+void validate_print_wrapped(const char *lead, const char *text, size_t indent)
 {
 	const char *p = text;
 	size_t start = strlen(lead), col = start, w;
@@ -173,7 +171,7 @@ void validate_print_scenario(const struct cgctl_vscenario_result *s)
 
 	snprintf(lead, sizeof(lead), "%s: ", s->name);
 	putchar('\n');
-	print_wrapped(lead, s->summary, 2);
+	validate_print_wrapped(lead, s->summary, 2);
 	print_row(col_title);
 	for (j = 0; j < s->n_quantities; j++)
 		print_quantity(&s->quantities[j]);
@@ -187,7 +185,7 @@ void validate_print_scenario(const struct cgctl_vscenario_result *s)
 			    strcmp(s->quantities[k].reason, q->reason) == 0)
 				break;
 		if (k == j)
-			print_wrapped("  n/a: ", q->reason, 7);
+			validate_print_wrapped("  n/a: ", q->reason, 7);
 	}
 }
 
