@@ -83,6 +83,6 @@ fi
 # 4. --json: one document, no tables
 cg --json validate --repeat 1 pcp-lists
 if json_get 'j["scenarios"][0]["name"]' >/dev/null 2>&1; then ok; else fail "--json: $OUT"; fi
-case $OUT in *"quantity "*) fail "--json printed a table" ;; *) ok ;; esac
+case $OUT in *"QUANTITY "*) fail "--json printed a table" ;; *) ok ;; esac
 
 done_testing
