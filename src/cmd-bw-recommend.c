@@ -235,7 +235,7 @@ static void emit_replay(struct out *o, const char *key, const struct cgctl_bw_re
 	if (inf)
 		out_null(o, "limit_cpus");
 	else
-		out_double(o, "limit_cpus", (double)r->bw.quota_us / r->bw.period_us, 3);
+		out_cpus(o, "limit_cpus", (double)r->bw.quota_us / r->bw.period_us);
 	out_double(o, "slack", r->slack, 2);
 	out_double(o, "throttled_ratio", r->throttled_frac, 4);
 	out_usec(o, "worst_period_throttled_usec", r->max_period_throttled_ns);
@@ -277,7 +277,7 @@ static void emit_workload(struct out *o, const struct rec *p,
 	out_usec(o, "busy_usec", sum.busy_ns);
 	out_usec(o, "wait_usec", sum.wait_ns);
 	out_usec(o, "ready_usec", sum.ready_ns);
-	out_double(o, "mean_use_cpus", r->mean_use, 3);
+	out_cpus(o, "mean_use_cpus", r->mean_use);
 	out_u64(o, "lost_records", sum.lost);
 	out_obj_end(o);
 }
@@ -319,14 +319,14 @@ bound:;
 	out_u64(o, "blocks", r->bound.blocks);
 	out_u64(o, "resamples", r->bound.resamples);
 	if (m == CGCTL_BW_BOUND_WINDOWS || m == CGCTL_BW_BOUND_BOOTSTRAP)
-		out_double(o, "own_cpus", r->bound.own_cpus, 3);
+		out_cpus(o, "own_cpus", r->bound.own_cpus);
 	else
 		out_null(o, "own_cpus");
 	out_double(o, "confidence", m == CGCTL_BW_BOUND_NONE ? 0 : r->bound.confidence, 3);
-	out_double(o, "mean_cpus", r->bound.mean_cpus, 3);
-	out_double(o, "sd_cpus", r->bound.sd_cpus, 3);
+	out_cpus(o, "mean_cpus", r->bound.mean_cpus);
+	out_cpus(o, "sd_cpus", r->bound.sd_cpus);
 	out_double(o, "t", r->bound.t, 3);
-	out_double(o, "bound_cpus", r->bound.bound_cpus, 3);
+	out_cpus(o, "bound_cpus", r->bound.bound_cpus);
 	out_obj_end(o);
 }
 
@@ -349,7 +349,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_bool(o, "all_cpus", r->all_cpus);
 	emit_replay(o, "recommended", &r->best, p->o.kver ? p->o.kver : CGCTL_KVER_NEWEST);
 	emit_runs(cli, p, r);
-	out_double(o, "percentile_use_cpus", r->pct_use, 3);
+	out_cpus(o, "percentile_use_cpus", r->pct_use);
 	emit_replay(o, "percentile", &r->pct, p->o.kver ? p->o.kver : CGCTL_KVER_NEWEST);
 	out_u64(o, "replays", r->replays);
 }

@@ -144,8 +144,8 @@ static void print_row(struct walk *w, const struct row *r, const char *base)
 		out_null(o, "memory_limit_bytes");
 	}
 	if (r->has_cpu && r->cpu.quota_us != UINT64_MAX && r->cpu.period_us)
-		out_double(o, "cpu_limit_cpus", (double)r->cpu.quota_us / (double)r->cpu.period_us,
-			   2);
+		out_cpus(o, "cpu_limit_cpus",
+			 (double)r->cpu.quota_us / (double)r->cpu.period_us);
 	else
 		out_null(o, "cpu_limit_cpus");
 	out_obj_end(o);

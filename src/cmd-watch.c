@@ -189,7 +189,7 @@ static void print_json(struct cli *cli, const struct row *r)
 	out_usec(o, "interval_usec", r->interval_ns);
 	if (r->usage_ok) {
 		out_usec(o, "usage_usec", r->usage_ns);
-		out_double(o, "usage_cpus", r->cpu_pct / 100.0, 3);
+		out_cpus(o, "usage_cpus", r->cpu_pct / 100.0);
 	} else {
 		out_null(o, "usage_usec");
 		out_null(o, "usage_cpus");

@@ -152,4 +152,15 @@ inner=$(printf '%s\n' "$OUT" | head -1 | tr '\t' '\n' | grep -E '_(usec|bytes|cp
 [ -z "$inner" ] && ok || fail "move: a unit inside a key: $inner"
 printf '%s\n' "$OUT" | head -1 | tr '\t' '\n' | grep -qx 'throttling.after.throttled_per_period_usec' &&
 	ok || fail "move: no throttled_per_period_usec: $OUT"
+# a number of CPUs prints alike in every command's human form: move's LIMIT-CPUS and
+# tree's CPU-LIMIT were 0.50 beside bw show's 0.500 (issue 29)
+cg --root "$ROOT" bw show /a
+cpus=$(line LIMIT-CPUS)
+[ "$cpus" = 0.500 ] && ok || fail "bw show: LIMIT-CPUS 0.500: $OUT"
+cg --root "$ROOT" move --dry-run --sample 0 4242 /a
+expect_rc 0 "move (human)"
+[ "$(line LIMIT-CPUS)" = "$cpus" ] && ok || fail "move: LIMIT-CPUS as bw show's $cpus: $OUT"
+cg --root "$ROOT" tree -r -n -o cpu-limit /a
+[ "$(printf '%s\n' "$OUT" | head -1)" = "$cpus" ] && ok ||
+	fail "tree: CPU-LIMIT as bw show's $cpus: $OUT"
 done_testing
