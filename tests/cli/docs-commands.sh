@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every command and verb that `cgctl help` and `cgctl CMD --help` list is in the README's
-# command table and in cgctl(1)'s COMMANDS section, and the package ships README and NEWS.
+# command table and in cgctl(1)'s COMMANDS section, its page named there and under SEE
+# ALSO, and the package ships README and NEWS.
 # The README has an Install section; what the docs say of libm is what libcgctl.so links.
 . "$top_srcdir/tests/lib.sh"
 
@@ -8,12 +9,20 @@ readme="$top_srcdir/README.md"
 page="$top_srcdir/man/cgctl.1.scd"
 
 cmds=$("$CGCTL" help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p')
+seealso=$(sed -n '/^# SEE ALSO$/,$p' "$page")
 [ -n "$cmds" ] && ok || fail "cgctl help lists no commands"
 for c in $cmds; do
 	verbs=$("$CGCTL" "$c" --help | sed -n '/^Verbs:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
 	# the COMMANDS entry of cgctl(1): "*bw* set|show|predict|..."
 	entry=$(sed -n '/^# COMMANDS$/,/^# OUTPUT$/p' "$page" | grep -E "^\*$c\*( |\$)")
 	[ -n "$entry" ] && ok || fail "cgctl(1) COMMANDS has no *$c* entry"
+	# the entry's paragraph and SEE ALSO name the command's page (help's named none)
+	para=$(sed -n '/^# COMMANDS$/,/^# OUTPUT$/p' "$page" |
+		awk -v c="*$c*" 'index($0, c) == 1 { p = 1 } p && /^$/ { exit } p')
+	printf '%s\n' "$para" | tr '\n' ' ' | grep -qF "*cgctl-$c*(1)" && ok ||
+		fail "cgctl(1) COMMANDS: *$c* does not say See *cgctl-$c*(1)"
+	printf '%s\n' "$seealso" | grep -qF "*cgctl-$c*(1)" && ok ||
+		fail "cgctl(1) SEE ALSO: no *cgctl-$c*(1)"
 	if [ -z "$verbs" ]; then
 		grep -q "^| \`cgctl $c[ \`]" "$readme" && ok || fail "README's table lacks cgctl $c"
 		continue
@@ -23,6 +32,8 @@ for c in $cmds; do
 			fail "README's table lacks cgctl $c $v"
 		printf '%s\n' "$entry" | grep -Eq "[ |]$v(\||\$| )" && ok ||
 			fail "cgctl(1) COMMANDS: *$c* does not name $v"
+		printf '%s\n' "$seealso" | grep -qF "*cgctl-$c-$v*(1)" && ok ||
+			fail "cgctl(1) SEE ALSO: no *cgctl-$c-$v*(1)"
 	done
 done
 # the Debian package installs the README and NEWS
