@@ -263,7 +263,7 @@ static void emit(struct cli *cli, const struct pred *p)
 	if (p->bw.quota_us == CGCTL_BW_INF)
 		out_null(o, "limit_cpus");
 	else
-		out_double(o, "limit_cpus", (double)p->bw.quota_us / p->bw.period_us, 3);
+		out_cpus(o, "limit_cpus", (double)p->bw.quota_us / p->bw.period_us);
 	out_obj_end(o);
 	out_u64(o, "online_cpus", p->ncpus);
 	out_obj_begin(o, "workload");

@@ -59,6 +59,8 @@ struct rec {
 	uint64_t periods[MAX_PERIODS];
 	size_t n;
 	double confidence;
+	bool no_delay;	/* --max-delay 0: no throttled time at all (the library has 1 ns) */
+	bool no_throttle;	/* --max-throttled 0%: none (the library has 1 ppm) */
 	struct cgctl_bw_trace *trace[MAX_TRACES];
 	struct cgctl_bw_trace_info info[MAX_TRACES];
 	struct cgctl_bw_run runs[MAX_TRACES];
@@ -116,8 +118,10 @@ static int parse_opts(struct cli *cli, struct rec *p)
 		return rc;
 	if (opt_max_thr) {
 		p->o.max_throttled_ppm = (uint32_t)(v * 10000 + 0.5);
-		if (!p->o.max_throttled_ppm)
+		if (!p->o.max_throttled_ppm) {
 			p->o.max_throttled_ppm = 1;	/* 0 is "default" to the library */
+			p->no_throttle = true;		/* and 0 is printed */
+		}
 	}
 	if (opt_confidence && (rc = parse_percent(cli, "confidence", opt_confidence, 50, 99.5,
 						  &v)))
@@ -126,6 +130,12 @@ static int parse_opts(struct cli *cli, struct rec *p)
 	if (opt_max_delay && (rc = cli_parse_duration(cli, "max-delay", opt_max_delay, 1000,
 						      &p->o.max_delay_ns)))
 		return rc;
+	if (opt_max_delay && !p->o.max_delay_ns) {
+		/* 0 is "no budget" to the library: ask for at most 1 ns (throttled
+		 * time is whole nanoseconds), and print the 0 that was asked for */
+		p->o.max_delay_ns = 1;
+		p->no_delay = true;
+	}
 	if (opt_period && (rc = parse_periods(cli, p)))
 		return rc;
 	if (opt_burst && !strcmp(opt_burst, "auto"))
@@ -225,7 +235,7 @@ static void emit_replay(struct out *o, const char *key, const struct cgctl_bw_re
 	if (inf)
 		out_null(o, "limit_cpus");
 	else
-		out_double(o, "limit_cpus", (double)r->bw.quota_us / r->bw.period_us, 3);
+		out_cpus(o, "limit_cpus", (double)r->bw.quota_us / r->bw.period_us);
 	out_double(o, "slack", r->slack, 2);
 	out_double(o, "throttled_ratio", r->throttled_frac, 4);
 	out_usec(o, "worst_period_throttled_usec", r->max_period_throttled_ns);
@@ -267,7 +277,7 @@ static void emit_workload(struct out *o, const struct rec *p,
 	out_usec(o, "busy_usec", sum.busy_ns);
 	out_usec(o, "wait_usec", sum.wait_ns);
 	out_usec(o, "ready_usec", sum.ready_ns);
-	out_double(o, "mean_use_cpus", r->mean_use, 3);
+	out_cpus(o, "mean_use_cpus", r->mean_use);
 	out_u64(o, "lost_records", sum.lost);
 	out_obj_end(o);
 }
@@ -309,14 +319,14 @@ bound:;
 	out_u64(o, "blocks", r->bound.blocks);
 	out_u64(o, "resamples", r->bound.resamples);
 	if (m == CGCTL_BW_BOUND_WINDOWS || m == CGCTL_BW_BOUND_BOOTSTRAP)
-		out_double(o, "own_cpus", r->bound.own_cpus, 3);
+		out_cpus(o, "own_cpus", r->bound.own_cpus);
 	else
 		out_null(o, "own_cpus");
 	out_double(o, "confidence", m == CGCTL_BW_BOUND_NONE ? 0 : r->bound.confidence, 3);
-	out_double(o, "mean_cpus", r->bound.mean_cpus, 3);
-	out_double(o, "sd_cpus", r->bound.sd_cpus, 3);
+	out_cpus(o, "mean_cpus", r->bound.mean_cpus);
+	out_cpus(o, "sd_cpus", r->bound.sd_cpus);
 	out_double(o, "t", r->bound.t, 3);
-	out_double(o, "bound_cpus", r->bound.bound_cpus, 3);
+	out_cpus(o, "bound_cpus", r->bound.bound_cpus);
 	out_obj_end(o);
 }
 
@@ -326,10 +336,10 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 
 	emit_workload(o, p, r);
 	out_obj_begin(o, "budget");
-	out_double(o, "max_throttled_ratio",
+	out_double(o, "max_throttled_ratio", p->no_throttle ? 0 :
 		   (p->o.max_throttled_ppm ? p->o.max_throttled_ppm : 10000) / 1e6, 4);
 	if (p->o.max_delay_ns)
-		out_usec(o, "max_delay_usec", p->o.max_delay_ns);
+		out_usec(o, "max_delay_usec", p->no_delay ? 0 : p->o.max_delay_ns);
 	else
 		out_null(o, "max_delay_usec");	/* no delay budget: none, not 0 */
 	out_obj_end(o);
@@ -339,7 +349,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 	out_bool(o, "all_cpus", r->all_cpus);
 	emit_replay(o, "recommended", &r->best, p->o.kver ? p->o.kver : CGCTL_KVER_NEWEST);
 	emit_runs(cli, p, r);
-	out_double(o, "percentile_use_cpus", r->pct_use, 3);
+	out_cpus(o, "percentile_use_cpus", r->pct_use);
 	emit_replay(o, "percentile", &r->pct, p->o.kver ? p->o.kver : CGCTL_KVER_NEWEST);
 	out_u64(o, "replays", r->replays);
 }

@@ -93,7 +93,7 @@ static void emit_settings(struct out *o, const struct cgctl_bw_settings *bw, boo
 	if (inf)
 		out_null(o, "limit_cpus");
 	else
-		out_double(o, "limit_cpus", (double)bw->quota_us / bw->period_us, 3);
+		out_cpus(o, "limit_cpus", (double)bw->quota_us / bw->period_us);
 }
 
 /* The tightest limit on the way to the root: every level enforces its own pool. */
@@ -134,7 +134,7 @@ static void emit_effective(struct cli *cli, const struct bw_target *t)
 		out_null(cli->out, "limit_cpus");
 		out_null(cli->out, "limited_by");
 	} else {
-		out_double(cli->out, "limit_cpus", best, 3);
+		out_cpus(cli->out, "limit_cpus", best);
 		out_str(cli->out, "limited_by", limiter);
 	}
 	out_obj_end(cli->out);

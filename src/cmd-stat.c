@@ -195,13 +195,16 @@ static int emit_processes(struct cli *cli, const char *path)
 {
 	static bool warned;
 	const struct cgctl_mount *m;
-	char rel[PATH_MAX], *buf = NULL, *p, *end;
+	char rel[PATH_MAX], shown[PATH_MAX], *buf = NULL, *p, *end;
 	size_t len;
 	int r;
 
 	m = task_mount(cli, path, rel, sizeof(rel));
 	if (!m)
 		return EXIT_OK;
+	/* the "/a/b" of the cgroups' rows, not the PATH as typed ("a/b/") */
+	if (cgctl_path_normalize(path, shown, sizeof(shown)) < 0)
+		snprintf(shown, sizeof(shown), "%s", path);
 	r = cgctl_cg_read(cli->ctx, m, rel, "cgroup.procs", &buf, &len);
 	if (r < 0)
 		return EXIT_OK;	/* the cgroup's error was reported by stat_one */
@@ -233,7 +236,7 @@ static int emit_processes(struct cli *cli, const char *path)
 			warned = true;
 		}
 		out_obj_begin(cli->out, NULL);
-		out_str(cli->out, "cgroup", path);
+		out_str(cli->out, "cgroup", shown);
 		out_i64(cli->out, "pid", pid);
 		have_ps = cgctl_proc_info_read(cli->ctx, (pid_t)pid, &ps) == 0;
 		out_str(cli->out, "comm", have_ps ? ps.comm : ts.comm);

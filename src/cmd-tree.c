@@ -186,7 +186,7 @@ static void print_row(struct walk *w, const struct row *r, const char *base)
 	else
 		out_null(o, "memory_limit_bytes");
 	if (r->has_cpu && r->cpu_quota != UINT64_MAX && r->cpu_period)
-		out_double(o, "cpu_limit_cpus", (double)r->cpu_quota / (double)r->cpu_period, 2);
+		out_cpus(o, "cpu_limit_cpus", (double)r->cpu_quota / (double)r->cpu_period);
 	else
 		out_null(o, "cpu_limit_cpus");
 	out_obj_end(o);

@@ -18,7 +18,9 @@
 #include <time.h>
 
 #include "cgctl.h"
+#include "columns.h"
 #include "stat-openmetrics.h"
+#include "util/strbuf.h"
 
 static const char *opt_interval, *opt_count, *opt_output;
 static int opt_om, opt_bytes;
@@ -32,8 +34,7 @@ static const struct poptOption options[] = {
 	{ "openmetrics", '\0', POPT_ARG_NONE, &opt_om, 0,
 	  "each sample's totals as an OpenMetrics exposition ending in '# EOF'", NULL },
 	{ "output", 'o', POPT_ARG_STRING, &opt_output, 0,
-	  "the columns to print, by name (time,cpu-usage,cpu%,periods,throttled,"
-	  "throttled-t,memory,mem-delta)", "COLUMNS" },
+	  "the columns to print, by name (any case), in that order", "COLUMNS" },
 	{ "bytes", 'b', POPT_ARG_NONE, &opt_bytes, 0,
 	  "sizes in bytes and times in microseconds", NULL },
 	POPT_TABLEEND
@@ -188,7 +189,7 @@ static void print_json(struct cli *cli, const struct row *r)
 	out_usec(o, "interval_usec", r->interval_ns);
 	if (r->usage_ok) {
 		out_usec(o, "usage_usec", r->usage_ns);
-		out_double(o, "usage_cpus", r->cpu_pct / 100.0, 3);
+		out_cpus(o, "usage_cpus", r->cpu_pct / 100.0);
 	} else {
 		out_null(o, "usage_usec");
 		out_null(o, "usage_cpus");
@@ -211,12 +212,22 @@ static void print_json(struct cli *cli, const struct row *r)
 	}
 }
 
-/* the human columns, in their order, and the -o choice of them */
+/* the human columns, in their order (--help lists them a line each with their meaning,
+ * as every table's), their widths, and the -o choice of them */
 enum { C_TIME, C_USAGE, C_PCT, C_PER, C_NTH, C_THR, C_MEM, C_MDELTA, C_N };
-static const struct { const char *name; int width; } wcols[C_N] = {
-	{ "time", 10 }, { "cpu-usage", 10 }, { "cpu%", 7 }, { "periods", 8 },
-	{ "throttled", 9 }, { "throttled-t", 12 }, { "memory", 12 }, { "mem-delta", 12 },
+static const struct out_col watch_cols[C_N] = {
+	{ "TIME", "time_usec", OUT_COL_DEFAULT, "end of the interval, since the start" },
+	{ "CPU-USAGE", "usage_usec", OUT_COL_DEFAULT, "CPU time used in the interval" },
+	{ "CPU%", "usage_cpus", OUT_COL_DEFAULT,
+	  "that time per interval, in % of one CPU (200: two CPUs)" },
+	{ "PERIODS", "nr_periods", OUT_COL_DEFAULT, "enforcement periods that elapsed" },
+	{ "THROTTLED", "nr_throttled", OUT_COL_DEFAULT, "of them throttled" },
+	{ "THROTTLED-T", "throttled_usec", OUT_COL_DEFAULT, "time spent throttled" },
+	{ "MEMORY", "memory_bytes", OUT_COL_DEFAULT, "memory usage at the interval's end" },
+	{ "MEM-DELTA", "memory_delta_bytes", OUT_COL_DEFAULT, "its change over the interval" },
 };
+static const struct out_table watch_tables[] = { { "samples", watch_cols, C_N } };
+static const int wwidth[C_N] = { 10, 10, 7, 8, 9, 12, 12, 12 };
 static int wsel[C_N], nsel;
 
 /* -o LIST: the columns by name (any case).  Returns: EXIT_OK or EXIT_USAGE. */
@@ -238,12 +249,13 @@ static int pick_columns(struct cli *cli)
 		int c;
 
 		for (c = 0; c < C_N; c++)
-			if (strlen(wcols[c].name) == l && !strncasecmp(wcols[c].name, p, l))
+			if (strlen(watch_cols[c].name) == l &&
+			    !strncasecmp(watch_cols[c].name, p, l))
 				break;
 		if (c == C_N)
-			return cli_usage(cli, "--output: unknown column '%.*s' (columns: time,"
-					 "cpu-usage,cpu%%,periods,throttled,throttled-t,memory,"
-					 "mem-delta)", (int)l, p);
+			return cli_usage(cli, "--output: unknown column '%.*s' (columns: TIME,"
+					 "CPU-USAGE,CPU%%,PERIODS,THROTTLED,THROTTLED-T,MEMORY,"
+					 "MEM-DELTA)", (int)l, p);
 		if (nsel < C_N)
 			wsel[nsel++] = c;
 		p += l;
@@ -255,7 +267,7 @@ static int pick_columns(struct cli *cli)
 static void print_cells(char cells[][32])
 {
 	for (int i = 0; i < nsel; i++)
-		printf("%s%*s", i ? " " : "", wcols[wsel[i]].width, cells[wsel[i]]);
+		printf("%s%*s", i ? " " : "", wwidth[wsel[i]], cells[wsel[i]]);
 	putchar('\n');
 }
 /* the JSON keys (print_json()) */
@@ -270,7 +282,7 @@ static void print_header(struct cli *cli)
 		char cells[C_N][32];
 
 		for (int c = 0; c < C_N; c++)
-			snprintf(cells[c], sizeof(cells[c]), "%s", wcols[c].name);
+			snprintf(cells[c], sizeof(cells[c]), "%s", watch_cols[c].name);
 		print_cells(cells);
 	}
 }
@@ -295,10 +307,17 @@ static void print_row(struct cli *cli, const struct row *r)
 	if (cli->fmt == OUT_TSV) {
 		printf("%" PRIu64 "\t%" PRIu64, (uint64_t)(r->time_s * 1e6 + 0.5),
 		       r->interval_ns / 1000);
-		if (r->usage_ok)
-			printf("\t%" PRIu64 "\t%.3f", r->usage_ns / 1000, r->cpu_pct / 100.0);
-		else
+		if (r->usage_ok) {
+			/* as --json and every other TSV: the shortest form that reads back */
+			struct strbuf sb = STRBUF_INIT;
+
+			if (strbuf_put_double(&sb, r->cpu_pct / 100.0) < 0)
+				strbuf_puts(&sb, "-");
+			printf("\t%" PRIu64 "\t%s", r->usage_ns / 1000, strbuf_str(&sb));
+			strbuf_release(&sb);
+		} else {
 			printf("\t-\t-");
+		}
 		if (r->cpu)
 			printf("\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64, r->periods, r->throttled,
 			       r->throttled_ns / 1000);
@@ -473,4 +492,6 @@ const struct cgctl_cmd cmd_watch = {
 	.run = run,
 	.min_args = 1,
 	.max_args = 1,
+	.columns = watch_tables,
+	.n_columns = N_TABLES(watch_tables),
 };

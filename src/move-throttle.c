@@ -76,6 +76,14 @@ static void opt_double(struct out *o, const char *key, bool have, double v, int 
 		out_null(o, key);
 }
 
+static void opt_cpus(struct out *o, const char *key, bool have, double cpus)
+{
+	if (have)
+		out_cpus(o, key, cpus);
+	else
+		out_null(o, key);
+}
+
 static void opt_usec(struct out *o, const char *key, bool have, uint64_t ns)
 {
 	if (have)
@@ -101,14 +109,14 @@ static void emit_side(struct cli *cli, const char *key,
 	}
 	out_obj_begin(o, key);
 	opt_u64(o, "threads", h, h ? s->threads : 0);
-	opt_double(o, "demand_cpus", h, h ? s->demand_cpus : 0, 2);
+	opt_cpus(o, "demand_cpus", h, h ? s->demand_cpus : 0);
 	opt_i64(o, "nr_periods", h, np);
 	opt_i64(o, "nr_throttled", h, h ? s->st.nr_throttled : 0);
 	opt_double(o, "throttled_periods_ratio", h,
 		   np > 0 ? (double)s->st.nr_throttled / np : 0, 3);
-	opt_usec(o, "throttled_usec_per_period", h,
+	opt_usec(o, "throttled_per_period_usec", h,
 		 np > 0 ? s->st.throttled_ns / (uint64_t)np : 0);
-	opt_usec(o, "usage_usec_per_period", h,
+	opt_usec(o, "usage_per_period_usec", h,
 		 periods > 0 ? (uint64_t)((double)s->st.usage_ns / periods) : 0);
 	out_obj_end(o);
 }
@@ -134,7 +142,7 @@ void move_throttle_emit(struct cli *cli, const struct cgctl_move_throttle *mt)
 	else
 		out_null(o, "limited");
 	out_str(o, "limited_by", h && mt->limited ? mt->limit_path : NULL);
-	opt_double(o, "limit_cpus", h && mt->limited, h ? mt->limit_cpus : 0, 2);
+	opt_cpus(o, "limit_cpus", h && mt->limited, h ? mt->limit_cpus : 0);
 	opt_u64(o, "online_cpus", h, h ? mt->ncpus : 0);
 	/* what only a sample has: null (JSON, TSV) or left out (the human lines) */
 	if (sampled || out_format(o) != OUT_HUMAN) {

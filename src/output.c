@@ -328,6 +328,15 @@ void out_double(struct out *o, const char *key, double v, int human_decimals)
 	n->decimals = human_decimals;
 }
 
+/* 0.001 CPUs: cpu.max's smallest quota (1 ms) over its longest period (1 s); two
+ * decimals made 0.015 (a 1.5 ms quota per 100 ms) 0.01 */
+#define CPUS_DECIMALS	3
+
+void out_cpus(struct out *o, const char *key, double cpus)
+{
+	out_double(o, key, cpus, CPUS_DECIMALS);
+}
+
 void out_bool(struct out *o, const char *key, bool v)
 {
 	if (o->jo) {

@@ -41,6 +41,9 @@ void out_str(struct out *o, const char *key, const char *v);	/* NULL -> null / "
 void out_u64(struct out *o, const char *key, uint64_t v);
 void out_i64(struct out *o, const char *key, int64_t v);
 void out_double(struct out *o, const char *key, double v, int human_decimals);
+/* A number of CPUs (a *_cpus key: a limit, a demand, a usage): JSON/TSV the number, the
+ * human forms with the one precision every command prints CPUs with (output.c). */
+void out_cpus(struct out *o, const char *key, double cpus);
 void out_bool(struct out *o, const char *key, bool v);
 void out_null(struct out *o, const char *key);
 /* Bytes; UINT64_MAX means unlimited ("max"; JSON null). */

@@ -50,6 +50,9 @@ void validate_print_report(struct cli *cli, const struct cgctl_vreport *r);
  * line and the n/a line (validate_print_na()).  @vms_checked: a VM target was asked for. */
 int validate_print_end(struct cli *cli, struct cgctl_vreport *const *r, size_t n, bool json,
 		       bool vms_checked);
+/* @lead then @text, words wrapped at 79 columns, @indent spaces before each line after
+ * the first (a word longer than a line stays whole). */
+void validate_print_wrapped(const char *lead, const char *text, size_t indent);
 /* "n/a: 88: 48 REASON, ...", and the --target all hint when only the host was checked
  * and VM kernels are present (validate-na.c). */
 int validate_print_na(struct cli *cli, struct cgctl_vreport *const *r, size_t n,

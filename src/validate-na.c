@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "validate-cli.h"
 
 #define NA_SHOWN 3	/* reasons named; the rest counted as "other" */
@@ -45,6 +46,7 @@ int validate_print_na(struct cli *cli, struct cgctl_vreport *const *r, size_t n,
 	struct na_reason *v = NULL;
 	size_t nv = 0, cap = 0, total = 0, i, j, k, q;
 	char key[192];
+	struct strbuf sb = STRBUF_INIT;
 
 	for (i = 0; i < n; i++)
 		for (j = 0; j < r[i]->n_scenarios; j++)
@@ -75,19 +77,26 @@ int validate_print_na(struct cli *cli, struct cgctl_vreport *const *r, size_t n,
 				total++;
 			}
 	qsort(v, nv, sizeof(*v), by_count);
-	printf("n/a: %zu figure%s:", total, total == 1 ? "" : "s");
+	strbuf_printf(&sb, "%zu figure%s:", total, total == 1 ? "" : "s");
 	for (k = 0; k < nv && k < NA_SHOWN + (nv == NA_SHOWN + 1); k++)
-		printf("%s %zu %s", k ? "," : "", v[k].count, v[k].text);
+		strbuf_printf(&sb, "%s %zu %s", k ? "," : "", v[k].count, v[k].text);
 	if (k < nv) {
 		size_t rest = 0;
 
 		for (; k < nv; k++)
 			rest += v[k].count;
-		printf(", %zu for other reasons", rest);
+		strbuf_printf(&sb, ", %zu for other reasons", rest);
 	}
 	if (!vms_checked && cgctl_validate_vm_kernels_present())
-		printf("; `cgctl validate --target all` checks them on the installed VM kernels");
-	printf("\n");
+		strbuf_puts(&sb, "; `cgctl validate --target all` checks them on the installed "
+			    "VM kernels");
 	free(v);
+	if (strbuf_error(&sb)) {
+		strbuf_release(&sb);
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	}
+	/* within 80 columns, as the tables and their n/a notes above it */
+	validate_print_wrapped("n/a: ", strbuf_str(&sb), 5);
+	strbuf_release(&sb);
 	return EXIT_OK;
 }

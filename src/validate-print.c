@@ -56,9 +56,6 @@ const struct out_col validate_cols[VCOL_N] = {
 const struct out_table validate_tables[1] = { { "quantities", validate_cols, VCOL_N } };
 
 static const int col_width[VCOL_N] = { -26, 10, 9, 10, 10, -7 };
-static const char *const col_title[VCOL_N] = {
-	"quantity", "observed", "+- sd", "predicted", "deviation", "verdict",
-};
 static int cols[VCOL_N] = { 0, 1, 2, 3, 4, 5 };
 static size_t ncols = VCOL_N;
 
@@ -140,9 +137,7 @@ void validate_print_header(const struct cgctl_vreport *r)
 	       r->runs == 1 ? "" : "s");
 }
 
-/* @lead then @text, words wrapped at 79 columns, @indent spaces before each line after
- * the first (a word longer than a line stays whole). */
-static void print_wrapped(const char *lead, const char *text, size_t indent)
+void validate_print_wrapped(const char *lead, const char *text, size_t indent)
 {
 	const char *p = text;
 	size_t start = strlen(lead), col = start, w;
@@ -168,13 +163,16 @@ static void print_wrapped(const char *lead, const char *text, size_t indent)
 /* The table of one scenario; the reasons of its n/a rows below it, each once. */
 void validate_print_scenario(const struct cgctl_vscenario_result *s)
 {
+	const char *title[VCOL_N];	/* the -o names, as every table's heading */
 	char lead[64];
 	size_t j, k;
 
+	for (j = 0; j < VCOL_N; j++)
+		title[j] = validate_cols[j].name;
 	snprintf(lead, sizeof(lead), "%s: ", s->name);
 	putchar('\n');
-	print_wrapped(lead, s->summary, 2);
-	print_row(col_title);
+	validate_print_wrapped(lead, s->summary, 2);
+	print_row(title);
 	for (j = 0; j < s->n_quantities; j++)
 		print_quantity(&s->quantities[j]);
 	for (j = 0; j < s->n_quantities; j++) {
@@ -187,7 +185,7 @@ void validate_print_scenario(const struct cgctl_vscenario_result *s)
 			    strcmp(s->quantities[k].reason, q->reason) == 0)
 				break;
 		if (k == j)
-			print_wrapped("  n/a: ", q->reason, 7);
+			validate_print_wrapped("  n/a: ", q->reason, 7);
 	}
 }
 
@@ -237,8 +235,8 @@ static int print_sweep(struct cli *cli, const struct cgctl_vreport *r)
 	if (r->cpus)
 		printf(" on %s, drawn for %u CPU%s", r->target, r->cpus, r->cpus == 1 ? "" : "s");
 	printf("\n");
-	printf("  %-24s %6s %8s %8s %10s %10s  %s\n", "quantity", "cases", "decided",
-	       "within", "median err", "worst err", "worst case");
+	printf("  %-24s %6s %8s %8s %10s %10s  %s\n", "QUANTITY", "CASES", "DECIDED",
+	       "WITHIN", "MEDIAN-ERR", "WORST-ERR", "WORST-CASE");
 	for (ssize_t i = 0; i < n; i++) {
 		if (!st[i].decided) {
 			printf("  %-24s %6u %8u %8s %10s %10s  -\n", st[i].name, st[i].cases, 0u,

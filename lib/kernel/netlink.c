@@ -381,8 +381,9 @@ CGCTL_EXPORT int cgctl_delayacct_enabled(struct cgctl_ctx *ctx, struct cgctl_err
 	if (buf[0] == '1')
 		return 1;
 	cgctl_error_set(e, 0,
-			"delay accounting is off: delay fields read 0; turn it on with "
-			"`sysctl kernel.task_delayacct=1` (or boot with delayacct)");
+			"delay accounting is off: delays other than cpu_delay read 0; "
+			"turn it on with `sysctl kernel.task_delayacct=1` (or boot with "
+			"delayacct)");
 	return 0;
 }
 

@@ -36,6 +36,10 @@ printf '%s\n' "$OUT" | head -1 | tr '\t' '\n' | grep -qx 'bound.resamples' && ok
 [ "$(printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
 	NR == 2 { print $c["recommended.quota_usec"], $c["bound.method"] }')" = "$one bootstrap" ] &&
 	ok || fail "--tsv: not the same answer and method as --json: $OUT"
+# the whole recommendation: quota, period and burst (issue 29: --tsv printed the runs only)
+[ "$(printf '%s\n' "$OUT" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR == 2 { print $c["recommended.quota_usec"], $c["recommended.period_usec"], $c["recommended.burst_usec"] }')" = \
+	"$one 100000 0" ] && ok || fail "--tsv: quota, period, burst: $OUT"
 
 # three recordings of one workload: above the largest answer by the prediction bound
 cg --json bw recommend --trace "$T_TMP/a" --trace "$T_TMP/b" --trace "$T_TMP/c"
@@ -54,6 +58,29 @@ cg --json bw recommend --trace "$T_TMP/a" --trace "$T_TMP/b" --trace "$T_TMP/c" 
 expect_rc 0 "--confidence 99%"
 [ "$(json_get 'j["recommended"]["quota_usec"]')" -gt "$q95" ] && ok ||
 	fail "99% asks no more than 95% ($q95 us): $OUT"
+
+# --max-delay 0 is a budget of no throttled time in any period, not "no budget" (the
+# library's 0): one period of 100 needs 90 ms, the others 10 ms; 1% may be throttled
+awk 'BEGIN { print "cgctl-bw-trace 1"; print "cpus 2"
+	for (i = 0; i < 100; i++) { b = i == 50 ? 90 : 10; print "0 busy " b "ms"; print "0 idle " 100 - b "ms" } }' >"$T_TMP/spike"
+cg --json bw recommend --trace "$T_TMP/spike"
+nobudget=$(json_get 'j["runs"][0]["quota_usec"]')
+cg --json bw recommend --trace "$T_TMP/spike" --max-delay 1us
+us1=$(json_get 'j["runs"][0]["quota_usec"]')
+cg --json bw recommend --trace "$T_TMP/spike" --max-delay 0
+expect_rc 0 "--max-delay 0"
+[ "$(json_get 'j["budget"]["max_delay_usec"]')" = 0 ] && ok || fail "--max-delay 0: budget: $OUT"
+zero=$(json_get 'j["runs"][0]["quota_usec"]')
+[ "$zero" -ge "$us1" ] && [ "$us1" -gt "$nobudget" ] && ok ||
+	fail "--max-delay 0: quota $zero us, 1us: $us1 us, no budget: $nobudget us"
+cg bw recommend --trace "$T_TMP/spike" --max-delay 0
+printf '%s\n' "$OUT" | grep -qx '  MAX-DELAY  *0ns' && ok || fail "--max-delay 0: table: $OUT"
+
+# --max-throttled 0%: the budget printed is the 0 asked for (the library's 0 is its
+# default, 1%, so 1 ppm is asked: it printed 1e-06)
+cg --json bw recommend --trace "$T_TMP/spike" --max-throttled 0%
+expect_rc 0 "--max-throttled 0%"
+[ "$(json_get 'j["budget"]["max_throttled_ratio"]')" = 0 ] && ok || fail "--max-throttled 0%: budget: $OUT"
 
 # two threads busy throughout on two CPUs: all of them (or no limit), said on stderr
 printf 'cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 busy 3s\n' >"$T_TMP/sat"

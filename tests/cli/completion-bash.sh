@@ -26,7 +26,7 @@ check() { has "$1" "$2" && ok || fail "$3: '$1' not offered: $(echo $2)"; }
 cols() { "$CGCTL" "$@" --help | sed -n '/^Columns (-o):$/,/^$/s/^  \([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' '; }
 tables() { "$CGCTL" "$@" --help | sed -n 's/^TSV tables: //p' | tr , ' '; }
 
-for c in stat tree move "mem where"; do
+for c in stat tree move "mem where" watch; do
 	# shellcheck disable=SC2086
 	got=$(comp cgctl $c -o "")
 	# shellcheck disable=SC2086

@@ -63,7 +63,7 @@ complete_lines "$@" "cgctl " "cgctl mem " "cgctl bw " "cgctl help " "cgctl st" \
 	"cgctl --root $v1 get /a memory.l" "cgctl --root $v1 set /a memory.l" \
 	"cgctl --root $v1 create -c memory /" "cgctl -" "cgctl --tsv=" "cgctl stat -o PATH,U" \
 	"cgctl stat --tsv=" "cgctl move --tsv=" "cgctl mem where --tsv=" "cgctl bw predict --tsv=" "cgctl bw recommend --tsv=" \
-	"cgctl stat -o " "cgctl move -o " "cgctl mem where -o " "cgctl tree --output " \
+	"cgctl stat -o " "cgctl move -o " "cgctl mem where -o " "cgctl watch -o " "cgctl tree --output " \
 	>"$T_TMP/out"
 [ -s "$T_TMP/fish.err" ] && fail "fish wrote errors: $(head -n 5 "$T_TMP/fish.err")" || ok
 
@@ -101,7 +101,7 @@ for c in stat move "mem where" "bw predict" "bw recommend"; do
 	done
 done
 expect_not "cgctl stat --tsv=" --tsv=throttle
-for c in stat move "mem where"; do
+for c in stat move "mem where" watch; do
 	# shellcheck disable=SC2086
 	for col in $(columns_of $c); do expect "cgctl $c -o " "$col"; done
 done

@@ -6,7 +6,7 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 [ -x "$CGCTL" ] || skip "cgctl not built"
 
-for c in stat tree move "mem where" bench validate; do
+for c in stat tree move "mem where" bench validate watch; do
 	# shellcheck disable=SC2086
 	"$CGCTL" $c --help >"$T_TMP/help" 2>&1 || { fail "$c --help: exit $?"; continue; }
 	sed -n '/^Columns (-o):$/,/^$/p' "$T_TMP/help" | sed 1d >"$T_TMP/cols"

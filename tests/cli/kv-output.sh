@@ -137,10 +137,30 @@ expect_rc 0 "watch"
 [ "$(printf '%s\n' "$OUT" | awk 'NR == 2 { print $7, $8 }')" = "2MiB +0B" ] && ok || fail "watch: $OUT"
 cg --root "$ROOT" watch -b -o memory,MEM-DELTA -i 20ms --count 1 /a
 expect_rc 0 "watch -b -o"
-[ "$(printf '%s\n' "$OUT" | awk '{ print $1, $2 }' | tr '\n' ' ')" = "memory mem-delta 2097152 +0 " ] &&
+[ "$(printf '%s\n' "$OUT" | awk '{ print $1, $2 }' | tr '\n' ' ')" = "MEMORY MEM-DELTA 2097152 +0 " ] &&
 	ok || fail "watch -b -o memory,mem-delta: $OUT"
 cg --root "$ROOT" watch -o nope --count 1 /a
 expect_rc 2 "watch -o unknown"
 cg --root "$ROOT" --json watch -o memory --count 1 /a
 expect_rc 2 "watch -o with --json"
+# move's throttling block: the unit ends the key (the label leaves it out), as in bw
+# show; "throttled_usec_per_period" printed THROTTLED-USEC-PER-PERIOD beside 0ns
+fixture v1
+cg --root "$ROOT" --tsv=throttle move --dry-run --sample 0 4242 /a
+expect_rc 0 "move --tsv=throttle"
+inner=$(printf '%s\n' "$OUT" | head -1 | tr '\t' '\n' | grep -E '_(usec|bytes|cpus|ratio)_' || true)
+[ -z "$inner" ] && ok || fail "move: a unit inside a key: $inner"
+printf '%s\n' "$OUT" | head -1 | tr '\t' '\n' | grep -qx 'throttling.after.throttled_per_period_usec' &&
+	ok || fail "move: no throttled_per_period_usec: $OUT"
+# a number of CPUs prints alike in every command's human form: move's LIMIT-CPUS and
+# tree's CPU-LIMIT were 0.50 beside bw show's 0.500 (issue 29)
+cg --root "$ROOT" bw show /a
+cpus=$(line LIMIT-CPUS)
+[ "$cpus" = 0.500 ] && ok || fail "bw show: LIMIT-CPUS 0.500: $OUT"
+cg --root "$ROOT" move --dry-run --sample 0 4242 /a
+expect_rc 0 "move (human)"
+[ "$(line LIMIT-CPUS)" = "$cpus" ] && ok || fail "move: LIMIT-CPUS as bw show's $cpus: $OUT"
+cg --root "$ROOT" tree -r -n -o cpu-limit /a
+[ "$(printf '%s\n' "$OUT" | head -1)" = "$cpus" ] && ok ||
+	fail "tree: CPU-LIMIT as bw show's $cpus: $OUT"
 done_testing

@@ -35,8 +35,8 @@ expect_out "PATH   USAGE  LIMIT
 cg --root "$ROOT" stat /a
 expect_out_has "PATH  USAGE  LIMIT  CPU  PERIODS  NR-THROTTLED  THROTTLED" "stat default header"
 cg --root "$ROOT" tree -r -n /a
-expect_out "/a memory,cpu,cpuacct 1 8MiB 64MiB 0.50
-/a/b memory,cpu,cpuacct 2 4MiB max 0.20" "tree -r -n (no tree: whole paths)"
+expect_out "/a memory,cpu,cpuacct 1 8MiB 64MiB 0.500
+/a/b memory,cpu,cpuacct 2 4MiB max 0.200" "tree -r -n (no tree: whole paths)"
 
 # tree draws PATH as a tree (lsblk's NAME): each cgroup under its parent by its name,
 # the top row whole; with PATH elsewhere than first, and without PATH, flat

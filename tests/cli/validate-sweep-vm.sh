@@ -89,6 +89,9 @@ esac
 expect_out_has "# vm:6.1-v1: Linux 6.1.0-fake, 1 run per scenario" "vm report header"
 expect_out_has "sweep-move-9: move: anon, 512 pages, bits 1 (6.1-v1)" "the guest's case summary"
 expect_out_has "sweep: 3 cases from seed 7 on vm:6.1-v1, drawn for 2 CPUs" "sweep header"
+# the distribution's heading in capitals, as every table's (issue 29)
+printf '%s\n' "$OUT" | grep -Eq '^  QUANTITY +CASES +DECIDED +WITHIN +MEDIAN-ERR +WORST-ERR  WORST-CASE$' &&
+	ok || fail "distribution heading: $OUT"
 # 3 cases, all decided and within; median error 0, worst 2 / max(512, 4) in the first
 printf '%s\n' "$OUT" | grep -Eq '^  from_usage_change +3 +3 +100% +0\.0% +0\.4%  sweep-move-7$' &&
 	ok || fail "distribution row: $OUT"

@@ -34,7 +34,7 @@ after=$(json_get 'j["throttling"]["after"]')
 echo "# .throttling.after: $after"
 [ "$(json_get 'j["throttling"]["after"]["threads"]')" = 1 ] && ok ||
 	fail "one busy thread expected: $after"
-pred=$(json_get 'j["throttling"]["after"]["throttled_usec_per_period"]')
+pred=$(json_get 'j["throttling"]["after"]["throttled_per_period_usec"]')
 # the other engineers' load: a loop that got under 0.8 CPU while recorded meets a
 # kernel whose share for it is unknown to the model; nothing to compare
 [ "$(json_get 'j["throttling"]["after"]["demand_cpus"] >= 0.8')" = True ] ||

@@ -48,7 +48,7 @@ sleep 1.5
 p1=$(stat nr_periods) t1=$(stat nr_throttled) tt1=$(stat throttled_time)
 np=$((p1 - p0))
 per=$(( (tt1 - tt0) / 1000 / (np > 0 ? np : 1) ))
-pred=$(json_get 'j["throttling"]["after"]["throttled_usec_per_period"]')
+pred=$(json_get 'j["throttling"]["after"]["throttled_per_period_usec"]')
 echo "kernel: $((t1 - t0)) of $np periods throttled, $per us throttled per period" \
 	"(predicted $pred us)"
 [ $np -ge 10 ] && [ $(( (t1 - t0) * 100 )) -ge $(( np * 80 )) ] && ok ||

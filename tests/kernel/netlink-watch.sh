@@ -29,7 +29,7 @@ cg --self watch -i 100ms --count 2 "$BASE/a"
 expect_rc 0 "human"
 n=$(printf '%s\n' "$OUT" | grep -c .)
 [ "$n" = 3 ] && ok || fail "human: $n lines, expected header + 2: $OUT"
-case $OUT in *cpu-usage*throttled*memory*) ok ;; *) fail "human header: $OUT" ;; esac
+case $OUT in *CPU-USAGE*THROTTLED*MEMORY*) ok ;; *) fail "human header: $OUT" ;; esac
 
 cg --self --tsv watch -i 100ms --count 2 "$BASE/b"
 expect_rc 0 "tsv"

@@ -39,6 +39,14 @@ expect_rc 0 "stat --tasks"
 [ "$(json_get 'j["cgroups"][0]["tasks"]["running"]')" = 1 ] && ok || fail "--tasks states: $OUT"
 [ "$(json_get '"quota_usec" in j["cgroups"][0]["cpu"]')" = False ] && ok || fail "--tasks lean: $OUT"
 [ "$(json_get 'len(j["processes"])')" = 4 ] && ok || fail "four processes: $OUT"
+# delay accounting off: cpu_delay still reads (sched_info's run_delay), the rest read 0;
+# the warning said "delay fields read 0" beside a CPU-DELAY column of real figures
+if [ "$(cat /proc/sys/kernel/task_delayacct 2>/dev/null)" = 0 ]; then
+	case $ERR in
+	*"delay accounting is off: delays other than cpu_delay read 0;"*) ok ;;
+	*) fail "the warning of delay accounting off: $ERR" ;;
+	esac
+fi
 [ "$(json_get 'sorted(set(p["comm"] for p in j["processes"]))')" = "['sleep', 'spinner']" ] && ok ||
 	fail "comm: $OUT"
 # the spinner has run ~0.5 s; its CPU time agrees with /proc's utime+stime (ticks)
@@ -59,4 +67,9 @@ cg --tsv=processes stat --tasks "$g"
 expect_rc 0 "stat --tasks --tsv=processes"
 [ "$(printf '%s\n' "$OUT" | grep -c '	spinner	')" = 3 ] &&
 	[ "$(printf '%s\n' "$OUT" | grep -c .)" = 5 ] && ok || fail "tsv rows: $OUT"
+# the processes' cgroup is the cgroups' "/a/b", not the PATH as typed ("a/b/")
+cg --json stat --tasks "${g#/}/"
+expect_rc 0 "stat --tasks PATH/"
+[ "$(json_get 'sorted(set([j["cgroups"][0]["path"]] + [p["cgroup"] for p in j["processes"]]))')" = "['$g']" ] &&
+	ok || fail "processes' cgroup, want $g: $OUT"
 done_testing
