@@ -81,11 +81,15 @@ static void emit_keyed(struct cli *cli, const struct cgctl_mount *m, const char 
 static void emit_interval(struct cli *cli, uint32_t kver, const char *path,
 			  const struct cgctl_mount *m, uint64_t usage)
 {
-	unsigned int ncpu = mem_ncpu(cli), nsub = cgctl_mem_subtree_size(cli->ctx, m, path);
+	unsigned int ncpu = mem_ncpu(cli), nsub = 0;
 	uint64_t lo, hi;
 
 	out_obj_begin(cli->out, "charged");
-	if (!kver || !strcmp(path, "/") ||
+	/* the subtree is walked only where its size is printed: not for the root (every
+	 * cgroup of the hierarchy) */
+	if (kver && strcmp(path, "/"))
+		nsub = cgctl_mem_subtree_size(cli->ctx, m, path);
+	if (!nsub ||
 	    cgctl_memcg_usage_interval(kver, ncpu, nsub, usage / CGCTL_PAGE_SIZE, &lo, &hi) < 0) {
 		out_null(cli->out, "min_bytes");
 		out_null(cli->out, "max_bytes");

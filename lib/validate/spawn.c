@@ -303,7 +303,15 @@ int vwork_finish(struct vrun *run, struct vwork *w, unsigned int timeout_ms, cha
 	}
 	while (!reap(run, w, false)) {
 		if (vrun_cancelled(run) || now_ms() >= end) {
+			bool late = !vrun_cancelled(run);
+
 			vwork_kill(run, w);
+			/* a SIGKILL of ours is not the workload's failure: say which it was */
+			if (late && !(WIFEXITED(w->status) && WEXITSTATUS(w->status) == 0)) {
+				snprintf(reason, len, "workload %s did not exit within %u ms "
+					 "of its end: killed", w->kind, timeout_ms);
+				return -ETIMEDOUT;
+			}
 			break;
 		}
 		usleep(2000);
