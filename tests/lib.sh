@@ -185,18 +185,21 @@ spinner_setup() {
 }
 kill_pids() { for p in $PIDS; do kill -9 "$p" 2>/dev/null; done; }
 
-# scratch CTRL NAME: create NAME below our own cgroup in CTRL's hierarchy; prints the
-# cgroup path (relative to the hierarchy root) and registers removal on exit.
+# scratch VAR CTRL NAME: create NAME below our own cgroup in CTRL's hierarchy, set VAR
+# to its path (relative to the hierarchy root) and register its removal on exit.  Runs
+# in the test's own shell, not in $(...): a skip here (no hierarchy, no permission)
+# skips the test, where a skip inside $(...) only left the caller with an empty path
+# (and a test that went on at the hierarchy's root).
 T_SCRATCH=""
 scratch() {
-	mnt=$(mount_of "$1")
-	[ -n "$mnt" ] || skip "no v1 $1 hierarchy"
-	self=$(self_cgroup "$1")
-	p="${self%/}/$2"
-	mkdir "$mnt$p" 2>/dev/null || skip "cannot create a $1 cgroup below $self"
-	# called as $(scratch ...): a subshell, so register through a file
-	echo "$mnt$p" >>"$T_TMP/scratch.list"
-	echo "$p"
+	# its own names: it runs in the caller's shell now
+	_sc_mnt=$(mount_of "$2")
+	[ -n "$_sc_mnt" ] || skip "no v1 $2 hierarchy"
+	_sc_self=$(self_cgroup "$2")
+	_sc_p="${_sc_self%/}/$3"
+	mkdir "$_sc_mnt$_sc_p" 2>/dev/null || skip "cannot create a $2 cgroup below $_sc_self"
+	echo "$_sc_mnt$_sc_p" >>"$T_TMP/scratch.list"
+	eval "$1=\$_sc_p"
 }
 
 scratch_cleanup() {

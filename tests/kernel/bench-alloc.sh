@@ -11,7 +11,7 @@ cg --json bench --repeat 2 --duration 300ms --threads 2 alloc
 bench_check "own=0 memcg=1" alloc
 
 # below a given PATH: the scratch is PATH/cgctl-bench-PID-N/...
-base=$(scratch memory "bench-alloc-$$")
+scratch base memory "bench-alloc-$$"
 cg --json bench --repeat 2 --duration 200ms --threads 1 alloc "$base"
 [ "$RC" = 0 ] && ok || fail "bench alloc PATH: rc $RC: $ERR"
 c=$(json_get '[c["cgroup"] for c in j["configurations"] if c["name"] == "memcg"][0]')

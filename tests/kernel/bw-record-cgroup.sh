@@ -11,8 +11,7 @@ spinner_setup
 at_exit scratch_cleanup
 "$CGCTL" bw record --duration 0.1s $$ >/dev/null 2>"$T_TMP/perr" ||
 	skip "bw record cannot record here: $(cat "$T_TMP/perr")"
-G=$(scratch cpu "bw-record-cgroup-$$")
-
+scratch G cpu "bw-record-cgroup-$$"
 "$SPIN" -p &
 sleeper=$!
 PIDS="$sleeper"

@@ -16,7 +16,7 @@ cpu=$(mount_of cpu)
 [ -f "$cpu/cpu.cfs_burst_us" ] || skip "no cpu.cfs_burst_us (kernel before 5.14)"
 PAIRS=${CGCTL_PAIRS:-200}
 
-par=$(scratch cpu "cgctl-writers-$$")
+scratch par cpu "cgctl-writers-$$"
 x="$par/x"
 mkdir "$cpu$x" "$cpu$x/g" || skip "cannot create cpu cgroups below $par"
 P="$cpu$par" X="$cpu$x"

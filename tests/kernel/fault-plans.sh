@@ -199,8 +199,8 @@ sigkill_steps() {
 }
 
 # ---- v1 on real cgroups ----
-mp=$(scratch memory "cgctl-fault-$$")
-cp=$(scratch cpu "cgctl-fault-$$")
+scratch mp memory "cgctl-fault-$$"
+scratch cp cpu "cgctl-fault-$$"
 mkdir "$cpu$cp/child" || skip "cannot create a cpu child cgroup"
 M="$mem$mp" C="$cpu$cp"
 

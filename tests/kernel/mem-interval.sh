@@ -17,7 +17,7 @@ at_exit kill_tasks
 
 # run_case NAME MIB PIN: start the toucher in a fresh cgroup, check the interval
 run_case() {
-	cgp=$(scratch memory "cgctl-memint-$1-$$")
+	scratch cgp memory "cgctl-memint-$1-$$"
 	ready="$T_TMP/ready-$1"
 	# shellcheck disable=SC2016
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$MNT$cgp" \

@@ -13,8 +13,8 @@ command -v script >/dev/null 2>&1 || skip "needs script(1) for a terminal"
 CPU=$(mount_of cpu)
 [ -n "$CPU" ] || skip "no v1 cpu hierarchy"
 
-lim=$(scratch cpu "cgctl-move-progress-$$")
-free=$(scratch cpu "cgctl-move-progress-free-$$")
+scratch lim cpu "cgctl-move-progress-$$"
+scratch free cpu "cgctl-move-progress-free-$$"
 echo 100000 >"$CPU$lim/cpu.cfs_period_us"
 echo 50000 >"$CPU$lim/cpu.cfs_quota_us"
 sleep 30 &

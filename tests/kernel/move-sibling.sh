@@ -13,8 +13,8 @@ PIDS=""
 kill_tasks() { for p in $PIDS; do kill -9 "$p" 2>/dev/null; done; sleep 0.1; }
 at_exit kill_tasks
 
-a=$(scratch memory "cgctl-move-a-$$")
-b=$(scratch memory "cgctl-move-b-$$")
+scratch a memory "cgctl-move-a-$$"
+scratch b memory "cgctl-move-b-$$"
 ready="$T_TMP/ready"
 # shellcheck disable=SC2016
 sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 16 "$3"' sh "$MNT$a" "$TOUCH" "$ready" &
@@ -75,7 +75,7 @@ case $ERR in *999999999*"no such process"*) ok ;; *) fail "vanished PID: $ERR" ;
 # "from" (b for most, c1..c6 for six), both while the lists pay and after they stop
 # paying (c1..c4 first: four list reads that find nothing more, then /proc per PID)
 for k in 1 2 3 4 5 6; do
-	eval "c$k=\$(scratch memory cgctl-move-c$k-$$)"
+	scratch "c$k" memory "cgctl-move-c$k-$$"
 done
 six=$(echo "$many" | head -n 6)
 k=1

@@ -10,7 +10,7 @@
 require_root
 CPU=$(mount_of cpu)
 [ -n "$CPU" ] || skip "no v1 cpu hierarchy"
-lim=$(scratch cpu "cgctl-readme3-$$")
+scratch lim cpu "cgctl-readme3-$$"
 [ -f "$CPU$lim/cpu.cfs_burst_us" ] || skip "no cpu.cfs_burst_us (kernel before 5.14)"
 echo 100000 >"$CPU$lim/cpu.cfs_period_us" &&
 	echo 20000 >"$CPU$lim/cpu.cfs_quota_us" &&
@@ -18,7 +18,7 @@ echo 100000 >"$CPU$lim/cpu.cfs_period_us" &&
 # measurement isolation on a shared machine (as validate's bw_boost()): both groups at
 # the largest weight, the loop started in an unlimited one, so that it runs on a CPU
 # while recorded and after the move whatever else the machine runs
-home=$(scratch cpu "cgctl-readme3-home-$$")
+scratch home cpu "cgctl-readme3-home-$$"
 echo 262144 >"$CPU$home/cpu.shares" && echo 262144 >"$CPU$lim/cpu.shares" ||
 	skip "cannot write cpu.shares"
 sh -c 'while :; do :; done' &

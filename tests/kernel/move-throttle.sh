@@ -9,8 +9,8 @@
 . "$top_srcdir/tests/lib.sh"
 spinner_setup
 
-lim=$(scratch cpu "cgctl-move-thr-$$")
-free=$(scratch cpu "cgctl-move-free-$$")
+scratch lim cpu "cgctl-move-thr-$$"
+scratch free cpu "cgctl-move-free-$$"
 echo 100000 >"$CPU$lim/cpu.cfs_period_us"
 echo 50000 >"$CPU$lim/cpu.cfs_quota_us"
 "$SPIN" 0 & PIDS="$PIDS $!"

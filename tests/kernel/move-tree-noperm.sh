@@ -8,7 +8,7 @@
 
 require_root
 nobody_runs_cgctl || skip "user nobody cannot run $CGCTL (setpriv missing or build tree closed)"
-dst=$(scratch memory cgctl-noperm-$$)
+scratch dst memory cgctl-noperm-$$
 mnt=$(mount_of memory)
 
 # a tree of three processes owned by nobody: a shell and two sleeps

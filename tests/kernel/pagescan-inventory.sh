@@ -14,9 +14,7 @@ helper="$top_builddir/tests/helpers/pagescan-toucher"
 command -v python3 >/dev/null || skip "needs python3"
 
 mnt=$(mount_of memory)
-# not in $(...): scratch registers the cgroup for removal in this shell
-scratch memory "pagescan-$$" >"$T_TMP/cg"
-cg=$(cat "$T_TMP/cg")
+scratch cg memory "pagescan-$$"
 H=""
 
 stop_helper() {

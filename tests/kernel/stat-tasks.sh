@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib.sh"
 spinner_setup
 
-g=$(scratch cpu "cgctl-stat-tasks-$$")
+scratch g cpu "cgctl-stat-tasks-$$"
 # shellcheck disable=SC2016
 start() { sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CPU$g" "$@" & }
 start "$SPIN" 0; spin=$!

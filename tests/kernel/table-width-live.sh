@@ -15,8 +15,7 @@ stop() { [ -n "$P" ] && kill -9 "$P" 2>/dev/null; return 0; }
 at_exit stop
 sleep 600 &
 P=$!
-dest=$(scratch memory "tw-$$")
-
+scratch dest memory "tw-$$"
 # the first table of stdin: up to the heading of the next ("tasks:", "throttling:")
 first_table() { awk '/^ *[a-z_]+:$/ { exit } { print }'; }
 
