@@ -415,28 +415,7 @@ int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id, uint64_t
 			      uint64_t *hi);
 
 /* ===== engine: memory.high ===== */
-/* mirrors mm/memcontrol.c:calculate_overage() (v6.1, v6.12): (usage - high) << 20 / high,
- * 0 when usage <= high; high 0 acts as 1.  Returns: the overage in 2^-20 units. */
-uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high);
-/* mirrors mm/memcontrol.c:calculate_high_delay() (v6.1, v6.12): overage^2 * HZ >> 34,
- * scaled by @nr_pages / @batch, in the kernel's wrapping 64-bit arithmetic (no clamp:
- * the caller adds the swap term and clamps).  Returns: jiffies. */
-uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage, unsigned int nr_pages,
-				     unsigned int hz, unsigned int batch);
-/* The sleep of one mem_cgroup_handle_over_high() once reclaim has given up: the memory
- * and swap delays summed, clamped to MEMCG_MAX_HIGH_DELAY_JIFFIES (2 * HZ), and 0 when
- * <= HZ / 100 (no sleep).  Returns: jiffies. */
-uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage, uint64_t swap_overage,
-				       unsigned int nr_pages, unsigned int hz,
-				       unsigned int batch);
-/* mirrors mm/page_counter.c:effective_protection() (v6.12; mm/memcontrol.c in v6.1):
- * a child's effective min or low from its usage, its parent's usage, its setting, its
- * parent's effective value, the siblings' protected usage (children_*_usage) and the
- * memory_recursiveprot mount option.  Returns: pages. */
-uint64_t cgctl_memhigh_effective_protection(const struct cgctl_memhigh_era *era,
-					    uint64_t usage, uint64_t parent_usage,
-					    uint64_t setting, uint64_t parent_effective,
-					    uint64_t siblings_protected, bool recursive);
+#include "engine/libcgctl-memhigh.h"
 
 /* ===== engine: CFS bandwidth ===== */
 /*
