@@ -245,6 +245,10 @@ ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev, 
 			  int timeout_ms);
 /* Send PROC_CN_MCAST_IGNORE and close.  NULL is fine. */
 void cgctl_procev_close(struct cgctl_procev_sock *s);
+/* cgroupstats: task states of one v1 cgroup (CGROUPSTATS_CMD_GET). */
+struct cgctl_cgroupstats {
+	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible, nr_io_wait;
+};
 /* cgctl_cgroupstats_get: @m must be a v1 hierarchy (the kernel refuses cgroup2 dirs).
  * Returns: 0, -EINVAL (v2 or not a cgroup dir), -ENOENT, -errno. */
 int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -252,6 +256,13 @@ int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			  struct cgctl_error *e);
 
 /* ===== kernel: cgroup statistics readers ===== */
+/* The states of the tasks of @path in @m (the cgroup snapshot's tasks.*): from
+ * cgroupstats (v1 on a live system before 6.1, which miscounts freezable sleepers
+ * since), else from /proc/TID/stat of each thread in its tasks / cgroup.threads
+ * (nr_io_wait 0).  Returns: CGCTL_STATES_CGROUPSTATS or CGCTL_STATES_PROC, -ENOENT,
+ * -EINVAL, -errno. */
+int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      struct cgctl_cgroupstats *cs);
 /* Returns: as cgctl_cpubw_read(): 0, -ENOENT, -EOPNOTSUPP (no cpu.stat; the root
  * reads 0), -errno. */
 int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -742,6 +753,10 @@ int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
 			const struct cgctl_bw_settings *want, int version,
 			const struct cgctl_bw_node *nodes, size_t n, size_t target,
 			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
+
+/* ===== the cgroup object: a second reference ===== */
+/* Returns: @cg, with one more reference (no caller outside the library, as cgctl_ref()). */
+struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg);
 
 /* ===== the cgroup object: the setter ===== */
 /* (lib/predict/cgroup-set.c; the object itself is in lib/libcgctl.h, "cgroup object":

@@ -452,11 +452,6 @@ int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
  * without CONFIG_TASK_DELAY_ACCT or before 5.14, where only the boot option existed). */
 int cgctl_delayacct_enabled(struct cgctl_ctx *ctx, struct cgctl_error *e);
 
-/* cgroupstats: task states of one v1 cgroup (CGROUPSTATS_CMD_GET). */
-struct cgctl_cgroupstats {
-	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible, nr_io_wait;
-};
-
 /* ---- move a whole process tree (race-free with the proc connector) ---- */
 /* One destination: cgroup @path of hierarchy @m (v1: one per hierarchy to move in). */
 struct cgctl_move_target {
@@ -546,14 +541,11 @@ ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_root
 /* ===== kernel: cgroup statistics readers ===== */
 /* stat/watch (lib/kernel) */
 
-/* Where cgctl_task_states() counted: cgroupstats has nr_io_wait, /proc does not. */
+/* Where a cgroup's task states were counted (the snapshot's tasks.source): cgroupstats
+ * (v1 on a live system before 6.1, which miscounts freezable sleepers since) has
+ * tasks.io_wait; /proc/TID/stat of each thread in its tasks / cgroup.threads does not. */
 #define CGCTL_STATES_PROC		0
 #define CGCTL_STATES_CGROUPSTATS	1
-/* The states of the tasks of @path in @m: from cgroupstats (v1 on a live system before
- * 6.1, which miscounts freezable sleepers since), else from /proc/TID/stat of each thread in its tasks / cgroup.threads (nr_io_wait 0).
- * Returns: CGCTL_STATES_CGROUPSTATS or CGCTL_STATES_PROC, -ENOENT, -EINVAL, -errno. */
-int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		      struct cgctl_cgroupstats *cs);
 
 /* What `cgctl stat --tasks` prints of a process besides its taskstats. */
 struct cgctl_proc_info {
@@ -593,8 +585,6 @@ struct cgctl_cgroup;
  */
 int cgctl_cgroup_new(struct cgctl_ctx *ctx, const char *controller, const char *path,
 		     struct cgctl_cgroup **ret);
-/* Returns: @cg, with one more reference. */
-struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg);
 /* Returns: NULL when the last reference was dropped, @cg otherwise. */
 struct cgctl_cgroup *cgctl_cgroup_unref(struct cgctl_cgroup *cg);
 
@@ -666,7 +656,7 @@ CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
  *   EVENTS   memory.events.KEY and memory.events.local.KEY (v2), KEY low, high, max,
  *            oom, oom_kill (4.13+), oom_group_kill (5.16+), sock_throttled (6.10+)
  *   TASKS    tasks.{running,sleeping,uninterruptible,stopped}, tasks.io_wait
- *            (cgroupstats only), tasks.source (CGCTL_STATES_*, see cgctl_task_states())
+ *            (cgroupstats only), tasks.source (CGCTL_STATES_*)
  * Memory figures are bytes (memory.limit, .memsw, .swap, .high UINT64_MAX: unlimited),
  * CPU statistics nanoseconds on both versions.
  */
