@@ -754,10 +754,6 @@ int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
 			const struct cgctl_bw_node *nodes, size_t n, size_t target,
 			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX], struct cgctl_error *e);
 
-/* ===== the cgroup object: a second reference ===== */
-/* Returns: @cg, with one more reference (no caller outside the library, as cgctl_ref()). */
-struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg);
-
 /* ===== the cgroup object: the setter ===== */
 /* (lib/predict/cgroup-set.c; the object itself is in lib/libcgctl.h, "cgroup object":
  * no cgctl command writes through it yet) */

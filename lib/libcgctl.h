@@ -585,6 +585,8 @@ struct cgctl_cgroup;
  */
 int cgctl_cgroup_new(struct cgctl_ctx *ctx, const char *controller, const char *path,
 		     struct cgctl_cgroup **ret);
+/* Returns: @cg, with one more reference. */
+struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg);
 /* Returns: NULL when the last reference was dropped, @cg otherwise. */
 struct cgctl_cgroup *cgctl_cgroup_unref(struct cgctl_cgroup *cg);
 

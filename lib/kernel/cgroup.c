@@ -86,7 +86,7 @@ CGCTL_EXPORT int cgctl_cgroup_new(struct cgctl_ctx *ctx, const char *controller,
 	return 0;
 }
 
-struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg)
+CGCTL_EXPORT struct cgctl_cgroup *cgctl_cgroup_ref(struct cgctl_cgroup *cg)
 {
 	if (cg)
 		cg->refcount++;
