@@ -245,6 +245,10 @@ ssize_t cgctl_procev_read(struct cgctl_procev_sock *s, struct cgctl_procev *ev, 
 			  int timeout_ms);
 /* Send PROC_CN_MCAST_IGNORE and close.  NULL is fine. */
 void cgctl_procev_close(struct cgctl_procev_sock *s);
+/* cgroupstats: task states of one v1 cgroup (CGROUPSTATS_CMD_GET). */
+struct cgctl_cgroupstats {
+	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible, nr_io_wait;
+};
 /* cgctl_cgroupstats_get: @m must be a v1 hierarchy (the kernel refuses cgroup2 dirs).
  * Returns: 0, -EINVAL (v2 or not a cgroup dir), -ENOENT, -errno. */
 int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -252,6 +256,13 @@ int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			  struct cgctl_error *e);
 
 /* ===== kernel: cgroup statistics readers ===== */
+/* The states of the tasks of @path in @m (the cgroup snapshot's tasks.*): from
+ * cgroupstats (v1 on a live system before 6.1, which miscounts freezable sleepers
+ * since), else from /proc/TID/stat of each thread in its tasks / cgroup.threads
+ * (nr_io_wait 0).  Returns: CGCTL_STATES_CGROUPSTATS or CGCTL_STATES_PROC, -ENOENT,
+ * -EINVAL, -errno. */
+int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      struct cgctl_cgroupstats *cs);
 /* Returns: as cgctl_cpubw_read(): 0, -ENOENT, -EOPNOTSUPP (no cpu.stat; the root
  * reads 0), -errno. */
 int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -415,28 +426,7 @@ int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id, uint64_t
 			      uint64_t *hi);
 
 /* ===== engine: memory.high ===== */
-/* mirrors mm/memcontrol.c:calculate_overage() (v6.1, v6.12): (usage - high) << 20 / high,
- * 0 when usage <= high; high 0 acts as 1.  Returns: the overage in 2^-20 units. */
-uint64_t cgctl_memhigh_overage(uint64_t usage, uint64_t high);
-/* mirrors mm/memcontrol.c:calculate_high_delay() (v6.1, v6.12): overage^2 * HZ >> 34,
- * scaled by @nr_pages / @batch, in the kernel's wrapping 64-bit arithmetic (no clamp:
- * the caller adds the swap term and clamps).  Returns: jiffies. */
-uint64_t cgctl_memhigh_delay_jiffies(uint64_t max_overage, unsigned int nr_pages,
-				     unsigned int hz, unsigned int batch);
-/* The sleep of one mem_cgroup_handle_over_high() once reclaim has given up: the memory
- * and swap delays summed, clamped to MEMCG_MAX_HIGH_DELAY_JIFFIES (2 * HZ), and 0 when
- * <= HZ / 100 (no sleep).  Returns: jiffies. */
-uint64_t cgctl_memhigh_penalty_jiffies(uint64_t mem_overage, uint64_t swap_overage,
-				       unsigned int nr_pages, unsigned int hz,
-				       unsigned int batch);
-/* mirrors mm/page_counter.c:effective_protection() (v6.12; mm/memcontrol.c in v6.1):
- * a child's effective min or low from its usage, its parent's usage, its setting, its
- * parent's effective value, the siblings' protected usage (children_*_usage) and the
- * memory_recursiveprot mount option.  Returns: pages. */
-uint64_t cgctl_memhigh_effective_protection(const struct cgctl_memhigh_era *era,
-					    uint64_t usage, uint64_t parent_usage,
-					    uint64_t setting, uint64_t parent_effective,
-					    uint64_t siblings_protected, bool recursive);
+#include "engine/libcgctl-memhigh.h"
 
 /* ===== engine: CFS bandwidth ===== */
 /*

@@ -452,11 +452,6 @@ int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
  * without CONFIG_TASK_DELAY_ACCT or before 5.14, where only the boot option existed). */
 int cgctl_delayacct_enabled(struct cgctl_ctx *ctx, struct cgctl_error *e);
 
-/* cgroupstats: task states of one v1 cgroup (CGROUPSTATS_CMD_GET). */
-struct cgctl_cgroupstats {
-	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible, nr_io_wait;
-};
-
 /* ---- move a whole process tree (race-free with the proc connector) ---- */
 /* One destination: cgroup @path of hierarchy @m (v1: one per hierarchy to move in). */
 struct cgctl_move_target {
@@ -546,14 +541,11 @@ ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_root
 /* ===== kernel: cgroup statistics readers ===== */
 /* stat/watch (lib/kernel) */
 
-/* Where cgctl_task_states() counted: cgroupstats has nr_io_wait, /proc does not. */
+/* Where a cgroup's task states were counted (the snapshot's tasks.source): cgroupstats
+ * (v1 on a live system before 6.1, which miscounts freezable sleepers since) has
+ * tasks.io_wait; /proc/TID/stat of each thread in its tasks / cgroup.threads does not. */
 #define CGCTL_STATES_PROC		0
 #define CGCTL_STATES_CGROUPSTATS	1
-/* The states of the tasks of @path in @m: from cgroupstats (v1 on a live system before
- * 6.1, which miscounts freezable sleepers since), else from /proc/TID/stat of each thread in its tasks / cgroup.threads (nr_io_wait 0).
- * Returns: CGCTL_STATES_CGROUPSTATS or CGCTL_STATES_PROC, -ENOENT, -EINVAL, -errno. */
-int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		      struct cgctl_cgroupstats *cs);
 
 /* What `cgctl stat --tasks` prints of a process besides its taskstats. */
 struct cgctl_proc_info {
@@ -666,7 +658,7 @@ CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
  *   EVENTS   memory.events.KEY and memory.events.local.KEY (v2), KEY low, high, max,
  *            oom, oom_kill (4.13+), oom_group_kill (5.16+), sock_throttled (6.10+)
  *   TASKS    tasks.{running,sleeping,uninterruptible,stopped}, tasks.io_wait
- *            (cgroupstats only), tasks.source (CGCTL_STATES_*, see cgctl_task_states())
+ *            (cgroupstats only), tasks.source (CGCTL_STATES_*)
  * Memory figures are bytes (memory.limit, .memsw, .swap, .high UINT64_MAX: unlimited),
  * CPU statistics nanoseconds on both versions.
  */
@@ -812,128 +804,6 @@ struct cgctl_move_plan {
 	struct cgctl_move_level levels[CGCTL_MOVE_MAX_LEVELS];
 };
 /* ===== end: engine: memcg ===== */
-
-/* ===== engine: memory.high ===== */
-/* cgroup v2 memory.high throttling and low/min protection (lib/engine) */
-
-/*
- * cgroup v2 memory.high, memory.low/min and swap.max: the over-high path of
- * try_charge_memcg() and mem_cgroup_handle_over_high(), the penalty curve of
- * calculate_high_delay(), effective protection through the tree, and a model run of a
- * workload (anon or file pages) under those settings.  Amounts are pages, times ns.
- * Pure: the era (kernel version) and HZ are parameters.
- */
-#define CGCTL_MEMHIGH_DELAY_PRECISION_SHIFT 20	/* MEMCG_DELAY_PRECISION_SHIFT */
-#define CGCTL_MEMHIGH_DELAY_SCALING_SHIFT 14	/* MEMCG_DELAY_SCALING_SHIFT */
-#define CGCTL_MEMHIGH_SWAP_CLUSTER_MAX 32u	/* SWAP_CLUSTER_MAX */
-
-/* What differs between the kernels this model covers. */
-struct cgctl_memhigh_era {
-	uint32_t kver;
-	unsigned int batch;		/* MEMCG_CHARGE_BATCH: 64 */
-	unsigned int retries;		/* MAX_RECLAIM_RETRIES: 16 */
-	unsigned int stock_slots;	/* memcgs one CPU's stock holds: 1, 7 (6.16+) */
-	bool dying_bail;		/* 6.12: handle_over_high bails for a dying task */
-	bool prot_capped;		/* 6.12: effective_protection caps the unprotected
-					 * ratio and divides in 128 bits; 6.1 in 64 */
-	bool partial_walk;		/* 6.12: memcg reclaim stops walking the subtree
-					 * once nr_to_reclaim is met; 6.1 walks it all */
-	bool lru_gen;			/* the multi-gen LRU is on by default: Debian's
-					 * CONFIG_LRU_GEN_ENABLED (6.12 y, 6.1 n) */
-};
-/* Fill @ret for @kver; versions between 6.1 and 6.12 take 6.1's rules (only 6.1 and
- * 6.12 were read).  Returns: 0, or -EINVAL for kernels before 6.1 (not modelled) or a
- * NULL @ret. */
-int cgctl_memhigh_era_get(uint32_t kver, struct cgctl_memhigh_era *ret);
-
-/* Settings of one v2 memory cgroup, pages (CGCTL_MEMCG_UNLIMITED: "max"). */
-struct cgctl_memhigh_limits {
-	uint64_t high, max, low, min, swap_max;
-};
-#define CGCTL_MEMHIGH_NO_LIMITS { CGCTL_MEMCG_UNLIMITED, CGCTL_MEMCG_UNLIMITED, 0, 0, \
-				  CGCTL_MEMCG_UNLIMITED }
-
-/* One group of a model run: a child of @parent (-1: a child of the root cgroup). */
-struct cgctl_memhigh_group {
-	int parent;
-	struct cgctl_memhigh_limits lim;
-	uint64_t file, anon;		/* pages already charged (clean file, anon) */
-};
-
-#define CGCTL_MEMHIGH_ANON 0		/* private anonymous pages, touched one fault each */
-#define CGCTL_MEMHIGH_FILE 1		/* clean page cache, read() into a buffer */
-/* A workload: @threads tasks in @group, each charging @size_pages pages. */
-struct cgctl_memhigh_workload {
-	int group;
-	unsigned int kind;		/* CGCTL_MEMHIGH_ANON or CGCTL_MEMHIGH_FILE */
-	unsigned int threads;
-	uint64_t size_pages;		/* per thread */
-	uint64_t rate_pages;		/* per thread per second, 0: as fast as the CPU */
-	unsigned int chunk_pages;	/* pages between returns to user: 1 for anon faults,
-					 * the read() size for file (0: those defaults, 32) */
-	uint64_t start_ns;		/* when the tasks start */
-	bool stay;			/* anon: the tasks keep their memory and sleep at the
-					 * end (else they exit and free it) */
-};
-
-/* Which LRU reclaim the kernel runs (/sys/kernel/mm/lru_gen/enabled): the era's default
- * (its Debian config), the active/inactive lists, or the multi-gen LRU. */
-#define CGCTL_MEMHIGH_LRU_DEFAULT 0
-#define CGCTL_MEMHIGH_LRU_CLASSIC 1
-#define CGCTL_MEMHIGH_LRU_GEN 2
-
-/* The world around the groups: what the model takes as given. */
-struct cgctl_memhigh_config {
-	size_t size;			/* sizeof(struct cgctl_memhigh_config) */
-	uint32_t kver;
-	unsigned int hz;		/* CONFIG_HZ (Debian: 250) */
-	unsigned int ncpus;		/* a task stays on CPU task % ncpus (its stock) */
-	bool recursive_prot;		/* memory_recursiveprot mount option */
-	uint64_t swap_free;		/* system swap space free, pages (0: no swap) */
-	uint64_t alloc_ns;		/* CPU time to fault/read one page (default 250) */
-	uint64_t reclaim_file_ns;	/* per clean file page reclaimed (default 100) */
-	uint64_t reclaim_anon_ns;	/* per anon page swapped out (default 2000) */
-	uint64_t sample_ns;		/* timeline step (0: no timeline) */
-	uint64_t limit_ns;		/* stop the run here (0: an hour after the last start) */
-	unsigned int lru;		/* CGCTL_MEMHIGH_LRU_*: the reclaim the kernel runs */
-	unsigned int ngroups, nworkloads;
-	const struct cgctl_memhigh_group *groups;
-	const struct cgctl_memhigh_workload *workloads;
-};
-
-/* What one group's files would read at the end of the run, and how its tasks fared. */
-struct cgctl_memhigh_group_result {
-	uint64_t current, peak;		/* memory.current (pages) at the end / memory.peak */
-	uint64_t file, anon, swap;	/* pages resident (file, anon) and in swap */
-	uint64_t ev_low, ev_high, ev_max, ev_oom, ev_oom_kill;	/* memory.events */
-	uint64_t stall_ns;		/* sum of the throttling sleeps of its tasks */
-	uint64_t reclaim_ns;		/* its tasks' time in reclaim */
-	uint64_t sleeps;		/* throttling sleeps */
-	uint64_t end_ns;		/* when its last task finished or was killed */
-	unsigned int killed;		/* its tasks killed by the OOM killer */
-};
-
-/* One timeline sample of a group. */
-struct cgctl_memhigh_sample {
-	uint64_t t_ns, current, ev_high, stall_ns;
-	unsigned int sleeping;		/* tasks in a throttling sleep at t */
-};
-
-struct cgctl_memhigh_run;
-/* Run the model.  @e explains a refused configuration.  Returns: 0, -EINVAL (bad
- * configuration: parent after child, limits, sizes), -ENOMEM. */
-int cgctl_memhigh_run(const struct cgctl_memhigh_config *cfg, struct cgctl_memhigh_run **ret,
-		      struct cgctl_error *e);
-void cgctl_memhigh_run_free(struct cgctl_memhigh_run *r);
-/* Returns: 0, -EINVAL for a bad group index. */
-int cgctl_memhigh_run_group(const struct cgctl_memhigh_run *r, int group,
-			    struct cgctl_memhigh_group_result *ret);
-/* @ret points at the run's samples of @group (valid until the run is freed).
- * Returns: the number of samples, -EINVAL. */
-ssize_t cgctl_memhigh_run_samples(const struct cgctl_memhigh_run *r, int group,
-				  const struct cgctl_memhigh_sample **ret);
-
-/* ===== end: engine: memory.high ===== */
 
 /* ===== engine: CFS bandwidth ===== */
 /* pool, slices, period timer, slack, burst (lib/engine) */

@@ -4,10 +4,10 @@
  *                   [--chunk SIZE] [--high SIZE] [--max SIZE] [--swap-max SIZE]
  *                   [--swap SIZE] [--online-cpus M] [--hz N] [--page-time DUR]
  *                   [--kernel VERSION] [--timeline] [--ascii]
- * Runs the memory.high model (lib/engine/memcg-high-*.c) and prints what memory.current,
- * memory.peak and memory.events would read once the workload has ended, how long its
- * tasks slept throttled and whether the OOM killer ended it.  The memory twin of
- * `cgctl bw predict`.
+ * Runs the memory.high model (lib/engine/memcg-high-*.c: lib/libcgctl-memhigh.la, linked
+ * into cgctl, not exported) and prints what memory.current, memory.peak and
+ * memory.events would read once the workload has ended, how long its tasks slept
+ * throttled and whether the OOM killer ended it.  The memory twin of `cgctl bw predict`.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/libcgctl-memhigh.h"
 #include "mem-util.h"
 
 #define PG CGCTL_PAGE_SIZE

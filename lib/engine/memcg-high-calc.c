@@ -10,7 +10,7 @@
 
 #define K(a, b, c) CGCTL_KVER(a, b, c)
 
-CGCTL_EXPORT int cgctl_memhigh_era_get(uint32_t kver, struct cgctl_memhigh_era *ret)
+int cgctl_memhigh_era_get(uint32_t kver, struct cgctl_memhigh_era *ret)
 {
 	if (!ret || kver < K(6, 1, 0))
 		return -EINVAL;

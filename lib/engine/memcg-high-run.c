@@ -269,8 +269,8 @@ static void collect(struct cgctl_memhigh_run *r)
 	}
 }
 
-CGCTL_EXPORT int cgctl_memhigh_run(const struct cgctl_memhigh_config *cfg,
-				   struct cgctl_memhigh_run **ret, struct cgctl_error *e)
+int cgctl_memhigh_run(const struct cgctl_memhigh_config *cfg,
+		      struct cgctl_memhigh_run **ret, struct cgctl_error *e)
 {
 	struct cgctl_memhigh_run *r;
 	int err;
@@ -304,7 +304,7 @@ CGCTL_EXPORT int cgctl_memhigh_run(const struct cgctl_memhigh_config *cfg,
 	return 0;
 }
 
-CGCTL_EXPORT void cgctl_memhigh_run_free(struct cgctl_memhigh_run *r)
+void cgctl_memhigh_run_free(struct cgctl_memhigh_run *r)
 {
 	if (!r)
 		return;
@@ -315,8 +315,8 @@ CGCTL_EXPORT void cgctl_memhigh_run_free(struct cgctl_memhigh_run *r)
 	free(r);
 }
 
-CGCTL_EXPORT int cgctl_memhigh_run_group(const struct cgctl_memhigh_run *r, int group,
-					 struct cgctl_memhigh_group_result *ret)
+int cgctl_memhigh_run_group(const struct cgctl_memhigh_run *r, int group,
+			    struct cgctl_memhigh_group_result *ret)
 {
 	if (!r || !ret || group < 0 || group >= (int)r->ngroups)
 		return -EINVAL;
@@ -324,9 +324,9 @@ CGCTL_EXPORT int cgctl_memhigh_run_group(const struct cgctl_memhigh_run *r, int 
 	return 0;
 }
 
-CGCTL_EXPORT ssize_t cgctl_memhigh_run_samples(const struct cgctl_memhigh_run *r,
-					       int group,
-					       const struct cgctl_memhigh_sample **ret)
+ssize_t cgctl_memhigh_run_samples(const struct cgctl_memhigh_run *r,
+				  int group,
+				  const struct cgctl_memhigh_sample **ret)
 {
 	if (!r || !ret || group < 0 || group >= (int)r->ngroups)
 		return -EINVAL;

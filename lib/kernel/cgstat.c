@@ -44,8 +44,8 @@ static int states_from_proc(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-				   const char *path, struct cgctl_cgroupstats *cs)
+int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
+		      struct cgctl_cgroupstats *cs)
 {
 	int r;
 
