@@ -19,7 +19,7 @@
  * were on that other CPU).  A caller that observed where each thread ran (validate:
  * the workload's threads log each change of CPU, lib/validate/drv-bw-place.c) tells the
  * simulator, which then places and migrates the threads as told instead of by its own
- * rule (pick_cpu()).
+ * rule (bw_pick_cpu()).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -465,9 +465,8 @@ void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t no
 /*
  * The CPUs by load: for each load level a bitmap of the CPUs with that many busy threads
  * (lwords words) and a summary word of its non-zero words, plus the lowest level in use.
- * A thread is only ever placed on a least loaded CPU, so no CPU gets above
- * (nthreads - 1) / ncpus + 1 busy threads: bw_load_init() allocates that many levels
- * (all of them when placements are told: cgctl_bw_sim_place()).
+ * A CPU may get every thread (wake-ups onto a CPU whose threads are parked, placements
+ * told: cgctl_bw_sim_place()): bw_load_init() allocates nthreads + 1 levels.
  */
 static inline void load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
 {
@@ -503,9 +502,8 @@ int bw_load_init(struct cgctl_bw_sim *s)
 	int ncpus = s->cfg.ncpus;
 
 	s->lwords = (ncpus + 63) / 64;
-	s->nlev = MAX(s->nthreads - 1, 0) / ncpus + 2;
-	if (s->npl)	/* placements told may put every thread on one CPU */
-		s->nlev = s->nthreads + 1;
+	/* every thread may end up on one CPU (see load_move()) */
+	s->nlev = s->nthreads + 1;
 	s->lmap = calloc((size_t)s->nlev * s->lwords, sizeof(*s->lmap));
 	s->lsum = calloc(s->nlev, sizeof(*s->lsum));
 	if (!s->lmap || !s->lsum)
@@ -518,16 +516,58 @@ int bw_load_init(struct cgctl_bw_sim *s)
 	return 0;
 }
 
-/* The CPU told for the thread now (cgctl_bw_sim_place()); else the previous CPU if it
- * has no busy thread, else the first such CPU, else the least loaded one (lowest number
- * first). */
-static int pick_cpu(const struct cgctl_bw_sim *s, const struct bw_thread *t)
+/*
+ * Is @cpu idle as the kernel's wake-up path sees it: no busy thread, or only threads
+ * parked by throttling?  available_idle_cpu() -> idle_cpu() (kernel/sched/core.c, v6.1 to
+ * v6.18) asks rq->curr == rq->idle and rq->nr_running == 0, and a throttled task is not
+ * counted in nr_running: 6.18 parks it with dequeue_task_fair(DEQUEUE_THROTTLE) in
+ * throttle_cfs_rq_work() (kernel/sched/fair.c, v6.18, "sched/fair: Switch to task based
+ * throttle model"), whose dequeue_entities() calls sub_nr_running(); before 6.18
+ * throttle_cfs_rq() dequeued the group's entity and called sub_nr_running() itself.
+ */
+static bool cpu_wake_idle(const struct cgctl_bw_sim *s, int cpu)
 {
-	if (s->home && s->home[t - s->t] >= 0)
-		return s->home[t - s->t];
-	if (t->cpu >= 0 && s->cpu[t->cpu].nbusy == 0)
+	const struct bw_cpu *c = &s->cpu[cpu];
+
+	if (!c->nbusy)
+		return true;
+	if (s->ngroups == 1)
+		return s->g[0].rq[cpu].throttle_count != 0;
+	for (int i = 0; i < c->nbusy; i++)
+		if (!s->g[s->t[c->busy[i]].group].rq[cpu].throttle_count)
+			return false;
+	return true;
+}
+
+/*
+ * Where thread @ti wakes: the CPU told for it now (cgctl_bw_sim_place()); else its
+ * previous CPU if that is idle, else a CPU with no busy thread, else one whose busy
+ * threads are all parked (idle to the kernel, lowest number first), else the least
+ * loaded one (lowest number first).  select_idle_sibling() (kernel/sched/fair.c, v6.1 to
+ * v6.18) takes prev when available_idle_cpu(prev), else the first idle CPU it scans: a
+ * CPU whose threads the group's throttling parked is one (cpu_wake_idle()), and the
+ * wakee parks there in turn, leaving the other CPUs' silos to their own threads.  (Until
+ * this rule, parked threads counted as load: the wakee ran on another CPU's silo and
+ * throttled that CPU too.  Traced on 6.18 with sched_wakeup: a bw-many-bursts thread
+ * whose CPU had only parked threads woke there 4 times in 4; one whose CPU ran another
+ * task went to a CPU with only parked threads 2 times in 5.)
+ */
+int bw_pick_cpu(const struct cgctl_bw_sim *s, int ti)
+{
+	const struct bw_thread *t = &s->t[ti];
+	int best;
+
+	if (s->home && s->home[ti] >= 0)
+		return s->home[ti];
+	if (t->cpu >= 0 && cpu_wake_idle(s, t->cpu))
 		return t->cpu;
-	return bw_load_pick(s);
+	best = bw_load_pick(s);
+	if (!s->cpu[best].nbusy)
+		return best;
+	for (unsigned int c = 0; c < s->cfg.ncpus; c++)
+		if (cpu_wake_idle(s, (int)c))
+			return (int)c;
+	return best;
 }
 
 /*
@@ -578,7 +618,7 @@ static void thread_wake(struct cgctl_bw_sim *s, int ti, uint64_t now)
 		t->state = BW_T_DONE;
 		return;
 	}
-	cpu = pick_cpu(s, t);
+	cpu = bw_pick_cpu(s, ti);
 	cpu_sync(s, cpu, now);
 	if (s->fair)
 		bw_fair_wake(s, ti, cpu, now);
@@ -624,7 +664,7 @@ static __always_inline void thread_dequeue(struct cgctl_bw_sim *s, int ti, int c
 /*
  * A busy thread moves to @to at @now, as the kernel's load balancer moved it
  * (detach_task()/attach_task(): dequeued on one CPU, enqueued on the other, its busy
- * phase going on).  A thread not busy just wakes up there next time (pick_cpu()).
+ * phase going on).  A thread not busy just wakes up there next time (bw_pick_cpu()).
  */
 void bw_thread_migrate(struct cgctl_bw_sim *s, int ti, int to, uint64_t now)
 {

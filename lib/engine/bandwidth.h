@@ -17,8 +17,9 @@
  *
  * Scheduler model (the part that is not the kernel's; with group weights given, the
  * sharing below is bandwidth-fair.c's CFS weights instead): a busy thread is placed when it
- * wakes (its previous CPU if that has no busy thread, else the least loaded CPU, lowest
- * index first) and stays there until it sleeps; or, when the caller tells the placement
+ * wakes (its previous CPU if that is idle to the kernel, no busy thread or only threads
+ * parked by throttling, else such a CPU, else the least loaded CPU, lowest index first:
+ * bw_pick_cpu()) and stays there until it sleeps; or, when the caller tells the placement
  * the kernel chose (cgctl_bw_sim_place(), bandwidth-place.c), on the CPU told for that
  * time, migrating at the times told.  Runnable threads on one CPU share it
  * equally (processor sharing, the fluid limit of CFS round-robin); a CPU's group
@@ -270,6 +271,7 @@ void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now);
 void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t now);
 int bw_load_init(struct cgctl_bw_sim *s);
 int bw_load_pick(const struct cgctl_bw_sim *s);
+int bw_pick_cpu(const struct cgctl_bw_sim *s, int ti);
 void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to);
 void bw_tick_div_init(struct cgctl_bw_sim *s);
 void bw_thread_queue(struct cgctl_bw_sim *s, int ti, uint64_t at);

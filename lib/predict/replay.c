@@ -6,9 +6,9 @@
  * (recommend.c) and validate's bandwidth driver (lib/validate/drv-bw.c) each describe
  * what to replay and call cgctl_bw_replay(); none builds a simulator of its own, so the
  * same demand under the same settings gives the same cpu.stat through every door, and
- * the threads are placed by the model's own rule (pick_cpu()) for everyone.  Only a caller
- * that observed where a kernel ran them may say so (spec->place): validate does, to
- * tell the wait that placement caused from other load's, never for its verdict.
+ * the threads are placed by the model's own rule (bw_pick_cpu()) for everyone.  Only a
+ * caller that observed where a kernel ran them may say so (spec->place): validate does,
+ * to tell the wait that placement caused from other load's, never for its verdict.
  *
  * A recording replayed over a longer run repeats back to back: each thread's copy
  * starts once its previous copy is done, as the recorded thread goes on doing the same

@@ -60,8 +60,19 @@ static const struct vbw_params bw_burst_2t = { 20000, 100000, 20000, 0, 2, 18, 3
 static const struct vbw_params bw_nested = { 30000, 100000, 0, 50000, 2, 0, 0, 800, 300 };
 /* quota below the 5 ms slice: one grab drains the pool, the rest is debt */
 static const struct vbw_params bw_small = { 3000, 100000, 0, 0, 1, 0, 0, 800, 300 };
-/* many short bursts on more threads than CPUs: 4 x (2 ms per 20 ms) under 30/100 ms */
+/*
+ * many short bursts on more threads than CPUs: 4 x (2 ms per 20 ms) under 30/100 ms.
+ * Throttled time over-predicted (issue 32, open).  An ftrace of sched_switch/wakeup on
+ * 6.18 (12% other load, 359 ms throttled) has the kernel's threads run 60% of their CPU
+ * time beside another runnable worker (bursts of a pair in step, 4 ms long, each refill
+ * resuming every parked thread at once); the model's, 43%: they drift into two waves of
+ * one thread per CPU after a throttle that leaves one CPU's silo full, so bursts are
+ * shorter, the cycle 20 ms rather than 22, and the quota is spent sooner.  Replayed with
+ * the trace's placement and refill phase the model still predicts 481 ms.
+ */
 static const struct vbw_params bw_many = { 30000, 100000, 0, 0, 4, 2, 18, 1000, 300 };
+/* the same class with shorter bursts: 6 x (1 ms per 12 ms) under 35/100 ms */
+static const struct vbw_params bw_many_6t = { 35000, 100000, 0, 0, 6, 1, 11, 1000, 300 };
 /* the parent's quota throttles an unlimited child: child cpu.stat 0, cpu.stat.local not */
 static const struct vbw_params bw_parent = { 0, 100000, 0, 50000, 2, 0, 0, 800, 300 };
 
@@ -225,6 +236,8 @@ static const struct vscenario scenarios[] = {
 	  &vdriver_bw, &bw_small, { Q_PERIODS, Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-many-bursts", "4 threads on 2 CPUs, 2ms busy per 20ms, under 30ms/100ms",
 	  &vdriver_bw, &bw_many, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
+	{ "bw-many-bursts-6t", "6 threads on 2 CPUs, 1ms busy per 12ms, under 35ms/100ms",
+	  &vdriver_bw, &bw_many_6t, { Q_NR_THR, Q_THR, Q_USAGE, Q_OTHER, Q_WAIT, Q_PLACE } },
 	{ "bw-parent", "parent quota 50ms/100ms throttles an unlimited child (2 threads)",
 	  &vdriver_bw, &bw_parent,
 	  { { "parent.nr_throttled", "count", 2, 0 }, { "parent.throttled_time", "ns", 30 * MS, 0.15 },

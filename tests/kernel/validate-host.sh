@@ -48,7 +48,17 @@ expect_clean() {
 # merges (a348e14) as after them (96bc192), against 122-132 ms observed, in 6 of 6
 # `validate -r 5 bw-bg-weight` runs on a quiet 6.18 (3 of them past the tolerance);
 # nr_throttled and usage match.  The same class differs in the VMs (the issue's figures).
-KNOWN="bw-bg-weight/throttled_time"
+# bw-many-bursts/throttled_time joins the list on 2026-12-06 (issue 32, class 1, open):
+# predicted 464-485 ms in 11 -r 3 runs on 6.18 against 218-400 ms observed (400 ms with
+# other tasks at 12% of the CPUs, 367 at 6%, 218-330 at 37-84%); nr_throttled and usage
+# match.  The model's other-load estimate (run_delay beyond the model's, lib/validate/
+# drv-bw.c) reads 0 there because the model's own over-predicted parked time is in the
+# run_delay it subtracts.  At 4% other load (357 ms observed, 468 predicted) the model
+# replayed with the placement the kernel chose predicts 380-457 ms (mean 417): where the
+# threads wake explains about half of the gap.  bw-many-bursts-6t (1 ms bursts) matched
+# in 5 of 6 -r 3 runs at 48-84% other load (371-544 ms observed, 574-600 predicted; 371
+# vs 580 differed) and at 11% (617 observed, 602 predicted).
+KNOWN="bw-bg-weight/throttled_time bw-many-bursts/throttled_time"
 # One rerun: every verdict is a statistical test, about 90 of them per run, on a machine
 # that other work shares.  A quantity that differs (outside KNOWN) has its scenario run
 # again with -r 5, and must match there; a model error differs twice.  Both results are

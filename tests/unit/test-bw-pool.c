@@ -3,8 +3,8 @@
  * CFS bandwidth engine, one kernel rule at a time on hand-checked states: refill and
  * burst statistics, slice pulls with debt, FIFO distribution of debt + 1 ns, slack
  * return and its timer guards, idle deactivation, the overload guard, 32-bit counters,
- * pre-5.4 expiration, the 6.18 unthrottle guard, configuration writes, and the
- * empty-group rule of 6.6.
+ * pre-5.4 expiration, the 6.18 unthrottle guard, configuration writes, the
+ * empty-group rule of 6.6, and where a thread wakes beside threads parked by throttling.
  */
 #include <check.h>
 #include <errno.h>
@@ -426,6 +426,56 @@ START_TEST(empty_group_rule)
 }
 END_TEST
 
+/* Put thread @ti busy on @cpu (the placement's bookkeeping only). */
+static void busy_on(struct cgctl_bw_sim *s, int ti, int cpu)
+{
+	struct bw_cpu *c = &s->cpu[cpu];
+
+	s->t[ti].state = BW_T_BUSY;
+	s->t[ti].cpu = cpu;
+	s->bidx[ti] = c->nbusy;
+	c->busy[c->nbusy++] = ti;
+	bw_load_move(s, cpu, c->nbusy - 1, c->nbusy);
+}
+
+/*
+ * A CPU whose threads the group's throttling parked is idle to the kernel's wake-up path
+ * (idle_cpu(): nr_running counts no parked task), so a thread that slept there wakes
+ * there and parks, rather than running on another CPU's silo; one whose threads are
+ * runnable is not, and the thread goes to an idle CPU, else the least loaded.
+ */
+START_TEST(wake_onto_parked_cpu)
+{
+	struct cgctl_bw_sim_config cfg = { .kver = K(6, 18, 0), .ncpus = 2, .seed = 7 };
+	struct cgctl_bw_settings bw = { 30000, 100000, 0 };
+	struct cgctl_bw_sim *s;
+
+	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
+	ck_assert_int_eq(cgctl_bw_sim_add_group(s, -1, &bw), 0);
+	for (int i = 0; i < 4; i++) {
+		struct cgctl_bw_thread t = { .group = 0, .busy_ns = 2 * MS, .idle_ns = 18 * MS };
+
+		ck_assert_int_eq(cgctl_bw_sim_add_thread(s, &t), 0);
+	}
+	ck_assert_int_eq(bw_sim_setup(s), 0);
+	/* threads 0 and 1 busy on CPU 0, thread 2 asleep, last on CPU 0; CPU 1 empty */
+	busy_on(s, 0, 0);
+	busy_on(s, 1, 0);
+	s->t[2].state = BW_T_IDLE;
+	s->t[2].cpu = 0;
+	ck_assert_int_eq(bw_pick_cpu(s, 2), 1);		/* CPU 0 runs: the idle one */
+	RQ(s, 0)->throttle_count = 1;			/* CPU 0's threads parked */
+	ck_assert_int_eq(bw_pick_cpu(s, 2), 0);		/* idle to the kernel: stays */
+	/* from a CPU with a runnable thread: the parked CPU, not the least loaded one */
+	busy_on(s, 3, 1);
+	s->t[2].cpu = 1;
+	ck_assert_int_eq(bw_pick_cpu(s, 2), 0);
+	RQ(s, 0)->throttle_count = 0;
+	ck_assert_int_eq(bw_pick_cpu(s, 2), 1);		/* none idle: the least loaded */
+	cgctl_bw_sim_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bw-pool");
@@ -448,6 +498,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, unthrottle_guard_6_18);
 	tcase_add_test(tc, config_write_forgives_and_refills);
 	tcase_add_test(tc, empty_group_rule);
+	tcase_add_test(tc, wake_onto_parked_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
