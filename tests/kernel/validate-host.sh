@@ -58,7 +58,12 @@ expect_clean() {
 # threads wake explains about half of the gap.  bw-many-bursts-6t (1 ms bursts) matched
 # in 5 of 6 -r 3 runs at 48-84% other load (371-544 ms observed, 574-600 predicted; 371
 # vs 580 differed) and at 11% (617 observed, 602 predicted).
-KNOWN="bw-bg-weight/throttled_time bw-many-bursts/throttled_time"
+# bw-bg-bursty/throttled_time is back on the list on 2026-12-07 (issue 32, class 3,
+# open): predicted 390-400 ms against 295-308 ms observed, -r 5 on a quiet 6.18, with
+# 7748d02 (398 against 308, differs) as with this day's merges (390 against 296, inside
+# the 16% noise of that run); the CI-like run at load 2 differed in -r 3 and -r 5 (295
+# against 395-400).  usage and nr_throttled match.
+KNOWN="bw-bg-weight/throttled_time bw-many-bursts/throttled_time bw-bg-bursty/throttled_time"
 # One rerun: every verdict is a statistical test, about 90 of them per run, on a machine
 # that other work shares.  A quantity that differs (outside KNOWN) has its scenario run
 # again with -r 5, and must match there; a model error differs twice.  Both results are
