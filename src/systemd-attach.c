@@ -32,11 +32,14 @@ int sd_attach(struct cli *cli, const struct cgctl_mount *m, const char *path, pi
 	if (u.below)		/* below a unit: its delegate's (or --force's) business */
 		return 0;
 	r = sdbus_open_system(&bus);
-	if (r >= 0)
-		r = sym_sd_bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
-				       "org.freedesktop.systemd1.Manager",
-				       "AttachProcessesToUnit", &err, NULL, "ssau", u.name, "",
-				       1, (uint32_t)pid);
+	if (r < 0) {	/* no bus, or no libsystemd to reach it: the sym_ calls are not ours */
+		snprintf(a->why, sizeof(a->why), "systemd did not attach it to %s (%s): "
+			 "cgroup.procs written", u.name, strerror(-r));
+		return 0;
+	}
+	r = sym_sd_bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
+				   "org.freedesktop.systemd1.Manager", "AttachProcessesToUnit",
+				   &err, NULL, "ssau", u.name, "", 1, (uint32_t)pid);
 	if (r < 0)
 		snprintf(a->why, sizeof(a->why), "systemd did not attach it to %s (%s): "
 			 "cgroup.procs written", u.name,
