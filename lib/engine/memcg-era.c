@@ -30,7 +30,7 @@ static unsigned int era_move_bits(uint32_t kver)
 				  : CGCTL_MOVE_CHARGE_ANON | CGCTL_MOVE_CHARGE_FILE;
 }
 
-CGCTL_EXPORT int cgctl_memcg_era_get(uint32_t kver, struct cgctl_memcg_era *ret)
+int mg_era_get(uint32_t kver, struct cgctl_memcg_era *ret)
 {
 	struct cgctl_memcg_era e = { .kver = kver };
 

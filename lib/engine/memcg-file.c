@@ -177,6 +177,6 @@ int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id,
 		return 0;
 	}
 	nsub = cgctl_memcg_subtree_size(t, id);
-	return cgctl_memcg_usage_interval(t->era.kver, t->ncpu, (unsigned int)nsub,
-					  m->memory.usage, lo, hi);
+	return mg_usage_interval(t->era.kver, t->ncpu, (unsigned int)nsub, m->memory.usage, lo,
+				 hi);
 }

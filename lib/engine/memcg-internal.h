@@ -94,5 +94,14 @@ static inline bool mg_consume_stock(struct cgctl_memcg_tree *t, unsigned int cpu
 void mg_refill_stock(struct cgctl_memcg_tree *t, unsigned int cpu, int id, uint64_t n);
 uint64_t mg_drain_all_stock(struct cgctl_memcg_tree *t, int root);
 uint64_t mg_stock_of(const struct cgctl_memcg_tree *t, int id, int cpu);
+/* The engine's halves of cgctl_memcg_stock_max_pages() and cgctl_memcg_usage_interval()
+ * (their exported wrappers are in memcg-api.c, outside this library: cgctl links this
+ * library after libcgctl.so and must not carry copies of libcgctl's exports). */
+uint64_t mg_stock_max_pages(uint32_t kver, unsigned int ncpu, unsigned int nsubtree);
+int mg_usage_interval(uint32_t kver, unsigned int ncpu, unsigned int nsubtree,
+		      uint64_t usage_pages, uint64_t *lo, uint64_t *hi);
+
+/* memcg-era.c: the half of cgctl_memcg_era_get() (see above) */
+int mg_era_get(uint32_t kver, struct cgctl_memcg_era *ret);
 
 #endif

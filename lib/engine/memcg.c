@@ -81,7 +81,7 @@ int cgctl_memcg_tree_new(struct cgctl_memcg_tree **ret, uint32_t kver,
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	r = cgctl_memcg_era_get(kver, &t->era);
+	r = mg_era_get(kver, &t->era);
 	if (r < 0) {
 		free(t);
 		return r;

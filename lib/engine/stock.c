@@ -114,27 +114,25 @@ uint64_t mg_stock_of(const struct cgctl_memcg_tree *t, int id, int cpu)
 }
 
 /* The bound of kernel-memory-model.md 2.5: per slot, per CPU, per cached memcg. */
-CGCTL_EXPORT uint64_t cgctl_memcg_stock_max_pages(uint32_t kver, unsigned int ncpu,
-						  unsigned int nsubtree)
+uint64_t mg_stock_max_pages(uint32_t kver, unsigned int ncpu, unsigned int nsubtree)
 {
 	struct cgctl_memcg_era e;
 	unsigned int slots;
 
-	if (cgctl_memcg_era_get(kver, &e) < 0)
+	if (mg_era_get(kver, &e) < 0)
 		return 0;
 	slots = nsubtree < e.stock_slots ? nsubtree : e.stock_slots;
 	return (uint64_t)e.stock_max * ncpu * slots;
 }
 
-CGCTL_EXPORT int cgctl_memcg_usage_interval(uint32_t kver, unsigned int ncpu,
-					    unsigned int nsubtree, uint64_t usage_pages,
-					    uint64_t *lo, uint64_t *hi)
+int mg_usage_interval(uint32_t kver, unsigned int ncpu, unsigned int nsubtree,
+		      uint64_t usage_pages, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t bound;
 
 	if (!ncpu || !nsubtree || !lo || !hi)
 		return -EINVAL;
-	bound = cgctl_memcg_stock_max_pages(kver, ncpu, nsubtree);
+	bound = mg_stock_max_pages(kver, ncpu, nsubtree);
 	*lo = usage_pages > bound ? usage_pages - bound : 0;
 	*hi = usage_pages;
 	return 0;

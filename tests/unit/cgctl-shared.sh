@@ -1,7 +1,7 @@
 #!/bin/sh
 # cgctl runs on the shared libcgctl it installs: the binary needs libcgctl.so.1, and each
 # libcgctl name it takes from a shared library is exported by lib/libcgctl.sym
-# (versioned LIBCGCTL_*), none from the library's internals.
+# (versioned LIBCGCTL_*), none from the library's internals, and it defines none of them.
 . "$top_srcdir/tests/lib.sh"
 command -v readelf >/dev/null && command -v nm >/dev/null || skip "no readelf or nm"
 # src/cgctl is libtool's wrapper script; the program is src/.libs/cgctl (lt-cgctl once run)
@@ -31,6 +31,16 @@ fi
 grep -v '@LIBCGCTL_' "$T_TMP/undef" >"$T_TMP/unversioned"
 if [ -s "$T_TMP/unversioned" ]; then
 	fail "unversioned references: $(tr '\n' ' ' <"$T_TMP/unversioned")"
+else
+	ok
+fi
+# and defines none of libcgctl's exports itself: a static copy linked in from an
+# internal library (lib/libcgctl-memcg.la, ...) would take cgctl's calls away from the
+# library's, and show as a defined dynamic symbol
+nm -D --defined-only "$bin" | awk '{ print $NF }' | sed 's/@.*//' | sort -u >"$T_TMP/defined"
+comm -12 "$T_TMP/defined" "$T_TMP/script" >"$T_TMP/copies"
+if [ -s "$T_TMP/copies" ]; then
+	fail "cgctl defines its own copies of exports: $(tr '\n' ' ' <"$T_TMP/copies")"
 else
 	ok
 fi
