@@ -565,7 +565,7 @@ static int bw_run_placed(struct vrun *run, const struct vscenario *s, struct bw_
 {
 	const struct vbw_params *p = s->params;
 	struct bw_groups *g = groups_of(run);
-	struct bw_obs c0, c1, p0 = { 0 }, p1 = { 0 }, dc, dp = { 0 }, pc = { 0 }, pp = { 0 };
+	struct bw_obs c0, c1, p0 = { 0 }, p1 = { 0 }, dc = { 0 }, dp = { 0 }, pc = { 0 }, pp = { 0 };
 	uint64_t now, wall = 0, cpu = 0, t_go, t_end, busy0 = 0, busy1 = 0, delay = 0;
 	uint64_t busy_ns, phases = 0, phase_ns = 0, cycles = 0, cycle_ns = 0, reads = 0;
 	uint64_t account_ns = 0;
