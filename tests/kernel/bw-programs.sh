@@ -109,7 +109,7 @@ for name in $PROGRAMS; do
 	attached "$RPID"; echo go >"$W/gate"; wait "$GPID"; wait "$RPID" ||
 		{ fail "$name: bw record failed: $(cat "$tr.rec")"; rmdir "$CPU$P/rec"; continue; }
 	rmdir "$CPU$P/rec"
-	[ -z "$KEEP_TRACES" ] || cp "$tr" "$KEEP_TRACES/"	# a folder: each recording
+	[ -z "${KEEP_TRACES:-}" ] || cp "$tr" "$KEEP_TRACES/"	# a folder: each recording
 	cg --json bw recommend --trace "$tr" --max-throttled 1% \
 		--online-cpus "$(getconf _NPROCESSORS_ONLN)"
 	[ "$RC" = 0 ] && ok || { fail "$name: bw recommend: $ERR"; continue; }
