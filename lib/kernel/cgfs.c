@@ -459,6 +459,22 @@ int cgctl_cg_open_in(int dfd, const char *file, int flags)
 	return fd;
 }
 
+int cgctl_cg_read_u64_in(int dfd, const char *file, uint64_t *v)
+{
+	char buf[64];
+	ssize_t n;
+	int fd = cgctl_cg_open_in(dfd, file, O_RDONLY);
+
+	if (fd < 0)
+		return fd;
+	n = cgctl_read_small(fd, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if ((size_t)n >= sizeof(buf) - 1)
+		return -EOVERFLOW;
+	return cgctl_parse_mem_limit(buf, (size_t)n, v);
+}
+
 /* @file in cgroup @path, on the hierarchy's mount (a file bind-mounted over it is
  * refused with -EXDEV, before anything is read or written). */
 static int open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,

@@ -25,6 +25,10 @@ int cgctl_cg_open_file(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const
  * refused before it is opened for real: O_TRUNC acts only then).
  * Returns: the fd, -EINVAL (bad file name), -ELOOP, -EXDEV, -ENOENT, -errno. */
 int cgctl_cg_open_in(int dfd, const char *file, int flags);
+/* One value file of the cgroup directory @dfd, opened as cgctl_cg_open_in() does:
+ * "max", "-1" and PAGE_COUNTER_MAX read as UINT64_MAX (cgctl_parse_mem_limit()).
+ * Returns: 0, -ENOENT (absent), -EOVERFLOW (longer than a value), -EINVAL, -errno. */
+int cgctl_cg_read_u64_in(int dfd, const char *file, uint64_t *v);
 /* @file of the cgroup @path below @m opened for appending (cgroup.procs: one PID per
  * write), by the same rules as every cgroupfs access: no symlink, no mount crossed (a
  * bind mount over the cgroup or the file is refused before the write).

@@ -21,15 +21,6 @@ static ssize_t read_at(int dfd, const char *file, char *buf, size_t size)
 	return fd < 0 ? -errno : cgctl_read_small(fd, buf, size);
 }
 
-static int read_limit_at(int dfd, const char *file, uint64_t *v)
-{
-	char buf[64];
-	ssize_t n = read_at(dfd, file, buf, sizeof(buf));
-
-	if (n < 0)
-		return (int)n;
-	return cgctl_parse_mem_limit(buf, (size_t)n, v);
-}
 
 /* The lean reads: each file in one openat2() below the mount (cgctl_cg_open_file()), no
  * directory fd of the cgroup's own. */
@@ -97,14 +88,14 @@ static int memstat_lean(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 
 static void memstat_v1(int dfd, unsigned int flags, struct cgctl_memstat *st)
 {
-	if (read_limit_at(dfd, "memory.failcnt", &st->failcnt) == 0)
+	if (cgctl_cg_read_u64_in(dfd, "memory.failcnt", &st->failcnt) == 0)
 		st->present |= CGCTL_MEMSTAT_FAILCNT;
-	if (read_limit_at(dfd, "memory.max_usage_in_bytes", &st->peak) == 0)
+	if (cgctl_cg_read_u64_in(dfd, "memory.max_usage_in_bytes", &st->peak) == 0)
 		st->present |= CGCTL_MEMSTAT_PEAK;
-	if (read_limit_at(dfd, "memory.memsw.usage_in_bytes", &st->memsw_usage) == 0 &&
-	    read_limit_at(dfd, "memory.memsw.limit_in_bytes", &st->memsw_limit) == 0) {
+	if (cgctl_cg_read_u64_in(dfd, "memory.memsw.usage_in_bytes", &st->memsw_usage) == 0 &&
+	    cgctl_cg_read_u64_in(dfd, "memory.memsw.limit_in_bytes", &st->memsw_limit) == 0) {
 		if (!(flags & CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT))
-			read_limit_at(dfd, "memory.memsw.failcnt", &st->memsw_failcnt);
+			cgctl_cg_read_u64_in(dfd, "memory.memsw.failcnt", &st->memsw_failcnt);
 		st->present |= CGCTL_MEMSTAT_MEMSW;
 	}
 }
@@ -114,10 +105,10 @@ static void memstat_v2(int dfd, struct cgctl_memstat *st)
 	char buf[1024];
 	ssize_t n;
 
-	if (read_limit_at(dfd, "memory.peak", &st->peak) == 0)
+	if (cgctl_cg_read_u64_in(dfd, "memory.peak", &st->peak) == 0)
 		st->present |= CGCTL_MEMSTAT_PEAK;
-	if (read_limit_at(dfd, "memory.swap.current", &st->swap_usage) == 0 &&
-	    read_limit_at(dfd, "memory.swap.max", &st->swap_limit) == 0)
+	if (cgctl_cg_read_u64_in(dfd, "memory.swap.current", &st->swap_usage) == 0 &&
+	    cgctl_cg_read_u64_in(dfd, "memory.swap.max", &st->swap_limit) == 0)
 		st->present |= CGCTL_MEMSTAT_SWAP;
 	n = read_at(dfd, "memory.events", buf, sizeof(buf));
 	if (n >= 0) {
@@ -128,7 +119,7 @@ static void memstat_v2(int dfd, struct cgctl_memstat *st)
 		cgctl_parse_keyed_u64(buf, (size_t)n, "high", &st->events_high);
 		st->present |= CGCTL_MEMSTAT_EVENTS;
 	}
-	if (read_limit_at(dfd, "memory.high", &st->high) == 0)
+	if (cgctl_cg_read_u64_in(dfd, "memory.high", &st->high) == 0)
 		st->present |= CGCTL_MEMSTAT_HIGH;
 	/* absent when the kernel runs without PSI (psi=0, CONFIG_PSI=n) */
 	n = read_at(dfd, "memory.pressure", buf, sizeof(buf));
@@ -153,9 +144,9 @@ int cgctl_memstat_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 	if (dfd < 0)
 		return dfd;
 	st->version = m->version;
-	r = read_limit_at(dfd, v2 ? "memory.current" : "memory.usage_in_bytes", &st->usage);
+	r = cgctl_cg_read_u64_in(dfd, v2 ? "memory.current" : "memory.usage_in_bytes", &st->usage);
 	if (r == 0)
-		r = read_limit_at(dfd, v2 ? "memory.max" : "memory.limit_in_bytes", &st->limit);
+		r = cgctl_cg_read_u64_in(dfd, v2 ? "memory.max" : "memory.limit_in_bytes", &st->limit);
 	if (r == -ENOENT && v2 && strcmp(path, "/") == 0) {
 		/* the v2 root has neither file: report it unlimited, usage unknown */
 		st->limit = UINT64_MAX;
@@ -194,7 +185,7 @@ static int cpu_limits(int dfd, int version, struct cgctl_cpubw *bw)
 		r = cgctl_parse_cpu_max(buf, (size_t)n, &bw->quota_us, &bw->period_us);
 		if (r < 0)
 			return r;
-		if (read_limit_at(dfd, "cpu.max.burst", &bw->burst_us) == 0)
+		if (cgctl_cg_read_u64_in(dfd, "cpu.max.burst", &bw->burst_us) == 0)
 			bw->present |= CGCTL_CPUBW_BURST;
 		return 0;
 	}
@@ -203,8 +194,8 @@ static int cpu_limits(int dfd, int version, struct cgctl_cpubw *bw)
 		return n == -ENOENT ? -EOPNOTSUPP : (int)n;
 	r = cgctl_parse_cfs_quota(buf, (size_t)n, &bw->quota_us);
 	if (r == 0)
-		r = read_limit_at(dfd, "cpu.cfs_period_us", &bw->period_us);
-	if (r == 0 && read_limit_at(dfd, "cpu.cfs_burst_us", &bw->burst_us) == 0)
+		r = cgctl_cg_read_u64_in(dfd, "cpu.cfs_period_us", &bw->period_us);
+	if (r == 0 && cgctl_cg_read_u64_in(dfd, "cpu.cfs_burst_us", &bw->burst_us) == 0)
 		bw->present |= CGCTL_CPUBW_BURST;
 	return r;
 }

@@ -15,28 +15,11 @@
 #include "kernel/cgfs.h"
 #include "predict/moveplan.h"
 
-/* One value file of the cgroup open at @dfd (one dir open for all of a cgroup's
- * counters: a move reads them for each level before and after).  memory.max and
- * *_limit_in_bytes parse "max", "-1" and PAGE_COUNTER_MAX to UINT64_MAX. */
-static int read_u64_at(int dfd, const char *file, uint64_t *v)
-{
-	char buf[64];
-	ssize_t n;
-	int fd = cgctl_cg_open_in(dfd, file, O_RDONLY);
-
-	if (fd < 0)
-		return fd;
-	n = cgctl_read_small(fd, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	if ((size_t)n >= sizeof(buf) - 1)
-		return -EOVERFLOW;
-	return cgctl_parse_mem_limit(buf, (size_t)n, v);
-}
-
+/* The counters are read through one open of the cgroup's directory (a move reads them
+ * for each level before and after). */
 static bool read_opt(int dfd, const char *file, uint64_t *v)
 {
-	if (read_u64_at(dfd, file, v) == 0)
+	if (cgctl_cg_read_u64_in(dfd, file, v) == 0)
 		return true;
 	*v = UINT64_MAX;
 	return false;
@@ -102,8 +85,8 @@ CGCTL_EXPORT int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgc
 	dfd = cgctl_cg_open(ctx, m, path);
 	if (dfd < 0)
 		return dfd;
-	r = read_u64_at(dfd, m->version == 2 ? "memory.current" : "memory.usage_in_bytes",
-			&c->usage);
+	r = cgctl_cg_read_u64_in(dfd, m->version == 2 ? "memory.current" :
+				 "memory.usage_in_bytes", &c->usage);
 	if (r == 0)
 		c->present |= CGCTL_MEMC_USAGE;
 	else if (!(r == -ENOENT && is_v2_root(m, path))) {
