@@ -75,6 +75,7 @@ CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 	free(s->dirty);
 	free(s->lmap);
 	free(s->lsum);
+	free(s->pmap);
 	bw_fair_free(s);
 	bw_heap_free(&s->heap);
 	bw_cal_free(&s->cal);

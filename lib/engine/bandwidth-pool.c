@@ -182,6 +182,7 @@ bool bw_throttle(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 		if (d->throttle_count++ == 0 && BW_SIM_HAS(s, LOCAL_STAT) && d->nr_busy)
 			d->clock_self = now;
 	}
+	bw_parked_sync(s, cpu);
 	rq->throttled = true;
 	if (!BW_SIM_HAS(s, EMPTY_RULE) || rq->nr_busy)
 		start_own_clock(s, g, cpu, now);
@@ -217,6 +218,7 @@ void bw_unthrottle(struct cgctl_bw_sim *s, int g, int cpu, uint64_t now)
 			d->clock_self = BW_NO_TIME;
 		}
 	}
+	bw_parked_sync(s, cpu);
 	bw_cpu_changed(s, cpu, now);
 }
 

@@ -481,6 +481,7 @@ static inline void load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
 	s->lsum[to] |= wbit;
 	if (to < s->lmin || (from == s->lmin && !s->lsum[from]))
 		s->lmin = to;
+	bw_parked_sync(s, cpu);
 }
 
 void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to)
@@ -506,7 +507,8 @@ int bw_load_init(struct cgctl_bw_sim *s)
 	s->nlev = s->nthreads + 1;
 	s->lmap = calloc((size_t)s->nlev * s->lwords, sizeof(*s->lmap));
 	s->lsum = calloc(s->nlev, sizeof(*s->lsum));
-	if (!s->lmap || !s->lsum)
+	s->pmap = calloc(s->lwords, sizeof(*s->pmap));
+	if (!s->lmap || !s->lsum || !s->pmap)
 		return -ENOMEM;
 	for (int c = 0; c < ncpus; c++) {
 		s->lmap[c / 64] |= 1ULL << (c % 64);
@@ -564,6 +566,12 @@ int bw_pick_cpu(const struct cgctl_bw_sim *s, int ti)
 	best = bw_load_pick(s);
 	if (!s->cpu[best].nbusy)
 		return best;
+	if (s->ngroups == 1) {	/* every CPU has busy threads: the lowest all parked */
+		for (int w = 0; w < s->lwords; w++)
+			if (s->pmap[w])
+				return w * 64 + __builtin_ctzll(s->pmap[w]);
+		return best;
+	}
 	for (unsigned int c = 0; c < s->cfg.ncpus; c++)
 		if (cpu_wake_idle(s, (int)c))
 			return (int)c;

@@ -243,6 +243,8 @@ struct cgctl_bw_sim {
 	uint64_t *lmap;			/* [nlev][lwords]: CPUs by busy threads */
 	uint64_t *lsum;			/* [nlev]: non-zero words of each level */
 	int lwords, nlev, lmin;		/* lmin: the lowest level with a CPU */
+	uint64_t *pmap;			/* [lwords], one group only: CPUs with busy
+					 * threads, all parked (bw_parked_sync()) */
 	int *dirty;			/* CPUs to replan after this event */
 	int ndirty;
 	int one;			/* 1 + the only CPU to replan, 0: none */
@@ -270,6 +272,24 @@ void bw_cpu_parked(struct cgctl_bw_sim *s, int cpu, uint64_t dt);
 void bw_cpu_changed(struct cgctl_bw_sim *s, int cpu, uint64_t now);
 void bw_return_idle_slack(struct cgctl_bw_sim *s, int from, int cpu, uint64_t now);
 int bw_load_init(struct cgctl_bw_sim *s);
+/*
+ * With one group, keep @cpu's bit in s->pmap: set when it has busy threads and its
+ * runqueue is throttled (they are all parked: idle to the kernel's wake-up path, see
+ * bw_pick_cpu()), so a wake-up finds the lowest such CPU in a word instead of scanning
+ * every CPU.  Called wherever nbusy (load_move()) or throttle_count changes.
+ */
+static inline void bw_parked_sync(struct cgctl_bw_sim *s, int cpu)
+{
+	unsigned int u = (unsigned int)cpu;
+	uint64_t bit = 1ULL << (u % 64);
+
+	if (s->ngroups != 1)
+		return;
+	if (s->cpu[u].nbusy && s->g[0].rq[u].throttle_count)
+		s->pmap[u / 64] |= bit;
+	else
+		s->pmap[u / 64] &= ~bit;
+}
 int bw_load_pick(const struct cgctl_bw_sim *s);
 int bw_pick_cpu(const struct cgctl_bw_sim *s, int ti);
 void bw_load_move(struct cgctl_bw_sim *s, int cpu, int from, int to);

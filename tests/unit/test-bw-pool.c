@@ -465,12 +465,14 @@ START_TEST(wake_onto_parked_cpu)
 	s->t[2].cpu = 0;
 	ck_assert_int_eq(bw_pick_cpu(s, 2), 1);		/* CPU 0 runs: the idle one */
 	RQ(s, 0)->throttle_count = 1;			/* CPU 0's threads parked */
+	bw_parked_sync(s, 0);				/* as bw_throttle() does */
 	ck_assert_int_eq(bw_pick_cpu(s, 2), 0);		/* idle to the kernel: stays */
 	/* from a CPU with a runnable thread: the parked CPU, not the least loaded one */
 	busy_on(s, 3, 1);
 	s->t[2].cpu = 1;
 	ck_assert_int_eq(bw_pick_cpu(s, 2), 0);
 	RQ(s, 0)->throttle_count = 0;
+	bw_parked_sync(s, 0);
 	ck_assert_int_eq(bw_pick_cpu(s, 2), 1);		/* none idle: the least loaded */
 	cgctl_bw_sim_free(s);
 }
