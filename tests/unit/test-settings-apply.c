@@ -682,6 +682,51 @@ START_TEST(plan_refused_changes_nothing)
 	done();
 }
 END_TEST
+/* v2: cpu.max is one write (quota and period together), a burst going up comes last;
+ * a failed burst write puts cpu.max back as it was read */
+START_TEST(plan_bw_v2)
+{
+	struct cgctl_bw_settings want = { 30000, 50000, 5000 };
+	const struct cgctl_mount *m;
+	struct outcome res;
+
+	dir = tu_mkdtemp();
+	put("cgctl-mounts", "2 /sys/fs/cgroup cpu\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "cpu");
+	put("sys/fs/cgroup/g/cpu.max", "50000 100000");
+	put("sys/fs/cgroup/g/cpu.max.burst", "0");
+	ck_assert_int_eq(cgctl_new(&ctx, dir), 0);
+	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
+	for (int step = 0; step <= 2; step++) {
+		struct fault f = { 0, step, -1, EIO };
+		struct cgctl_error e = { 0 };
+		struct predict_writer wr;
+		struct cgctl_plan *p = plan_new(&f, &wr);
+		const char *pre;
+
+		ck_assert_int_eq(cgctl_plan_add_bw(p, m, "/g", &want), 0);
+		ck_assert_int_eq(apply_free(p, &res, &e), step < 2 ? -EIO : 2);
+		ck_assert_int_eq(res.n, 2);
+		ck_assert_str_eq(res.file[0], "cpu.max");
+		ck_assert_str_eq(res.value[0], "30000 50000");
+		ck_assert_str_eq(res.file[1], "cpu.max.burst");
+		ck_assert_str_eq(res.value[1], "5000");
+		ck_assert(!(res.flags[0] & CGCTL_PLAN_STEP_DETOUR));
+		if (step == 2)
+			break;
+		ck_assert(res.rolled_back);
+		/* bandwidth messages name the file, not the value */
+		pre = step ? "cpu.max.burst: " : "cpu.max: ";
+		ck_assert_msg(!strncmp(e.msg, pre, strlen(pre)), "%s", e.msg);
+		expect("sys/fs/cgroup/g/cpu.max", "50000 100000");
+		expect("sys/fs/cgroup/g/cpu.max.burst", "0");
+	}
+	expect("sys/fs/cgroup/g/cpu.max", "30000 50000");
+	expect("sys/fs/cgroup/g/cpu.max.burst", "5000");
+	done();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("settings-apply");
@@ -700,6 +745,7 @@ int main(void)
 	tcase_add_test(tc, plan_check_writes_nothing);
 	tcase_add_test(tc, plan_mixed_rollback);
 	tcase_add_test(tc, plan_refused_changes_nothing);
+	tcase_add_test(tc, plan_bw_v2);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
