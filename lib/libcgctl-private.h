@@ -741,6 +741,58 @@ int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_rec
  * Returns: 0, -EINVAL (unknown group, out of range, already run).
  */
 int cgctl_bw_sim_set_weight(struct cgctl_bw_sim *sim, int group, uint32_t shares);
+/* The bandwidth write rules' view of the cpu hierarchy and its write order (issue 28:
+ * internal since every cgctl write goes through struct cgctl_plan). */
+/* A cgroup tree for the write rules: node 0 is the root; parents come before children. */
+struct cgctl_bw_node {
+	int parent;			/* -1 for the root */
+	const char *path;		/* for messages ("/a/b") */
+	struct cgctl_bw_settings bw;	/* current setting */
+};
+
+/*
+ * cgctl_bw_check: would the kernel accept @proposed for @nodes[@target]?  Mirrors
+ * tg_set_cfs_bandwidth()/tg_set_bandwidth() and, for @version 1, the whole-tree walk of
+ * tg_cfs_schedulable_down().  @nodes may be NULL (n 0) to check the ranges only.
+ * Returns: 0, or -EINVAL with a message naming the rule in @e.
+ */
+int cgctl_bw_check(const struct cgctl_bw_node *nodes, size_t n, size_t target,
+		   const struct cgctl_bw_settings *proposed, int version,
+		   struct cgctl_error *e);
+
+enum cgctl_bw_file {
+	CGCTL_BW_FILE_QUOTA,	/* v1 cpu.cfs_quota_us */
+	CGCTL_BW_FILE_PERIOD,	/* v1 cpu.cfs_period_us */
+	CGCTL_BW_FILE_BURST,	/* v1 cpu.cfs_burst_us, v2 cpu.max.burst */
+	CGCTL_BW_FILE_MAX,	/* v2 cpu.max ("QUOTA PERIOD") */
+};
+
+#define CGCTL_BW_PLAN_MAX 4
+
+/* One file write of a plan. */
+struct cgctl_bw_write {
+	enum cgctl_bw_file file;
+	const char *name;		/* "cpu.cfs_quota_us" */
+	char value[48];			/* what to write: "50000", "-1", "max 100000" */
+	struct cgctl_bw_settings after;	/* the group's setting once this write is done */
+};
+
+/* A whole cpu hierarchy for the write rules (node 0 the root, parents first). */
+struct cgctl_bw_tree {
+	struct cgctl_bw_node *nodes;
+	size_t n, target;		/* target: the node of the path asked for */
+	bool has_target;
+};
+/*
+ * cgctl_bw_tree_read: every cgroup of the cpu hierarchy @m with its setting; a group
+ * without cpu.max (v2 controller not enabled) reads as unlimited.  @target names the
+ * node to mark (may be NULL).  Free with cgctl_bw_tree_free().
+ * Returns: 0, -ENOMEM, -errno.
+ */
+int cgctl_bw_tree_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+		       const char *target, struct cgctl_bw_tree *ret);
+void cgctl_bw_tree_free(struct cgctl_bw_tree *t);
+
 /*
  * cgctl_bw_write_plan: the writes that take a group from @old to @want, skipping
  * unchanged values, in an order whose every intermediate state the kernel accepts
@@ -758,8 +810,8 @@ int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
 /* (lib/predict/cgroup-set.c; the object itself is in lib/libcgctl.h, "cgroup object":
  * no cgctl command writes through it yet) */
 /*
- * cgctl_cgroup_set: write knob @k (UINT64_MAX: unlimited) as a plan of one item of
- * cgctl_set_apply(): under the cgroup lock, checked by the kernel's rules (memory <=
+ * cgctl_cgroup_set: write knob @k (UINT64_MAX: unlimited) as a plan of one item
+ * (struct cgctl_plan): under the cgroup lock, checked by the kernel's rules (memory <=
  * memsw on v1), restored if the write fails.  On v2 the CFS period is written with the
  * quota cpu.max holds.  Returns: 0, -ENODATA (no such file here), -EINVAL (unknown @k,
  * a value the file does not take or a rule refuses, @e says which), -errno.

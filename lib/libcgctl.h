@@ -164,8 +164,8 @@ int cgctl_cg_ino(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char 
 int cgctl_read_sys(struct cgctl_ctx *ctx, const char *abspath, char **buf, size_t *len);
 
 /*
- * The cgroup lock.  Every cgctl writer of settings (cgctl_bw_apply(), cgctl_mem_apply(),
- * cgctl_set_apply(), `cgctl bw set`, `mem set`, `set`, validate's writes) holds an
+ * The cgroup lock.  Every cgctl writer of settings (cgctl_plan_apply(): `cgctl bw set`,
+ * `mem set`, `set`, validate's writes) holds an
  * exclusive flock(2) on the directory of each cgroup it writes, from its read of the
  * current state to the end of its rollback; another program serializes with cgctl by
  * taking the same lock (open the cgroup directory O_RDONLY, flock(fd, LOCK_EX)) or by
@@ -915,39 +915,7 @@ int cgctl_bw_trace_parse(const char *buf, size_t len, struct cgctl_bw_trace **re
 unsigned int cgctl_bw_trace_threads(const struct cgctl_bw_trace *t);
 void cgctl_bw_trace_free(struct cgctl_bw_trace *t);
 
-/* A cgroup tree for the write rules: node 0 is the root; parents come before children. */
-struct cgctl_bw_node {
-	int parent;			/* -1 for the root */
-	const char *path;		/* for messages ("/a/b") */
-	struct cgctl_bw_settings bw;	/* current setting */
-};
 
-/*
- * cgctl_bw_check: would the kernel accept @proposed for @nodes[@target]?  Mirrors
- * tg_set_cfs_bandwidth()/tg_set_bandwidth() and, for @version 1, the whole-tree walk of
- * tg_cfs_schedulable_down().  @nodes may be NULL (n 0) to check the ranges only.
- * Returns: 0, or -EINVAL with a message naming the rule in @e.
- */
-int cgctl_bw_check(const struct cgctl_bw_node *nodes, size_t n, size_t target,
-		   const struct cgctl_bw_settings *proposed, int version,
-		   struct cgctl_error *e);
-
-enum cgctl_bw_file {
-	CGCTL_BW_FILE_QUOTA,	/* v1 cpu.cfs_quota_us */
-	CGCTL_BW_FILE_PERIOD,	/* v1 cpu.cfs_period_us */
-	CGCTL_BW_FILE_BURST,	/* v1 cpu.cfs_burst_us, v2 cpu.max.burst */
-	CGCTL_BW_FILE_MAX,	/* v2 cpu.max ("QUOTA PERIOD") */
-};
-
-#define CGCTL_BW_PLAN_MAX 4
-
-/* One file write of a plan. */
-struct cgctl_bw_write {
-	enum cgctl_bw_file file;
-	const char *name;		/* "cpu.cfs_quota_us" */
-	char value[48];			/* what to write: "50000", "-1", "max 100000" */
-	struct cgctl_bw_settings after;	/* the group's setting once this write is done */
-};
 
 /* ===== end: engine: CFS bandwidth ===== */
 
@@ -1192,21 +1160,6 @@ struct cgctl_cpu_settings {
 int cgctl_cpu_settings_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			    const char *path, struct cgctl_cpu_settings *ret);
 
-/* A whole cpu hierarchy for the write rules (node 0 the root, parents first). */
-struct cgctl_bw_tree {
-	struct cgctl_bw_node *nodes;
-	size_t n, target;		/* target: the node of the path asked for */
-	bool has_target;
-};
-/*
- * cgctl_bw_tree_read: every cgroup of the cpu hierarchy @m with its setting; a group
- * without cpu.max (v2 controller not enabled) reads as unlimited.  @target names the
- * node to mark (may be NULL).  Free with cgctl_bw_tree_free().
- * Returns: 0, -ENOMEM, -errno.
- */
-int cgctl_bw_tree_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-		       const char *target, struct cgctl_bw_tree *ret);
-void cgctl_bw_tree_free(struct cgctl_bw_tree *t);
 
 #define CGCTL_MEMSET_MAX	(1u << 0)	/* v1 limit_in_bytes, v2 memory.max */
 #define CGCTL_MEMSET_MEMSW	(1u << 1)	/* v1 memsw.limit_in_bytes (swap accounting) */
@@ -1236,106 +1189,88 @@ int cgctl_mem_settings_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			    const char *path, struct cgctl_mem_settings *ret);
 
 /*
- * ---- applying settings (lib/predict/settings-apply.c, the executor plan.c) ----
- * cgctl_bw_apply(), cgctl_mem_apply() and cgctl_set_apply() are plans of one executor:
- * under the cgroup lock (cgctl_cgroup_lock()) of every cgroup written, from the read of
- * the current state to the end of the rollback, an ordered plan whose every step the
- * kernel accepts, unchanged values skipped, SIGINT/SIGTERM/SIGHUP/SIGQUIT blocked while
- * a plan of more than one write runs when the context says so
- * (cgctl_set_block_signals()), and a failed write undone newest first.  If that fails
- * too, the message in @e names every file and the value it holds now.
+ * ---- one executor: a plan of settings (lib/predict/plan*.c) ----
+ * struct cgctl_plan holds what to write: raw writes (FILE=VALUE, as `cgctl set`), a cpu
+ * cgroup's bandwidth (`cgctl bw set`), a memory cgroup's knobs (`cgctl mem set`), at
+ * most CGCTL_SET_MAX items.  cgctl_plan_check() and cgctl_plan_apply() plan them anew
+ * each time, under the cgroup lock (cgctl_cgroup_lock()) of every cgroup they name, from
+ * the read of the current state to the end of the rollback.  Every item is checked
+ * before anything is written: the file exists, the value has the syntax the file takes
+ * (memory sizes, numbers, cpu.max ...), the end state obeys the kernel's rules (memory
+ * <= memsw on v1 and the era's move_charge_at_immigrate; the CPU bandwidth rules against
+ * the whole cpu tree, tg_set_cfs_bandwidth() and tg_cfs_schedulable_down()).  The
+ * steps: the typed items first, in the order added, each in an order whose every state
+ * the kernel accepts (memory limits going down before limits going up, v1 memory before
+ * memsw when they shrink and after when they grow; bandwidth by the engine's write
+ * order), unchanged values skipped; then the raw writes: memory limits going down, CPU
+ * bandwidth and the other files in the order given, memory limits going up, then at most
+ * one irreversible write (an action file such as memory.force_empty, memory.reclaim,
+ * cgroup.kill, memory.oom_control or a counter reset, or a value that cannot be read
+ * back) last.  Task files (cgroup.procs, tasks, cgroup.threads) are refused: use the
+ * move API.  A cgroup of a typed item takes no other item.  When the context says so
+ * (cgctl_set_block_signals()) SIGINT, SIGTERM, SIGHUP and SIGQUIT are blocked while a
+ * plan of more than one write runs; a failed write is undone newest first, and if that
+ * fails too the message in @e names every file and the value it holds now.
  */
-#define CGCTL_APPLY_MAX 10
-/* One write of a plan, as done. */
-struct cgctl_setting_write {
-	const char *file;
-	char value[48];
-};
-struct cgctl_bw_applied {
-	struct cgctl_cpu_settings old;
-	int n;				/* writes planned, in @w */
-	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
-	int failed;			/* index of the write that failed, or -1 */
-	bool rolled_back;		/* a write failed and the old setting is back */
-};
+#define CGCTL_SET_MAX 16		/* items of one plan */
+struct cgctl_plan;
+/* Returns: 0 and an empty plan in *ret, -EINVAL, -ENOMEM. */
+int cgctl_plan_new(struct cgctl_ctx *ctx, struct cgctl_plan **ret);
+void cgctl_plan_free(struct cgctl_plan *p);
 /*
- * cgctl_bw_apply: take @path of the cpu hierarchy @m to @want, checked against the whole
- * tree first (cgctl_bw_check) and written by cgctl_bw_write_plan().
- * Returns: the number of writes (0: nothing changed), -EINVAL (a kernel rule, in @e,
- * nothing written), -EOPNOTSUPP (burst on a kernel without it), or the failed write's
- * -errno (@res->rolled_back says whether the old setting is back; @e names the files).
+ * cgctl_plan_add: write @value (without newline) to @file of @path (normalised) in @m.
+ * Returns: the item's index (>= 0), -EINVAL (a cgroup of a typed item), -E2BIG, -ENOMEM.
  */
-int cgctl_bw_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		   const struct cgctl_bw_settings *want, struct cgctl_bw_applied *res,
-		   struct cgctl_error *e);
-
-struct cgctl_mem_applied {
-	struct cgctl_mem_settings old;
-	int n;				/* writes planned, in @w */
-	struct cgctl_setting_write w[CGCTL_APPLY_MAX];
-	int failed;			/* index of the write that failed, or -1 */
-	bool rolled_back;
-};
+int cgctl_plan_add(struct cgctl_plan *p, const struct cgctl_mount *m, const char *path,
+		   const char *file, const char *value);
 /*
- * cgctl_mem_apply: write the knobs of @want named in @which (CGCTL_MEMSET_*, not HIER)
- * to @path of the memory hierarchy @m.  Limits going down are written first and limits
- * going up last (never looser than both the old and the new setting), v1 memory before
- * memsw when they shrink and after when they grow (memory <= memsw at every step).
- * Knobs of the other cgroup version or missing files: -EOPNOTSUPP, nothing written.
- * Returns: the number of writes, -EINVAL, -EOPNOTSUPP, or the failed write's -errno
- * (see cgctl_bw_apply).
+ * cgctl_plan_add_bw: take @path of the cpu hierarchy @m to @want (a kernel without
+ * burst refuses a changed burst with -EOPNOTSUPP).  Returns: as cgctl_plan_add().
  */
-int cgctl_mem_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
-		    const struct cgctl_mem_settings *want, unsigned int which,
-		    struct cgctl_mem_applied *res, struct cgctl_error *e);
-
+int cgctl_plan_add_bw(struct cgctl_plan *p, const struct cgctl_mount *m, const char *path,
+		      const struct cgctl_bw_settings *want);
 /*
- * ---- raw writes as one plan (lib/predict/settings-set.c, `cgctl set`) ----
- * Every item is checked before anything is written: the file exists, the value has the
- * syntax the file takes (memory sizes, numbers, cpu.max ...), the end state obeys the
- * kernel's memory and CPU bandwidth rules.  The writes run as: memory limits going
- * down, then CPU bandwidth (cgctl_bw_write_plan() against the tree) and the other files
- * in the order given, then memory limits going up, then at most one irreversible write
- * (an action file such as memory.force_empty, memory.reclaim, cgroup.kill,
- * memory.oom_control or a counter reset, or a value that cannot be read back) last.
- * Task files (cgroup.procs, tasks, cgroup.threads) are refused: use the move API.
- * Signals as for cgctl_bw_apply(); a failed write restores every earlier one, newest
- * first.
+ * cgctl_plan_add_mem: the knobs of @want named in @which (CGCTL_MEMSET_*, not HIER) to
+ * @path of the memory hierarchy @m; knobs of the other cgroup version or missing files
+ * are refused with -EOPNOTSUPP.  Returns: as cgctl_plan_add().
  */
-#define CGCTL_SET_MAX 16
-#define CGCTL_SET_OLD_MAX 256
-struct cgctl_set_item {
-	const struct cgctl_mount *m;
-	const char *path;		/* normalised cgroup path in @m */
-	const char *file;		/* "memory.max" */
-	const char *value;		/* as written, without newline */
-};
-struct cgctl_set_step {
-	const struct cgctl_mount *m;
-	const char *path, *file;
-	const char *value;		/* what is written (an item's value or @buf) */
-	char buf[48];
-	char old[CGCTL_SET_OLD_MAX];	/* what the file held before this step */
-	bool has_old;			/* false: irreversible, nothing to restore */
-	size_t item;			/* the item it comes from */
-};
-struct cgctl_set_applied {
-	int n;				/* writes planned, in @s, in plan order */
-	struct cgctl_set_step s[2 * CGCTL_SET_MAX];
-	int failed;			/* index of the write that failed, or -1 */
-	bool rolled_back;		/* a write failed and the old values are back */
-	size_t refused;			/* item refused before any write, or (size_t)-1 */
-};
+int cgctl_plan_add_mem(struct cgctl_plan *p, const struct cgctl_mount *m, const char *path,
+		       const struct cgctl_mem_settings *want, unsigned int which);
 /*
- * cgctl_set_apply: write @items (1..CGCTL_SET_MAX) as one plan (above).  Unchanged
- * memory limits are skipped.
- * Returns: the number of writes, -EINVAL (a malformed or refused item, @res->refused
- * names it; or a kernel rule; nothing written), -ENOENT (no such file), -E2BIG, or the
- * failed write's -errno (@res->rolled_back says whether the old values are back; @e
- * names the files and what they hold when they are not).
+ * cgctl_plan_check: plan the items against the current state; nothing is written.
+ * Returns: the number of steps (0: nothing to change), -EINVAL (a malformed item or a
+ * kernel rule, cgctl_plan_refused() names the item), -EOPNOTSUPP, -ENOENT (no such
+ * cgroup or file), -E2BIG, -errno, with @e.
  */
-int cgctl_set_apply(struct cgctl_ctx *ctx, const struct cgctl_set_item *items, size_t n,
-		    struct cgctl_set_applied *res, struct cgctl_error *e);
+int cgctl_plan_check(struct cgctl_plan *p, struct cgctl_error *e);
+/*
+ * cgctl_plan_apply: plan (as cgctl_plan_check()) and write the steps.
+ * Returns: the number of writes, an error of cgctl_plan_check() (nothing written), or
+ * the failed write's -errno (cgctl_plan_failed() names the step,
+ * cgctl_plan_rolled_back() says whether the old values are back; @e names the files
+ * and what they hold when they are not).
+ */
+int cgctl_plan_apply(struct cgctl_plan *p, struct cgctl_error *e);
+#define CGCTL_PLAN_STEP_IRREVERSIBLE	(1u << 0)	/* nothing to restore (*old NULL) */
+#define CGCTL_PLAN_STEP_DETOUR		(1u << 1)	/* after it the CPU quota is
+							 * unlimited, which the plan's end
+							 * is not: no order of writes
+							 * avoids it */
+/*
+ * cgctl_plan_step: step @i of the last check or apply, in plan order: its cgroup (@m,
+ * @path), @file, the @value written, the @old value it restores (NULL: irreversible)
+ * and CGCTL_PLAN_STEP_* @flags.  Any out pointer may be NULL; the strings live as long
+ * as the plan until its next check or apply.  Returns: 0, -ERANGE (no step @i), -EINVAL.
+ */
+int cgctl_plan_step(const struct cgctl_plan *p, size_t i, const struct cgctl_mount **m,
+		    const char **path, const char **file, const char **value,
+		    const char **old, unsigned int *flags);
+/* Returns: the index of the step whose write failed in the last apply, or -1. */
+int cgctl_plan_failed(const struct cgctl_plan *p);
+/* Returns: true if a write failed and every earlier one was undone. */
+bool cgctl_plan_rolled_back(const struct cgctl_plan *p);
+/* Returns: the index of the item refused before any write (cgctl_plan_add*()'s), or -1. */
+int cgctl_plan_refused(const struct cgctl_plan *p);
 
 /* ===== end: predict: settings ===== */
 

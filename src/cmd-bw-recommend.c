@@ -355,18 +355,23 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
 }
 
 /* Write through the settings executor of `bw set` (checked against the tree, ordered,
- * rolled back on failure): cgctl_bw_apply(). */
+ * rolled back on failure): a plan (cgctl_plan_add_bw()). */
 static int apply(struct cli *cli, const struct cgctl_bw_settings *bw)
 {
 	struct cgctl_error e = { 0 };
-	struct cgctl_bw_applied res;
+	struct cgctl_plan *p = NULL;
 	struct bw_target t;
 	int rc, r;
 
 	rc = bw_resolve(cli, opt_apply, &t);
 	if (rc)
 		return rc;
-	r = cgctl_bw_apply(cli->ctx, t.m, t.path, bw, &res, &e);
+	r = cgctl_plan_new(cli->ctx, &p);
+	if (r == 0)
+		r = cgctl_plan_add_bw(p, t.m, t.path, bw);
+	if (r >= 0)
+		r = cgctl_plan_apply(p, &e);
+	cgctl_plan_free(p);
 	if (r < 0)
 		return cli_error(cli, opt_apply, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
 	out_str(cli->out, "applied_to", t.path);

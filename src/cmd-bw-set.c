@@ -6,7 +6,7 @@
  * bandwidth-check.c), the files are written in an order whose every step the kernel
  * accepts, unchanged values are not rewritten (a write refills the pool and forgives
  * debt), and a failed write restores the previous setting: all of it in the library's
- * executor (cgctl_bw_apply(), lib/predict/settings-apply.c).
+ * executor (struct cgctl_plan, lib/predict/plan-object.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -92,18 +92,38 @@ static void emit_write(struct cli *cli, const char *file, const char *value,
 }
 
 static void emit(struct cli *cli, const struct bw_target *t,
-		 const struct cgctl_bw_settings *bw, const struct cgctl_bw_write *w, int n)
+		 const struct cgctl_bw_settings *bw, const struct cgctl_plan *p)
 {
+	const char *file, *value;
+
 	emit_head(cli, t, bw);
 	out_list_begin(cli->out, "written");
-	for (int i = 0; i < n; i++)
-		emit_write(cli, w[i].name, w[i].value, "direct");
+	for (size_t i = 0; cgctl_plan_step(p, i, NULL, NULL, &file, &value, NULL, NULL) == 0;
+	     i++)
+		emit_write(cli, file, value, "direct");
 	out_list_end(cli->out);
+}
+
+/* The plan of @bw for @t, checked (@apply false) or written.  Returns: as
+ * cgctl_plan_check() and cgctl_plan_apply(); -ENOMEM with *@ret NULL. */
+static int plan_bw(struct cli *cli, const struct bw_target *t,
+		   const struct cgctl_bw_settings *bw, bool apply, struct cgctl_plan **ret,
+		   struct cgctl_error *e)
+{
+	int r = cgctl_plan_new(cli->ctx, ret);
+
+	if (r < 0)
+		return r;
+	r = cgctl_plan_add_bw(*ret, t->m, t->path, bw);
+	if (r < 0)
+		return r;
+	return apply ? cgctl_plan_apply(*ret, e) : cgctl_plan_check(*ret, e);
 }
 
 /*
  * A unit's own cgroup on a systemd host: the same kernel rules checked against the
- * tree, then cpu.max (and a changed burst) handed to systemd as one list.
+ * tree (the plan's check, nothing written), then cpu.max (and a changed burst) handed
+ * to systemd as one list.
  */
 static int set_via_systemd(struct cli *cli, const char *arg, const struct bw_target *t,
 			   const struct sd_route *sr, const struct cgctl_cpu_settings *old,
@@ -112,18 +132,16 @@ static int set_via_systemd(struct cli *cli, const char *arg, const struct bw_tar
 	struct cgctl_error e = { 0 };
 	struct cgctl_unit_knob k[2];
 	char max[48], burst[24];
-	struct cgctl_bw_tree tree;
+	struct cgctl_plan *p = NULL;
 	size_t n = 0;
 	int r, rc;
 
-	r = cgctl_bw_tree_read(cli->ctx, t->m, t->path, &tree);
+	if (bw->burst_us != old->bw.burst_us && !(old->present & CGCTL_CPUSET_BURST))
+		return cli_error(cli, arg, -EOPNOTSUPP, "this kernel has no cpu.max.burst");
+	r = plan_bw(cli, t, bw, false, &p, &e);
+	cgctl_plan_free(p);
 	if (r < 0)
-		return cli_error(cli, arg, r, "cannot read the cpu hierarchy: %s",
-				 cli_strerror(r));
-	r = cgctl_bw_check(tree.nodes, tree.n, tree.target, bw, t->m->version, &e);
-	cgctl_bw_tree_free(&tree);
-	if (r < 0)
-		return cli_error(cli, arg, r, "%s", e.msg);
+		return cli_error(cli, arg, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
 	if (bw->quota_us == CGCTL_BW_INF)
 		snprintf(max, sizeof(max), "max %llu", (unsigned long long)bw->period_us);
 	else
@@ -131,8 +149,6 @@ static int set_via_systemd(struct cli *cli, const char *arg, const struct bw_tar
 			 (unsigned long long)bw->period_us);
 	k[n++] = (struct cgctl_unit_knob){ "cpu.max", max, NULL };
 	if (bw->burst_us != old->bw.burst_us) {
-		if (!(old->present & CGCTL_CPUSET_BURST))
-			return cli_error(cli, arg, -EOPNOTSUPP, "this kernel has no cpu.max.burst");
 		snprintf(burst, sizeof(burst), "%llu", (unsigned long long)bw->burst_us);
 		k[n++] = (struct cgctl_unit_knob){ "cpu.max.burst", burst, NULL };
 	}
@@ -149,20 +165,23 @@ static int set_via_systemd(struct cli *cli, const char *arg, const struct bw_tar
 }
 
 /* A plan that passes through an unlimited quota it did not ask for: no order of writes
- * avoids it (cgctl_bw_write_plan()), and a SIGKILL between two writes can leave it. */
-static void say_detour(struct cli *cli, const struct bw_target *t,
-		       const struct cgctl_bw_settings *want, const struct cgctl_bw_applied *res)
+ * avoids it (CGCTL_PLAN_STEP_DETOUR), and a SIGKILL between two writes can leave it. */
+static void say_detour(struct cli *cli, const struct bw_target *t, const struct cgctl_plan *p,
+		       int n)
 {
-	if (want->quota_us == CGCTL_BW_INF)
-		return;
-	for (int i = 0; i + 1 < res->n; i++)
-		if (res->w[i].after.quota_us == CGCTL_BW_INF) {
+	const char *file, *value;
+	unsigned int flags;
+
+	for (int i = 0; i + 1 < n; i++) {
+		if (cgctl_plan_step(p, (size_t)i, NULL, NULL, &file, &value, NULL, &flags) < 0)
+			return;
+		if (flags & CGCTL_PLAN_STEP_DETOUR) {
 			cli_warn(cli, "%s: no order of writes avoids an unlimited quota in "
 				 "between: a SIGKILL after write %d of %d would leave %s=%s (no "
-				 "limit)", t->path, i + 1, res->n, res->w[i].name,
-				 res->w[i].value);
+				 "limit)", t->path, i + 1, n, file, value);
 			return;
 		}
+	}
 }
 
 /* @sr: where the change goes (sd_route()): systemd's unit properties or the files */
@@ -171,7 +190,7 @@ static int apply(struct cli *cli, const char *arg, const struct bw_target *t,
 {
 	struct cgctl_error e = { 0 };
 	struct cgctl_cpu_settings old;
-	struct cgctl_bw_applied res;
+	struct cgctl_plan *p = NULL;
 	struct cgctl_bw_settings bw;
 	int rc, r;
 
@@ -184,16 +203,19 @@ static int apply(struct cli *cli, const char *arg, const struct bw_target *t,
 		return rc;
 	if (sr->via_systemd)
 		return set_via_systemd(cli, arg, t, sr, &old, &bw);
-	r = cgctl_bw_apply(cli->ctx, t->m, t->path, &bw, &res, &e);
+	r = plan_bw(cli, t, &bw, true, &p, &e);
 	/* a kernel rule checked before any write: nothing was changed */
-	if (r == -EINVAL && res.failed < 0)
-		return cli_usage(cli, "%s: %s", arg, e.msg[0] ? e.msg : cli_strerror(r));
-	if (r < 0)
-		return cli_error(cli, arg, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
-	cli->changed = true;
-	say_detour(cli, t, &bw, &res);
-	emit(cli, t, &bw, res.w, res.n);
-	return EXIT_OK;
+	if (r == -EINVAL && cgctl_plan_refused(p) >= 0)
+		rc = cli_usage(cli, "%s: %s", arg, e.msg[0] ? e.msg : cli_strerror(r));
+	else if (r < 0)
+		rc = cli_error(cli, arg, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
+	if (r >= 0) {
+		cli->changed = true;
+		say_detour(cli, t, p, r);
+		emit(cli, t, &bw, p);
+	}
+	cgctl_plan_free(p);
+	return r < 0 ? rc : EXIT_OK;
 }
 
 static int set(struct cli *cli, int argc, const char **argv)

@@ -5,7 +5,7 @@
  *                    [--high SIZE] [--low SIZE] [--min SIZE] [--swap-max SIZE]
  *                    [--oom-group 0|1]
  * Everything is validated before the first write; the library's executor
- * (cgctl_mem_apply(), lib/predict/settings-apply.c) writes limits going down before
+ * (struct cgctl_plan, lib/predict/settings-apply.c) writes limits going down before
  * limits going up (v1: memory <= memsw at every step), skips unchanged values, blocks
  * SIGINT/SIGTERM/SIGHUP/SIGQUIT during the plan, and restores what was already written
  * if a write fails.
@@ -55,6 +55,15 @@ struct plan {
 	struct cgctl_mem_settings old, want;
 	unsigned int which;
 	struct mem_counters before;
+};
+
+/* The writes of a plan (at most one per knob), in plan order. */
+#define MEM_WRITES_MAX 10
+struct written {
+	size_t n;
+	const char *file[MEM_WRITES_MAX];
+	const char *value[MEM_WRITES_MAX];
+	const char *applied[MEM_WRITES_MAX];	/* "direct", or the systemd backend's */
 };
 
 static int parse_move(struct cli *cli, const char *s, unsigned int *bits)
@@ -109,7 +118,7 @@ static int v2_only(struct cli *cli, struct plan *p)
 
 /* The options of the other cgroup version: exit 6, one line naming the option.  The
  * kernel's rules (memory <= memsw, the era of move_charge_at_immigrate) are the
- * library's (cgctl_mem_apply(), lib/predict/settings-apply.c). */
+ * library's (cgctl_plan_add_mem(), lib/predict/settings-apply.c). */
 static int check_support(struct cli *cli, struct plan *p, unsigned int move)
 {
 	int rc = v2_only(cli, p);
@@ -203,23 +212,26 @@ static void say_below_usage(struct cli *cli, const struct plan *p)
 }
 
 /* The executor's error, with what the kernel's refusal means for memory files. */
-static int apply_fail(struct cli *cli, struct plan *p, const struct cgctl_mem_applied *res,
+static int apply_fail(struct cli *cli, struct plan *p, const struct cgctl_plan *plan,
 		      int r, const struct cgctl_error *e)
 {
-	const struct cgctl_setting_write *w = res->failed >= 0 ? &res->w[res->failed] : NULL;
+	int failed = cgctl_plan_failed(plan);
+	bool rolled_back = cgctl_plan_rolled_back(plan);
+	const char *file = NULL, *value = NULL;
 
 	/* a kernel rule checked before any write: nothing was changed */
-	if (!w && r == -EINVAL)
+	if (r == -EINVAL && cgctl_plan_refused(plan) >= 0)
 		return cli_usage(cli, "%s: %s", p->arg, e->msg[0] ? e->msg : cli_strerror(r));
-
-	if (w && res->rolled_back && r == -EBUSY)
+	if (failed >= 0)
+		cgctl_plan_step(plan, (size_t)failed, NULL, NULL, &file, &value, NULL, NULL);
+	if (file && rolled_back && r == -EBUSY)
 		return cli_error(cli, p->arg, r, "%s=%s: reclaim could not get usage below the "
-				 "limit (EBUSY); %s", w->file, w->value, res->failed ?
+				 "limit (EBUSY); %s", file, value, failed ?
 				 "the previous setting was restored" : "nothing changed");
-	if (w && res->rolled_back && r == -EINVAL &&
-	    !strcmp(w->file, "memory.move_charge_at_immigrate"))
+	if (file && rolled_back && r == -EINVAL &&
+	    !strcmp(file, "memory.move_charge_at_immigrate"))
 		return cli_error(cli, p->arg, -EOPNOTSUPP, "%s=%s: the kernel refused it "
-				 "(EINVAL): it does not move charges", w->file, w->value);
+				 "(EINVAL): it does not move charges", file, value);
 	return cli_error(cli, p->arg, r, "%s", e->msg[0] ? e->msg : cli_strerror(r));
 }
 
@@ -270,8 +282,7 @@ static void emit_settings(struct out *o, const char *key, const struct cgctl_mem
 
 /* What was done: the writes in plan order (file, text written), the settings before
  * and after (read back: the kernel rounds limits to pages), and the usage. */
-static void report(struct cli *cli, struct plan *p, const struct cgctl_mem_applied *res,
-		   const char *const *applied)
+static void report(struct cli *cli, struct plan *p, const struct written *w)
 {
 	struct cgctl_mem_settings now;
 	struct mem_counters after;
@@ -282,11 +293,11 @@ static void report(struct cli *cli, struct plan *p, const struct cgctl_mem_appli
 	out_str(o, "path", cli_path_shown(cli, p->m, p->path, shown, sizeof(shown)));
 	out_u64(o, "version", (uint64_t)p->m->version);
 	out_list_begin(o, "written");
-	for (int i = 0; i < res->n; i++) {
+	for (size_t i = 0; i < w->n; i++) {
 		out_obj_begin(o, NULL);
-		out_str(o, "file", res->w[i].file);
-		cli_out_file_value(cli, res->w[i].file, "value", res->w[i].value);
-		out_str(o, "applied", applied ? applied[i] : "direct");
+		out_str(o, "file", w->file[i]);
+		cli_out_file_value(cli, w->file[i], "value", w->value[i]);
+		out_str(o, "applied", w->applied[i]);
 		out_obj_end(o);
 	}
 	out_list_end(o);
@@ -330,32 +341,34 @@ static uint64_t want_of(const struct cgctl_mem_settings *w, unsigned int bit)
 static int via_systemd(struct cli *cli, struct plan *p, const struct sd_route *sr)
 {
 	struct cgctl_unit_knob k[N_V2_FILES];
-	const char *applied[N_V2_FILES];
-	struct cgctl_mem_applied res = { .n = 0, .failed = -1 };
+	char value[N_V2_FILES][48];
+	struct written w = { 0 };
 	size_t n = 0;
 	int rc;
 
 	for (size_t i = 0; i < N_V2_FILES; i++) {
-		struct cgctl_setting_write *w = &res.w[res.n];
 		uint64_t v = want_of(&p->want, v2_files[i].bit);
 
 		if (!(p->which & v2_files[i].bit))
 			continue;
-		w->file = v2_files[i].file;
 		if (v == UINT64_MAX)
-			snprintf(w->value, sizeof(w->value), "max");
+			snprintf(value[n], sizeof(value[n]), "max");
 		else
-			snprintf(w->value, sizeof(w->value), "%llu", (unsigned long long)v);
-		k[n++] = (struct cgctl_unit_knob){ w->file, w->value, NULL };
-		res.n++;
+			snprintf(value[n], sizeof(value[n]), "%llu", (unsigned long long)v);
+		k[n] = (struct cgctl_unit_knob){ v2_files[i].file, value[n], NULL };
+		n++;
 	}
 	rc = sd_route_apply(cli, p->arg, p->m, sr, k, n);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < n; i++)
-		applied[i] = k[i].how;
+	for (size_t i = 0; i < n; i++) {
+		w.file[i] = k[i].file;
+		w.value[i] = k[i].value;
+		w.applied[i] = k[i].how;
+	}
+	w.n = n;
 	out_str(cli->out, "unit", sr->unit.name);
-	report(cli, p, &res, applied);
+	report(cli, p, &w);
 	return EXIT_OK;
 }
 
@@ -440,7 +453,8 @@ out:
 static int locked(struct cli *cli, struct plan *pp)
 {
 	struct plan p = *pp;
-	struct cgctl_mem_applied res;
+	struct cgctl_plan *plan = NULL;
+	struct written w = { 0 };
 	struct cgctl_error e = { 0 };
 	const char *path = p.arg;
 	struct sd_route sr;
@@ -463,11 +477,23 @@ static int locked(struct cli *cli, struct plan *pp)
 		return rc;
 	if (sr.via_systemd)
 		return via_systemd(cli, &p, &sr);
-	r = cgctl_mem_apply(cli->ctx, p.m, p.path, &p.want, p.which, &res, &e);
-	if (r < 0)
-		return apply_fail(cli, &p, &res, r, &e);
+	r = cgctl_plan_new(cli->ctx, &plan);
+	if (r == 0)
+		r = cgctl_plan_add_mem(plan, p.m, p.path, &p.want, p.which);
+	if (r >= 0)
+		r = cgctl_plan_apply(plan, &e);
+	if (r < 0) {
+		rc = apply_fail(cli, &p, plan, r, &e);
+		cgctl_plan_free(plan);
+		return rc;
+	}
 	cli->changed = true;
-	report(cli, &p, &res, NULL);
+	while (w.n < MEM_WRITES_MAX &&
+	       cgctl_plan_step(plan, w.n, NULL, NULL, &w.file[w.n], &w.value[w.n], NULL,
+			       NULL) == 0)
+		w.applied[w.n++] = "direct";
+	report(cli, &p, &w);
+	cgctl_plan_free(plan);
 	return EXIT_OK;
 }
 

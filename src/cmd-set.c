@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cgctl set PATH FILE=VALUE...: raw writes as one plan of cgctl_set_apply(). */
+/* cgctl set PATH FILE=VALUE...: raw writes as one plan (struct cgctl_plan). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,8 +24,14 @@ struct assignment {
 	char norm[PATH_MAX];
 };
 
+/* One FILE=VALUE: the file of @path in hierarchy @m. */
+struct set_item {
+	const struct cgctl_mount *m;
+	const char *path, *file, *value;
+};
+
 static int parse_assignment(struct cli *cli, const char *path, const char *arg,
-			    struct assignment *a, struct cgctl_set_item *it)
+			    struct assignment *a, struct set_item *it)
 {
 	const char *eq = strchr(arg, '=');
 	int rc;
@@ -46,36 +52,37 @@ static int parse_assignment(struct cli *cli, const char *path, const char *arg,
 	return EXIT_OK;
 }
 
-static int failed(struct cli *cli, const char *path, const struct cgctl_set_applied *res,
-		  int r, const struct cgctl_error *e)
+static int failed(struct cli *cli, const char *path, const struct cgctl_plan *p, int r,
+		  const struct cgctl_error *e)
 {
 	const char *msg = e->msg[0] ? e->msg : cli_strerror(r);
 
 	/* refused before anything was written: a bad assignment */
-	if (res->failed < 0 && r == -EINVAL)
+	if (cgctl_plan_failed(p) < 0 && r == -EINVAL)
 		return cli_usage(cli, "%s: %s", path, msg);
 	return cli_error(cli, path, r, "%s", msg);
 }
 
 /* --json / --tsv: every write of the plan in order, with what the file held before
  * (unchanged values were skipped: not listed).  The human form stays silent. */
-static void emit(struct cli *cli, const char *path, const struct cgctl_set_applied *res)
+static void emit(struct cli *cli, const char *path, const struct cgctl_plan *p)
 {
+	const struct cgctl_mount *m;
+	const char *spath, *file, *value, *old;
 	struct out *o = cli->out;
 	char name[256];
 
 	out_str(o, "path", path);
 	out_list_begin(o, "written");
-	for (int i = 0; i < res->n; i++) {
-		const struct cgctl_set_step *s = &res->s[i];
-
+	for (size_t i = 0; cgctl_plan_step(p, i, &m, &spath, &file, &value, &old, NULL) == 0;
+	     i++) {
 		out_obj_begin(o, NULL);
-		out_str(o, "hierarchy", cli_mount_name(s->m, name, sizeof(name)));
-		out_str(o, "path", s->path);
-		out_str(o, "file", s->file);
-		cli_out_file_value(cli, s->file, "value", s->value);
-		if (s->has_old)
-			cli_out_file_value(cli, s->file, "old_value", s->old);
+		out_str(o, "hierarchy", cli_mount_name(m, name, sizeof(name)));
+		out_str(o, "path", spath);
+		out_str(o, "file", file);
+		cli_out_file_value(cli, file, "value", value);
+		if (old)
+			cli_out_file_value(cli, file, "old_value", old);
 		else
 			out_null(o, "old_value");
 		out_str(o, "applied", "direct");
@@ -85,7 +92,7 @@ static void emit(struct cli *cli, const char *path, const struct cgctl_set_appli
 }
 
 /* memory sizes as systemd takes them: bytes or "max" */
-static int knob_value(struct cli *cli, const struct cgctl_set_item *it, char *buf,
+static int knob_value(struct cli *cli, const struct set_item *it, char *buf,
 		      size_t len, struct cgctl_unit_knob *k)
 {
 	uint64_t v;
@@ -106,7 +113,7 @@ static int knob_value(struct cli *cli, const struct cgctl_set_item *it, char *bu
  * undone by systemd, and cgroup.procs & co. are moves.
  */
 static int set_via_systemd(struct cli *cli, const char *path, const struct sd_route *sr,
-			   const struct cgctl_set_item *items, size_t n)
+			   const struct set_item *items, size_t n)
 {
 	struct cgctl_unit_knob k[CGCTL_SET_MAX];
 	char buf[CGCTL_SET_MAX][32];
@@ -148,7 +155,7 @@ static int set_via_systemd(struct cli *cli, const char *path, const struct sd_ro
 }
 
 /* one cgroup's writer for all items (they share PATH; on v2 one hierarchy) */
-static int route(struct cli *cli, const char *path, const struct cgctl_set_item *items,
+static int route(struct cli *cli, const char *path, const struct set_item *items,
 		 size_t n, struct sd_route *sr)
 {
 	int rc = EXIT_OK;
@@ -163,8 +170,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 {
 	size_t n = (size_t)argc - 1;
 	struct assignment *as;
-	struct cgctl_set_item *items;
-	struct cgctl_set_applied *res;
+	struct set_item *items;
+	struct cgctl_plan *plan = NULL;
 	struct cgctl_error e = { 0 };
 	struct sd_route sr;
 	int rc = EXIT_OK, r;
@@ -173,8 +180,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 		return cli_usage(cli, "set: at most %d files at once", CGCTL_SET_MAX);
 	as = calloc(n, sizeof(*as));
 	items = calloc(n, sizeof(*items));
-	res = calloc(1, sizeof(*res));
-	if (!as || !items || !res) {
+	if (!as || !items || cgctl_plan_new(cli->ctx, &plan) < 0) {
 		rc = cli_error(cli, NULL, -ENOMEM, NULL);
 		goto out;
 	}
@@ -187,17 +193,25 @@ static int run(struct cli *cli, int argc, const char **argv)
 		rc = rc ? rc : set_via_systemd(cli, argv[0], &sr, items, n);
 		goto out;
 	}
-	r = cgctl_set_apply(cli->ctx, items, n, res, &e);
+	for (size_t i = 0; i < n; i++) {
+		r = cgctl_plan_add(plan, items[i].m, items[i].path, items[i].file,
+				   items[i].value);
+		if (r < 0) {
+			rc = cli_error(cli, NULL, r, NULL);
+			goto out;
+		}
+	}
+	r = cgctl_plan_apply(plan, &e);
 	if (r < 0)
-		rc = failed(cli, argv[0], res, r, &e);
+		rc = failed(cli, argv[0], plan, r, &e);
 	else
 		cli->changed = true;
 	if (r >= 0 && cli->fmt != OUT_HUMAN)
-		emit(cli, argv[0], res);
+		emit(cli, argv[0], plan);
 out:
 	free(as);
 	free(items);
-	free(res);
+	cgctl_plan_free(plan);
 	return rc;
 }
 

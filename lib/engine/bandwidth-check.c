@@ -166,9 +166,9 @@ static int check_tree(const struct cgctl_bw_node *nodes, size_t n, size_t target
 	return r;
 }
 
-CGCTL_EXPORT int cgctl_bw_check(const struct cgctl_bw_node *nodes, size_t n, size_t target,
-				const struct cgctl_bw_settings *proposed, int version,
-				struct cgctl_error *e)
+int cgctl_bw_check(const struct cgctl_bw_node *nodes, size_t n, size_t target,
+		   const struct cgctl_bw_settings *proposed, int version,
+		   struct cgctl_error *e)
 {
 	int r;
 

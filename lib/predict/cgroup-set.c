@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cgctl_cgroup_set(): one knob of a struct cgctl_cgroup written as a plan of one item of
- * the one executor (cgctl_set_apply(), lib/predict/settings-set.c): the same lock,
+ * the one executor (struct cgctl_plan, lib/predict/plan-object.c): the same lock,
  * syntax check, kernel rules and rollback as `cgctl set`.  The value is spelt as the
  * knob table says the file takes it on this version (its "no limit" spelling for
  * UINT64_MAX); v2's period is written with the quota cpu.max holds.
@@ -46,30 +46,29 @@ static int spell(struct cgctl_cgroup *cg, const struct knob *kn, enum cgctl_knob
 }
 
 int cgctl_cgroup_set(struct cgctl_cgroup *cg, enum cgctl_knob k, uint64_t value,
-				  struct cgctl_error *e)
+		     struct cgctl_error *e)
 {
-	struct cgctl_set_applied *res;
-	struct cgctl_set_item item;
+	struct cgctl_plan *p;
 	const struct knob *kn;
+	const char *file;
 	char buf[48];
 	int r;
 
 	if (!cg || !(kn = cgroup_knob(k)))
 		return -EINVAL;
-	item.file = cgroup_knob_file(cg, k);
-	if (!item.file)
+	file = cgroup_knob_file(cg, k);
+	if (!file)
 		return -ENODATA;
 	r = spell(cg, kn, k, value, buf, sizeof(buf));
 	if (r < 0)
 		return r;
-	item.m = cg->m;
-	item.path = cg->path;
-	item.value = buf;
-	res = malloc(sizeof(*res));	/* 8 KiB of steps: not on the caller's stack */
-	if (!res)
-		return -ENOMEM;
-	r = cgctl_set_apply(cg->ctx, &item, 1, res, e);
-	free(res);
+	r = cgctl_plan_new(cg->ctx, &p);
+	if (r < 0)
+		return r;
+	r = cgctl_plan_add(p, cg->m, cg->path, file, buf);
+	if (r >= 0)
+		r = cgctl_plan_apply(p, e);
+	cgctl_plan_free(p);
 	if (r == -ENOENT) {
 		r = cgctl_cg_exists(cg->ctx, cg->m, cg->path);
 		r = r < 0 ? r : r ? -ENODATA : -ENOENT;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The one executor of settings (lib/predict/plan.h): `bw set`, `mem set`, `set` and
- * validate's writes are plans of it.  A plan is built whole and checked before its
+ * The one executor of settings (lib/predict/plan.h): `bw set`, `mem set`, `set`,
+ * `bw recommend --apply`, validate's writes and cgctl_cgroup_set() are plans of it
+ * (struct cgctl_plan).  A plan is built whole and checked before its
  * first write, under the cgroup lock of each cgroup it writes (lib/kernel/cglock.c),
  * taken before the current state is read and dropped after the rollback.  With the
  * context's flag (cgctl_set_block_signals(), set by cgctl) a plan of several writes
@@ -23,7 +24,7 @@
 #include "predict/plan.h"
 
 void plan_init(struct plan *p, struct cgctl_ctx *ctx, const struct predict_writer *wr,
-	       struct cgctl_set_step *steps, int max)
+	       struct plan_step *steps, int max)
 {
 	memset(p, 0, sizeof(*p));
 	p->ctx = ctx;
@@ -77,11 +78,10 @@ void plan_unlock(struct plan *p)
 	p->locked = 0;
 }
 
-struct cgctl_set_step *plan_add(struct plan *p, const struct cgctl_mount *m,
-				const char *path, const char *file, const char *value,
-				const char *old, size_t item)
+struct plan_step *plan_add(struct plan *p, const struct cgctl_mount *m, const char *path,
+			   const char *file, const char *value, const char *old, size_t item)
 {
-	struct cgctl_set_step *s;
+	struct plan_step *s;
 
 	if (p->n >= p->max)
 		return NULL;
@@ -90,10 +90,12 @@ struct cgctl_set_step *plan_add(struct plan *p, const struct cgctl_mount *m,
 	s->m = m;
 	s->path = path;
 	s->file = file;
-	s->value = value;
+	s->value = value ? value : s->buf;
 	s->item = item;
 	s->has_old = old != NULL;
-	if (old)
+	if (!old)
+		s->flags |= CGCTL_PLAN_STEP_IRREVERSIBLE;
+	else
 		snprintf(s->old, sizeof(s->old), "%s", old);
 	return s;
 }
@@ -118,7 +120,7 @@ int plan_read_old(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char
 
 /* ---- running ---- */
 
-static int do_write(struct plan *p, const struct cgctl_set_step *s, const char *value)
+static int do_write(struct plan *p, const struct plan_step *s, const char *value)
 {
 	if (p->wr && p->wr->write)
 		return p->wr->write(p->wr->arg, p->ctx, s->m, s->path, s->file, value);
@@ -131,14 +133,14 @@ static const char *errstr(int err, char *buf, size_t len)
 }
 
 /* Undo steps [0, upto) newest first.  Returns: 0, -errno with the step in @e. */
-static int undo(struct plan *p, int upto, const bool *by_backend, struct cgctl_error *e)
+static int undo(struct plan *p, int upto, struct cgctl_error *e)
 {
 	for (int i = upto - 1; i >= 0; i--) {
-		const struct cgctl_set_step *s = &p->s[i];
+		const struct plan_step *s = &p->s[i];
 		char eb[96];
 		int r;
 
-		if (!s->has_old || by_backend[i])
+		if (!s->has_old)
 			continue;
 		r = do_write(p, s, s->old);
 		if (r < 0)
@@ -154,8 +156,8 @@ static void holdings(struct plan *p, int upto, char *out, size_t len)
 	size_t used = strlen(out);
 
 	for (int i = 0; i <= upto && i < p->n && used < len; i++) {
-		const struct cgctl_set_step *s = &p->s[i];
-		char buf[CGCTL_SET_OLD_MAX];
+		const struct plan_step *s = &p->s[i];
+		char buf[PLAN_OLD_MAX];
 		bool dup = false;
 		int r;
 
@@ -170,7 +172,7 @@ static void holdings(struct plan *p, int upto, char *out, size_t len)
 		used += (size_t)snprintf(out + used, len - used, " %s=%s", s->file, buf);
 	}
 	for (size_t k = 0; p->also && p->also[k] && p->n && used < len; k++) {
-		char buf[CGCTL_SET_OLD_MAX];
+		char buf[PLAN_OLD_MAX];
 		bool dup = false;
 
 		for (int i = 0; i <= upto && i < p->n; i++)
@@ -185,9 +187,9 @@ static void holdings(struct plan *p, int upto, char *out, size_t len)
 }
 
 /* Does @s's file still hold its old value (trailing newlines and spaces aside)? */
-static bool unchanged(struct plan *p, const struct cgctl_set_step *s)
+static bool unchanged(struct plan *p, const struct plan_step *s)
 {
-	char buf[CGCTL_SET_OLD_MAX];
+	char buf[PLAN_OLD_MAX];
 	size_t bl, ol = strlen(s->old);
 
 	if (plan_read_old(p->ctx, s->m, s->path, s->file, buf, sizeof(buf)) < 0)
@@ -200,12 +202,11 @@ static bool unchanged(struct plan *p, const struct cgctl_set_step *s)
 	return bl == ol && memcmp(buf, s->old, bl) == 0;
 }
 
-static int failed(struct plan *p, int i, int r, const bool *by_backend,
-		  struct cgctl_error *e)
+static int failed(struct plan *p, int i, int r, struct cgctl_error *e)
 {
-	const struct cgctl_set_step *s = &p->s[i];
+	const struct plan_step *s = &p->s[i];
 	struct cgctl_error ue = { 0 };
-	char eb[96], what[CGCTL_SET_OLD_MAX + 64], msg[512];
+	char eb[96], what[PLAN_OLD_MAX + 64], msg[512];
 	int upto = i;
 
 	p->failed = i;
@@ -213,9 +214,9 @@ static int failed(struct plan *p, int i, int r, const bool *by_backend,
 		snprintf(what, sizeof(what), "%s", s->file);
 	else
 		snprintf(what, sizeof(what), "%s=%s", s->file, s->value);
-	if (s->has_old && !by_backend[i] && !unchanged(p, s))
+	if (s->has_old && !unchanged(p, s))
 		upto = i + 1;
-	if (undo(p, upto, by_backend, &ue) == 0) {
+	if (undo(p, upto, &ue) == 0) {
 		p->rolled_back = true;
 		return cgctl_error_set(e, -r, "%s: %s%s%s", what, errstr(r, eb, sizeof(eb)),
 				       upto ? "; " : "", upto ? p->restored : "");
@@ -226,38 +227,12 @@ static int failed(struct plan *p, int i, int r, const bool *by_backend,
 			       p->undo_failed, ue.msg, msg);
 }
 
-/* Before the first step of each cgroup: offer that cgroup's steps to the backend. */
-static int offer(struct plan *p, int i, bool *by_backend)
-{
-	const struct cgctl_set_step *list[2 * CGCTL_SET_MAX];
-	const struct cgctl_set_step *s = &p->s[i];
-	size_t n = 0;
-	int r;
-
-	for (int k = 0; k < i; k++)
-		if (p->s[k].m == s->m && !strcmp(p->s[k].path, s->path))
-			return 0;	/* offered already */
-	for (int k = i; k < p->n && n < ARRAY_SIZE(list); k++)
-		if (p->s[k].m == s->m && !strcmp(p->s[k].path, s->path))
-			list[n++] = &p->s[k];
-	r = p->backend->apply(p->backend->arg, p->ctx, s->m, s->path, list, n);
-	if (r <= 0)
-		return r;
-	for (int k = i; k < p->n; k++)
-		if (p->s[k].m == s->m && !strcmp(p->s[k].path, s->path))
-			by_backend[k] = true;
-	return 0;
-}
-
 int plan_run(struct plan *p, struct cgctl_error *e)
 {
-	bool by_backend[2 * CGCTL_SET_MAX + 1] = { false };
 	sigset_t set, saved;
 	bool blocked = false;
 	int r = 0;
 
-	if (p->n > (int)ARRAY_SIZE(by_backend))
-		return cgctl_error_set(e, E2BIG, "too many writes in one plan");
 	if (p->n > 1 && cgctl_ctx_blocks_signals(p->ctx)) {
 		sigemptyset(&set);
 		sigaddset(&set, SIGINT);
@@ -267,15 +242,9 @@ int plan_run(struct plan *p, struct cgctl_error *e)
 		blocked = pthread_sigmask(SIG_BLOCK, &set, &saved) == 0;
 	}
 	for (int i = 0; i < p->n; i++) {
-		if (p->backend && (r = offer(p, i, by_backend)) < 0) {
-			r = failed(p, i, r, by_backend, e);
-			break;
-		}
-		if (by_backend[i])
-			continue;
 		r = do_write(p, &p->s[i], p->s[i].value);
 		if (r < 0) {
-			r = failed(p, i, r, by_backend, e);
+			r = failed(p, i, r, e);
 			break;
 		}
 	}
@@ -285,15 +254,4 @@ int plan_run(struct plan *p, struct cgctl_error *e)
 		return r;
 	cgctl_error_clear(e);
 	return p->n;
-}
-
-int plan_finish(struct plan *p, int r, int *failed, bool *rolled_back,
-		struct cgctl_error *e)
-{
-	if (r >= 0)
-		r = plan_run(p, e);
-	*failed = p->failed;
-	*rolled_back = p->rolled_back;
-	plan_unlock(p);
-	return r;
 }

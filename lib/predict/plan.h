@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The one executor of settings (lib/predict/plan.c): a plan of writes (add, check,
- * apply, roll back) under the cgroup lock of every cgroup it writes.  cgctl_bw_apply(),
- * cgctl_mem_apply() and cgctl_set_apply() only build plans for it.  Not installed.
- *
- * A backend that writes a cgroup another way (the systemd backend: one D-Bus call with
- * every property of a unit) plugs in as @backend: plan_run() hands it, once per cgroup
- * and before any write of that cgroup, the list of the plan's (file, value) steps of
- * that cgroup, in plan order.  It returns 1 when it applied them all (the executor then
- * writes none of them and cannot undo them: the backend's own transaction is the
- * rollback), 0 to let the executor write them to cgroupfs, or -errno to fail the plan
- * before that cgroup's first write (earlier cgroups are rolled back).
+ * apply, roll back) under the cgroup lock of every cgroup it writes.  struct cgctl_plan
+ * (lib/predict/plan-object.c) holds the items; its planners (settings-apply.c for the
+ * typed bandwidth and memory items, settings-set.c for raw writes) turn them into the
+ * steps of one struct plan, which plan_run() writes.  Not installed.
  */
 #ifndef CGCTL_PREDICT_PLAN_H
 #define CGCTL_PREDICT_PLAN_H
@@ -19,18 +13,25 @@
 #include "predict/settings-internal.h"
 
 #define PLAN_LOCKS CGCTL_SET_MAX
+#define PLAN_STEPS (2 * CGCTL_SET_MAX)
+#define PLAN_OLD_MAX 256
 
-struct plan_backend {
-	int (*apply)(void *arg, struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-		     const char *path, const struct cgctl_set_step *const *steps, size_t n);
-	void *arg;
+/* One write of a plan, in plan order. */
+struct plan_step {
+	const struct cgctl_mount *m;
+	const char *path, *file;
+	const char *value;		/* what is written (an item's value or @buf) */
+	char buf[48];
+	char old[PLAN_OLD_MAX];		/* what the file held before this step */
+	bool has_old;			/* false: irreversible, nothing to restore */
+	unsigned int flags;		/* CGCTL_PLAN_STEP_* */
+	size_t item;			/* the item it comes from */
 };
 
 struct plan {
 	struct cgctl_ctx *ctx;
 	const struct predict_writer *wr;	/* NULL: cgctl_cg_write() */
-	const struct plan_backend *backend;	/* NULL: none */
-	struct cgctl_set_step *s;		/* the caller's steps */
+	struct plan_step *s;			/* the caller's steps */
 	int n, max;
 	int failed;				/* the step that failed, or -1 */
 	bool rolled_back;
@@ -45,18 +46,18 @@ struct plan {
 };
 
 void plan_init(struct plan *p, struct cgctl_ctx *ctx, const struct predict_writer *wr,
-	       struct cgctl_set_step *steps, int max);
+	       struct plan_step *steps, int max);
 /* Take the cgroup lock (cgctl_cgroup_lock()) of @path in @m, at most PLAN_LOCKS
  * cgroups, each once.  Returns: 0, -errno with the cgroup named in @e. */
 int plan_lock(struct plan *p, const struct cgctl_mount *m, const char *path,
 	      struct cgctl_error *e);
 /* Drop the locks plan_lock() took. */
 void plan_unlock(struct plan *p);
-/* Append a write of @value (kept by the caller) to @file of @path; @old is what the file
- * holds before it (NULL: irreversible).  Returns: the step, or NULL when full. */
-struct cgctl_set_step *plan_add(struct plan *p, const struct cgctl_mount *m,
-				const char *path, const char *file, const char *value,
-				const char *old, size_t item);
+/* Append a write of @value (kept by the caller; NULL: the step's buf, to fill) to @file
+ * of @path; @old is what the file holds before it (NULL: irreversible).
+ * Returns: the step, or NULL when full. */
+struct plan_step *plan_add(struct plan *p, const struct cgctl_mount *m, const char *path,
+			   const char *file, const char *value, const char *old, size_t item);
 /* What @file of @path holds, trailing newlines cut, as a value it takes back, into
  * @buf.  Returns: 0, -EFBIG (too long or several lines), -errno of the read. */
 int plan_read_old(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
@@ -66,9 +67,30 @@ int plan_read_old(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char
  * or the failed write's -errno with @e naming it (and what the files hold when the
  * undo failed too). */
 int plan_run(struct plan *p, struct cgctl_error *e);
-/* Unless @r (the planning's result) is an error, plan_run(); then the outcome into
- * *@failed and *@rolled_back, and the locks dropped.  Returns: as plan_run(), or @r. */
-int plan_finish(struct plan *p, int r, int *failed, bool *rolled_back,
-		struct cgctl_error *e);
+
+/* ---- the planners: append an item's steps to @p (under its cgroup's lock) ---- */
+
+/* @path of the cpu hierarchy @m to @want, checked against the whole tree.
+ * Returns: the number of steps, -errno with @e (nothing written). */
+int predict_bw_plan(struct plan *p, const struct cgctl_mount *m, const char *path,
+		    const struct cgctl_bw_settings *want, size_t item, struct cgctl_error *e);
+/* The knobs @which (CGCTL_MEMSET_*) of @want to @path of the memory hierarchy @m.
+ * Returns: the number of steps, -errno with @e. */
+int predict_mem_plan(struct plan *p, const struct cgctl_mount *m, const char *path,
+		     const struct cgctl_mem_settings *want, unsigned int which, size_t item,
+		     struct cgctl_error *e);
+
+/* One raw write of a plan (`cgctl set`). */
+struct set_item {
+	const struct cgctl_mount *m;
+	const char *path;		/* normalised cgroup path in @m */
+	const char *file;		/* "memory.max" */
+	const char *value;		/* as written, without newline */
+	size_t item;			/* its index among the plan's items */
+};
+/* The raw writes @items (1..CGCTL_SET_MAX) as one phase-ordered group of steps.
+ * Returns: 0, -errno with @e and the item refused in *@refused. */
+int predict_set_plan(struct plan *p, const struct set_item *items, size_t n,
+		     size_t *refused, struct cgctl_error *e);
 
 #endif

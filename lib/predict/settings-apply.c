@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * `bw set` and `mem set` as plans of the one executor (lib/predict/plan.c): read the
- * current state under the cgroup lock, check the end state against the kernel's rules
- * (the tree for bandwidth; memory <= memsw and the kernel's era for memory), order the
- * writes, hand them to plan_run().  What a SIGKILL can leave is one write of the plan
- * (cgctl-bw(1), cgctl-mem(1)).
+ * The typed items of a plan (cgctl_plan_add_bw(), cgctl_plan_add_mem(); `bw set` and
+ * `mem set`) as steps of the one executor (lib/predict/plan.c): read the current state
+ * under the cgroup lock, check the end state against the kernel's rules (the tree for
+ * bandwidth; memory <= memsw and the kernel's era for memory), order the writes.  What
+ * a SIGKILL can leave is one write of the plan (cgctl-bw(1), cgctl-mem(1)).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -52,9 +52,9 @@ static int bw_old(struct plan *p, const struct cgctl_mount *m, const char *path,
 
 int predict_bw_steps(struct plan *p, const struct cgctl_mount *m, const char *path,
 		     const struct cgctl_bw_settings *old, const struct cgctl_bw_settings *want,
-		     size_t item, struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX],
-		     struct cgctl_error *e)
+		     size_t item, struct cgctl_error *e)
 {
+	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
 	struct cgctl_bw_tree t;
 	int n, r;
 
@@ -65,8 +65,8 @@ int predict_bw_steps(struct plan *p, const struct cgctl_mount *m, const char *pa
 	n = cgctl_bw_write_plan(old, want, m->version, t.nodes, t.n, t.target, w, e);
 	cgctl_bw_tree_free(&t);
 	for (int k = 0; k < n; k++) {
-		char ob[CGCTL_SET_OLD_MAX];
-		struct cgctl_set_step *s;
+		char ob[PLAN_OLD_MAX];
+		struct plan_step *s;
 
 		r = bw_old(p, m, path, w[k].name, ob, sizeof(ob), e);
 		if (r < 0)
@@ -75,61 +75,27 @@ int predict_bw_steps(struct plan *p, const struct cgctl_mount *m, const char *pa
 		if (!s)
 			return cgctl_error_set(e, E2BIG, "too many writes in one plan");
 		snprintf(s->buf, sizeof(s->buf), "%s", w[k].value);
-		s->value = s->buf;
+		/* an unlimited quota in between that no order of writes avoids */
+		if (w[k].after.quota_us == CGCTL_BW_INF && want->quota_us != CGCTL_BW_INF)
+			s->flags |= CGCTL_PLAN_STEP_DETOUR;
 	}
 	return n;
 }
 
-static int bw_plan(struct plan *p, const struct cgctl_mount *m, const char *path,
-		   const struct cgctl_bw_settings *want, struct cgctl_bw_applied *res,
-		   struct cgctl_error *e)
+int predict_bw_plan(struct plan *p, const struct cgctl_mount *m, const char *path,
+		    const struct cgctl_bw_settings *want, size_t item, struct cgctl_error *e)
 {
-	int r = cgctl_cpu_settings_read(p->ctx, m, path, &res->old);
+	struct cgctl_cpu_settings old;
+	int r = cgctl_cpu_settings_read(p->ctx, m, path, &old);
 
 	if (r == -ENOENT)
 		return cgctl_error_set(e, ENOENT, "no such cgroup");
 	if (r < 0)
 		return cgctl_error_set(e, -r, "cannot read the bandwidth setting");
-	r = bw_check_burst(&res->old, want, m->version, e);
+	r = bw_check_burst(&old, want, m->version, e);
 	if (r < 0)
 		return r;
-	r = predict_bw_steps(p, m, path, &res->old.bw, want, 0, res->w, e);
-	if (r >= 0)
-		res->n = r;
-	return r;
-}
-
-int predict_bw_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			  const char *path, const struct cgctl_bw_settings *want,
-			  struct cgctl_bw_applied *res, struct cgctl_error *e,
-			  const struct predict_writer *wr)
-{
-	struct cgctl_set_step steps[CGCTL_BW_PLAN_MAX];
-	struct plan p;
-	int r;
-	static const char *const v1[] = {
-		"cpu.cfs_quota_us", "cpu.cfs_period_us", "cpu.cfs_burst_us", NULL,
-	};
-	static const char *const v2[] = { "cpu.max", "cpu.max.burst", NULL };
-
-	if (!ctx || !m || !path || !want || !res)
-		return cgctl_error_set(e, EINVAL, "invalid argument");
-	memset(res, 0, sizeof(*res));
-	res->failed = -1;
-	plan_init(&p, ctx, wr, steps, CGCTL_BW_PLAN_MAX);
-	p.name_only = true;
-	p.also = m && m->version == 2 ? v2 : v1;
-	r = plan_lock(&p, m, path, e);
-	if (r == 0)
-		r = bw_plan(&p, m, path, want, res, e);
-	return plan_finish(&p, r, &res->failed, &res->rolled_back, e);
-}
-
-CGCTL_EXPORT int cgctl_bw_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-				const char *path, const struct cgctl_bw_settings *want,
-				struct cgctl_bw_applied *res, struct cgctl_error *e)
-{
-	return predict_bw_apply_with(ctx, m, path, want, res, e, NULL);
+	return predict_bw_steps(p, m, path, &old.bw, want, item, e);
 }
 
 /* ---- memory ---- */
@@ -154,28 +120,28 @@ static uint64_t pages(uint32_t kver, uint64_t bytes)
 
 struct mem_plan {
 	struct plan *p;
-	struct cgctl_mem_applied *res;
+	struct cgctl_mem_settings old;
 	const struct cgctl_mem_settings *want;
 	const struct cgctl_mount *m;
 	const char *path;
 	uint32_t kver;
+	size_t item;
 };
 
 static int add(struct mem_plan *mp, unsigned int bit, const char *value, const char *old)
 {
-	struct cgctl_setting_write *w = &mp->res->w[mp->res->n];
 	const char *file = knob_file(knob_by_memset(bit, mp->m->version), mp->m->version);
-	char ob[CGCTL_SET_OLD_MAX];
+	struct plan_step *s;
+	char ob[PLAN_OLD_MAX];
 
 	/* the old value byte for byte as read (a v1 limit of PAGE_COUNTER_MAX pages goes
 	 * back as those digits, not as "-1"), else as formatted */
 	if (plan_read_old(mp->p->ctx, mp->m, mp->path, file, ob, sizeof(ob)) < 0 || !*ob)
 		snprintf(ob, sizeof(ob), "%s", old);
-	w->file = file;
-	snprintf(w->value, sizeof(w->value), "%s", value);
-	if (!plan_add(mp->p, mp->m, mp->path, file, w->value, ob, 0))
+	s = plan_add(mp->p, mp->m, mp->path, file, NULL, ob, mp->item);
+	if (!s)
 		return -E2BIG;
-	mp->res->n++;
+	snprintf(s->buf, sizeof(s->buf), "%s", value);
 	return 0;
 }
 
@@ -193,7 +159,7 @@ static void format_bytes(char *buf, size_t len, uint64_t v, const struct knob *k
  * of the knob table: memory <= memsw at every step. */
 static int plan_limits(struct mem_plan *mp, unsigned int which, bool down)
 {
-	const struct cgctl_mem_settings *old = &mp->res->old;
+	const struct cgctl_mem_settings *old = &mp->old;
 	int v = mp->m->version;
 
 	for (int rank = 0; rank < 8; rank++)
@@ -224,10 +190,10 @@ static int plan_modes(struct mem_plan *mp, unsigned int which)
 		unsigned int b = mode_bits[i];
 		char v[48], o[48];
 
-		if (!(which & b) || mode_of(mp->want, b) == mode_of(&mp->res->old, b))
+		if (!(which & b) || mode_of(mp->want, b) == mode_of(&mp->old, b))
 			continue;
 		snprintf(v, sizeof(v), "%" PRIu64, mode_of(mp->want, b));
-		snprintf(o, sizeof(o), "%" PRIu64, mode_of(&mp->res->old, b));
+		snprintf(o, sizeof(o), "%" PRIu64, mode_of(&mp->old, b));
 		if (add(mp, b, v, o) < 0)
 			return -E2BIG;
 	}
@@ -299,50 +265,24 @@ int predict_mem_check(const struct cgctl_mem_settings *old,
 	return 0;
 }
 
-static int mem_plan(struct mem_plan *mp, unsigned int which, struct cgctl_error *e)
+int predict_mem_plan(struct plan *p, const struct cgctl_mount *m, const char *path,
+		     const struct cgctl_mem_settings *want, unsigned int which, size_t item,
+		     struct cgctl_error *e)
 {
-	struct cgctl_mem_applied *res = mp->res;
-	int r = cgctl_mem_settings_read(mp->p->ctx, mp->m, mp->path, &res->old);
+	struct mem_plan mp = { .p = p, .want = want, .m = m, .path = path, .item = item };
+	int n0 = p->n, r;
 
+	mp.kver = cgctl_kver_of(p->ctx);
+	r = cgctl_mem_settings_read(p->ctx, m, path, &mp.old);
 	if (r == -ENOENT)
 		return cgctl_error_set(e, ENOENT, "no such cgroup");
 	if (r < 0)
 		return cgctl_error_set(e, -r, "cannot read the memory settings");
-	r = predict_mem_check(&res->old, mp->want, which, mp->m->version, mp->kver, e);
+	r = predict_mem_check(&mp.old, want, which, m->version, mp.kver, e);
 	if (r < 0)
 		return r;
-	if (plan_limits(mp, which, true) < 0 || plan_limits(mp, which, false) < 0 ||
-	    plan_modes(mp, which) < 0)
+	if (plan_limits(&mp, which, true) < 0 || plan_limits(&mp, which, false) < 0 ||
+	    plan_modes(&mp, which) < 0)
 		return cgctl_error_set(e, E2BIG, "too many writes in one plan");
-	return 0;
-}
-
-int predict_mem_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			   const char *path, const struct cgctl_mem_settings *want,
-			   unsigned int which, struct cgctl_mem_applied *res,
-			   struct cgctl_error *e, const struct predict_writer *wr)
-{
-	struct cgctl_set_step steps[CGCTL_APPLY_MAX];
-	struct plan p;
-	struct mem_plan mp = { .p = &p, .res = res, .want = want, .m = m, .path = path };
-	int r;
-
-	if (!ctx || !m || !path || !want || !res)
-		return cgctl_error_set(e, EINVAL, "invalid argument");
-	memset(res, 0, sizeof(*res));
-	res->failed = -1;
-	mp.kver = cgctl_kver_of(ctx);
-	plan_init(&p, ctx, wr, steps, CGCTL_APPLY_MAX);
-	r = plan_lock(&p, m, path, e);
-	if (r == 0)
-		r = mem_plan(&mp, which, e);
-	return plan_finish(&p, r, &res->failed, &res->rolled_back, e);
-}
-
-CGCTL_EXPORT int cgctl_mem_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-				 const char *path, const struct cgctl_mem_settings *want,
-				 unsigned int which, struct cgctl_mem_applied *res,
-				 struct cgctl_error *e)
-{
-	return predict_mem_apply_with(ctx, m, path, want, which, res, e, NULL);
+	return p->n - n0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* lib/predict settings: what the executors share with their unit tests (not installed). */
+/* lib/predict settings: what the planners share with their unit tests (not installed). */
 #ifndef CGCTL_PREDICT_SETTINGS_INTERNAL_H
 #define CGCTL_PREDICT_SETTINGS_INTERNAL_H
 
@@ -12,28 +12,17 @@ struct predict_writer {
 	void *arg;
 };
 
-/* cgctl_bw_apply()/cgctl_mem_apply() writing through @wr (NULL: cgctl_cg_write). */
-int predict_bw_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			  const char *path, const struct cgctl_bw_settings *want,
-			  struct cgctl_bw_applied *res, struct cgctl_error *e,
-			  const struct predict_writer *wr);
-int predict_mem_apply_with(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			   const char *path, const struct cgctl_mem_settings *want,
-			   unsigned int which, struct cgctl_mem_applied *res,
-			   struct cgctl_error *e, const struct predict_writer *wr);
-int predict_set_apply_with(struct cgctl_ctx *ctx, const struct cgctl_set_item *items,
-			   size_t n, struct cgctl_set_applied *res, struct cgctl_error *e,
-			   const struct predict_writer *wr);
+/* The plan @p writes through @wr (NULL: cgctl_cg_write()) from now on. */
+void predict_plan_set_writer(struct cgctl_plan *p, const struct predict_writer *wr);
 struct plan;
 /*
  * The writes that take @path of the cpu hierarchy @m from @old to @want, checked against
- * the tree (predict_bw_tree()) and appended to @p (from @item), also into @w.
+ * the tree (predict_bw_tree()) and appended to @p (from @item).
  * Returns: the number of writes, -errno with @e.
  */
 int predict_bw_steps(struct plan *p, const struct cgctl_mount *m, const char *path,
 		     const struct cgctl_bw_settings *old, const struct cgctl_bw_settings *want,
-		     size_t item, struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX],
-		     struct cgctl_error *e);
+		     size_t item, struct cgctl_error *e);
 /*
  * cgctl_bw_tree_read() for a write to @target: a cgroup neither an ancestor nor a
  * descendant of @target whose setting cannot be read is left out (no rule of a write to

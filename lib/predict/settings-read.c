@@ -237,7 +237,7 @@ static int tree_add(struct tree_walk *w, int parent, const char *path)
 	return r;
 }
 
-CGCTL_EXPORT void cgctl_bw_tree_free(struct cgctl_bw_tree *t)
+void cgctl_bw_tree_free(struct cgctl_bw_tree *t)
 {
 	if (!t)
 		return;
@@ -247,8 +247,8 @@ CGCTL_EXPORT void cgctl_bw_tree_free(struct cgctl_bw_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-CGCTL_EXPORT int cgctl_bw_tree_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-				    const char *target, struct cgctl_bw_tree *ret)
+int cgctl_bw_tree_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+		       const char *target, struct cgctl_bw_tree *ret)
 {
 	struct tree_walk w = { .ctx = ctx, .m = m, .target = target, .t = ret };
 	int r;

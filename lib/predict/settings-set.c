@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * `cgctl set`'s raw writes as one plan of the one executor (lib/predict/plan.c).  The
+ * The raw writes of a plan (cgctl_plan_add(), `cgctl set`) as steps of the one executor
+ * (lib/predict/plan.c).  The
  * files it knows, their syntax and order come from the knob table (lib/kernel/knobs.c).  A plan is checked
  * whole before anything is written (every value's syntax for the files we know, the
  * kernel's rules for memory and CPU bandwidth), then ordered:
@@ -128,7 +129,7 @@ static const char *unlimited_of(const struct known *k)
 	return k->k ? k->k->unlimited[k->version - 1] : NULL;
 }
 
-static int check_value(const struct known *k, const struct cgctl_set_item *it,
+static int check_value(const struct known *k, const struct set_item *it,
 		       struct cgctl_error *e)
 {
 	uint64_t v;
@@ -177,17 +178,17 @@ static int check_value(const struct known *k, const struct cgctl_set_item *it,
 struct planner {
 	struct cgctl_ctx *ctx;
 	struct plan *pl;
-	const struct cgctl_set_item *items;
+	const struct set_item *items;
 	size_t n;
 	uint32_t kver;
 	struct known k[CGCTL_SET_MAX];
-	char old[CGCTL_SET_MAX][CGCTL_SET_OLD_MAX];
+	char old[CGCTL_SET_MAX][PLAN_OLD_MAX];
 	bool has_old[CGCTL_SET_MAX], done[CGCTL_SET_MAX];
 	int phase[CGCTL_SET_MAX];	/* 0 down, 1 as given, 2 up, 3 irreversible */
 	int rank[CGCTL_SET_MAX];
 };
 
-static bool same_group(const struct cgctl_set_item *a, const struct cgctl_set_item *b)
+static bool same_group(const struct set_item *a, const struct set_item *b)
 {
 	return a->m == b->m && strcmp(a->path, b->path) == 0;
 }
@@ -195,7 +196,7 @@ static bool same_group(const struct cgctl_set_item *a, const struct cgctl_set_it
 /* Read what @it's file holds now, as a value it takes back. */
 static int read_old(struct planner *p, size_t i, struct cgctl_error *e)
 {
-	const struct cgctl_set_item *it = &p->items[i];
+	const struct set_item *it = &p->items[i];
 	int r = plan_read_old(p->ctx, it->m, it->path, it->file, p->old[i], sizeof(p->old[i]));
 
 	if (r == -ENOENT)
@@ -209,7 +210,7 @@ static int read_old(struct planner *p, size_t i, struct cgctl_error *e)
 }
 
 /* A planned v1 limit of @file in @it's group, else @dflt. */
-static uint64_t planned(struct planner *p, const struct cgctl_set_item *it, const char *file,
+static uint64_t planned(struct planner *p, const struct set_item *it, const char *file,
 			uint64_t dflt)
 {
 	uint64_t v;
@@ -222,7 +223,7 @@ static uint64_t planned(struct planner *p, const struct cgctl_set_item *it, cons
 }
 
 /* What @file of @it's group holds now.  Returns: 0, -errno. */
-static int limit_now(struct planner *p, const struct cgctl_set_item *it, const char *file,
+static int limit_now(struct planner *p, const struct set_item *it, const char *file,
 		     uint64_t *ret)
 {
 	char *buf = NULL;
@@ -239,7 +240,7 @@ static int limit_now(struct planner *p, const struct cgctl_set_item *it, const c
  * it at every step). */
 static int mem_end_rule(struct planner *p, size_t i, struct cgctl_error *e)
 {
-	const struct cgctl_set_item *it = &p->items[i];
+	const struct set_item *it = &p->items[i];
 	uint64_t mem, memsw;
 
 	if (it->m->version != 1 || (strcmp(it->file, "memory.limit_in_bytes") != 0 &&
@@ -261,7 +262,7 @@ static int mem_end_rule(struct planner *p, size_t i, struct cgctl_error *e)
 /* Phase of a memory limit: down (0), up (2), or unchanged (-1: not written). */
 static int mem_phase(struct planner *p, size_t i)
 {
-	const struct cgctl_set_item *it = &p->items[i];
+	const struct set_item *it = &p->items[i];
 	uint32_t kv = knob_kver(p->kver);
 	uint64_t nv, ov;
 
@@ -275,7 +276,7 @@ static int mem_phase(struct planner *p, size_t i)
 
 static int check_item(struct planner *p, size_t i, struct cgctl_error *e)
 {
-	const struct cgctl_set_item *it = &p->items[i];
+	const struct set_item *it = &p->items[i];
 	const struct known *k = &p->k[i];
 	int r;
 
@@ -311,7 +312,7 @@ static int check_item(struct planner *p, size_t i, struct cgctl_error *e)
 
 static int bw_want(struct planner *p, size_t i, struct cgctl_bw_settings *want)
 {
-	const struct cgctl_set_item *it = &p->items[i];
+	const struct set_item *it = &p->items[i];
 	int64_t q;
 	uint64_t v;
 
@@ -337,8 +338,7 @@ static int bw_want(struct planner *p, size_t i, struct cgctl_bw_settings *want)
 
 static int plan_bw(struct planner *p, size_t first, struct cgctl_error *e)
 {
-	const struct cgctl_set_item *it = &p->items[first];
-	struct cgctl_bw_write w[CGCTL_BW_PLAN_MAX];
+	const struct set_item *it = &p->items[first];
 	struct cgctl_cpu_settings old;
 	struct cgctl_bw_settings want;
 	int r;
@@ -355,7 +355,7 @@ static int plan_bw(struct planner *p, size_t first, struct cgctl_error *e)
 					       p->items[j].value);
 		p->done[j] = true;
 	}
-	r = predict_bw_steps(p->pl, it->m, it->path, &old.bw, &want, first, w, e);
+	r = predict_bw_steps(p->pl, it->m, it->path, &old.bw, &want, it->item, e);
 	return r < 0 ? r : 0;
 }
 
@@ -366,7 +366,7 @@ static int build(struct planner *p, struct cgctl_error *e)
 	for (int phase = 0; phase <= 3; phase++) {
 		for (int rank = 0; rank < 16; rank++) {
 			for (size_t i = 0; i < p->n; i++) {
-				const struct cgctl_set_item *it = &p->items[i];
+				const struct set_item *it = &p->items[i];
 
 				if (p->done[i] || p->phase[i] != phase || p->rank[i] != rank)
 					continue;
@@ -379,7 +379,8 @@ static int build(struct planner *p, struct cgctl_error *e)
 				p->done[i] = true;
 				/* an irreversible write has nothing to restore */
 				if (!plan_add(p->pl, it->m, it->path, it->file, it->value,
-					      p->has_old[i] && phase != 3 ? p->old[i] : NULL, i))
+					      p->has_old[i] && phase != 3 ? p->old[i] : NULL,
+					      it->item))
 					return cgctl_error_set(e, E2BIG, "too many writes in one "
 							       "set");
 			}
@@ -390,18 +391,18 @@ static int build(struct planner *p, struct cgctl_error *e)
 	return 0;
 }
 
-static int plan(struct planner *p, struct cgctl_set_applied *res, struct cgctl_error *e)
+static int plan(struct planner *p, size_t *refused, struct cgctl_error *e)
 {
 	int r, irreversible = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
 		r = check_item(p, i, e);
 		if (r < 0) {
-			res->refused = i;
+			*refused = i;
 			return r;
 		}
 		if (p->phase[i] == 3 && irreversible++) {
-			res->refused = i;
+			*refused = i;
 			return cgctl_error_set(e, EINVAL, "%s: a second irreversible write (an "
 					       "action, or a value that cannot be restored); "
 					       "give it a set of its own", p->items[i].file);
@@ -411,13 +412,12 @@ static int plan(struct planner *p, struct cgctl_set_applied *res, struct cgctl_e
 }
 
 /* The items' syntax that needs no reading; their knobs from the table. */
-static int check_names(struct planner *p, struct cgctl_set_applied *res,
-		       struct cgctl_error *e)
+static int check_names(struct planner *p, size_t *refused, struct cgctl_error *e)
 {
 	for (size_t i = 0; i < p->n; i++) {
-		const struct cgctl_set_item *it = &p->items[i];
+		const struct set_item *it = &p->items[i];
 
-		res->refused = i;
+		*refused = i;
 		if (!it->m || !it->path || !it->file || !it->value || !*it->file ||
 		    strchr(it->file, '/'))
 			return cgctl_error_set(e, EINVAL, "invalid argument");
@@ -426,85 +426,30 @@ static int check_names(struct planner *p, struct cgctl_set_applied *res,
 					       it->file);
 		lookup(it->file, &p->k[i]);
 	}
-	res->refused = (size_t)-1;
+	*refused = (size_t)-1;
 	return 0;
 }
 
-/* Every cgroup of the items, locked in the order of their paths. */
-static int lock_all(struct planner *p, struct cgctl_error *e)
-{
-	size_t order[CGCTL_SET_MAX], n = 0;
-
-	for (size_t i = 0; i < p->n; i++) {
-		size_t j = n;
-
-		while (j > 0 && (strcmp(p->items[order[j - 1]].m->path, p->items[i].m->path) > 0 ||
-				 (p->items[order[j - 1]].m == p->items[i].m &&
-				  strcmp(p->items[order[j - 1]].path, p->items[i].path) > 0))) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = i;
-		n++;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct cgctl_set_item *it = &p->items[order[i]];
-		int r = plan_lock(p->pl, it->m, it->path, e);
-
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-int predict_set_apply_with(struct cgctl_ctx *ctx, const struct cgctl_set_item *items,
-			   size_t n, struct cgctl_set_applied *res, struct cgctl_error *e,
-			   const struct predict_writer *wr)
+int predict_set_plan(struct plan *pl, const struct set_item *items, size_t n,
+		     size_t *refused, struct cgctl_error *e)
 {
 	struct planner *p;
-	struct plan pl;
 	int r;
 
-	if (!ctx || !items || !res || n == 0)
-		return cgctl_error_set(e, EINVAL, "invalid argument");
-	memset(res, 0, sizeof(*res));
-	res->failed = -1;
-	res->refused = (size_t)-1;
-	if (n > CGCTL_SET_MAX)
+	*refused = (size_t)-1;
+	if (n == 0 || n > CGCTL_SET_MAX)
 		return cgctl_error_set(e, E2BIG, "at most %d files in one set", CGCTL_SET_MAX);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return cgctl_error_set(e, ENOMEM, "out of memory");
-	plan_init(&pl, ctx, wr, res->s, (int)ARRAY_SIZE(res->s));
-	pl.restored = "the earlier writes were restored";
-	pl.undo_failed = "restoring failed too";
-	p->ctx = ctx;
-	p->pl = &pl;
+	p->ctx = pl->ctx;
+	p->pl = pl;
 	p->items = items;
 	p->n = n;
-	p->kver = cgctl_kver_of(ctx);
-	r = check_names(p, res, e);
+	p->kver = cgctl_kver_of(pl->ctx);
+	r = check_names(p, refused, e);
 	if (r == 0)
-		r = lock_all(p, e);
-	if (r == 0)
-		r = plan(p, res, e);
+		r = plan(p, refused, e);
 	free(p);
-	if (r == 0) {
-		res->n = pl.n;
-		r = plan_run(&pl, e);
-	} else {
-		pl.n = 0;
-	}
-	res->n = pl.n;
-	res->failed = pl.failed;
-	res->rolled_back = pl.rolled_back;
-	plan_unlock(&pl);
 	return r;
-}
-
-CGCTL_EXPORT int cgctl_set_apply(struct cgctl_ctx *ctx, const struct cgctl_set_item *items,
-				 size_t n, struct cgctl_set_applied *res,
-				 struct cgctl_error *e)
-{
-	return predict_set_apply_with(ctx, items, n, res, e, NULL);
 }

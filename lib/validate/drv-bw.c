@@ -131,9 +131,14 @@ static int bw_configure(struct vrun *run, const struct cgctl_mount *m, const cha
 {
 	struct cgctl_bw_settings want = { quota_us, period_us, burst_us };
 	struct cgctl_error e = { 0 };
-	struct cgctl_bw_applied res;
-	int err = cgctl_bw_apply(run->ctx, m, path, &want, &res, &e);
+	struct cgctl_plan *p = NULL;
+	int err = cgctl_plan_new(run->ctx, &p);
 
+	if (err == 0)
+		err = cgctl_plan_add_bw(p, m, path, &want);
+	if (err >= 0)
+		err = cgctl_plan_apply(p, &e);
+	cgctl_plan_free(p);
 	if (err < 0)
 		snprintf(reason, len, "bandwidth of %s: %s", path,
 			 e.msg[0] ? e.msg : strerror(-err));

@@ -1000,19 +1000,96 @@ static void n_cgctl_mem_settings_read(void)
 	WANT_EINVAL(cgctl_mem_settings_read(ctx, mem, "/", NULL));
 }
 
-static void n_cgctl_bw_apply(void)
+static void n_cgctl_plan_new(void)
 {
-	WANT_EINVAL(cgctl_bw_apply(NULL, NULL, NULL, NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_plan_new(NULL, NULL));
+	WANT_EINVAL(cgctl_plan_new(ctx, NULL));
+	WANT_EINVAL(cgctl_plan_new(NULL, (void *)scratch));
 }
 
-static void n_cgctl_mem_apply(void)
+static void n_cgctl_plan_free(void)
 {
-	WANT_EINVAL(cgctl_mem_apply(NULL, NULL, NULL, NULL, 0, NULL, NULL));
+	NOCRASH(cgctl_plan_free(NULL));
 }
 
-static void n_cgctl_set_apply(void)
+static struct cgctl_plan *plan_of_ctx(void)
 {
-	WANT_EINVAL(cgctl_set_apply(NULL, NULL, 0, NULL, NULL));
+	struct cgctl_plan *p = NULL;
+
+	if (cgctl_plan_new(ctx, &p) < 0)
+		exit(99);
+	return p;
+}
+
+static void n_cgctl_plan_add(void)
+{
+	struct cgctl_plan *p = plan_of_ctx();
+
+	WANT_EINVAL(cgctl_plan_add(NULL, NULL, NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_plan_add(NULL, mem, "/", "memory.limit_in_bytes", "1"));
+	WANT_EINVAL(cgctl_plan_add(p, NULL, "/", "memory.limit_in_bytes", "1"));
+	WANT_EINVAL(cgctl_plan_add(p, mem, NULL, "memory.limit_in_bytes", "1"));
+	WANT_EINVAL(cgctl_plan_add(p, mem, "/", NULL, "1"));
+	WANT_EINVAL(cgctl_plan_add(p, mem, "/", "memory.limit_in_bytes", NULL));
+	cgctl_plan_free(p);
+}
+
+static void n_cgctl_plan_add_bw(void)
+{
+	struct cgctl_plan *p = plan_of_ctx();
+
+	WANT_EINVAL(cgctl_plan_add_bw(NULL, NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_plan_add_bw(NULL, mem, "/", (void *)scratch));
+	WANT_EINVAL(cgctl_plan_add_bw(p, NULL, "/", (void *)scratch));
+	WANT_EINVAL(cgctl_plan_add_bw(p, mem, NULL, (void *)scratch));
+	WANT_EINVAL(cgctl_plan_add_bw(p, mem, "/", NULL));
+	cgctl_plan_free(p);
+}
+
+static void n_cgctl_plan_add_mem(void)
+{
+	struct cgctl_plan *p = plan_of_ctx();
+
+	WANT_EINVAL(cgctl_plan_add_mem(NULL, NULL, NULL, NULL, 0));
+	WANT_EINVAL(cgctl_plan_add_mem(NULL, mem, "/", (void *)scratch, 0));
+	WANT_EINVAL(cgctl_plan_add_mem(p, NULL, "/", (void *)scratch, 0));
+	WANT_EINVAL(cgctl_plan_add_mem(p, mem, NULL, (void *)scratch, 0));
+	WANT_EINVAL(cgctl_plan_add_mem(p, mem, "/", NULL, 0));
+	cgctl_plan_free(p);
+}
+
+static void n_cgctl_plan_check(void)
+{
+	WANT_EINVAL(cgctl_plan_check(NULL, NULL));
+	WANT_EINVAL(cgctl_plan_check(NULL, &err));
+}
+
+static void n_cgctl_plan_apply(void)
+{
+	WANT_EINVAL(cgctl_plan_apply(NULL, NULL));
+	WANT_EINVAL(cgctl_plan_apply(NULL, &err));
+}
+
+static void n_cgctl_plan_step(void)
+{
+	WANT_EINVAL(cgctl_plan_step(NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_plan_step(NULL, 0, &mp, (void *)scratch, (void *)scratch,
+				    (void *)scratch, (void *)scratch, &u32));
+}
+
+static void n_cgctl_plan_failed(void)
+{
+	NOCRASH(cgctl_plan_failed(NULL));
+}
+
+static void n_cgctl_plan_rolled_back(void)
+{
+	NOCRASH(cgctl_plan_rolled_back(NULL));
+}
+
+static void n_cgctl_plan_refused(void)
+{
+	NOCRASH(cgctl_plan_refused(NULL));
 }
 
 static void n_cgctl_bw_trace_info(void)
@@ -1505,9 +1582,17 @@ static const struct ncase cases[] = {
 	C(cgctl_bw_tree_read),
 	C(cgctl_bw_tree_free),
 	C(cgctl_mem_settings_read),
-	C(cgctl_bw_apply),
-	C(cgctl_mem_apply),
-	C(cgctl_set_apply),
+	C(cgctl_plan_new),
+	C(cgctl_plan_free),
+	C(cgctl_plan_add),
+	C(cgctl_plan_add_bw),
+	C(cgctl_plan_add_mem),
+	C(cgctl_plan_check),
+	C(cgctl_plan_apply),
+	C(cgctl_plan_step),
+	C(cgctl_plan_failed),
+	C(cgctl_plan_rolled_back),
+	C(cgctl_plan_refused),
 	C(cgctl_bw_trace_info),
 	C(cgctl_bw_demand_new),
 	C(cgctl_bw_demand_free),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The settings executor (lib/predict/settings-apply.c) on fixture trees: every write of
- * every plan fails in turn (EINVAL, EIO, EBUSY) and every file must read back its old
+ * The settings executor (struct cgctl_plan, lib/predict/plan*.c, settings-apply.c,
+ * settings-set.c) on fixture trees: every write of every plan fails in turn (EINVAL, EIO, EBUSY) and every file must read back its old
  * value; a rollback planned against the tree (parent and child both limited, the quota
  * -1 detour); a rollback that fails too names what the files hold; old values of 19+
  * digits come back as themselves.
@@ -39,6 +39,56 @@ static int faulty(void *arg, struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 
 static char *dir;
 static struct cgctl_ctx *ctx;
+
+/* What a plan did, read through its getters. */
+#define STEPS 32
+struct outcome {
+	int n, failed, refused;
+	bool rolled_back;
+	char file[STEPS][64], value[STEPS][64];
+	bool has_old[STEPS];
+	unsigned int flags[STEPS];
+};
+
+static void outcome_of(const struct cgctl_plan *p, struct outcome *o)
+{
+	const char *file, *value, *old;
+
+	memset(o, 0, sizeof(*o));
+	while (o->n < STEPS && cgctl_plan_step(p, (size_t)o->n, NULL, NULL, &file, &value,
+					       &old, &o->flags[o->n]) == 0) {
+		snprintf(o->file[o->n], sizeof(o->file[o->n]), "%s", file);
+		snprintf(o->value[o->n], sizeof(o->value[o->n]), "%s", value);
+		o->has_old[o->n] = old != NULL;
+		ck_assert(!old == !!(o->flags[o->n] & CGCTL_PLAN_STEP_IRREVERSIBLE));
+		o->n++;
+	}
+	ck_assert_int_eq(cgctl_plan_step(p, (size_t)o->n, NULL, NULL, NULL, NULL, NULL, NULL),
+			 -ERANGE);
+	o->failed = cgctl_plan_failed(p);
+	o->rolled_back = cgctl_plan_rolled_back(p);
+	o->refused = cgctl_plan_refused(p);
+}
+
+static struct cgctl_plan *plan_new(struct fault *f, struct predict_writer *wr)
+{
+	struct cgctl_plan *p;
+
+	ck_assert_int_eq(cgctl_plan_new(ctx, &p), 0);
+	*wr = (struct predict_writer){ faulty, f };
+	predict_plan_set_writer(p, wr);
+	return p;
+}
+
+/* Apply @p, its outcome into @res; the plan is freed. */
+static int apply_free(struct cgctl_plan *p, struct outcome *res, struct cgctl_error *e)
+{
+	int r = cgctl_plan_apply(p, e);
+
+	outcome_of(p, res);
+	cgctl_plan_free(p);
+	return r;
+}
 
 static void put(const char *rel, const char *v)
 {
@@ -100,13 +150,15 @@ static void done(void)
 }
 
 static int bw_apply(const char *path, struct cgctl_bw_settings want, struct fault *f,
-		    struct cgctl_bw_applied *res, struct cgctl_error *e)
+		    struct outcome *res, struct cgctl_error *e)
 {
 	const struct cgctl_mount *m;
-	struct predict_writer wr = { faulty, f };
+	struct predict_writer wr;
+	struct cgctl_plan *p = plan_new(f, &wr);
 
 	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
-	return predict_bw_apply_with(ctx, m, path, &want, res, e, &wr);
+	ck_assert_int_eq(cgctl_plan_add_bw(p, m, path, &want), 0);
+	return apply_free(p, res, e);
 }
 
 /* Fail each write of the plan @path -> @want with each errno, and with EIO after the
@@ -124,7 +176,7 @@ static void every_step(const char *path, struct cgctl_bw_settings want, int nwri
 		for (int step = 0; step < nwrites; step++) {
 			struct fault f = { 0, step, -1, errs[k], k == 3 };
 			struct cgctl_error e = { 0 };
-			struct cgctl_bw_applied res;
+			struct outcome res;
 			int r = bw_apply(path, want, &f, &res, &e);
 
 			ck_assert_int_eq(r, -errs[k]);
@@ -142,7 +194,7 @@ static void every_step(const char *path, struct cgctl_bw_settings want, int nwri
 
 START_TEST(bw_detour_every_step)
 {
-	struct cgctl_bw_applied res;
+	struct outcome res;
 	struct cgctl_error e = { 0 };
 	struct fault f = { 0, -1, -1, 0 };
 
@@ -152,7 +204,7 @@ START_TEST(bw_detour_every_step)
 		   "100000");
 	ck_assert_int_eq(bw_apply("/a/b", (struct cgctl_bw_settings){ 225000, 500000, 0 }, &f,
 				  &res, &e), 3);
-	ck_assert_str_eq(res.w[0].value, "-1");
+	ck_assert_str_eq(res.value[0], "-1");
 	expect(C "/a/b/cpu.cfs_quota_us", "225000");
 	expect(C "/a/b/cpu.cfs_period_us", "500000");
 	done();
@@ -173,7 +225,7 @@ END_TEST
 
 START_TEST(bw_rollback_fails_too)
 {
-	struct cgctl_bw_applied res;
+	struct outcome res;
 	struct cgctl_error e = { 0 };
 	struct fault f = { 0, 2, 3, EIO };
 	int r;
@@ -193,7 +245,7 @@ END_TEST
 
 START_TEST(bw_unchanged_not_written)
 {
-	struct cgctl_bw_applied res;
+	struct outcome res;
 	struct cgctl_error e = { 0 };
 	struct fault f = { 0, 0, -1, EIO };	/* any write would fail */
 
@@ -211,7 +263,7 @@ START_TEST(bw_tree_skips_removed)
 {
 	const struct cgctl_mount *m;
 	struct cgctl_bw_tree t;
-	struct cgctl_bw_applied res;
+	struct outcome res;
 	struct cgctl_error e = { 0 };
 	struct fault f = { 0, -1, -1, 0 };
 
@@ -266,13 +318,33 @@ static void mem_v1_tree(const char *limit, const char *memsw)
 }
 
 static int mem_apply(const struct cgctl_mem_settings *want, unsigned int which,
-		     struct fault *f, struct cgctl_mem_applied *res, struct cgctl_error *e)
+		     struct fault *f, struct outcome *res, struct cgctl_error *e)
 {
 	const struct cgctl_mount *m;
-	struct predict_writer wr = { faulty, f };
+	struct predict_writer wr;
+	struct cgctl_plan *p = plan_new(f, &wr);
 
 	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &m), 0);
-	return predict_mem_apply_with(ctx, m, "/g", want, which, res, e, &wr);
+	ck_assert_int_eq(cgctl_plan_add_mem(p, m, "/g", want, which), 0);
+	return apply_free(p, res, e);
+}
+
+/* `cgctl set`'s raw writes @it as one plan. */
+struct raw {
+	const struct cgctl_mount *m;
+	const char *path, *file, *value;
+};
+
+static int set_apply(const struct raw *it, size_t n, struct fault *f, struct outcome *res,
+		     struct cgctl_error *e)
+{
+	struct predict_writer wr;
+	struct cgctl_plan *p = plan_new(f, &wr);
+
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(cgctl_plan_add(p, it[i].m, it[i].path, it[i].file,
+						it[i].value), (int)i);
+	return apply_free(p, res, e);
 }
 
 START_TEST(mem_v1_every_step)
@@ -289,7 +361,7 @@ START_TEST(mem_v1_every_step)
 		for (int step = 0; step < 4; step++) {
 			struct fault f = { 0, step, -1, errs[k] };
 			struct cgctl_error e = { 0 };
-			struct cgctl_mem_applied res;
+			struct outcome res;
 
 			ck_assert_int_eq(mem_apply(&want, which, &f, &res, &e), -errs[k]);
 			ck_assert_int_eq(res.n, 4);
@@ -309,19 +381,19 @@ START_TEST(mem_v1_order)
 	struct cgctl_mem_settings want = { .max = 3ULL << 30, .memsw_max = 4ULL << 30 };
 	struct fault f = { 0, -1, -1, 0 };
 	struct cgctl_error e = { 0 };
-	struct cgctl_mem_applied res;
+	struct outcome res;
 
 	mem_v1_tree("1073741824", "2147483648");
 	/* both up: memsw first */
 	ck_assert_int_eq(mem_apply(&want, CGCTL_MEMSET_MAX | CGCTL_MEMSET_MEMSW, &f, &res,
 				   &e), 2);
-	ck_assert_str_eq(res.w[0].file, "memory.memsw.limit_in_bytes");
+	ck_assert_str_eq(res.file[0], "memory.memsw.limit_in_bytes");
 	/* both down: memory first */
 	want.max = 1ULL << 29;
 	want.memsw_max = 1ULL << 30;
 	ck_assert_int_eq(mem_apply(&want, CGCTL_MEMSET_MAX | CGCTL_MEMSET_MEMSW, &f, &res,
 				   &e), 2);
-	ck_assert_str_eq(res.w[0].file, "memory.limit_in_bytes");
+	ck_assert_str_eq(res.file[0], "memory.limit_in_bytes");
 	/* memory above memsw: refused before any write */
 	want.max = 2ULL << 30;
 	f.count = 0;
@@ -356,16 +428,16 @@ START_TEST(mem_v2_every_step)
 		/* then each write fails after the kernel took it */
 		struct fault f = { 0, step % 5, -1, EIO, step >= 5 };
 		struct cgctl_error e = { 0 };
-		struct cgctl_mem_applied res;
+		struct outcome res;
 
 		ck_assert_int_eq(mem_apply(&want, which, &f, &res, &e), -EIO);
 		ck_assert_int_eq(res.n, 5);
 		/* tighter first: high, max and swap.max go down before low goes up */
-		ck_assert_str_eq(res.w[0].file, "memory.high");
-		ck_assert_str_eq(res.w[1].file, "memory.max");
-		ck_assert_str_eq(res.w[2].file, "memory.swap.max");
-		ck_assert_str_eq(res.w[3].file, "memory.low");
-		ck_assert_str_eq(res.w[4].file, "memory.oom.group");
+		ck_assert_str_eq(res.file[0], "memory.high");
+		ck_assert_str_eq(res.file[1], "memory.max");
+		ck_assert_str_eq(res.file[2], "memory.swap.max");
+		ck_assert_str_eq(res.file[3], "memory.low");
+		ck_assert_str_eq(res.file[4], "memory.oom.group");
 		expect(M2 "memory.max", "max");
 		expect(M2 "memory.high", "2147483648");
 		expect(M2 "memory.low", "0");
@@ -381,7 +453,7 @@ END_TEST
 START_TEST(set_order_and_rollback)
 {
 	const struct cgctl_mount *m;
-	struct cgctl_set_item it[4];
+	struct raw it[4];
 	static const char *const order[] = {
 		"memory.limit_in_bytes", "memory.swappiness", "memory.memsw.limit_in_bytes",
 		"memory.force_empty",
@@ -391,60 +463,266 @@ START_TEST(set_order_and_rollback)
 	put(M1 "memory.swappiness", "60");
 	put(M1 "memory.force_empty", "");
 	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &m), 0);
-	it[0] = (struct cgctl_set_item){ m, "/g", "memory.force_empty", "0" };
-	it[1] = (struct cgctl_set_item){ m, "/g", "memory.memsw.limit_in_bytes", "4G" };
-	it[2] = (struct cgctl_set_item){ m, "/g", "memory.swappiness", "10" };
-	it[3] = (struct cgctl_set_item){ m, "/g", "memory.limit_in_bytes", "512M" };
+	it[0] = (struct raw){ m, "/g", "memory.force_empty", "0" };
+	it[1] = (struct raw){ m, "/g", "memory.memsw.limit_in_bytes", "4G" };
+	it[2] = (struct raw){ m, "/g", "memory.swappiness", "10" };
+	it[3] = (struct raw){ m, "/g", "memory.limit_in_bytes", "512M" };
 	/* each step fails, then each fails after the write was taken, then none */
 	for (int i = 0; i <= 8; i++) {
 		int step = i < 8 ? i % 4 : 4;
 		struct fault f = { 0, step, -1, EBUSY, i >= 4 };
-		struct predict_writer wr = { faulty, &f };
 		struct cgctl_error e = { 0 };
-		struct cgctl_set_applied *res = calloc(1, sizeof(*res));
+		struct outcome res;
 
-		ck_assert_ptr_nonnull(res);
-		ck_assert_int_eq(predict_set_apply_with(ctx, it, 4, res, &e, &wr),
-				 step != 4 ? -EBUSY : 4);
-		ck_assert_int_eq(res->n, 4);
+		ck_assert_int_eq(set_apply(it, 4, &f, &res, &e), step != 4 ? -EBUSY : 4);
+		ck_assert_int_eq(res.n, 4);
 		for (int k = 0; k < 4; k++)
-			ck_assert_str_eq(res->s[k].file, order[k]);
-		ck_assert(!res->s[3].has_old);
+			ck_assert_str_eq(res.file[k], order[k]);
+		ck_assert(!res.has_old[3]);
 		if (step != 4) {
-			ck_assert(res->rolled_back);
+			ck_assert_int_eq(res.failed, step);
+			ck_assert(res.rolled_back);
 			expect(M1 "memory.limit_in_bytes", "1073741824");
 			expect(M1 "memory.memsw.limit_in_bytes", "2147483648");
 			expect(M1 "memory.swappiness", "60");
 		} else {
+			ck_assert_int_eq(res.failed, -1);
 			expect(M1 "memory.limit_in_bytes", "512M");
 			expect(M1 "memory.memsw.limit_in_bytes", "4G");
 		}
-		free(res);
 	}
 	/* refused before any write: a bad size, two actions, a task file */
 	{
-		struct cgctl_set_item bad[2] = {
+		struct raw bad[2] = {
 			{ m, "/g", "memory.limit_in_bytes", "1.5G" },
 			{ m, "/g", "memory.force_empty", "0" },
 		};
 		struct fault f = { 0, -1, -1, 0 };
-		struct predict_writer wr = { faulty, &f };
 		struct cgctl_error e = { 0 };
-		struct cgctl_set_applied *res = calloc(1, sizeof(*res));
+		struct outcome res;
 
-		ck_assert_ptr_nonnull(res);
-		ck_assert_int_eq(predict_set_apply_with(ctx, bad, 2, res, &e, &wr), -EINVAL);
-		ck_assert_int_eq(res->refused, 0);
-		bad[0] = (struct cgctl_set_item){ m, "/g", "memory.force_empty", "0" };
-		bad[1] = (struct cgctl_set_item){ m, "/g", "memory.max_usage_in_bytes", "0" };
+		ck_assert_int_eq(set_apply(bad, 2, &f, &res, &e), -EINVAL);
+		ck_assert_int_eq(res.refused, 0);
+		ck_assert_int_eq(res.n, 0);
+		bad[0] = (struct raw){ m, "/g", "memory.force_empty", "0" };
+		bad[1] = (struct raw){ m, "/g", "memory.max_usage_in_bytes", "0" };
 		put(M1 "memory.max_usage_in_bytes", "0");
-		ck_assert_int_eq(predict_set_apply_with(ctx, bad, 2, res, &e, &wr), -EINVAL);
-		ck_assert_int_eq(res->refused, 1);
-		bad[0] = (struct cgctl_set_item){ m, "/g", "cgroup.procs", "1" };
-		ck_assert_int_eq(predict_set_apply_with(ctx, bad, 1, res, &e, &wr), -EINVAL);
+		ck_assert_int_eq(set_apply(bad, 2, &f, &res, &e), -EINVAL);
+		ck_assert_int_eq(res.refused, 1);
+		bad[0] = (struct raw){ m, "/g", "cgroup.procs", "1" };
+		ck_assert_int_eq(set_apply(bad, 1, &f, &res, &e), -EINVAL);
 		ck_assert_int_eq(f.count, 0);
-		free(res);
 	}
+	done();
+}
+END_TEST
+
+/* ---- the plan object: check, typed and raw items together, refusals ---- */
+
+/* cpu_v1_tree()'s cpu hierarchy beside mem_v1_tree()'s memory one, and a second
+ * memory group /h. */
+static void cpu_mem_v1_tree(void)
+{
+	dir = tu_mkdtemp();
+	put("cgctl-mounts", "1 /sys/fs/cgroup/cpu cpu\n1 /sys/fs/cgroup/memory memory\n");
+	v1_group("", "-1", "100000");
+	v1_group("/a", "50000", "100000");
+	v1_group("/a/b", "40000", "100000");
+	v1_group("/p", "50000", "100000");
+	put("sys/fs/cgroup/memory/memory.use_hierarchy", "1");
+	put(M1 "memory.limit_in_bytes", "1073741824");
+	put(M1 "memory.memsw.limit_in_bytes", "2147483648");
+	put(M1 "memory.soft_limit_in_bytes", "9223372036854771712");
+	put(M1 "memory.move_charge_at_immigrate", "0");
+	put(M1 "memory.use_hierarchy", "1");
+	put("sys/fs/cgroup/memory/h/memory.swappiness", "60");
+	ck_assert_int_eq(cgctl_new(&ctx, dir), 0);
+}
+
+static void expect_cpu_mem_unchanged(void)
+{
+	expect(C "/a/b/cpu.cfs_quota_us", "40000");
+	expect(C "/a/b/cpu.cfs_period_us", "100000");
+	expect(C "/p/cpu.cfs_quota_us", "50000");
+	expect(M1 "memory.limit_in_bytes", "1073741824");
+	expect(M1 "memory.memsw.limit_in_bytes", "2147483648");
+	expect("sys/fs/cgroup/memory/h/memory.swappiness", "60");
+}
+
+/* check plans against the tree and writes nothing; the steps say what apply writes */
+START_TEST(plan_check_writes_nothing)
+{
+	struct cgctl_bw_settings want = { 225000, 500000, 0 };
+	const struct cgctl_mount *m;
+	struct fault f = { 0, -1, -1, 0 };
+	struct cgctl_error e = { 0 };
+	struct predict_writer wr;
+	struct cgctl_plan *p;
+	struct outcome res;
+
+	cpu_v1_tree();
+	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
+	p = plan_new(&f, &wr);
+	ck_assert_int_eq(cgctl_plan_check(p, &e), -EINVAL);	/* empty */
+	ck_assert_int_eq(cgctl_plan_add_bw(p, m, "/a/b", &want), 0);
+	/* a cgroup of a typed item takes no other item */
+	ck_assert_int_eq(cgctl_plan_add(p, m, "/a/b", "cpu.cfs_quota_us", "1000"), -EINVAL);
+	ck_assert_int_eq(cgctl_plan_add_bw(p, m, "/a/b", &want), -EINVAL);
+	ck_assert_int_eq(cgctl_plan_check(p, &e), 3);
+	outcome_of(p, &res);
+	ck_assert_int_eq(res.n, 3);
+	ck_assert_int_eq(f.count, 0);
+	expect(C "/a/b/cpu.cfs_quota_us", "40000");
+	/* 0.4 -> 0.45 goes through quota -1: the first step is the detour, not the last */
+	ck_assert_str_eq(res.file[0], "cpu.cfs_quota_us");
+	ck_assert_str_eq(res.value[0], "-1");
+	ck_assert(res.flags[0] & CGCTL_PLAN_STEP_DETOUR);
+	ck_assert(!(res.flags[2] & CGCTL_PLAN_STEP_DETOUR));
+	ck_assert(res.has_old[0] && res.has_old[1] && res.has_old[2]);
+	ck_assert_int_eq(res.failed, -1);
+	ck_assert_int_eq(res.refused, -1);
+	/* apply plans anew from the state it finds */
+	ck_assert_int_eq(cgctl_plan_apply(p, &e), 3);
+	ck_assert_int_eq(f.count, 3);
+	expect(C "/a/b/cpu.cfs_quota_us", "225000");
+	ck_assert_int_eq(cgctl_plan_check(p, &e), 0);
+	cgctl_plan_free(p);
+	done();
+}
+END_TEST
+
+/* typed items first, in the order added, then the raw writes; a failing write anywhere
+ * restores every earlier one, across cgroups and hierarchies */
+START_TEST(plan_mixed_rollback)
+{
+	struct cgctl_bw_settings bw = { 20000, 100000, 0 };
+	struct cgctl_mem_settings mem = { .max = 1ULL << 29, .memsw_max = 1ULL << 30 };
+	const struct cgctl_mount *cpu, *memory;
+	static const char *const order[] = {
+		"cpu.cfs_quota_us", "memory.limit_in_bytes", "memory.memsw.limit_in_bytes",
+		"memory.swappiness",
+	};
+
+	cpu_mem_v1_tree();
+	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &cpu), 0);
+	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &memory), 0);
+	for (int step = 0; step <= 4; step++) {
+		struct fault f = { 0, step, -1, EIO };
+		struct cgctl_error e = { 0 };
+		struct predict_writer wr;
+		struct cgctl_plan *p = plan_new(&f, &wr);
+		struct outcome res;
+
+		ck_assert_int_eq(cgctl_plan_add(p, memory, "/h", "memory.swappiness", "10"), 0);
+		ck_assert_int_eq(cgctl_plan_add_bw(p, cpu, "/p", &bw), 1);
+		ck_assert_int_eq(cgctl_plan_add_mem(p, memory, "/g", &mem, CGCTL_MEMSET_MAX |
+						    CGCTL_MEMSET_MEMSW), 2);
+		ck_assert_int_eq(apply_free(p, &res, &e), step < 4 ? -EIO : 4);
+		ck_assert_int_eq(res.n, 4);
+		for (int k = 0; k < 4; k++)
+			ck_assert_str_eq(res.file[k], order[k]);
+		if (step == 4)
+			break;
+		ck_assert_int_eq(res.failed, step);
+		ck_assert(res.rolled_back);
+		ck_assert_msg(step == 0 || strstr(e.msg, "the earlier writes were restored"),
+			      "%s", e.msg);
+		expect_cpu_mem_unchanged();
+	}
+	expect(C "/p/cpu.cfs_quota_us", "20000");
+	expect(M1 "memory.limit_in_bytes", "536870912");
+	expect(M1 "memory.memsw.limit_in_bytes", "1073741824");
+	expect("sys/fs/cgroup/memory/h/memory.swappiness", "10");
+	done();
+}
+END_TEST
+
+/* an item refused by a kernel rule: nothing of the plan is written, and the refusal
+ * names that item */
+START_TEST(plan_refused_changes_nothing)
+{
+	struct cgctl_bw_settings bw = { 20000, 100000, 0 }, high = { 60000, 100000, 0 };
+	struct cgctl_mem_settings mem = { .max = 3ULL << 30 };	/* above memsw 2G */
+	const struct cgctl_mount *cpu, *memory;
+	struct fault f = { 0, -1, -1, 0 };
+	struct cgctl_error e = { 0 };
+	struct predict_writer wr;
+	struct cgctl_plan *p;
+	struct outcome res;
+
+	cpu_mem_v1_tree();
+	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &cpu), 0);
+	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &memory), 0);
+	p = plan_new(&f, &wr);
+	ck_assert_int_eq(cgctl_plan_add_bw(p, cpu, "/p", &bw), 0);
+	ck_assert_int_eq(cgctl_plan_add(p, memory, "/h", "memory.swappiness", "10"), 1);
+	ck_assert_int_eq(cgctl_plan_add_mem(p, memory, "/g", &mem, CGCTL_MEMSET_MAX), 2);
+	ck_assert_int_eq(apply_free(p, &res, &e), -EINVAL);
+	ck_assert_int_eq(res.refused, 2);
+	ck_assert_int_eq(res.failed, -1);
+	ck_assert_int_eq(res.n, 0);
+	ck_assert_msg(strstr(e.msg, "memory+swap"), "%s", e.msg);
+	ck_assert_int_eq(f.count, 0);
+	expect_cpu_mem_unchanged();
+	/* the bandwidth rules against the tree: /a/b above its parent /a (0.5) */
+	p = plan_new(&f, &wr);
+	ck_assert_int_eq(cgctl_plan_add(p, memory, "/h", "memory.swappiness", "10"), 0);
+	ck_assert_int_eq(cgctl_plan_add_bw(p, cpu, "/a/b", &high), 1);
+	ck_assert_int_eq(apply_free(p, &res, &e), -EINVAL);
+	ck_assert_int_eq(res.refused, 1);
+	ck_assert_int_eq(f.count, 0);
+	/* a raw item's bad syntax, after a typed item that would be fine */
+	p = plan_new(&f, &wr);
+	ck_assert_int_eq(cgctl_plan_add_bw(p, cpu, "/p", &bw), 0);
+	ck_assert_int_eq(cgctl_plan_add(p, memory, "/h", "memory.swappiness", "ten"), 1);
+	ck_assert_int_eq(apply_free(p, &res, &e), -EINVAL);
+	ck_assert_int_eq(res.refused, 1);
+	ck_assert_int_eq(f.count, 0);
+	expect_cpu_mem_unchanged();
+	done();
+}
+END_TEST
+/* v2: cpu.max is one write (quota and period together), a burst going up comes last;
+ * a failed burst write puts cpu.max back as it was read */
+START_TEST(plan_bw_v2)
+{
+	struct cgctl_bw_settings want = { 30000, 50000, 5000 };
+	const struct cgctl_mount *m;
+	struct outcome res;
+
+	dir = tu_mkdtemp();
+	put("cgctl-mounts", "2 /sys/fs/cgroup cpu\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "cpu");
+	put("sys/fs/cgroup/g/cpu.max", "50000 100000");
+	put("sys/fs/cgroup/g/cpu.max.burst", "0");
+	ck_assert_int_eq(cgctl_new(&ctx, dir), 0);
+	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
+	for (int step = 0; step <= 2; step++) {
+		struct fault f = { 0, step, -1, EIO };
+		struct cgctl_error e = { 0 };
+		struct predict_writer wr;
+		struct cgctl_plan *p = plan_new(&f, &wr);
+		const char *pre;
+
+		ck_assert_int_eq(cgctl_plan_add_bw(p, m, "/g", &want), 0);
+		ck_assert_int_eq(apply_free(p, &res, &e), step < 2 ? -EIO : 2);
+		ck_assert_int_eq(res.n, 2);
+		ck_assert_str_eq(res.file[0], "cpu.max");
+		ck_assert_str_eq(res.value[0], "30000 50000");
+		ck_assert_str_eq(res.file[1], "cpu.max.burst");
+		ck_assert_str_eq(res.value[1], "5000");
+		ck_assert(!(res.flags[0] & CGCTL_PLAN_STEP_DETOUR));
+		if (step == 2)
+			break;
+		ck_assert(res.rolled_back);
+		/* bandwidth messages name the file, not the value */
+		pre = step ? "cpu.max.burst: " : "cpu.max: ";
+		ck_assert_msg(!strncmp(e.msg, pre, strlen(pre)), "%s", e.msg);
+		expect("sys/fs/cgroup/g/cpu.max", "50000 100000");
+		expect("sys/fs/cgroup/g/cpu.max.burst", "0");
+	}
+	expect("sys/fs/cgroup/g/cpu.max", "30000 50000");
+	expect("sys/fs/cgroup/g/cpu.max.burst", "5000");
 	done();
 }
 END_TEST
@@ -464,6 +742,10 @@ int main(void)
 	tcase_add_test(tc, mem_v1_order);
 	tcase_add_test(tc, mem_v2_every_step);
 	tcase_add_test(tc, set_order_and_rollback);
+	tcase_add_test(tc, plan_check_writes_nothing);
+	tcase_add_test(tc, plan_mixed_rollback);
+	tcase_add_test(tc, plan_refused_changes_nothing);
+	tcase_add_test(tc, plan_bw_v2);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
