@@ -62,6 +62,31 @@ int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn, vo
  */
 int cgctl_parse_proc_cgroup(const char *buf, size_t len, const char *controller,
 			    char **ret, bool *deleted);
+/* cpu.stat of either version (and v1 cpuacct), normalised to nanoseconds. */
+#define CGCTL_CPU_STAT_USAGE		(1u << 0)	/* usage_ns */
+#define CGCTL_CPU_STAT_USER		(1u << 1)	/* user_ns */
+#define CGCTL_CPU_STAT_SYSTEM		(1u << 2)	/* system_ns */
+#define CGCTL_CPU_STAT_NR_PERIODS	(1u << 3)
+#define CGCTL_CPU_STAT_NR_THROTTLED	(1u << 4)
+#define CGCTL_CPU_STAT_THROTTLED	(1u << 5)	/* throttled_ns */
+#define CGCTL_CPU_STAT_NR_BURSTS	(1u << 6)	/* CGCTL_BW_FEAT_BURST_STATS */
+#define CGCTL_CPU_STAT_BURST		(1u << 7)	/* burst_ns (CGCTL_BW_FEAT_BURST_STATS) */
+struct cgctl_cpu_stat {
+	uint64_t usage_ns, user_ns, system_ns;
+	uint64_t nr_periods, nr_throttled, throttled_ns;
+	uint64_t nr_bursts, burst_ns;
+	unsigned int present;		/* CGCTL_CPU_STAT_* of the fields that were read */
+};
+/*
+ * cgctl_parse_cpu_stat: fill @st from a cpu.stat buffer of hierarchy @version (1:
+ * throttled_time/burst_time in ns; 2: *_usec).  Fields not in the file keep their value
+ * and flag, so v1 cpu.stat and cpuacct files can be merged into one @st; unknown keys
+ * are ignored.  For the cgroup snapshot and the cpubw reader: callers read these
+ * figures with cgctl_cgroup_stat_get().
+ * Returns: 0, -EINVAL (bad @version, malformed file), -ERANGE.
+ */
+int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
+			 struct cgctl_cpu_stat *st);
 int cgctl_parse_keyed_s64(const char *buf, size_t len, const char *key, int64_t *ret);
 /* A file holding one decimal u64 (memory.current, cpuacct.usage), optional trailing
  * newline.  Returns: 0, -EINVAL, -ERANGE. */
@@ -215,6 +240,10 @@ const struct cgctl_inv_group *cgctl_inventory_group(const struct cgctl_inventory
 						    uint64_t ino);
 
 /* ===== kernel: netlink ===== */
+/* cgctl_taskstats_get()'s /proc half: a thread group's comm, minflt and majflt from
+ * /proc/@pid/stat below @ctx's root into @ts (left as they are when it cannot be read). */
+void cgctl_taskstats_proc(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_taskstats *ts);
+
 enum cgctl_procev_what {
 	CGCTL_PROCEV_OTHER = 0,	/* an event we do not decode (uid, comm, ptrace, ...) */
 	CGCTL_PROCEV_FORK,

@@ -280,30 +280,6 @@ int cgctl_parse_keyed(const char *buf, size_t len, cgctl_kv_fn fn, void *data);
  * or the value is not a number of that type), -ERANGE (does not fit). */
 int cgctl_parse_keyed_u64(const char *buf, size_t len, const char *key, uint64_t *ret);
 
-/* cpu.stat of either version (and v1 cpuacct), normalised to nanoseconds. */
-#define CGCTL_CPU_STAT_USAGE		(1u << 0)	/* usage_ns */
-#define CGCTL_CPU_STAT_USER		(1u << 1)	/* user_ns */
-#define CGCTL_CPU_STAT_SYSTEM		(1u << 2)	/* system_ns */
-#define CGCTL_CPU_STAT_NR_PERIODS	(1u << 3)
-#define CGCTL_CPU_STAT_NR_THROTTLED	(1u << 4)
-#define CGCTL_CPU_STAT_THROTTLED	(1u << 5)	/* throttled_ns */
-#define CGCTL_CPU_STAT_NR_BURSTS	(1u << 6)	/* CGCTL_BW_FEAT_BURST_STATS */
-#define CGCTL_CPU_STAT_BURST		(1u << 7)	/* burst_ns (CGCTL_BW_FEAT_BURST_STATS) */
-struct cgctl_cpu_stat {
-	uint64_t usage_ns, user_ns, system_ns;
-	uint64_t nr_periods, nr_throttled, throttled_ns;
-	uint64_t nr_bursts, burst_ns;
-	unsigned int present;		/* CGCTL_CPU_STAT_* of the fields that were read */
-};
-/*
- * cgctl_parse_cpu_stat: fill @st from a cpu.stat buffer of hierarchy @version (1:
- * throttled_time/burst_time in ns; 2: *_usec).  Fields not in the file keep their value
- * and flag, so v1 cpu.stat and cpuacct files can be merged into one @st; unknown keys
- * are ignored.  Returns: 0, -EINVAL (bad @version, malformed file), -ERANGE.
- */
-int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
-			 struct cgctl_cpu_stat *st);
-
 /*
  * cgctl_parse_mem_limit: memory.max/high/low/min/swap.max ("max" or bytes) and v1
  * *limit_in_bytes, where unlimited reads as PAGE_COUNTER_MAX pages
@@ -420,9 +396,10 @@ void cgctl_inventory_free(struct cgctl_inventory *inv);
  * cpu_count and cpu_delay_total come from sched_info and are there even with delay
  * accounting off; the other delay fields then read 0 (see cgctl_delayacct_enabled()). */
 struct cgctl_taskstats {
+	size_t size;			/* sizeof(struct cgctl_taskstats): CGCTL_TASKSTATS_INIT */
 	uint32_t version;		/* TASKSTATS_VERSION the kernel sent */
 	uint32_t ac_pid;		/* 0 when asked for a tgid */
-	char comm[32];
+	char comm[64];			/* a tgid: /proc/PID/stat's field 2, as minflt, majflt */
 	uint64_t cpu_count;		/* times on a runqueue */
 	uint64_t cpu_run_real_total_ns;	/* utime + stime, tick-sampled */
 	uint64_t cpu_run_virtual_total_ns;	/* sum_exec_runtime: exact CPU time run */
@@ -439,11 +416,16 @@ struct cgctl_taskstats {
 	uint64_t minflt, majflt;
 	uint64_t read_bytes, write_bytes;	/* storage I/O (CONFIG_TASK_IO_ACCOUNTING) */
 };
+#define CGCTL_TASKSTATS_INIT { .size = sizeof(struct cgctl_taskstats) }
 /*
  * cgctl_taskstats_get: TASKSTATS_CMD_GET for one task (@tgid false: @id is a TID) or a
- * whole thread group summed over its live threads (@tgid true).  Needs CAP_NET_ADMIN
- * for other users' tasks on some kernels.
- * Returns: 0, -ESRCH (no such task), -EPROTONOSUPPORT (no TASKSTATS family), -errno.
+ * whole thread group summed over its live threads (@tgid true).  The kernel sums only
+ * delays, CPU times and switches of a thread group: for @tgid the comm and the faults
+ * come from /proc/@id/stat (below the context's root), which sums every thread's; if it
+ * cannot be read they stay the reply's (faults 0).  @ret->size must be set
+ * (CGCTL_TASKSTATS_INIT).  Needs CAP_NET_ADMIN for other users' tasks on some kernels.
+ * Returns: 0, -ESRCH (no such task), -EPROTONOSUPPORT (no TASKSTATS family), -EINVAL
+ * (@ret NULL or its size too small), -errno.
  */
 int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
 			struct cgctl_taskstats *ret, struct cgctl_error *e);
@@ -546,16 +528,6 @@ ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_root
  * tasks.io_wait; /proc/TID/stat of each thread in its tasks / cgroup.threads does not. */
 #define CGCTL_STATES_PROC		0
 #define CGCTL_STATES_CGROUPSTATS	1
-
-/* What `cgctl stat --tasks` prints of a process besides its taskstats. */
-struct cgctl_proc_info {
-	char comm[64];		/* /proc/PID/stat field 2, without the parentheses */
-	char state;		/* field 3: R S D T t Z X I ... */
-	uint64_t minflt, majflt;	/* fields 10 and 12 */
-};
-/* Read /proc/@pid/stat (below the context's root).  Returns: 0, -ESRCH (gone),
- * -EINVAL, -EBADMSG, -errno. */
-int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_info *info);
 
 /* The kernel version of the context: ROOT/proc/sys/kernel/osrelease below a root prefix
  * (a fixture names its kernel), else the running kernel's.  Returns: CGCTL_KVER(...),

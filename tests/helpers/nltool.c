@@ -191,7 +191,7 @@ static void print_ts(const struct cgctl_taskstats *ts)
 
 static int cmd_taskstats(int argc, char **argv)
 {
-	struct cgctl_taskstats ts;
+	struct cgctl_taskstats ts = CGCTL_TASKSTATS_INIT;
 	struct cgctl_error e = { 0 };
 	bool tgid = argc > 1 && !strcmp(argv[0], "-t");
 	int r;
@@ -230,7 +230,7 @@ static int cmd_cgroupstats(int argc, char **argv)
 /* taskstats' CPU time against the spinner's own rusage, taken just before it stopped */
 static int cmd_spin_check(int argc, char **argv)
 {
-	struct cgctl_taskstats ts;
+	struct cgctl_taskstats ts = CGCTL_TASKSTATS_INIT;
 	struct cgctl_error e = { 0 };
 	long long ru = 0;
 	double ru_ns, diff;

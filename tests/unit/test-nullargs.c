@@ -820,6 +820,7 @@ static void n_cgctl_procev_close(void)
 static void n_cgctl_taskstats_get(void)
 {
 	WANT_EINVAL(cgctl_taskstats_get(NULL, 0, 0, NULL, NULL));
+	WANT_EINVAL(cgctl_taskstats_get(ctx, 1, true, NULL, NULL));
 }
 
 static void n_cgctl_delayacct_enabled(void)
@@ -1162,13 +1163,6 @@ static void n_cgctl_task_states(void)
 	WANT_EINVAL(cgctl_task_states(ctx, NULL, "/", (void *)scratch));
 	WANT_EINVAL(cgctl_task_states(ctx, mem, NULL, (void *)scratch));
 	WANT_EINVAL(cgctl_task_states(ctx, mem, "/", NULL));
-}
-
-static void n_cgctl_proc_info_read(void)
-{
-	WANT_EINVAL(cgctl_proc_info_read(NULL, 0, NULL));
-	WANT_EINVAL(cgctl_proc_info_read(NULL, 0, (void *)scratch));
-	WANT_EINVAL(cgctl_proc_info_read(ctx, 0, NULL));
 }
 
 static void n_cgctl_kver_of(void)
@@ -1535,7 +1529,6 @@ static const struct ncase cases[] = {
 	C(cgctl_cpubw_read_flags),
 	C(cgctl_stat_read_many),
 	C(cgctl_task_states),
-	C(cgctl_proc_info_read),
 	C(cgctl_kver_of),
 	C(cgctl_cgroup_new),
 	C(cgctl_cgroup_ref),
