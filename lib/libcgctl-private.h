@@ -132,6 +132,7 @@ struct cgctl_psi {
 						 * memory.current (usage reads 0) */
 #define CGCTL_MEMSTAT_HIGH	(1u << 6)	/* v2 memory.high */
 #define CGCTL_MEMSTAT_PRESSURE	(1u << 7)	/* v2 memory.pressure (PSI on) */
+#define CGCTL_MEMSTAT_MEMSW_PEAK	(1u << 8)	/* v1 memsw.max_usage_in_bytes */
 struct cgctl_memstat {
 	int version;
 	uint64_t usage;		/* bytes: usage_in_bytes / memory.current */
@@ -139,6 +140,7 @@ struct cgctl_memstat {
 	uint64_t failcnt;
 	uint64_t peak;		/* bytes */
 	uint64_t memsw_usage, memsw_limit, memsw_failcnt;
+	uint64_t memsw_peak;	/* bytes: v1 memsw.max_usage_in_bytes */
 	uint64_t swap_usage, swap_limit;
 	uint64_t events_max, events_oom, events_oom_kill;
 	uint64_t events_low, events_high;	/* v2 memory.events, with the above */
@@ -640,6 +642,39 @@ int cgctl_procrss_parse_stat(const char *buf, struct cgctl_procrss *r);
 int cgctl_zoneinfo_parse(const char *buf, struct cgctl_zoneinfo **ret);
 
 /* ===== predict: memory and moves ===== */
+/* Counters of one memory cgroup, v1 or v2 names, in bytes (failcnt: a count).  A value
+ * the kernel prints as unlimited ("max", PAGE_COUNTER_MAX, "-1") and a file that does
+ * not exist both read UINT64_MAX; `present` tells which files existed. */
+struct cgctl_mem_counters {
+	unsigned int present;		/* CGCTL_MEMC_* of the files that were read */
+	bool present_memsw;		/* v1 memory.memsw.* or v2 memory.swap.* exist */
+	uint64_t usage;			/* usage_in_bytes / memory.current */
+	uint64_t limit;			/* limit_in_bytes / memory.max */
+	uint64_t failcnt;		/* v1 failcnt (v2: absent) */
+	uint64_t max_usage;		/* max_usage_in_bytes / memory.peak (5.19+) */
+	uint64_t soft_limit;		/* v1 soft_limit_in_bytes */
+	uint64_t memsw_usage;		/* memsw.usage_in_bytes / memory.swap.current */
+	uint64_t memsw_limit;		/* memsw.limit_in_bytes / memory.swap.max */
+	uint64_t memsw_failcnt;		/* v1 memsw.failcnt */
+	uint64_t memsw_max_usage;	/* memsw.max_usage_in_bytes / memory.swap.peak */
+	uint64_t move_charge;		/* v1 move_charge_at_immigrate */
+};
+#define CGCTL_MEMC_LIMIT	(1u << 0)
+#define CGCTL_MEMC_FAILCNT	(1u << 1)
+#define CGCTL_MEMC_MAX_USAGE	(1u << 2)
+#define CGCTL_MEMC_SOFT_LIMIT	(1u << 3)
+#define CGCTL_MEMC_MOVE_CHARGE	(1u << 4)
+#define CGCTL_MEMC_USAGE	(1u << 5)
+/*
+ * cgctl_mem_counters_read: the counters of @path in the memory hierarchy @m, to seed
+ * the memcg model (cgctl_mem_model_init(), the move plan); `cgctl` and validate read
+ * the same files through cgctl_cgroup_stat_get() and the knob getters.
+ * Returns: 0, or -errno when the usage file cannot be read (-ENOENT: no such cgroup);
+ * the other files are optional.  The v2 root has none of the counter files: 0, with
+ * usage UINT64_MAX and CGCTL_MEMC_USAGE not in `present`.
+ */
+int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			    const char *path, struct cgctl_mem_counters *c);
 /*
  * cgctl_mem_model_node: the model id of @path, adding it and its missing ancestors, each
  * seeded from cgctl_mem_counters_read() (usage, limit, peak, failcnt of memory and

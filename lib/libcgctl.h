@@ -578,6 +578,8 @@ enum cgctl_knob {
 	CGCTL_KNOB_CPU_SHARES,		/* v1 cpu.shares */
 	CGCTL_KNOB_CPU_WEIGHT,		/* v2 cpu.weight */
 	CGCTL_KNOB_PIDS_MAX,		/* pids.max */
+	CGCTL_KNOB_MEM_MOVE_CHARGE,	/* v1 memory.move_charge_at_immigrate: bits, 1 anon,
+					 * 2 file */
 	CGCTL_KNOB_COUNT_		/* not a knob: the number of them */
 };
 /*
@@ -607,6 +609,7 @@ CGCTL_CGROUP_GET_(cpu_burst_us, CGCTL_KNOB_CPU_BURST)
 CGCTL_CGROUP_GET_(cpu_shares, CGCTL_KNOB_CPU_SHARES)
 CGCTL_CGROUP_GET_(cpu_weight, CGCTL_KNOB_CPU_WEIGHT)
 CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
+CGCTL_CGROUP_GET_(mem_move_charge, CGCTL_KNOB_MEM_MOVE_CHARGE)
 
 /*
  * struct cgctl_cgroup_stat: the figures of one cgroup read once (what `cgctl stat`,
@@ -616,7 +619,7 @@ CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
  * hierarchy (its usage comes from cpuacct, co-mounted or at the same path).
  * What to read (CGCTL_CGSTAT_*):
  *   MEM      memory.usage, memory.limit, memory.failcnt (v1): 2 or 3 files
- *   MEM_ALL  MEM and memory.peak, memory.memsw(.usage, .failcnt) (v1),
+ *   MEM_ALL  MEM and memory.peak, memory.memsw(.usage, .failcnt, .peak) (v1),
  *            memory.swap(.usage) and memory.high (v2), memory.events.{low,high,max,oom,
  *            oom_kill} (v2), memory.pressure.* (v2, PSI on)
  *   CPU      cpu.stat.{usage,user,system,throttled,burst}_ns, cpu.stat.nr_{periods,
@@ -944,43 +947,12 @@ int cgctl_online_ncpu(struct cgctl_ctx *ctx);
 /* memcg model seeding, move plan, move execution (lib/predict) */
 
 /*
- * The memory half of the prediction layer: one reader of the memory page counters,
- * a memcg model seeded from them, and the move plan of a page inventory (one rule
- * turning an inventory into move-charge classes), used alike by `cgctl mem`, `cgctl
- * move` and validate's move driver.
+ * The memory half of the prediction layer: a memcg model seeded from the memory page
+ * counters (read by the library; callers read them with cgctl_cgroup_stat_get()), and
+ * the move plan of a page inventory (one rule turning an inventory into move-charge
+ * classes), used alike by `cgctl mem`, `cgctl move` and validate's move driver.
  */
 
-/* Counters of one memory cgroup, v1 or v2 names, in bytes (failcnt: a count).  A value
- * the kernel prints as unlimited ("max", PAGE_COUNTER_MAX, "-1") and a file that does
- * not exist both read UINT64_MAX; `present` tells which files existed. */
-struct cgctl_mem_counters {
-	unsigned int present;		/* CGCTL_MEMC_* of the files that were read */
-	bool present_memsw;		/* v1 memory.memsw.* or v2 memory.swap.* exist */
-	uint64_t usage;			/* usage_in_bytes / memory.current */
-	uint64_t limit;			/* limit_in_bytes / memory.max */
-	uint64_t failcnt;		/* v1 failcnt (v2: absent) */
-	uint64_t max_usage;		/* max_usage_in_bytes / memory.peak (5.19+) */
-	uint64_t soft_limit;		/* v1 soft_limit_in_bytes */
-	uint64_t memsw_usage;		/* memsw.usage_in_bytes / memory.swap.current */
-	uint64_t memsw_limit;		/* memsw.limit_in_bytes / memory.swap.max */
-	uint64_t memsw_failcnt;		/* v1 memsw.failcnt */
-	uint64_t memsw_max_usage;	/* memsw.max_usage_in_bytes / memory.swap.peak */
-	uint64_t move_charge;		/* v1 move_charge_at_immigrate */
-};
-#define CGCTL_MEMC_LIMIT	(1u << 0)
-#define CGCTL_MEMC_FAILCNT	(1u << 1)
-#define CGCTL_MEMC_MAX_USAGE	(1u << 2)
-#define CGCTL_MEMC_SOFT_LIMIT	(1u << 3)
-#define CGCTL_MEMC_MOVE_CHARGE	(1u << 4)
-#define CGCTL_MEMC_USAGE	(1u << 5)
-/*
- * cgctl_mem_counters_read: the counters of @path in the memory hierarchy @m.
- * Returns: 0, or -errno when the usage file cannot be read (-ENOENT: no such cgroup);
- * the other files are optional.  The v2 root has none of the counter files: 0, with
- * usage UINT64_MAX and CGCTL_MEMC_USAGE not in `present`.
- */
-int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			    const char *path, struct cgctl_mem_counters *c);
 /* Returns: the number of cgroups in the subtree of @path, itself included (>= 1; an
  * unreadable directory counts as a leaf). */
 unsigned int cgctl_mem_subtree_size(struct cgctl_ctx *ctx, const struct cgctl_mount *m,

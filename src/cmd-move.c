@@ -329,12 +329,22 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 
 static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char *path)
 {
-	struct cgctl_mem_counters c;
+	struct cgctl_cgroup_stat *st = NULL;
+	struct cgctl_cgroup *cg;
+	uint64_t usage;
+	int r;
 
-	/* the v2 root has no usage file (present without CGCTL_MEMC_USAGE) */
-	if (cgctl_mem_counters_read(cli->ctx, m, path, &c) < 0 || !(c.present & CGCTL_MEMC_USAGE))
+	/* the memory hierarchy's cgroup, as `stat` reads it (the v2 root has no usage) */
+	(void)m;
+	r = cgctl_cgroup_new(cli->ctx, "memory", path, &cg);
+	if (r < 0)
 		return -1;
-	return (int64_t)c.usage;
+	r = cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_MEM, &st);
+	if (r == 0)
+		r = cgctl_cgroup_stat_get(st, "memory.usage", &usage);
+	cgctl_cgroup_stat_free(st);
+	cgctl_cgroup_unref(cg);
+	return r < 0 ? -1 : (int64_t)usage;
 }
 
 /* Predicted memory-counter deltas (bytes) of from and to. */
