@@ -225,6 +225,50 @@ int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret);
 int cgctl_mem_events_parse(const char *buf, size_t len, struct cgctl_mem_events *ret);
 
 /* ===== kernel: page inventory ===== */
+/* The layouts behind the opaque struct cgctl_inventory (lib/kernel/pagescan-get.c reads
+ * them for callers). */
+struct cgctl_inv_group {
+	uint64_t ino;		/* memcg inode as in /proc/kpagecgroup; 0: not charged */
+	char *path;		/* "/a/b" in the memory hierarchy ("/" root); NULL: inode not
+				 * found there, or owner unknown (CGCTL_INV_UNKNOWN_OWNER) */
+	uint64_t pages;		/* all resident pages of the task charged here (sum below) */
+	uint64_t anon_exclusive;	/* anon, mapped by this task only (pagemap bit 56) */
+	uint64_t anon_shared;	/* anon, also mapped by others (COW after fork, KSM) */
+	uint64_t anon_shared_mc2;	/* of anon_shared: mapcount exactly 2 (2.6.35-3.4's
+					 * move-charge test "mapcount <= 2") */
+	uint64_t file;		/* page cache of regular files (not shmem) */
+	uint64_t shmem;		/* shmem/tmpfs, SysV SHM, MAP_SHARED|MAP_ANONYMOUS */
+	uint64_t thp;		/* of the above: pages in transparent huge/large folios */
+	uint64_t thp_pmd;	/* of thp: anon pages of PMD-mapped 2 MiB folios (3.5-6.12 move
+				 * them as one unit, PTE-mapped parts of large folios are
+				 * skipped).  Exact with the PAGEMAP_SCAN ioctl (6.7+); else
+				 * whole folios mapped at one 2 MiB-aligned address */
+	uint64_t thp_heads;	/* of thp: head pages, one per large folio whose head page
+				 * the task maps (through a PMD or a PTE); the PTE-mapped
+				 * folios' heads are thp_heads - thp_pmd / 512 */
+};
+
+struct cgctl_inventory {
+	pid_t pid;
+	bool pfn_visible;	/* pagemap carried PFNs */
+	unsigned int unknown;	/* CGCTL_INV_UNKNOWN_* */
+	uint64_t present_pages;	/* resident pages (each physical page once), incl. zero */
+	uint64_t zero_pages;	/* mappings of the shared zero page: never charged, in no
+				 * group */
+	uint64_t swap_pages;	/* swapped-out entries (pagemap bit 62).  Their owner is not
+				 * visible from /proc (swap_cgroup is not exported); assume
+				 * them charged to task_cgroup (true unless the task moved
+				 * after swap-out without move charge) */
+	uint64_t virt_pages;	/* virtual pages walked (all VMAs) */
+	size_t n_vmas;
+	char *task_cgroup;	/* the task's memory cgroup now; NULL if unknown */
+	uint64_t task_ino;	/* its inode, 0 if unknown */
+	size_t n_groups;
+	struct cgctl_inv_group *groups;	/* descending by pages, then by ino */
+	size_t n_tasks;		/* tasks whose pages are counted (1 for a single scan) */
+	size_t gone_tasks;	/* tasks of cgctl_inventory_scan_tasks() that exited first */
+};
+
 /*
  * cgctl_inventory_scan_tasks: the union of the resident pages of @n_pids tasks (a process
  * tree): each physical page counted once however many of them map it, so the figures are

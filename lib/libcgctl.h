@@ -315,26 +315,9 @@ int cgctl_lru_gen_read(struct cgctl_ctx *ctx, bool *on);
  * not RSS).  kpagecgroup reports the nearest online ancestor for pages of a removed
  * cgroup and the hierarchy root for pages charged to the root memcg.
  */
-struct cgctl_inv_group {
-	uint64_t ino;		/* memcg inode as in /proc/kpagecgroup; 0: not charged */
-	char *path;		/* "/a/b" in the memory hierarchy ("/" root); NULL: inode not
-				 * found there, or owner unknown (CGCTL_INV_UNKNOWN_OWNER) */
-	uint64_t pages;		/* all resident pages of the task charged here (sum below) */
-	uint64_t anon_exclusive;	/* anon, mapped by this task only (pagemap bit 56) */
-	uint64_t anon_shared;	/* anon, also mapped by others (COW after fork, KSM) */
-	uint64_t anon_shared_mc2;	/* of anon_shared: mapcount exactly 2 (2.6.35-3.4's
-					 * move-charge test "mapcount <= 2") */
-	uint64_t file;		/* page cache of regular files (not shmem) */
-	uint64_t shmem;		/* shmem/tmpfs, SysV SHM, MAP_SHARED|MAP_ANONYMOUS */
-	uint64_t thp;		/* of the above: pages in transparent huge/large folios */
-	uint64_t thp_pmd;	/* of thp: anon pages of PMD-mapped 2 MiB folios (3.5-6.12 move
-				 * them as one unit, PTE-mapped parts of large folios are
-				 * skipped).  Exact with the PAGEMAP_SCAN ioctl (6.7+); else
-				 * whole folios mapped at one 2 MiB-aligned address */
-	uint64_t thp_heads;	/* of thp: head pages, one per large folio whose head page
-				 * the task maps (through a PMD or a PTE); the PTE-mapped
-				 * folios' heads are thp_heads - thp_pmd / 512 */
-};
+/* The result of a scan, opaque: its figures are read with cgctl_inventory_get() and,
+ * per memory cgroup the pages are charged to, cgctl_inventory_group_get(). */
+struct cgctl_inventory;
 
 /* Figures that could not be determined; they read as 0 (never guessed). */
 #define CGCTL_INV_UNKNOWN_OWNER		(1u << 0)	/* PFNs hidden (opener lacks
@@ -343,27 +326,6 @@ struct cgctl_inv_group {
 							 * in file */
 #define CGCTL_INV_UNKNOWN_THP		(1u << 2)	/* no kpageflags: thp, thp_pmd */
 #define CGCTL_INV_UNKNOWN_MAPCOUNT	(1u << 3)	/* no kpagecount: anon_shared_mc2 */
-
-struct cgctl_inventory {
-	pid_t pid;
-	bool pfn_visible;	/* pagemap carried PFNs */
-	unsigned int unknown;	/* CGCTL_INV_UNKNOWN_* */
-	uint64_t present_pages;	/* resident pages (each physical page once), incl. zero */
-	uint64_t zero_pages;	/* mappings of the shared zero page: never charged, in no
-				 * group */
-	uint64_t swap_pages;	/* swapped-out entries (pagemap bit 62).  Their owner is not
-				 * visible from /proc (swap_cgroup is not exported); assume
-				 * them charged to task_cgroup (true unless the task moved
-				 * after swap-out without move charge) */
-	uint64_t virt_pages;	/* virtual pages walked (all VMAs) */
-	size_t n_vmas;
-	char *task_cgroup;	/* the task's memory cgroup now; NULL if unknown */
-	uint64_t task_ino;	/* its inode, 0 if unknown */
-	size_t n_groups;
-	struct cgctl_inv_group *groups;	/* descending by pages, then by ino */
-	size_t n_tasks;		/* tasks whose pages are counted (1 for a single scan) */
-	size_t gone_tasks;	/* tasks of cgctl_inventory_scan_tasks() that exited first */
-};
 
 #define CGCTL_INV_SINGLE_THREAD	(1u << 0)	/* accepted, no effect: always one thread */
 #define CGCTL_INV_NO_PATHS	(1u << 1)	/* do not resolve inodes to paths */
@@ -382,6 +344,39 @@ int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
 			 struct cgctl_inventory **ret, struct cgctl_error *e);
 /* Free a result of cgctl_inventory_scan (NULL is fine). */
 void cgctl_inventory_free(struct cgctl_inventory *inv);
+/*
+ * cgctl_inventory_get: the figure @key of the task(s) of @inv: "pid", "pfn_visible"
+ * (pagemap carried PFNs), "unknown" (CGCTL_INV_UNKNOWN_*), "present_pages" (resident,
+ * each physical page once, the zero page included), "zero_pages" (mappings of the
+ * shared zero page: never charged, in no group), "swap_pages" (swapped-out entries,
+ * assumed charged to the task's cgroup: swap_cgroup is not exported), "virt_pages"
+ * (walked), "vmas", "task_ino" (0: unknown), "groups" (their number), "tasks" (whose
+ * pages are counted), "gone_tasks" (exited first).  Returns: 0 and *@ret, -EINVAL (an
+ * unknown @key).
+ */
+int cgctl_inventory_get(const struct cgctl_inventory *inv, const char *key, uint64_t *ret);
+/* Returns: the task's memory cgroup now ("/a/b"), NULL if unknown. */
+const char *cgctl_inventory_task_cgroup(const struct cgctl_inventory *inv);
+/*
+ * cgctl_inventory_group_get: the figure @key of group @i of @inv (0 <= @i < "groups";
+ * descending by pages, then by inode), in base pages unless named otherwise: "ino" (the
+ * memcg inode as in /proc/kpagecgroup; 0: not charged), "pages" (all resident pages of
+ * the task charged there: the sum of the classes), "anon_exclusive" (mapped by this task
+ * only, pagemap bit 56), "anon_shared" (also mapped by others: COW after fork, KSM),
+ * "anon_shared_mc2" (of those, mapcount exactly 2: 2.6.35-3.4's move-charge test),
+ * "file" (page cache of regular files), "shmem" (shmem, tmpfs, SysV SHM,
+ * MAP_SHARED|MAP_ANONYMOUS), "thp" (of the above, in transparent huge or large
+ * folios), "thp_pmd" (of thp, anon pages of PMD-mapped 2 MiB folios: 3.5-6.12 move them
+ * as one unit; exact with the PAGEMAP_SCAN ioctl, 6.7+), "thp_heads" (head pages of the
+ * large folios whose head the task maps).  Figures a CGCTL_INV_UNKNOWN_* bit names read
+ * 0.  Returns: 0 and *@ret, -ERANGE (no group @i), -EINVAL (an unknown @key).
+ */
+int cgctl_inventory_group_get(const struct cgctl_inventory *inv, size_t i, const char *key,
+			      uint64_t *ret);
+/* Returns: the path of group @i in the memory hierarchy ("/" the root), NULL when the
+ * inode is found nowhere in it, the owner is unknown (CGCTL_INV_UNKNOWN_OWNER), or there
+ * is no group @i. */
+const char *cgctl_inventory_group_path(const struct cgctl_inventory *inv, size_t i);
 
 /* ===== end: kernel: page inventory ===== */
 

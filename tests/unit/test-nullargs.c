@@ -602,6 +602,28 @@ static void n_cgctl_inventory_group(void)
 	NOCRASH(cgctl_inventory_group(NULL, 0));
 }
 
+static void n_cgctl_inventory_get(void)
+{
+	WANT_EINVAL(cgctl_inventory_get(NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_inventory_get(NULL, "pid", &u64));
+}
+
+static void n_cgctl_inventory_task_cgroup(void)
+{
+	NOCRASH(cgctl_inventory_task_cgroup(NULL));
+}
+
+static void n_cgctl_inventory_group_get(void)
+{
+	WANT_EINVAL(cgctl_inventory_group_get(NULL, 0, NULL, NULL));
+	WANT_EINVAL(cgctl_inventory_group_get(NULL, 0, "pages", &u64));
+}
+
+static void n_cgctl_inventory_group_path(void)
+{
+	NOCRASH(cgctl_inventory_group_path(NULL, 0));
+}
+
 static void n_cgctl_bw_sim_new(void)
 {
 	WANT_EINVAL(cgctl_bw_sim_new(NULL, NULL));
@@ -1427,6 +1449,10 @@ static const struct ncase cases[] = {
 	C(cgctl_inventory_scan_tasks),
 	C(cgctl_inventory_free),
 	C(cgctl_inventory_group),
+	C(cgctl_inventory_get),
+	C(cgctl_inventory_task_cgroup),
+	C(cgctl_inventory_group_get),
+	C(cgctl_inventory_group_path),
 	C(cgctl_bw_sim_new),
 	C(cgctl_bw_sim_free),
 	C(cgctl_bw_sim_add_group),
