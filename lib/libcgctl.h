@@ -33,11 +33,15 @@ extern "C" {
 /* ===== core ===== */
 /* contexts, logging, kernel versions, units, exit codes */
 
-/* One line explaining the last failure, filled by functions that take it. */
+/* One line explaining the last failure, filled by functions that take it.  The caller
+ * sets size (CGCTL_ERROR_INIT); the library fills only a structure whose size it
+ * knows, and leaves one without it (or too small) as it is. */
 struct cgctl_error {
+	size_t size;	/* sizeof(struct cgctl_error) */
 	int err;	/* positive errno, 0 if none */
 	char msg[256];	/* "0.6 CPU exceeds parent /a's 0.5 CPU; ..." */
 };
+#define CGCTL_ERROR_INIT { .size = sizeof(struct cgctl_error) }
 
 struct cgctl_ctx;
 
@@ -85,8 +89,10 @@ void cgctl_set_log_priority(struct cgctl_ctx *ctx, int priority);
 /* ===== kernel: cgroupfs ===== */
 /* hierarchy discovery and confined cgroupfs access (lib/kernel) */
 
-/* A mounted cgroup hierarchy, as discovered (libcgroup) or read from a fixture's map. */
+/* A mounted cgroup hierarchy, as discovered (libcgroup) or read from a fixture's map;
+ * the library fills it, size included. */
 struct cgctl_mount {
+	size_t size;			/* sizeof(struct cgctl_mount) */
 	const char *path;		/* mount point without the root prefix */
 	const char *controllers;	/* "cpu,cpuacct"; v2: root's cgroup.controllers */
 	int version;			/* 1 or 2 */
@@ -261,8 +267,10 @@ int cgctl_unit_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
  * other value stops the walk and is returned as is.
  */
 
-/* One "key value" line of a flat keyed file (memory.stat, cpu.stat, memory.events). */
+/* One "key value" line of a flat keyed file (memory.stat, cpu.stat, memory.events); the
+ * library fills it, size included. */
 struct cgctl_kv {
+	size_t size;		/* sizeof(struct cgctl_kv) */
 	const char *key;	/* NUL-terminated, valid during the callback */
 	const char *value;	/* the value text, NUL-terminated */
 	uint64_t u;		/* the value, if has_u */

@@ -83,7 +83,7 @@ static int parse_fraction(struct cli *cli, const char *opt, const char *s, doubl
 
 static int read_trace(struct cli *cli, struct pred *p)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	char *buf;
 	size_t len;
 	int r = bw_read_file(cli, opt_trace, &buf, &len);
@@ -224,7 +224,7 @@ static int simulate(struct cli *cli, struct pred *p)
 		.record_periods = opt_timeline, .other_load_ppm = p->other_ppm,
 		.levels = &p->bw, .nlevels = 1, .nlist = p->threads,
 	};
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_bw_thread *th = calloc(p->threads, sizeof(*th));
 	int r;
 

@@ -109,7 +109,7 @@ static int set_via_systemd(struct cli *cli, const char *arg, const struct bw_tar
 			   const struct sd_route *sr, const struct cgctl_cpu_settings *old,
 			   const struct cgctl_bw_settings *bw)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_unit_knob k[2];
 	char max[48], burst[24];
 	struct cgctl_bw_tree tree;
@@ -169,7 +169,7 @@ static void say_detour(struct cli *cli, const struct bw_target *t,
 static int apply(struct cli *cli, const char *arg, const struct bw_target *t,
 		 const struct sd_route *sr)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_cpu_settings old;
 	struct cgctl_bw_applied res;
 	struct cgctl_bw_settings bw;

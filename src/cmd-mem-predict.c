@@ -243,7 +243,7 @@ static int parse_world(struct cli *cli, struct pred *p)
 
 static int run(struct cli *cli, struct pred *p)
 {
-	struct cgctl_error e = {0};
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_memhigh_run *r;
 	const struct cgctl_memhigh_sample *s;
 	int err;

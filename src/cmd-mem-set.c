@@ -441,7 +441,7 @@ static int locked(struct cli *cli, struct plan *pp)
 {
 	struct plan p = *pp;
 	struct cgctl_mem_applied res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	const char *path = p.arg;
 	struct sd_route sr;
 	int rc, r;

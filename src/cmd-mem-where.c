@@ -185,7 +185,7 @@ static size_t scan_all(struct cli *cli, const pid_t *pids, size_t n,
 	size_t failed = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		int r;
 
 		cli_progress(cli, "scanning %d (%zu/%zu)", (int)pids[i], i + 1, n);

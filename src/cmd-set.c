@@ -110,7 +110,7 @@ static int set_via_systemd(struct cli *cli, const char *path, const struct sd_ro
 {
 	struct cgctl_unit_knob k[CGCTL_SET_MAX];
 	char buf[CGCTL_SET_MAX][32];
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int rc = EXIT_OK, r;
 
 	for (size_t i = 0; i < n && !rc; i++)
@@ -165,7 +165,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	struct assignment *as;
 	struct cgctl_set_item *items;
 	struct cgctl_set_applied *res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct sd_route sr;
 	int rc = EXIT_OK, r;
 

@@ -212,7 +212,7 @@ static int emit_processes(struct cli *cli, const char *path)
 		long pid = strtol(p, &end, 10);
 		/* a thread group's comm and faults: the library reads them in /proc */
 		struct cgctl_taskstats ts = CGCTL_TASKSTATS_INIT;
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 
 		if (end == p)
 			break;
@@ -225,7 +225,7 @@ static int emit_processes(struct cli *cli, const char *path)
 					 e.msg[0] ? e.msg : cli_strerror(r));
 		}
 		if (!warned) {
-			struct cgctl_error de = { 0 };
+			struct cgctl_error de = CGCTL_ERROR_INIT;
 
 			if (cgctl_delayacct_enabled(cli->ctx, &de) == 0)
 				cli_warn(cli, "%s", de.msg[0] ? de.msg : "delay accounting is off: "

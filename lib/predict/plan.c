@@ -204,7 +204,7 @@ static int failed(struct plan *p, int i, int r, const bool *by_backend,
 		  struct cgctl_error *e)
 {
 	const struct cgctl_set_step *s = &p->s[i];
-	struct cgctl_error ue = { 0 };
+	struct cgctl_error ue = CGCTL_ERROR_INIT;
 	char eb[96], what[CGCTL_SET_OLD_MAX + 64], msg[512];
 	int upto = i;
 

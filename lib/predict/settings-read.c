@@ -265,7 +265,7 @@ CGCTL_EXPORT int cgctl_bw_tree_read(struct cgctl_ctx *ctx, const struct cgctl_mo
 int predict_bw_tree(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *target,
 		    struct cgctl_bw_tree *ret, struct cgctl_error *e)
 {
-	struct cgctl_error te = { 0 };
+	struct cgctl_error te = CGCTL_ERROR_INIT;
 	struct tree_walk w = { .ctx = ctx, .m = m, .target = target, .t = ret, .e = &te,
 			       .lenient = true };
 	char eb[96];

@@ -130,7 +130,7 @@ static int bw_configure(struct vrun *run, const struct cgctl_mount *m, const cha
 			size_t len)
 {
 	struct cgctl_bw_settings want = { quota_us, period_us, burst_us };
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_bw_applied res;
 	int err = cgctl_bw_apply(run->ctx, m, path, &want, &res, &e);
 

@@ -168,7 +168,7 @@ static void check_rows(const struct row *rows, size_t n, const enum cgctl_knob *
 		const struct row *r = &rows[i];
 		const char *back = r->unlimited ? r->unlimited : r->text;
 		struct cgctl_cgroup *cg;
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		uint64_t v = 0;
 		int rc;
 
@@ -260,7 +260,7 @@ END_TEST
 /* the setter is the executor's door: the v1 rule memory <= memsw refuses, nothing written */
 START_TEST(test_set_rules)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_cgroup *cg;
 
 	version = 1;

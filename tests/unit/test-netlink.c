@@ -602,7 +602,7 @@ START_TEST(taskstats_proc_fixture)
 	/* a struct without its size is refused before any socket is opened */
 	{
 		struct cgctl_taskstats bad = { 0 };
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 
 		ck_assert_int_eq(cgctl_taskstats_get(ctx, 42, true, &bad, &e), -EINVAL);
 		ck_assert_ptr_nonnull(strstr(e.msg, "CGCTL_TASKSTATS_INIT"));

@@ -33,7 +33,7 @@ static size_t sz;
 static bool b;
 static pid_t *pids;
 static const struct cgctl_mount *mp;
-static struct cgctl_error err;
+static struct cgctl_error err = CGCTL_ERROR_INIT;
 static _Alignas(64) unsigned char scratch[1 << 16];
 
 /* counts of the current case, in memory shared with the parent */

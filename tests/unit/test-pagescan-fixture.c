@@ -164,7 +164,7 @@ static struct cgctl_inventory *scan_in(struct cgctl_ctx *ctx, pid_t pid, unsigne
 				       int want)
 {
 	struct cgctl_inventory *inv = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r = cgctl_inventory_scan(ctx, pid, flags, &inv, &e);
 
 	ck_assert_msg(r == want, "scan: %d (%s)", r, e.msg);
@@ -292,7 +292,7 @@ static void check_full(unsigned int flags)
 static bool full_ok(struct cgctl_ctx *ctx)
 {
 	struct cgctl_inventory *inv = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	bool ok = cgctl_inventory_scan(ctx, PID, 0, &inv, &e) == 0 && inv->n_groups == 4 &&
 		  cgctl_inventory_group(inv, ino_a)->anon_exclusive == BIG &&
 		  cgctl_inventory_group(inv, ino_ab)->pages == 612 &&
@@ -716,7 +716,7 @@ static struct cgctl_inventory *scan_tasks(const pid_t *pids, size_t n, int want)
 {
 	struct cgctl_ctx *ctx = NULL;
 	struct cgctl_inventory *inv = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r;
 
 	ck_assert_int_eq(cgctl_new(&ctx, root), 0);

@@ -123,7 +123,7 @@ static void every_step(const char *path, struct cgctl_bw_settings want, int nwri
 	for (size_t k = 0; k < sizeof(errs) / sizeof(errs[0]); k++)
 		for (int step = 0; step < nwrites; step++) {
 			struct fault f = { 0, step, -1, errs[k], k == 3 };
-			struct cgctl_error e = { 0 };
+			struct cgctl_error e = CGCTL_ERROR_INIT;
 			struct cgctl_bw_applied res;
 			int r = bw_apply(path, want, &f, &res, &e);
 
@@ -143,7 +143,7 @@ static void every_step(const char *path, struct cgctl_bw_settings want, int nwri
 START_TEST(bw_detour_every_step)
 {
 	struct cgctl_bw_applied res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct fault f = { 0, -1, -1, 0 };
 
 	cpu_v1_tree();
@@ -174,7 +174,7 @@ END_TEST
 START_TEST(bw_rollback_fails_too)
 {
 	struct cgctl_bw_applied res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct fault f = { 0, 2, 3, EIO };
 	int r;
 
@@ -194,7 +194,7 @@ END_TEST
 START_TEST(bw_unchanged_not_written)
 {
 	struct cgctl_bw_applied res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct fault f = { 0, 0, -1, EIO };	/* any write would fail */
 
 	cpu_v1_tree();
@@ -212,7 +212,7 @@ START_TEST(bw_tree_skips_removed)
 	const struct cgctl_mount *m;
 	struct cgctl_bw_tree t;
 	struct cgctl_bw_applied res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct fault f = { 0, -1, -1, 0 };
 
 	cpu_v1_tree();
@@ -288,7 +288,7 @@ START_TEST(mem_v1_every_step)
 	for (size_t k = 0; k < 3; k++)
 		for (int step = 0; step < 4; step++) {
 			struct fault f = { 0, step, -1, errs[k] };
-			struct cgctl_error e = { 0 };
+			struct cgctl_error e = CGCTL_ERROR_INIT;
 			struct cgctl_mem_applied res;
 
 			ck_assert_int_eq(mem_apply(&want, which, &f, &res, &e), -errs[k]);
@@ -308,7 +308,7 @@ START_TEST(mem_v1_order)
 {
 	struct cgctl_mem_settings want = { .max = 3ULL << 30, .memsw_max = 4ULL << 30 };
 	struct fault f = { 0, -1, -1, 0 };
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_mem_applied res;
 
 	mem_v1_tree("1073741824", "2147483648");
@@ -355,7 +355,7 @@ START_TEST(mem_v2_every_step)
 	for (int step = 0; step < 10; step++) {
 		/* then each write fails after the kernel took it */
 		struct fault f = { 0, step % 5, -1, EIO, step >= 5 };
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		struct cgctl_mem_applied res;
 
 		ck_assert_int_eq(mem_apply(&want, which, &f, &res, &e), -EIO);
@@ -400,7 +400,7 @@ START_TEST(set_order_and_rollback)
 		int step = i < 8 ? i % 4 : 4;
 		struct fault f = { 0, step, -1, EBUSY, i >= 4 };
 		struct predict_writer wr = { faulty, &f };
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		struct cgctl_set_applied *res = calloc(1, sizeof(*res));
 
 		ck_assert_ptr_nonnull(res);
@@ -429,7 +429,7 @@ START_TEST(set_order_and_rollback)
 		};
 		struct fault f = { 0, -1, -1, 0 };
 		struct predict_writer wr = { faulty, &f };
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		struct cgctl_set_applied *res = calloc(1, sizeof(*res));
 
 		ck_assert_ptr_nonnull(res);

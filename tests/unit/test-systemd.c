@@ -263,7 +263,7 @@ END_TEST
 START_TEST(apply_checks_first)
 {
 	struct cgctl_ctx *ctx = tree(true);
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	const struct cgctl_mount *m;
 	struct cgctl_unit u;
 	struct cgctl_unit_knob k[2] = {
