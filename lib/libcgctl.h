@@ -202,13 +202,16 @@ const char *cgctl_knob_file(size_t i);
 /* ===== kernel: systemd ===== */
 /* units that own cgroups, delegation, and systemd's D-Bus API (lib/kernel/systemd*.c) */
 
-/* The systemd unit that owns a cgroup. */
+/* The systemd unit that owns a cgroup: the caller sets size (CGCTL_UNIT_INIT), the
+ * library fills the rest. */
 struct cgctl_unit {
+	size_t size;		/* sizeof(struct cgctl_unit) */
 	char name[256];		/* as systemd names it: "system-serial\x2dgetty.slice" */
 	char cgroup[4096];	/* the unit's own cgroup: "/system.slice/hog.service" */
 	bool below;		/* the path asked for is below the unit's own cgroup */
 	bool delegated;		/* the unit's cgroup carries trusted.delegate=1 */
 };
+#define CGCTL_UNIT_INIT { .size = sizeof(struct cgctl_unit) }
 /* Returns: true when PID 1 is systemd, as sd_booted() decides it (the directory
  * /run/systemd/system below the root prefix); false for @ctx NULL.  cgctl's delegated
  * scopes (validate, bench, --self) start only then. */
@@ -217,8 +220,8 @@ bool cgctl_systemd_booted(struct cgctl_ctx *ctx);
  * cgctl_cgroup_unit: the unit that owns @path of hierarchy @m on a host whose PID 1 is
  * systemd, by the path's names (systemd's cg_path_get_unit()), and whether the unit's
  * cgroup is delegated (its trusted.delegate or user.delegate extended attribute is "1").
- * Returns: 1 and @u filled, 0 when systemd does not run (nothing owns it), -EINVAL,
- * -ENOENT (no such cgroup), -errno.
+ * Returns: 1 and @u filled, 0 when systemd does not run (nothing owns it), -EINVAL (also
+ * @u without its size), -ENOENT (no such cgroup), -errno.
  */
 int cgctl_cgroup_unit(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		      struct cgctl_unit *u);
@@ -232,12 +235,17 @@ enum cgctl_writer {
 /* Returns: the writer of @u's cgroup settings (@u NULL: CGCTL_WRITER_DIRECT). */
 enum cgctl_writer cgctl_unit_writer(const struct cgctl_unit *u);
 
-/* One interface file value for a unit, and how it was applied. */
+/* One interface file value for a unit, and how it was applied; each with its size
+ * (CGCTL_UNIT_KNOB()). */
 struct cgctl_unit_knob {
+	size_t size;		/* sizeof(struct cgctl_unit_knob) */
 	const char *file;	/* "cpu.max", "memory.high", "cpu.max.burst" */
 	const char *value;	/* as the file takes it: "20000 100000", "512M"->bytes, "max" */
 	const char *how;	/* set by cgctl_unit_apply(): "systemd" or "direct" */
 };
+#define CGCTL_UNIT_KNOB(f, v) \
+	((struct cgctl_unit_knob){ .size = sizeof(struct cgctl_unit_knob), .file = (f), \
+				   .value = (v), .how = NULL })
 #define CGCTL_UNIT_PERSISTENT	(1u << 0)	/* survive a reboot (runtime=false) */
 #define CGCTL_UNIT_CHECK_ONLY	(1u << 1)	/* check the values, set each how, no more */
 /*
@@ -248,8 +256,9 @@ struct cgctl_unit_knob {
  * CGCTL_UNIT_PERSISTENT), the others (cpu.max.burst on systemd 252) written directly
  * afterwards.  Every value is checked before anything changes; when a direct write
  * fails, the properties set are set back to the values the files held.
- * Returns: the number of knobs applied, -EINVAL (a value, in @e), -ENOTCONN (no system
- * bus), -EOPNOTSUPP (with a root prefix), or the failure's -errno (@e names it).
+ * Returns: the number of knobs applied, -EINVAL (a value or a knob without its size,
+ * in @e), -ENOTCONN (no system bus), -EOPNOTSUPP (with a root prefix), or the
+ * failure's -errno (@e names it).
  */
 int cgctl_unit_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 		     const struct cgctl_unit *u, struct cgctl_unit_knob *knobs, size_t n,

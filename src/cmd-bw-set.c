@@ -129,12 +129,12 @@ static int set_via_systemd(struct cli *cli, const char *arg, const struct bw_tar
 	else
 		snprintf(max, sizeof(max), "%llu %llu", (unsigned long long)bw->quota_us,
 			 (unsigned long long)bw->period_us);
-	k[n++] = (struct cgctl_unit_knob){ "cpu.max", max, NULL };
+	k[n++] = CGCTL_UNIT_KNOB("cpu.max", max);
 	if (bw->burst_us != old->bw.burst_us) {
 		if (!(old->present & CGCTL_CPUSET_BURST))
 			return cli_error(cli, arg, -EOPNOTSUPP, "this kernel has no cpu.max.burst");
 		snprintf(burst, sizeof(burst), "%llu", (unsigned long long)bw->burst_us);
-		k[n++] = (struct cgctl_unit_knob){ "cpu.max.burst", burst, NULL };
+		k[n++] = CGCTL_UNIT_KNOB("cpu.max.burst", burst);
 	}
 	rc = sd_route_apply(cli, arg, t->m, sr, k, n);
 	if (rc)

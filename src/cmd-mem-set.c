@@ -346,7 +346,7 @@ static int via_systemd(struct cli *cli, struct plan *p, const struct sd_route *s
 			snprintf(w->value, sizeof(w->value), "max");
 		else
 			snprintf(w->value, sizeof(w->value), "%llu", (unsigned long long)v);
-		k[n++] = (struct cgctl_unit_knob){ w->file, w->value, NULL };
+		k[n++] = CGCTL_UNIT_KNOB(w->file, w->value);
 		res.n++;
 	}
 	rc = sd_route_apply(cli, p->arg, p->m, sr, k, n);

@@ -90,7 +90,7 @@ static int knob_value(struct cli *cli, const struct cgctl_set_item *it, char *bu
 {
 	uint64_t v;
 
-	*k = (struct cgctl_unit_knob){ it->file, it->value, NULL };
+	*k = CGCTL_UNIT_KNOB(it->file, it->value);
 	if (strncmp(it->file, "memory.", 7) || !strcmp(it->file, "memory.oom.group"))
 		return EXIT_OK;
 	if (cgctl_parse_size(it->value, &v) < 0)

@@ -528,7 +528,7 @@ static int row_missing(struct cli *cli, const struct stat_row *row)
 static void unit_of(struct stat_run *sr, const struct stat_row *row, char *out, size_t len)
 {
 	const struct cgctl_mount *m = sr->mm ? sr->mm : sr->cm;
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 
 	out[0] = '\0';
 	/* asked once a run: without systemd no row has a unit (2,000 rows: 4,000 system

@@ -26,6 +26,7 @@ int sd_route(struct cli *cli, const char *arg, const struct cgctl_mount *m,
 	int k;
 
 	r->via_systemd = false;
+	r->unit = (struct cgctl_unit)CGCTL_UNIT_INIT;
 	if (opt_force)
 		return EXIT_OK;
 	k = cgctl_cgroup_unit(cli->ctx, m, path, &r->unit);

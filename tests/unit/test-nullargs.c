@@ -1330,7 +1330,7 @@ static void n_cgctl_systemd_booted(void)
 
 static void n_cgctl_cgroup_unit(void)
 {
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 
 	WANT_EINVAL(cgctl_cgroup_unit(NULL, mem, "/", &u));
 	WANT_EINVAL(cgctl_cgroup_unit(ctx, NULL, "/", &u));
@@ -1345,8 +1345,8 @@ static void n_cgctl_unit_writer(void)
 
 static void n_cgctl_unit_apply(void)
 {
-	struct cgctl_unit u;
-	struct cgctl_unit_knob k = { "cpu.max", "max 100000", NULL };
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
+	struct cgctl_unit_knob k = CGCTL_UNIT_KNOB("cpu.max", "max 100000");
 
 	memset(&u, 0, sizeof(u));
 	WANT_EINVAL(cgctl_unit_apply(NULL, mem, &u, &k, 1, 0, NULL));
