@@ -1135,6 +1135,7 @@ uint32_t cgctl_bw_era_since(enum cgctl_bw_feature f);
 #define CGCTL_CPUSET_DEFAULT	(1u << 1)	/* no cpu.max (the v2 root): the kernel's
 						 * default, unlimited with a 100 ms period */
 struct cgctl_cpu_settings {
+	size_t size;			/* sizeof(struct cgctl_cpu_settings): set by the reader */
 	int version;
 	struct cgctl_bw_settings bw;	/* quota CGCTL_BW_INF: unlimited; burst 0 if absent */
 	unsigned int present;		/* CGCTL_CPUSET_* */
@@ -1175,6 +1176,7 @@ void cgctl_bw_tree_free(struct cgctl_bw_tree *t);
 #define CGCTL_MEMSET_SWAP	(1u << 8)	/* v2 memory.swap.max */
 #define CGCTL_MEMSET_OOMGROUP	(1u << 9)	/* v2 memory.oom.group */
 struct cgctl_mem_settings {
+	size_t size;			/* sizeof(struct cgctl_mem_settings): set by the reader */
 	int version;
 	uint64_t max, memsw_max, soft, high, low, min, swap_max;	/* bytes; UINT64_MAX:
 						 * unlimited ("max", v1 "-1") */

@@ -56,6 +56,7 @@ CGCTL_EXPORT int cgctl_cpu_settings_read(struct cgctl_ctx *ctx, const struct cgc
 					 const char *path, struct cgctl_cpu_settings *ret)
 {
 	struct cgctl_cpu_settings s = {
+		.size = sizeof(s),
 		.version = m ? m->version : 0,
 		.bw = { CGCTL_BW_INF, 100000, 0 },
 	};
@@ -345,6 +346,7 @@ CGCTL_EXPORT int cgctl_mem_settings_read(struct cgctl_ctx *ctx, const struct cgc
 					 const char *path, struct cgctl_mem_settings *ret)
 {
 	struct cgctl_mem_settings s = {
+		.size = sizeof(s),
 		.version = m ? m->version : 0,
 		.max = UINT64_MAX, .memsw_max = UINT64_MAX, .soft = UINT64_MAX,
 		.high = UINT64_MAX, .swap_max = UINT64_MAX,

@@ -300,6 +300,7 @@ START_TEST(test_one_reader)
 	ck_assert_msg(ms.max == UINT64_MAX, "settings read %llu", (unsigned long long)ms.max);
 	ck_assert(ms.soft == UINT64_MAX);
 	ck_assert(ms.memsw_max == 4194304);
+	ck_assert_uint_eq(ms.size, sizeof(ms));
 	cgctl_cgroup_unref(cg);
 	teardown();
 }
