@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 		.nlist = NTHR,
 	};
 	struct cgctl_bw_thread th[NTHR];
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	bool bursty;
 	double t0;
 	int r;

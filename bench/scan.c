@@ -389,7 +389,7 @@ static double run_inventory(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags
 			    unsigned long *pages, double *cpu)
 {
 	struct cgctl_inventory *inv = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	double c = cpu_ms(), t = now_ms();
 	int r = cgctl_inventory_scan(ctx, pid, flags, &inv, &e);
 

@@ -62,6 +62,31 @@ int cgctl_parse_mountinfo(const char *buf, size_t len, cgctl_mountinfo_fn fn, vo
  */
 int cgctl_parse_proc_cgroup(const char *buf, size_t len, const char *controller,
 			    char **ret, bool *deleted);
+/* cpu.stat of either version (and v1 cpuacct), normalised to nanoseconds. */
+#define CGCTL_CPU_STAT_USAGE		(1u << 0)	/* usage_ns */
+#define CGCTL_CPU_STAT_USER		(1u << 1)	/* user_ns */
+#define CGCTL_CPU_STAT_SYSTEM		(1u << 2)	/* system_ns */
+#define CGCTL_CPU_STAT_NR_PERIODS	(1u << 3)
+#define CGCTL_CPU_STAT_NR_THROTTLED	(1u << 4)
+#define CGCTL_CPU_STAT_THROTTLED	(1u << 5)	/* throttled_ns */
+#define CGCTL_CPU_STAT_NR_BURSTS	(1u << 6)	/* CGCTL_BW_FEAT_BURST_STATS */
+#define CGCTL_CPU_STAT_BURST		(1u << 7)	/* burst_ns (CGCTL_BW_FEAT_BURST_STATS) */
+struct cgctl_cpu_stat {
+	uint64_t usage_ns, user_ns, system_ns;
+	uint64_t nr_periods, nr_throttled, throttled_ns;
+	uint64_t nr_bursts, burst_ns;
+	unsigned int present;		/* CGCTL_CPU_STAT_* of the fields that were read */
+};
+/*
+ * cgctl_parse_cpu_stat: fill @st from a cpu.stat buffer of hierarchy @version (1:
+ * throttled_time/burst_time in ns; 2: *_usec).  Fields not in the file keep their value
+ * and flag, so v1 cpu.stat and cpuacct files can be merged into one @st; unknown keys
+ * are ignored.  For the cgroup snapshot and the cpubw reader: callers read these
+ * figures with cgctl_cgroup_stat_get().
+ * Returns: 0, -EINVAL (bad @version, malformed file), -ERANGE.
+ */
+int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
+			 struct cgctl_cpu_stat *st);
 int cgctl_parse_keyed_s64(const char *buf, size_t len, const char *key, int64_t *ret);
 /* A file holding one decimal u64 (memory.current, cpuacct.usage), optional trailing
  * newline.  Returns: 0, -EINVAL, -ERANGE. */
@@ -107,6 +132,7 @@ struct cgctl_psi {
 						 * memory.current (usage reads 0) */
 #define CGCTL_MEMSTAT_HIGH	(1u << 6)	/* v2 memory.high */
 #define CGCTL_MEMSTAT_PRESSURE	(1u << 7)	/* v2 memory.pressure (PSI on) */
+#define CGCTL_MEMSTAT_MEMSW_PEAK	(1u << 8)	/* v1 memsw.max_usage_in_bytes */
 struct cgctl_memstat {
 	int version;
 	uint64_t usage;		/* bytes: usage_in_bytes / memory.current */
@@ -114,6 +140,7 @@ struct cgctl_memstat {
 	uint64_t failcnt;
 	uint64_t peak;		/* bytes */
 	uint64_t memsw_usage, memsw_limit, memsw_failcnt;
+	uint64_t memsw_peak;	/* bytes: v1 memsw.max_usage_in_bytes */
 	uint64_t swap_usage, swap_limit;
 	uint64_t events_max, events_oom, events_oom_kill;
 	uint64_t events_low, events_high;	/* v2 memory.events, with the above */
@@ -198,6 +225,50 @@ int cgctl_psi_parse(const char *buf, size_t len, struct cgctl_psi *ret);
 int cgctl_mem_events_parse(const char *buf, size_t len, struct cgctl_mem_events *ret);
 
 /* ===== kernel: page inventory ===== */
+/* The layouts behind the opaque struct cgctl_inventory (lib/kernel/pagescan-get.c reads
+ * them for callers). */
+struct cgctl_inv_group {
+	uint64_t ino;		/* memcg inode as in /proc/kpagecgroup; 0: not charged */
+	char *path;		/* "/a/b" in the memory hierarchy ("/" root); NULL: inode not
+				 * found there, or owner unknown (CGCTL_INV_UNKNOWN_OWNER) */
+	uint64_t pages;		/* all resident pages of the task charged here (sum below) */
+	uint64_t anon_exclusive;	/* anon, mapped by this task only (pagemap bit 56) */
+	uint64_t anon_shared;	/* anon, also mapped by others (COW after fork, KSM) */
+	uint64_t anon_shared_mc2;	/* of anon_shared: mapcount exactly 2 (2.6.35-3.4's
+					 * move-charge test "mapcount <= 2") */
+	uint64_t file;		/* page cache of regular files (not shmem) */
+	uint64_t shmem;		/* shmem/tmpfs, SysV SHM, MAP_SHARED|MAP_ANONYMOUS */
+	uint64_t thp;		/* of the above: pages in transparent huge/large folios */
+	uint64_t thp_pmd;	/* of thp: anon pages of PMD-mapped 2 MiB folios (3.5-6.12 move
+				 * them as one unit, PTE-mapped parts of large folios are
+				 * skipped).  Exact with the PAGEMAP_SCAN ioctl (6.7+); else
+				 * whole folios mapped at one 2 MiB-aligned address */
+	uint64_t thp_heads;	/* of thp: head pages, one per large folio whose head page
+				 * the task maps (through a PMD or a PTE); the PTE-mapped
+				 * folios' heads are thp_heads - thp_pmd / 512 */
+};
+
+struct cgctl_inventory {
+	pid_t pid;
+	bool pfn_visible;	/* pagemap carried PFNs */
+	unsigned int unknown;	/* CGCTL_INV_UNKNOWN_* */
+	uint64_t present_pages;	/* resident pages (each physical page once), incl. zero */
+	uint64_t zero_pages;	/* mappings of the shared zero page: never charged, in no
+				 * group */
+	uint64_t swap_pages;	/* swapped-out entries (pagemap bit 62).  Their owner is not
+				 * visible from /proc (swap_cgroup is not exported); assume
+				 * them charged to task_cgroup (true unless the task moved
+				 * after swap-out without move charge) */
+	uint64_t virt_pages;	/* virtual pages walked (all VMAs) */
+	size_t n_vmas;
+	char *task_cgroup;	/* the task's memory cgroup now; NULL if unknown */
+	uint64_t task_ino;	/* its inode, 0 if unknown */
+	size_t n_groups;
+	struct cgctl_inv_group *groups;	/* descending by pages, then by ino */
+	size_t n_tasks;		/* tasks whose pages are counted (1 for a single scan) */
+	size_t gone_tasks;	/* tasks of cgctl_inventory_scan_tasks() that exited first */
+};
+
 /*
  * cgctl_inventory_scan_tasks: the union of the resident pages of @n_pids tasks (a process
  * tree): each physical page counted once however many of them map it, so the figures are
@@ -215,6 +286,10 @@ const struct cgctl_inv_group *cgctl_inventory_group(const struct cgctl_inventory
 						    uint64_t ino);
 
 /* ===== kernel: netlink ===== */
+/* cgctl_taskstats_get()'s /proc half: a thread group's comm, minflt and majflt from
+ * /proc/@pid/stat below @ctx's root into @ts (left as they are when it cannot be read). */
+void cgctl_taskstats_proc(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_taskstats *ts);
+
 enum cgctl_procev_what {
 	CGCTL_PROCEV_OTHER = 0,	/* an event we do not decode (uid, comm, ptrace, ...) */
 	CGCTL_PROCEV_FORK,
@@ -611,6 +686,39 @@ int cgctl_procrss_parse_stat(const char *buf, struct cgctl_procrss *r);
 int cgctl_zoneinfo_parse(const char *buf, struct cgctl_zoneinfo **ret);
 
 /* ===== predict: memory and moves ===== */
+/* Counters of one memory cgroup, v1 or v2 names, in bytes (failcnt: a count).  A value
+ * the kernel prints as unlimited ("max", PAGE_COUNTER_MAX, "-1") and a file that does
+ * not exist both read UINT64_MAX; `present` tells which files existed. */
+struct cgctl_mem_counters {
+	unsigned int present;		/* CGCTL_MEMC_* of the files that were read */
+	bool present_memsw;		/* v1 memory.memsw.* or v2 memory.swap.* exist */
+	uint64_t usage;			/* usage_in_bytes / memory.current */
+	uint64_t limit;			/* limit_in_bytes / memory.max */
+	uint64_t failcnt;		/* v1 failcnt (v2: absent) */
+	uint64_t max_usage;		/* max_usage_in_bytes / memory.peak (5.19+) */
+	uint64_t soft_limit;		/* v1 soft_limit_in_bytes */
+	uint64_t memsw_usage;		/* memsw.usage_in_bytes / memory.swap.current */
+	uint64_t memsw_limit;		/* memsw.limit_in_bytes / memory.swap.max */
+	uint64_t memsw_failcnt;		/* v1 memsw.failcnt */
+	uint64_t memsw_max_usage;	/* memsw.max_usage_in_bytes / memory.swap.peak */
+	uint64_t move_charge;		/* v1 move_charge_at_immigrate */
+};
+#define CGCTL_MEMC_LIMIT	(1u << 0)
+#define CGCTL_MEMC_FAILCNT	(1u << 1)
+#define CGCTL_MEMC_MAX_USAGE	(1u << 2)
+#define CGCTL_MEMC_SOFT_LIMIT	(1u << 3)
+#define CGCTL_MEMC_MOVE_CHARGE	(1u << 4)
+#define CGCTL_MEMC_USAGE	(1u << 5)
+/*
+ * cgctl_mem_counters_read: the counters of @path in the memory hierarchy @m, to seed
+ * the memcg model (cgctl_mem_model_init(), the move plan); `cgctl` and validate read
+ * the same files through cgctl_cgroup_stat_get() and the knob getters.
+ * Returns: 0, or -errno when the usage file cannot be read (-ENOENT: no such cgroup);
+ * the other files are optional.  The v2 root has none of the counter files: 0, with
+ * usage UINT64_MAX and CGCTL_MEMC_USAGE not in `present`.
+ */
+int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			    const char *path, struct cgctl_mem_counters *c);
 /*
  * cgctl_mem_model_node: the model id of @path, adding it and its missing ancestors, each
  * seeded from cgctl_mem_counters_read() (usage, limit, peak, failcnt of memory and

@@ -33,11 +33,15 @@ extern "C" {
 /* ===== core ===== */
 /* contexts, logging, kernel versions, units, exit codes */
 
-/* One line explaining the last failure, filled by functions that take it. */
+/* One line explaining the last failure, filled by functions that take it.  The caller
+ * sets size (CGCTL_ERROR_INIT); the library fills only a structure whose size it
+ * knows, and leaves one without it (or too small) as it is. */
 struct cgctl_error {
+	size_t size;	/* sizeof(struct cgctl_error) */
 	int err;	/* positive errno, 0 if none */
 	char msg[256];	/* "0.6 CPU exceeds parent /a's 0.5 CPU; ..." */
 };
+#define CGCTL_ERROR_INIT { .size = sizeof(struct cgctl_error) }
 
 struct cgctl_ctx;
 
@@ -85,8 +89,10 @@ void cgctl_set_log_priority(struct cgctl_ctx *ctx, int priority);
 /* ===== kernel: cgroupfs ===== */
 /* hierarchy discovery and confined cgroupfs access (lib/kernel) */
 
-/* A mounted cgroup hierarchy, as discovered (libcgroup) or read from a fixture's map. */
+/* A mounted cgroup hierarchy, as discovered (libcgroup) or read from a fixture's map;
+ * the library fills it, size included. */
 struct cgctl_mount {
+	size_t size;			/* sizeof(struct cgctl_mount) */
 	const char *path;		/* mount point without the root prefix */
 	const char *controllers;	/* "cpu,cpuacct"; v2: root's cgroup.controllers */
 	int version;			/* 1 or 2 */
@@ -196,13 +202,16 @@ const char *cgctl_knob_file(size_t i);
 /* ===== kernel: systemd ===== */
 /* units that own cgroups, delegation, and systemd's D-Bus API (lib/kernel/systemd*.c) */
 
-/* The systemd unit that owns a cgroup. */
+/* The systemd unit that owns a cgroup: the caller sets size (CGCTL_UNIT_INIT), the
+ * library fills the rest. */
 struct cgctl_unit {
+	size_t size;		/* sizeof(struct cgctl_unit) */
 	char name[256];		/* as systemd names it: "system-serial\x2dgetty.slice" */
 	char cgroup[4096];	/* the unit's own cgroup: "/system.slice/hog.service" */
 	bool below;		/* the path asked for is below the unit's own cgroup */
 	bool delegated;		/* the unit's cgroup carries trusted.delegate=1 */
 };
+#define CGCTL_UNIT_INIT { .size = sizeof(struct cgctl_unit) }
 /* Returns: true when PID 1 is systemd, as sd_booted() decides it (the directory
  * /run/systemd/system below the root prefix); false for @ctx NULL.  cgctl's delegated
  * scopes (validate, bench, --self) start only then. */
@@ -211,8 +220,8 @@ bool cgctl_systemd_booted(struct cgctl_ctx *ctx);
  * cgctl_cgroup_unit: the unit that owns @path of hierarchy @m on a host whose PID 1 is
  * systemd, by the path's names (systemd's cg_path_get_unit()), and whether the unit's
  * cgroup is delegated (its trusted.delegate or user.delegate extended attribute is "1").
- * Returns: 1 and @u filled, 0 when systemd does not run (nothing owns it), -EINVAL,
- * -ENOENT (no such cgroup), -errno.
+ * Returns: 1 and @u filled, 0 when systemd does not run (nothing owns it), -EINVAL (also
+ * @u without its size), -ENOENT (no such cgroup), -errno.
  */
 int cgctl_cgroup_unit(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *path,
 		      struct cgctl_unit *u);
@@ -226,12 +235,17 @@ enum cgctl_writer {
 /* Returns: the writer of @u's cgroup settings (@u NULL: CGCTL_WRITER_DIRECT). */
 enum cgctl_writer cgctl_unit_writer(const struct cgctl_unit *u);
 
-/* One interface file value for a unit, and how it was applied. */
+/* One interface file value for a unit, and how it was applied; each with its size
+ * (CGCTL_UNIT_KNOB()). */
 struct cgctl_unit_knob {
+	size_t size;		/* sizeof(struct cgctl_unit_knob) */
 	const char *file;	/* "cpu.max", "memory.high", "cpu.max.burst" */
 	const char *value;	/* as the file takes it: "20000 100000", "512M"->bytes, "max" */
 	const char *how;	/* set by cgctl_unit_apply(): "systemd" or "direct" */
 };
+#define CGCTL_UNIT_KNOB(f, v) \
+	((struct cgctl_unit_knob){ .size = sizeof(struct cgctl_unit_knob), .file = (f), \
+				   .value = (v), .how = NULL })
 #define CGCTL_UNIT_PERSISTENT	(1u << 0)	/* survive a reboot (runtime=false) */
 #define CGCTL_UNIT_CHECK_ONLY	(1u << 1)	/* check the values, set each how, no more */
 /*
@@ -242,8 +256,9 @@ struct cgctl_unit_knob {
  * CGCTL_UNIT_PERSISTENT), the others (cpu.max.burst on systemd 252) written directly
  * afterwards.  Every value is checked before anything changes; when a direct write
  * fails, the properties set are set back to the values the files held.
- * Returns: the number of knobs applied, -EINVAL (a value, in @e), -ENOTCONN (no system
- * bus), -EOPNOTSUPP (with a root prefix), or the failure's -errno (@e names it).
+ * Returns: the number of knobs applied, -EINVAL (a value or a knob without its size,
+ * in @e), -ENOTCONN (no system bus), -EOPNOTSUPP (with a root prefix), or the
+ * failure's -errno (@e names it).
  */
 int cgctl_unit_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 		     const struct cgctl_unit *u, struct cgctl_unit_knob *knobs, size_t n,
@@ -261,8 +276,10 @@ int cgctl_unit_apply(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
  * other value stops the walk and is returned as is.
  */
 
-/* One "key value" line of a flat keyed file (memory.stat, cpu.stat, memory.events). */
+/* One "key value" line of a flat keyed file (memory.stat, cpu.stat, memory.events); the
+ * library fills it, size included. */
 struct cgctl_kv {
+	size_t size;		/* sizeof(struct cgctl_kv) */
 	const char *key;	/* NUL-terminated, valid during the callback */
 	const char *value;	/* the value text, NUL-terminated */
 	uint64_t u;		/* the value, if has_u */
@@ -279,30 +296,6 @@ int cgctl_parse_keyed(const char *buf, size_t len, cgctl_kv_fn fn, void *data);
 /* Look up @key (first match).  Returns: 0, -ENOENT (absent), -EINVAL (malformed file,
  * or the value is not a number of that type), -ERANGE (does not fit). */
 int cgctl_parse_keyed_u64(const char *buf, size_t len, const char *key, uint64_t *ret);
-
-/* cpu.stat of either version (and v1 cpuacct), normalised to nanoseconds. */
-#define CGCTL_CPU_STAT_USAGE		(1u << 0)	/* usage_ns */
-#define CGCTL_CPU_STAT_USER		(1u << 1)	/* user_ns */
-#define CGCTL_CPU_STAT_SYSTEM		(1u << 2)	/* system_ns */
-#define CGCTL_CPU_STAT_NR_PERIODS	(1u << 3)
-#define CGCTL_CPU_STAT_NR_THROTTLED	(1u << 4)
-#define CGCTL_CPU_STAT_THROTTLED	(1u << 5)	/* throttled_ns */
-#define CGCTL_CPU_STAT_NR_BURSTS	(1u << 6)	/* CGCTL_BW_FEAT_BURST_STATS */
-#define CGCTL_CPU_STAT_BURST		(1u << 7)	/* burst_ns (CGCTL_BW_FEAT_BURST_STATS) */
-struct cgctl_cpu_stat {
-	uint64_t usage_ns, user_ns, system_ns;
-	uint64_t nr_periods, nr_throttled, throttled_ns;
-	uint64_t nr_bursts, burst_ns;
-	unsigned int present;		/* CGCTL_CPU_STAT_* of the fields that were read */
-};
-/*
- * cgctl_parse_cpu_stat: fill @st from a cpu.stat buffer of hierarchy @version (1:
- * throttled_time/burst_time in ns; 2: *_usec).  Fields not in the file keep their value
- * and flag, so v1 cpu.stat and cpuacct files can be merged into one @st; unknown keys
- * are ignored.  Returns: 0, -EINVAL (bad @version, malformed file), -ERANGE.
- */
-int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
-			 struct cgctl_cpu_stat *st);
 
 /*
  * cgctl_parse_mem_limit: memory.max/high/low/min/swap.max ("max" or bytes) and v1
@@ -339,26 +332,9 @@ int cgctl_lru_gen_read(struct cgctl_ctx *ctx, bool *on);
  * not RSS).  kpagecgroup reports the nearest online ancestor for pages of a removed
  * cgroup and the hierarchy root for pages charged to the root memcg.
  */
-struct cgctl_inv_group {
-	uint64_t ino;		/* memcg inode as in /proc/kpagecgroup; 0: not charged */
-	char *path;		/* "/a/b" in the memory hierarchy ("/" root); NULL: inode not
-				 * found there, or owner unknown (CGCTL_INV_UNKNOWN_OWNER) */
-	uint64_t pages;		/* all resident pages of the task charged here (sum below) */
-	uint64_t anon_exclusive;	/* anon, mapped by this task only (pagemap bit 56) */
-	uint64_t anon_shared;	/* anon, also mapped by others (COW after fork, KSM) */
-	uint64_t anon_shared_mc2;	/* of anon_shared: mapcount exactly 2 (2.6.35-3.4's
-					 * move-charge test "mapcount <= 2") */
-	uint64_t file;		/* page cache of regular files (not shmem) */
-	uint64_t shmem;		/* shmem/tmpfs, SysV SHM, MAP_SHARED|MAP_ANONYMOUS */
-	uint64_t thp;		/* of the above: pages in transparent huge/large folios */
-	uint64_t thp_pmd;	/* of thp: anon pages of PMD-mapped 2 MiB folios (3.5-6.12 move
-				 * them as one unit, PTE-mapped parts of large folios are
-				 * skipped).  Exact with the PAGEMAP_SCAN ioctl (6.7+); else
-				 * whole folios mapped at one 2 MiB-aligned address */
-	uint64_t thp_heads;	/* of thp: head pages, one per large folio whose head page
-				 * the task maps (through a PMD or a PTE); the PTE-mapped
-				 * folios' heads are thp_heads - thp_pmd / 512 */
-};
+/* The result of a scan, opaque: its figures are read with cgctl_inventory_get() and,
+ * per memory cgroup the pages are charged to, cgctl_inventory_group_get(). */
+struct cgctl_inventory;
 
 /* Figures that could not be determined; they read as 0 (never guessed). */
 #define CGCTL_INV_UNKNOWN_OWNER		(1u << 0)	/* PFNs hidden (opener lacks
@@ -367,27 +343,6 @@ struct cgctl_inv_group {
 							 * in file */
 #define CGCTL_INV_UNKNOWN_THP		(1u << 2)	/* no kpageflags: thp, thp_pmd */
 #define CGCTL_INV_UNKNOWN_MAPCOUNT	(1u << 3)	/* no kpagecount: anon_shared_mc2 */
-
-struct cgctl_inventory {
-	pid_t pid;
-	bool pfn_visible;	/* pagemap carried PFNs */
-	unsigned int unknown;	/* CGCTL_INV_UNKNOWN_* */
-	uint64_t present_pages;	/* resident pages (each physical page once), incl. zero */
-	uint64_t zero_pages;	/* mappings of the shared zero page: never charged, in no
-				 * group */
-	uint64_t swap_pages;	/* swapped-out entries (pagemap bit 62).  Their owner is not
-				 * visible from /proc (swap_cgroup is not exported); assume
-				 * them charged to task_cgroup (true unless the task moved
-				 * after swap-out without move charge) */
-	uint64_t virt_pages;	/* virtual pages walked (all VMAs) */
-	size_t n_vmas;
-	char *task_cgroup;	/* the task's memory cgroup now; NULL if unknown */
-	uint64_t task_ino;	/* its inode, 0 if unknown */
-	size_t n_groups;
-	struct cgctl_inv_group *groups;	/* descending by pages, then by ino */
-	size_t n_tasks;		/* tasks whose pages are counted (1 for a single scan) */
-	size_t gone_tasks;	/* tasks of cgctl_inventory_scan_tasks() that exited first */
-};
 
 #define CGCTL_INV_SINGLE_THREAD	(1u << 0)	/* accepted, no effect: always one thread */
 #define CGCTL_INV_NO_PATHS	(1u << 1)	/* do not resolve inodes to paths */
@@ -406,6 +361,39 @@ int cgctl_inventory_scan(struct cgctl_ctx *ctx, pid_t pid, unsigned int flags,
 			 struct cgctl_inventory **ret, struct cgctl_error *e);
 /* Free a result of cgctl_inventory_scan (NULL is fine). */
 void cgctl_inventory_free(struct cgctl_inventory *inv);
+/*
+ * cgctl_inventory_get: the figure @key of the task(s) of @inv: "pid", "pfn_visible"
+ * (pagemap carried PFNs), "unknown" (CGCTL_INV_UNKNOWN_*), "present_pages" (resident,
+ * each physical page once, the zero page included), "zero_pages" (mappings of the
+ * shared zero page: never charged, in no group), "swap_pages" (swapped-out entries,
+ * assumed charged to the task's cgroup: swap_cgroup is not exported), "virt_pages"
+ * (walked), "vmas", "task_ino" (0: unknown), "groups" (their number), "tasks" (whose
+ * pages are counted), "gone_tasks" (exited first).  Returns: 0 and *@ret, -EINVAL (an
+ * unknown @key).
+ */
+int cgctl_inventory_get(const struct cgctl_inventory *inv, const char *key, uint64_t *ret);
+/* Returns: the task's memory cgroup now ("/a/b"), NULL if unknown. */
+const char *cgctl_inventory_task_cgroup(const struct cgctl_inventory *inv);
+/*
+ * cgctl_inventory_group_get: the figure @key of group @i of @inv (0 <= @i < "groups";
+ * descending by pages, then by inode), in base pages unless named otherwise: "ino" (the
+ * memcg inode as in /proc/kpagecgroup; 0: not charged), "pages" (all resident pages of
+ * the task charged there: the sum of the classes), "anon_exclusive" (mapped by this task
+ * only, pagemap bit 56), "anon_shared" (also mapped by others: COW after fork, KSM),
+ * "anon_shared_mc2" (of those, mapcount exactly 2: 2.6.35-3.4's move-charge test),
+ * "file" (page cache of regular files), "shmem" (shmem, tmpfs, SysV SHM,
+ * MAP_SHARED|MAP_ANONYMOUS), "thp" (of the above, in transparent huge or large
+ * folios), "thp_pmd" (of thp, anon pages of PMD-mapped 2 MiB folios: 3.5-6.12 move them
+ * as one unit; exact with the PAGEMAP_SCAN ioctl, 6.7+), "thp_heads" (head pages of the
+ * large folios whose head the task maps).  Figures a CGCTL_INV_UNKNOWN_* bit names read
+ * 0.  Returns: 0 and *@ret, -ERANGE (no group @i), -EINVAL (an unknown @key).
+ */
+int cgctl_inventory_group_get(const struct cgctl_inventory *inv, size_t i, const char *key,
+			      uint64_t *ret);
+/* Returns: the path of group @i in the memory hierarchy ("/" the root), NULL when the
+ * inode is found nowhere in it, the owner is unknown (CGCTL_INV_UNKNOWN_OWNER), or there
+ * is no group @i. */
+const char *cgctl_inventory_group_path(const struct cgctl_inventory *inv, size_t i);
 
 /* ===== end: kernel: page inventory ===== */
 
@@ -420,9 +408,10 @@ void cgctl_inventory_free(struct cgctl_inventory *inv);
  * cpu_count and cpu_delay_total come from sched_info and are there even with delay
  * accounting off; the other delay fields then read 0 (see cgctl_delayacct_enabled()). */
 struct cgctl_taskstats {
+	size_t size;			/* sizeof(struct cgctl_taskstats): CGCTL_TASKSTATS_INIT */
 	uint32_t version;		/* TASKSTATS_VERSION the kernel sent */
 	uint32_t ac_pid;		/* 0 when asked for a tgid */
-	char comm[32];
+	char comm[64];			/* a tgid: /proc/PID/stat's field 2, as minflt, majflt */
 	uint64_t cpu_count;		/* times on a runqueue */
 	uint64_t cpu_run_real_total_ns;	/* utime + stime, tick-sampled */
 	uint64_t cpu_run_virtual_total_ns;	/* sum_exec_runtime: exact CPU time run */
@@ -439,11 +428,16 @@ struct cgctl_taskstats {
 	uint64_t minflt, majflt;
 	uint64_t read_bytes, write_bytes;	/* storage I/O (CONFIG_TASK_IO_ACCOUNTING) */
 };
+#define CGCTL_TASKSTATS_INIT { .size = sizeof(struct cgctl_taskstats) }
 /*
  * cgctl_taskstats_get: TASKSTATS_CMD_GET for one task (@tgid false: @id is a TID) or a
- * whole thread group summed over its live threads (@tgid true).  Needs CAP_NET_ADMIN
- * for other users' tasks on some kernels.
- * Returns: 0, -ESRCH (no such task), -EPROTONOSUPPORT (no TASKSTATS family), -errno.
+ * whole thread group summed over its live threads (@tgid true).  The kernel sums only
+ * delays, CPU times and switches of a thread group: for @tgid the comm and the faults
+ * come from /proc/@id/stat (below the context's root), which sums every thread's; if it
+ * cannot be read they stay the reply's (faults 0).  @ret->size must be set
+ * (CGCTL_TASKSTATS_INIT).  Needs CAP_NET_ADMIN for other users' tasks on some kernels.
+ * Returns: 0, -ESRCH (no such task), -EPROTONOSUPPORT (no TASKSTATS family), -EINVAL
+ * (@ret NULL or its size too small), -errno.
  */
 int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
 			struct cgctl_taskstats *ret, struct cgctl_error *e);
@@ -547,16 +541,6 @@ ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_root
 #define CGCTL_STATES_PROC		0
 #define CGCTL_STATES_CGROUPSTATS	1
 
-/* What `cgctl stat --tasks` prints of a process besides its taskstats. */
-struct cgctl_proc_info {
-	char comm[64];		/* /proc/PID/stat field 2, without the parentheses */
-	char state;		/* field 3: R S D T t Z X I ... */
-	uint64_t minflt, majflt;	/* fields 10 and 12 */
-};
-/* Read /proc/@pid/stat (below the context's root).  Returns: 0, -ESRCH (gone),
- * -EINVAL, -EBADMSG, -errno. */
-int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_proc_info *info);
-
 /* The kernel version of the context: ROOT/proc/sys/kernel/osrelease below a root prefix
  * (a fixture names its kernel), else the running kernel's.  Returns: CGCTL_KVER(...),
  * 0 when unknown (a fixture without the file, or an unparsable one). */
@@ -606,6 +590,8 @@ enum cgctl_knob {
 	CGCTL_KNOB_CPU_SHARES,		/* v1 cpu.shares */
 	CGCTL_KNOB_CPU_WEIGHT,		/* v2 cpu.weight */
 	CGCTL_KNOB_PIDS_MAX,		/* pids.max */
+	CGCTL_KNOB_MEM_MOVE_CHARGE,	/* v1 memory.move_charge_at_immigrate: bits, 1 anon,
+					 * 2 file */
 	CGCTL_KNOB_COUNT_		/* not a knob: the number of them */
 };
 /*
@@ -635,6 +621,7 @@ CGCTL_CGROUP_GET_(cpu_burst_us, CGCTL_KNOB_CPU_BURST)
 CGCTL_CGROUP_GET_(cpu_shares, CGCTL_KNOB_CPU_SHARES)
 CGCTL_CGROUP_GET_(cpu_weight, CGCTL_KNOB_CPU_WEIGHT)
 CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
+CGCTL_CGROUP_GET_(mem_move_charge, CGCTL_KNOB_MEM_MOVE_CHARGE)
 
 /*
  * struct cgctl_cgroup_stat: the figures of one cgroup read once (what `cgctl stat`,
@@ -644,7 +631,7 @@ CGCTL_CGROUP_GET_(pids_max, CGCTL_KNOB_PIDS_MAX)
  * hierarchy (its usage comes from cpuacct, co-mounted or at the same path).
  * What to read (CGCTL_CGSTAT_*):
  *   MEM      memory.usage, memory.limit, memory.failcnt (v1): 2 or 3 files
- *   MEM_ALL  MEM and memory.peak, memory.memsw(.usage, .failcnt) (v1),
+ *   MEM_ALL  MEM and memory.peak, memory.memsw(.usage, .failcnt, .peak) (v1),
  *            memory.swap(.usage) and memory.high (v2), memory.events.{low,high,max,oom,
  *            oom_kill} (v2), memory.pressure.* (v2, PSI on)
  *   CPU      cpu.stat.{usage,user,system,throttled,burst}_ns, cpu.stat.nr_{periods,
@@ -940,43 +927,12 @@ int cgctl_online_ncpu(struct cgctl_ctx *ctx);
 /* memcg model seeding, move plan, move execution (lib/predict) */
 
 /*
- * The memory half of the prediction layer: one reader of the memory page counters,
- * a memcg model seeded from them, and the move plan of a page inventory (one rule
- * turning an inventory into move-charge classes), used alike by `cgctl mem`, `cgctl
- * move` and validate's move driver.
+ * The memory half of the prediction layer: a memcg model seeded from the memory page
+ * counters (read by the library; callers read them with cgctl_cgroup_stat_get()), and
+ * the move plan of a page inventory (one rule turning an inventory into move-charge
+ * classes), used alike by `cgctl mem`, `cgctl move` and validate's move driver.
  */
 
-/* Counters of one memory cgroup, v1 or v2 names, in bytes (failcnt: a count).  A value
- * the kernel prints as unlimited ("max", PAGE_COUNTER_MAX, "-1") and a file that does
- * not exist both read UINT64_MAX; `present` tells which files existed. */
-struct cgctl_mem_counters {
-	unsigned int present;		/* CGCTL_MEMC_* of the files that were read */
-	bool present_memsw;		/* v1 memory.memsw.* or v2 memory.swap.* exist */
-	uint64_t usage;			/* usage_in_bytes / memory.current */
-	uint64_t limit;			/* limit_in_bytes / memory.max */
-	uint64_t failcnt;		/* v1 failcnt (v2: absent) */
-	uint64_t max_usage;		/* max_usage_in_bytes / memory.peak (5.19+) */
-	uint64_t soft_limit;		/* v1 soft_limit_in_bytes */
-	uint64_t memsw_usage;		/* memsw.usage_in_bytes / memory.swap.current */
-	uint64_t memsw_limit;		/* memsw.limit_in_bytes / memory.swap.max */
-	uint64_t memsw_failcnt;		/* v1 memsw.failcnt */
-	uint64_t memsw_max_usage;	/* memsw.max_usage_in_bytes / memory.swap.peak */
-	uint64_t move_charge;		/* v1 move_charge_at_immigrate */
-};
-#define CGCTL_MEMC_LIMIT	(1u << 0)
-#define CGCTL_MEMC_FAILCNT	(1u << 1)
-#define CGCTL_MEMC_MAX_USAGE	(1u << 2)
-#define CGCTL_MEMC_SOFT_LIMIT	(1u << 3)
-#define CGCTL_MEMC_MOVE_CHARGE	(1u << 4)
-#define CGCTL_MEMC_USAGE	(1u << 5)
-/*
- * cgctl_mem_counters_read: the counters of @path in the memory hierarchy @m.
- * Returns: 0, or -errno when the usage file cannot be read (-ENOENT: no such cgroup);
- * the other files are optional.  The v2 root has none of the counter files: 0, with
- * usage UINT64_MAX and CGCTL_MEMC_USAGE not in `present`.
- */
-int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-			    const char *path, struct cgctl_mem_counters *c);
 /* Returns: the number of cgroups in the subtree of @path, itself included (>= 1; an
  * unreadable directory counts as a leaf). */
 unsigned int cgctl_mem_subtree_size(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
@@ -1147,6 +1103,7 @@ uint32_t cgctl_bw_era_since(enum cgctl_bw_feature f);
 #define CGCTL_CPUSET_DEFAULT	(1u << 1)	/* no cpu.max (the v2 root): the kernel's
 						 * default, unlimited with a 100 ms period */
 struct cgctl_cpu_settings {
+	size_t size;			/* sizeof(struct cgctl_cpu_settings): set by the reader */
 	int version;
 	struct cgctl_bw_settings bw;	/* quota CGCTL_BW_INF: unlimited; burst 0 if absent */
 	unsigned int present;		/* CGCTL_CPUSET_* */
@@ -1172,6 +1129,7 @@ int cgctl_cpu_settings_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 #define CGCTL_MEMSET_SWAP	(1u << 8)	/* v2 memory.swap.max */
 #define CGCTL_MEMSET_OOMGROUP	(1u << 9)	/* v2 memory.oom.group */
 struct cgctl_mem_settings {
+	size_t size;			/* sizeof(struct cgctl_mem_settings): set by the reader */
 	int version;
 	uint64_t max, memsw_max, soft, high, low, min, swap_max;	/* bytes; UINT64_MAX:
 						 * unlimited ("max", v1 "-1") */

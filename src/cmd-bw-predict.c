@@ -83,7 +83,7 @@ static int parse_fraction(struct cli *cli, const char *opt, const char *s, doubl
 
 static int read_trace(struct cli *cli, struct pred *p)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	char *buf;
 	size_t len;
 	int r = bw_read_file(cli, opt_trace, &buf, &len);
@@ -97,24 +97,47 @@ static int read_trace(struct cli *cli, struct pred *p)
 	return EXIT_OK;
 }
 
+/* quota, period and burst of @path through the cgroup object's getters; the v2 root
+ * (no cpu.max) keeps the kernel's default, no limit in 100 ms; no burst file: 0 */
+static int read_bw(struct cli *cli, const struct bw_target *t, struct cgctl_bw_settings *bw)
+{
+	struct cgctl_cgroup *cg;
+	uint64_t v;
+	int r = cgctl_cgroup_new(cli->ctx, "cpu", t->path, &cg);
+
+	if (r < 0)
+		return r;
+	r = cgctl_cgroup_get_cpu_quota_us(cg, &v);
+	if (r == 0)
+		bw->quota_us = v;
+	if (r == 0)
+		r = cgctl_cgroup_get_cpu_period_us(cg, &bw->period_us);
+	if (r == -ENODATA && t->m->version == 2 && !strcmp(t->path, "/"))
+		r = 0;
+	else if (r == -ENODATA)
+		r = -ENOENT;	/* no such file */
+	if (r == 0 && cgctl_cgroup_get_cpu_burst_us(cg, &v) == 0)
+		bw->burst_us = v;
+	cgctl_cgroup_unref(cg);
+	return r;
+}
+
 static int parse_settings(struct cli *cli, int argc, const char **argv, struct pred *p)
 {
 	int rc;
 
 	p->bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
 	if (argc > 0) {
-		struct cgctl_cpu_settings cs;
 		struct bw_target t;
 		int r;
 
 		rc = bw_resolve(cli, argv[0], &t);
 		if (rc)
 			return rc;
-		r = cgctl_cpu_settings_read(cli->ctx, t.m, t.path, &cs);
+		r = read_bw(cli, &t, &p->bw);
 		if (r < 0)
 			return cli_error(cli, argv[0], r, "cannot read the bandwidth setting: %s",
 					 cli_strerror(r));
-		p->bw = cs.bw;
 	}
 	if (opt_period && (rc = bw_parse_us(cli, "period", opt_period, &p->bw.period_us)))
 		return rc;
@@ -224,7 +247,7 @@ static int simulate(struct cli *cli, struct pred *p)
 		.record_periods = opt_timeline, .other_load_ppm = p->other_ppm,
 		.levels = &p->bw, .nlevels = 1, .nlist = p->threads,
 	};
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_bw_thread *th = calloc(p->threads, sizeof(*th));
 	int r;
 

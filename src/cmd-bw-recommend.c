@@ -164,7 +164,7 @@ static bool is_file(const char *name)
  * first (alone: load_traces() wants several recordings to be files). */
 static int load_trace(struct cli *cli, struct rec *p, size_t i)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_bw_record_result res = { 0 };
 	const char *name = opt_trace[i];
 	char *buf = NULL;
@@ -358,7 +358,7 @@ static void emit(struct cli *cli, const struct rec *p, const struct cgctl_bw_rec
  * rolled back on failure): a plan (cgctl_plan_add_bw()). */
 static int apply(struct cli *cli, const struct cgctl_bw_settings *bw)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_plan *p = NULL;
 	struct bw_target t;
 	int rc, r;
@@ -381,7 +381,7 @@ static int apply(struct cli *cli, const struct cgctl_bw_settings *bw)
 static int recommend(struct cli *cli, int argc, const char **argv)
 {
 	struct cgctl_bw_recommendation r;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct rec p = { .o.size = sizeof(p.o) };
 	int rc, err;
 

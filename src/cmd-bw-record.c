@@ -92,7 +92,7 @@ int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duratio
 		.progress = cli->quiet || !cli->stderr_tty ? NULL : progress, .progress_data = cli,
 	};
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct bw_target t;
 	pid_t *pids = NULL;
 	int rc, r;

@@ -129,7 +129,7 @@ static int set_via_systemd(struct cli *cli, const char *arg, const struct bw_tar
 			   const struct sd_route *sr, const struct cgctl_cpu_settings *old,
 			   const struct cgctl_bw_settings *bw)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_unit_knob k[2];
 	char max[48], burst[24];
 	struct cgctl_plan *p = NULL;
@@ -147,10 +147,10 @@ static int set_via_systemd(struct cli *cli, const char *arg, const struct bw_tar
 	else
 		snprintf(max, sizeof(max), "%llu %llu", (unsigned long long)bw->quota_us,
 			 (unsigned long long)bw->period_us);
-	k[n++] = (struct cgctl_unit_knob){ "cpu.max", max, NULL };
+	k[n++] = CGCTL_UNIT_KNOB("cpu.max", max);
 	if (bw->burst_us != old->bw.burst_us) {
 		snprintf(burst, sizeof(burst), "%llu", (unsigned long long)bw->burst_us);
-		k[n++] = (struct cgctl_unit_knob){ "cpu.max.burst", burst, NULL };
+		k[n++] = CGCTL_UNIT_KNOB("cpu.max.burst", burst);
 	}
 	rc = sd_route_apply(cli, arg, t->m, sr, k, n);
 	if (rc)
@@ -188,7 +188,7 @@ static void say_detour(struct cli *cli, const struct bw_target *t, const struct 
 static int apply(struct cli *cli, const char *arg, const struct bw_target *t,
 		 const struct sd_route *sr)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_cpu_settings old;
 	struct cgctl_plan *p = NULL;
 	struct cgctl_bw_settings bw;

@@ -31,7 +31,7 @@ static int precheck(struct cli *cli, const struct cgctl_mount *const *ms, size_t
 
 	*present = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		char norm[PATH_MAX], name[256];
 		int r;
 
@@ -111,7 +111,7 @@ static int run_paths(struct cli *cli, int argc, const char **argv)
 			continue;
 		}
 		for (i = 0, done_here = 0; i < n; i++) {
-			struct cgctl_error e = { 0 };
+			struct cgctl_error e = CGCTL_ERROR_INIT;
 			char norm[PATH_MAX], name[256];
 			int r;
 

@@ -84,8 +84,12 @@ static uint64_t to_bytes(uint64_t pages)
 /* the group's settings from PATH (v2 only), then the options on top */
 static int read_path(struct cli *cli, const char *arg, struct cgctl_memhigh_limits *l)
 {
+	static const enum cgctl_knob k[] = {
+		CGCTL_KNOB_MEM_HIGH, CGCTL_KNOB_MEM_LIMIT, CGCTL_KNOB_MEM_SWAP,
+	};
+	uint64_t *const to[] = { &l->high, &l->max, &l->swap_max };
 	const struct cgctl_mount *m;
-	struct cgctl_mem_settings ms;
+	struct cgctl_cgroup *cg = NULL;
 	char norm[PATH_MAX];
 	int rc, r;
 
@@ -99,13 +103,23 @@ static int read_path(struct cli *cli, const char *arg, struct cgctl_memhigh_limi
 	r = cgctl_cg_exists(cli->ctx, m, norm);
 	if (r <= 0)
 		return cli_error(cli, arg, r ? r : -ENOENT, r ? NULL : "no such cgroup");
-	r = cgctl_mem_settings_read(cli->ctx, m, norm, &ms);
+	/* the knobs through the cgroup object's getters; a file this cgroup lacks (the
+	 * root's, memory.swap.max without swap) reads unlimited */
+	r = cgctl_cgroup_new(cli->ctx, "memory", norm, &cg);
+	for (size_t i = 0; r == 0 && i < sizeof(k) / sizeof(k[0]); i++) {
+		uint64_t v;
+
+		r = cgctl_cgroup_get(cg, k[i], &v);
+		if (r == -ENODATA) {
+			v = UINT64_MAX;
+			r = 0;
+		}
+		*to[i] = to_pages(v);
+	}
+	cgctl_cgroup_unref(cg);
 	if (r < 0)
 		return cli_error(cli, arg, r, "cannot read the memory settings: %s",
 				 cli_strerror(r));
-	l->high = to_pages(ms.high);
-	l->max = to_pages(ms.max);
-	l->swap_max = to_pages(ms.swap_max);
 	return EXIT_OK;
 }
 
@@ -243,7 +257,7 @@ static int parse_world(struct cli *cli, struct pred *p)
 
 static int run(struct cli *cli, struct pred *p)
 {
-	struct cgctl_error e = {0};
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_memhigh_run *r;
 	const struct cgctl_memhigh_sample *s;
 	int err;

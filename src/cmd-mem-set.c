@@ -355,7 +355,7 @@ static int via_systemd(struct cli *cli, struct plan *p, const struct sd_route *s
 			snprintf(value[n], sizeof(value[n]), "max");
 		else
 			snprintf(value[n], sizeof(value[n]), "%llu", (unsigned long long)v);
-		k[n] = (struct cgctl_unit_knob){ v2_files[i].file, value[n], NULL };
+		k[n] = CGCTL_UNIT_KNOB(v2_files[i].file, value[n]);
 		n++;
 	}
 	rc = sd_route_apply(cli, p->arg, p->m, sr, k, n);
@@ -455,7 +455,7 @@ static int locked(struct cli *cli, struct plan *pp)
 	struct plan p = *pp;
 	struct cgctl_plan *plan = NULL;
 	struct written w = { 0 };
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	const char *path = p.arg;
 	struct sd_route sr;
 	int rc, r;

@@ -38,44 +38,60 @@ static void emit_known(struct cli *cli, const char *key, uint64_t pages, bool kn
 		out_null(cli->out, key);
 }
 
-static void emit_cgroup(struct cli *cli, const struct cgctl_inventory *inv,
-			const struct cgctl_inv_group *g)
+/* A figure of the task(s) or of group @i (every key used here exists: 0 otherwise) */
+static uint64_t task_fig(const struct cgctl_inventory *inv, const char *key)
 {
+	uint64_t v;
+
+	return cgctl_inventory_get(inv, key, &v) == 0 ? v : 0;
+}
+
+static uint64_t group_fig(const struct cgctl_inventory *inv, size_t i, const char *key)
+{
+	uint64_t v;
+
+	return cgctl_inventory_group_get(inv, i, key, &v) == 0 ? v : 0;
+}
+
+static void emit_cgroup(struct cli *cli, const struct cgctl_inventory *inv, size_t i)
+{
+	const char *path = cgctl_inventory_group_path(inv, i);
+	uint64_t ino = group_fig(inv, i, "ino");
 	char name[32];
 
-	if (inv->unknown & CGCTL_INV_UNKNOWN_OWNER) {
+	if (task_fig(inv, "unknown") & CGCTL_INV_UNKNOWN_OWNER) {
 		out_null(cli->out, "cgroup");
 		return;
 	}
-	if (g->path) {
-		out_str(cli->out, "cgroup", g->path);
+	if (path) {
+		out_str(cli->out, "cgroup", path);
 		return;
 	}
 	/* not charged, or an inode no directory of the hierarchy has */
-	snprintf(name, sizeof(name), g->ino ? "?ino=%llu" : "(none)",
-		 (unsigned long long)g->ino);
+	snprintf(name, sizeof(name), ino ? "?ino=%llu" : "(none)", (unsigned long long)ino);
 	out_str(cli->out, "cgroup", out_format(cli->out) == OUT_JSON ? NULL : name);
 }
 
-/* One cgroup's figures: the same keys in every format. */
-static void emit_group(struct cli *cli, const struct cgctl_inventory *inv,
-		       const struct cgctl_inv_group *g)
+/* One cgroup's figures (group @i): the same keys in every format. */
+static void emit_group(struct cli *cli, const struct cgctl_inventory *inv, size_t i)
 {
-	unsigned int u = inv->unknown;
+	unsigned int u = (unsigned int)task_fig(inv, "unknown");
 
-	emit_cgroup(cli, inv, g);
+	emit_cgroup(cli, inv, i);
 	if (out_format(cli->out) == OUT_JSON || opt_inodes) {
 		if (u & CGCTL_INV_UNKNOWN_OWNER)
 			out_null(cli->out, "ino");
 		else
-			out_u64(cli->out, "ino", g->ino);
+			out_u64(cli->out, "ino", group_fig(inv, i, "ino"));
 	}
-	out_bytes(cli->out, "bytes", g->pages * page_size());
-	out_bytes(cli->out, "anon_exclusive_bytes", g->anon_exclusive * page_size());
-	out_bytes(cli->out, "anon_shared_bytes", g->anon_shared * page_size());
-	out_bytes(cli->out, "file_bytes", g->file * page_size());
-	emit_known(cli, "shmem_bytes", g->shmem, !(u & CGCTL_INV_UNKNOWN_SHMEM));
-	emit_known(cli, "thp_bytes", g->thp, !(u & CGCTL_INV_UNKNOWN_THP));
+	out_bytes(cli->out, "bytes", group_fig(inv, i, "pages") * page_size());
+	out_bytes(cli->out, "anon_exclusive_bytes",
+		  group_fig(inv, i, "anon_exclusive") * page_size());
+	out_bytes(cli->out, "anon_shared_bytes", group_fig(inv, i, "anon_shared") * page_size());
+	out_bytes(cli->out, "file_bytes", group_fig(inv, i, "file") * page_size());
+	emit_known(cli, "shmem_bytes", group_fig(inv, i, "shmem"),
+		   !(u & CGCTL_INV_UNKNOWN_SHMEM));
+	emit_known(cli, "thp_bytes", group_fig(inv, i, "thp"), !(u & CGCTL_INV_UNKNOWN_THP));
 }
 
 static void emit_unknown(struct cli *cli, const struct cgctl_inventory *inv)
@@ -92,17 +108,17 @@ static void emit_unknown(struct cli *cli, const struct cgctl_inventory *inv)
 
 	out_list_begin(cli->out, "unknown");
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (inv->unknown & names[i].bit)
+		if (task_fig(inv, "unknown") & names[i].bit)
 			out_str(cli->out, NULL, names[i].name);
 	out_list_end(cli->out);
 }
 
 static void emit_task_totals(struct cli *cli, const struct cgctl_inventory *inv)
 {
-	out_u64(cli->out, "pid", (uint64_t)inv->pid);
-	out_bytes(cli->out, "resident_bytes", inv->present_pages * page_size());
-	out_bytes(cli->out, "swap_bytes", inv->swap_pages * page_size());
-	out_str(cli->out, "task_cgroup", inv->task_cgroup);
+	out_u64(cli->out, "pid", task_fig(inv, "pid"));
+	out_bytes(cli->out, "resident_bytes", task_fig(inv, "present_pages") * page_size());
+	out_bytes(cli->out, "swap_bytes", task_fig(inv, "swap_pages") * page_size());
+	out_str(cli->out, "task_cgroup", cgctl_inventory_task_cgroup(inv));
 	emit_unknown(cli, inv);
 }
 
@@ -111,9 +127,9 @@ static void emit_json_task(struct cli *cli, const struct cgctl_inventory *inv)
 	out_obj_begin(cli->out, NULL);
 	emit_task_totals(cli, inv);
 	out_list_begin(cli->out, "charged");
-	for (size_t i = 0; i < inv->n_groups; i++) {
+	for (size_t i = 0; i < task_fig(inv, "groups"); i++) {
 		out_obj_begin(cli->out, NULL);
-		emit_group(cli, inv, &inv->groups[i]);
+		emit_group(cli, inv, i);
 		out_obj_end(cli->out);
 	}
 	out_list_end(cli->out);
@@ -128,10 +144,10 @@ static void emit_rows(struct cli *cli, struct cgctl_inventory **inv, size_t n)
 		goto tasks;
 	out_list_begin(cli->out, "charged");
 	for (size_t t = 0; t < n; t++)
-		for (size_t i = 0; inv[t] && i < inv[t]->n_groups; i++) {
+		for (size_t i = 0; inv[t] && i < task_fig(inv[t], "groups"); i++) {
 			out_obj_begin(cli->out, NULL);
-			out_u64(cli->out, "pid", (uint64_t)inv[t]->pid);
-			emit_group(cli, inv[t], &inv[t]->groups[i]);
+			out_u64(cli->out, "pid", task_fig(inv[t], "pid"));
+			emit_group(cli, inv[t], i);
 			out_obj_end(cli->out);
 		}
 	out_list_end(cli->out);
@@ -169,7 +185,7 @@ static size_t scan_all(struct cli *cli, const pid_t *pids, size_t n,
 	size_t failed = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		int r;
 
 		cli_progress(cli, "scanning %d (%zu/%zu)", (int)pids[i], i + 1, n);

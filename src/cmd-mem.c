@@ -139,17 +139,17 @@ static void emit_move(struct cli *cli, uint32_t kver, const struct cgctl_mount *
 	out_obj_end(cli->out);
 }
 
-static void emit_counters(struct cli *cli, const struct cgctl_mem_counters *c, int version)
+static void emit_counters(struct cli *cli, const struct mem_counters *c, int version)
 {
 	struct out *o = cli->out;
 	bool keep = keep_keys(cli);
 
 	/* the v2 root has neither memory.current nor memory.max: "-" / null */
-	if (c->present & CGCTL_MEMC_USAGE)
+	if (c->has_usage)
 		out_bytes(o, "usage_bytes", c->usage);
 	else
 		out_null(o, "usage_bytes");
-	if (c->present & CGCTL_MEMC_LIMIT)
+	if (c->has_limit)
 		emit_limit(o, "limit_bytes", c->limit);
 	else
 		out_null(o, "limit_bytes");
@@ -167,7 +167,7 @@ static void emit_counters(struct cli *cli, const struct cgctl_mem_counters *c, i
 	/* v1 counts memory+swap, v2 swap alone: the other object is null */
 	if (keep)
 		out_null(o, version == 1 ? "swap" : "memsw");
-	if (!c->present_memsw && c->memsw_usage == UINT64_MAX) {
+	if (!c->has_memsw) {
 		if (keep)
 			out_null(o, version == 1 ? "memsw" : "swap");
 		return;
@@ -203,7 +203,7 @@ static void emit_v2_signals(struct cli *cli, const char *path)
 static int show(struct cli *cli, int argc, const char **argv)
 {
 	const struct cgctl_mount *m;
-	struct cgctl_mem_counters c;
+	struct mem_counters c;
 	char norm[PATH_MAX], shown[PATH_MAX], kvs[32];
 	uint32_t kver;
 	int rc, r;
@@ -216,7 +216,7 @@ static int show(struct cli *cli, int argc, const char **argv)
 	r = cgctl_cg_exists(cli->ctx, m, norm);
 	if (r <= 0)
 		return cli_error(cli, argv[0], r ? r : -ENOENT, r ? NULL : "no such cgroup");
-	r = cgctl_mem_counters_read(cli->ctx, m, norm, &c);
+	r = mem_read_counters(cli, m, norm, &c);
 	if (r < 0)
 		return cli_error(cli, argv[0], r, "cannot read the memory counters: %s",
 				 cli_strerror(r));

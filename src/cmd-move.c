@@ -248,7 +248,7 @@ static int move_one(struct cli *cli, struct task *t, struct target *tg, unsigned
 {
 	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
 	struct cgctl_move_pid p = { .pid = t->pid };
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	struct sd_attach sa;
 	ssize_t r = 0;
@@ -298,7 +298,7 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 		     struct cgctl_mem_model *mm, const pid_t *pids, size_t n)
 {
 	const struct cgctl_mount *m = tg->ms[tg->mem];
-	struct cgctl_error err = { 0 };
+	struct cgctl_error err = CGCTL_ERROR_INIT;
 	int r = cgctl_pid_cgroup(cli->ctx, t->pid, m, &t->from);
 
 	if (r < 0)
@@ -329,12 +329,22 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 
 static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char *path)
 {
-	struct cgctl_mem_counters c;
+	struct cgctl_cgroup_stat *st = NULL;
+	struct cgctl_cgroup *cg;
+	uint64_t usage;
+	int r;
 
-	/* the v2 root has no usage file (present without CGCTL_MEMC_USAGE) */
-	if (cgctl_mem_counters_read(cli->ctx, m, path, &c) < 0 || !(c.present & CGCTL_MEMC_USAGE))
+	/* the memory hierarchy's cgroup, as `stat` reads it (the v2 root has no usage) */
+	(void)m;
+	r = cgctl_cgroup_new(cli->ctx, "memory", path, &cg);
+	if (r < 0)
 		return -1;
-	return (int64_t)c.usage;
+	r = cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_MEM, &st);
+	if (r == 0)
+		r = cgctl_cgroup_stat_get(st, "memory.usage", &usage);
+	cgctl_cgroup_stat_free(st);
+	cgctl_cgroup_unref(cg);
+	return r < 0 ? -1 : (int64_t)usage;
 }
 
 /* Predicted memory-counter deltas (bytes) of from and to. */
@@ -434,7 +444,7 @@ static int move_batch(struct cli *cli, struct task *tasks, size_t n, struct targ
 {
 	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
 	struct cgctl_move_pid *v = calloc(n, sizeof(*v));
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	ssize_t r;
 
@@ -484,7 +494,7 @@ static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
 	struct cgctl_move_tree_opts o = { .size = sizeof(o),
 					  .flags = opt_freeze ? CGCTL_MOVE_TREE_FREEZE : 0 };
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	static bool warned;
 	ssize_t r;

@@ -97,7 +97,7 @@ static int knob_value(struct cli *cli, const struct set_item *it, char *buf,
 {
 	uint64_t v;
 
-	*k = (struct cgctl_unit_knob){ it->file, it->value, NULL };
+	*k = CGCTL_UNIT_KNOB(it->file, it->value);
 	if (strncmp(it->file, "memory.", 7) || !strcmp(it->file, "memory.oom.group"))
 		return EXIT_OK;
 	if (cgctl_parse_size(it->value, &v) < 0)
@@ -117,7 +117,7 @@ static int set_via_systemd(struct cli *cli, const char *path, const struct sd_ro
 {
 	struct cgctl_unit_knob k[CGCTL_SET_MAX];
 	char buf[CGCTL_SET_MAX][32];
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int rc = EXIT_OK, r;
 
 	for (size_t i = 0; i < n && !rc; i++)
@@ -172,7 +172,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	struct assignment *as;
 	struct set_item *items;
 	struct cgctl_plan *plan = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct sd_route sr;
 	int rc = EXIT_OK, r;
 

@@ -210,12 +210,9 @@ static int emit_processes(struct cli *cli, const char *path)
 		return EXIT_OK;	/* the cgroup's error was reported by stat_one */
 	for (p = buf;; p = end) {
 		long pid = strtol(p, &end, 10);
-		struct cgctl_taskstats ts;
-		struct cgctl_error e = { 0 };
-		/* comm and faults from /proc: a thread group's taskstats
-		 * (fill_stats_for_tgid()) sum only delays, CPU times and switches */
-		struct cgctl_proc_info ps;
-		bool have_ps;
+		/* a thread group's comm and faults: the library reads them in /proc */
+		struct cgctl_taskstats ts = CGCTL_TASKSTATS_INIT;
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 
 		if (end == p)
 			break;
@@ -228,7 +225,7 @@ static int emit_processes(struct cli *cli, const char *path)
 					 e.msg[0] ? e.msg : cli_strerror(r));
 		}
 		if (!warned) {
-			struct cgctl_error de = { 0 };
+			struct cgctl_error de = CGCTL_ERROR_INIT;
 
 			if (cgctl_delayacct_enabled(cli->ctx, &de) == 0)
 				cli_warn(cli, "%s", de.msg[0] ? de.msg : "delay accounting is off: "
@@ -238,8 +235,7 @@ static int emit_processes(struct cli *cli, const char *path)
 		out_obj_begin(cli->out, NULL);
 		out_str(cli->out, "cgroup", shown);
 		out_i64(cli->out, "pid", pid);
-		have_ps = cgctl_proc_info_read(cli->ctx, (pid_t)pid, &ps) == 0;
-		out_str(cli->out, "comm", have_ps ? ps.comm : ts.comm);
+		out_str(cli->out, "comm", ts.comm);
 		out_usec(cli->out, "cpu_usec", ts.cpu_run_virtual_total_ns);
 		out_usec(cli->out, "cpu_delay_usec", ts.cpu_delay_total_ns);
 		out_usec(cli->out, "blkio_delay_usec", ts.blkio_delay_total_ns);
@@ -251,8 +247,8 @@ static int emit_processes(struct cli *cli, const char *path)
 		out_usec(cli->out, "irq_delay_usec", ts.irq_delay_total_ns);
 		out_u64(cli->out, "voluntary_switches", ts.nvcsw);
 		out_u64(cli->out, "involuntary_switches", ts.nivcsw);
-		out_u64(cli->out, "minor_faults", have_ps ? ps.minflt : 0);
-		out_u64(cli->out, "major_faults", have_ps ? ps.majflt : 0);
+		out_u64(cli->out, "minor_faults", ts.minflt);
+		out_u64(cli->out, "major_faults", ts.majflt);
 		out_obj_end(cli->out);
 	}
 	free(buf);
@@ -532,7 +528,7 @@ static int row_missing(struct cli *cli, const struct stat_row *row)
 static void unit_of(struct stat_run *sr, const struct stat_row *row, char *out, size_t len)
 {
 	const struct cgctl_mount *m = sr->mm ? sr->mm : sr->cm;
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 
 	out[0] = '\0';
 	/* asked once a run: without systemd no row has a unit (2,000 rows: 4,000 system

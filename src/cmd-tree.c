@@ -117,7 +117,7 @@ static void visit(struct walk *w, size_t mi, size_t group, const char *abs, cons
 		return;
 	row->in |= 1u << mi;
 	if (!row->unit_read) {		/* systemd hosts only (cgctl(1), SYSTEMD) */
-		struct cgctl_unit u;
+		struct cgctl_unit u = CGCTL_UNIT_INIT;
 
 		row->unit_read = true;
 		if (cgctl_cgroup_unit(w->cli->ctx, m, abs, &u) == 1)

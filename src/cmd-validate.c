@@ -190,7 +190,7 @@ int validate_host(struct cli *cli, const struct cgctl_validate_opts *o,
 		  const char *const *names, size_t n, struct cgctl_vreport **ret)
 {
 	struct cgctl_validate_opts vo = *o;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct sd_scope s;
 	int r;
 

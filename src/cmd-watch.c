@@ -65,7 +65,7 @@ static uint64_t mono_ns(void)
 /* Hierarchies and paths of @path for cpu, cpuacct (v1, when separate) and memory. */
 static int watch_setup(struct cli *cli, const char *path, struct watch *w)
 {
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 	int rc;
 
 	if (cgctl_mount_find(cli->ctx, "cpu", &w->cm) == 0) {

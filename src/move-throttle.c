@@ -14,7 +14,7 @@
 int move_throttle_limits(struct cli *cli, const struct cgctl_mount *m, const char *dest,
 			 struct cgctl_move_throttle *mt)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r = cgctl_move_throttle_limits(cli->ctx, m, dest, cli_ncpu(cli), mt, &e);
 
 	if (r < 0)
@@ -26,7 +26,7 @@ int move_throttle_sample(struct cli *cli, const struct cgctl_mount *m, const cha
 			 const pid_t *pids, size_t n, uint64_t sample_ns,
 			 struct cgctl_move_throttle *mt)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r;
 
 	cli_progress(cli, "recording the CPU demand of the moving tasks and of %s for %.1f s",

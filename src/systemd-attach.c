@@ -20,7 +20,7 @@ int sd_attach(struct cli *cli, const struct cgctl_mount *m, const char *path, pi
 	      struct sd_attach *a)
 {
 	sd_bus_error err = SD_BUS_ERROR_NULL;
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 	sd_bus *bus = NULL;
 	char *at = NULL;
 	int r;

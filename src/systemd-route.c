@@ -26,6 +26,7 @@ int sd_route(struct cli *cli, const char *arg, const struct cgctl_mount *m,
 	int k;
 
 	r->via_systemd = false;
+	r->unit = (struct cgctl_unit)CGCTL_UNIT_INIT;
 	if (opt_force)
 		return EXIT_OK;
 	k = cgctl_cgroup_unit(cli->ctx, m, path, &r->unit);
@@ -53,7 +54,7 @@ int sd_route(struct cli *cli, const char *arg, const struct cgctl_mount *m,
 int sd_route_apply(struct cli *cli, const char *arg, const struct cgctl_mount *m,
 		   const struct sd_route *r, struct cgctl_unit_knob *k, size_t n)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int rc = cgctl_unit_apply(cli->ctx, m, &r->unit, k, n,
 				  opt_persistent ? CGCTL_UNIT_PERSISTENT : 0, &e);
 

@@ -230,7 +230,7 @@ static int settle_in(struct cli *cli, const struct cgctl_mount *m, pid_t pid,
 int sd_scope_enter(struct cli *cli, const char *what, struct sd_scope *s)
 {
 	char why[512] = "", slice[256];
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 	char *own = NULL;
 	int r;
 
@@ -312,7 +312,7 @@ int sd_scope_self(struct cli *cli, const struct cgctl_mount *m, char *out, size_
 {
 	char why[512] = "", slice[256], name[256], cg[4096];
 	struct sd_scope s = { .m = m };
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 	const char *end;
 	char *own = NULL;
 	pid_t pid;

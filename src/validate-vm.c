@@ -21,7 +21,7 @@ int validate_vm(struct cli *cli, const char *config, const struct cgctl_validate
 		const char *const *names, size_t n, struct cgctl_vreport **ret, char *why,
 		size_t len)
 {
-	struct cgctl_error e = {0};
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	const char *fn = (const char *)getauxval(AT_EXECFN);
 	char exe[PATH_MAX];
 	int err;

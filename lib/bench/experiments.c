@@ -428,7 +428,7 @@ int bench_run(struct cgctl_ctx *ctx, const struct bexp *e, const struct bopts *o
 	struct cgctl_validate_opts vo = { .runs = 1, .workload_exe = o->workload_exe,
 					  .cancel = o->cancel, .notice = o->notice,
 					  .notice_data = o->notice_data };
-	struct cgctl_error ce = { 0 };
+	struct cgctl_error ce = CGCTL_ERROR_INIT;
 	unsigned int *order, own_depth, i, n = (unsigned int)e->nconf * o->reps;
 	char own[256];
 	struct vrun run;

@@ -239,7 +239,7 @@ int cgctl_bw_write_plan(const struct cgctl_bw_settings *old,
 			struct cgctl_bw_write out[CGCTL_BW_PLAN_MAX],
 			struct cgctl_error *e)
 {
-	struct cgctl_error scratch = { 0 };
+	struct cgctl_error scratch = CGCTL_ERROR_INIT;
 	struct plan p = {
 		.out = out, .version = version, .nodes = nodes, .nn = n,
 		.target = target, .e = e ? e : &scratch,

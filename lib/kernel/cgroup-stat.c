@@ -54,6 +54,8 @@ static const struct key keys[] = {
 	{ "memory.memsw", S_MEM, CGCTL_CGSTAT_MEM_ALL, MS(memsw_limit), CGCTL_MEMSTAT_MEMSW },
 	{ "memory.memsw.failcnt", S_MEM, CGCTL_CGSTAT_MEM_ALL, MS(memsw_failcnt),
 	  CGCTL_MEMSTAT_MEMSW },
+	{ "memory.memsw.peak", S_MEM, CGCTL_CGSTAT_MEM_ALL, MS(memsw_peak),
+	  CGCTL_MEMSTAT_MEMSW_PEAK },
 	{ "memory.swap.usage", S_MEM, CGCTL_CGSTAT_MEM_ALL, MS(swap_usage),
 	  CGCTL_MEMSTAT_SWAP },
 	{ "memory.swap", S_MEM, CGCTL_CGSTAT_MEM_ALL, MS(swap_limit), CGCTL_MEMSTAT_SWAP },

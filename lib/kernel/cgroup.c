@@ -30,6 +30,7 @@ static const char *const knob_names[CGCTL_KNOB_COUNT_] = {
 	[CGCTL_KNOB_CPU_SHARES] = "cpu.shares",
 	[CGCTL_KNOB_CPU_WEIGHT] = "cpu.weight",
 	[CGCTL_KNOB_PIDS_MAX] = "pids.max",
+	[CGCTL_KNOB_MEM_MOVE_CHARGE] = "memory.move_charge",
 };
 
 const struct knob *cgroup_knob(enum cgctl_knob k)

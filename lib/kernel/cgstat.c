@@ -66,25 +66,6 @@ int cgctl_task_states(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const 
 	return r < 0 ? r : CGCTL_STATES_PROC;
 }
 
-CGCTL_EXPORT int cgctl_proc_info_read(struct cgctl_ctx *ctx, pid_t pid,
-				      struct cgctl_proc_info *info)
-{
-	struct cgctl_proc_stat st;
-	int r;
-
-	if (!ctx || !info || pid <= 0)
-		return -EINVAL;
-	r = cgctl_proc_stat_read(ctx, pid, &st);
-	if (r < 0)
-		return r;
-	memset(info, 0, sizeof(*info));
-	snprintf(info->comm, sizeof(info->comm), "%s", st.comm);
-	info->state = st.state;
-	info->minflt = st.minflt;
-	info->majflt = st.majflt;
-	return 0;
-}
-
 CGCTL_EXPORT uint32_t cgctl_kver_of(struct cgctl_ctx *ctx)
 {
 	char *buf = NULL;

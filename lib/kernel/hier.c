@@ -87,6 +87,7 @@ int cgctl_hier_add(struct cgctl_ctx *ctx, int version, const char *path, const c
 		return -ENOMEM;
 	ctx->mounts = m;
 	m = &ctx->mounts[ctx->n_mounts];
+	m->size = sizeof(*m);
 	m->path = strdup(path);
 	m->controllers = strdup(ctrls ? ctrls : "");
 	m->version = version;

@@ -96,6 +96,10 @@ static void memstat_v1(int dfd, unsigned int flags, struct cgctl_memstat *st)
 	    cgctl_cg_read_u64_in(dfd, "memory.memsw.limit_in_bytes", &st->memsw_limit) == 0) {
 		if (!(flags & CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT))
 			cgctl_cg_read_u64_in(dfd, "memory.memsw.failcnt", &st->memsw_failcnt);
+		if (!(flags & CGCTL_MEMSTAT_SKIP_MEMSW_FAILCNT) &&
+		    cgctl_cg_read_u64_in(dfd, "memory.memsw.max_usage_in_bytes",
+					 &st->memsw_peak) == 0)
+			st->present |= CGCTL_MEMSTAT_MEMSW_PEAK;
 		st->present |= CGCTL_MEMSTAT_MEMSW;
 	}
 }

@@ -21,6 +21,7 @@
 #include "ctx.h"
 #include "internal.h"
 #include "kernel/netlink-msg.h"
+#include "kernel/proctree.h"
 
 #define ACK_TIMEOUT_MS 1000
 #define GENL_TIMEOUT_MS 2000
@@ -334,11 +335,28 @@ static int parse_ts(const void *buf, size_t len, uint32_t seq, uint32_t portid, 
 	return cgctl_nl_parse_taskstats(buf, len, seq, portid, &o->id, o->ts);
 }
 
+/* A thread group's comm and faults from /proc/@pid/stat: the kernel's reply for a tgid
+ * (kernel/taskstats.c:fill_stats_for_tgid(), v6.1) sums only delays, CPU times and
+ * context switches, where the whole-group /proc/PID/stat (fs/proc/array.c:do_task_stat()
+ * with whole=1) sums every thread's faults.  A process whose stat cannot be read keeps
+ * the reply's comm and faults. */
+void cgctl_taskstats_proc(struct cgctl_ctx *ctx, pid_t pid, struct cgctl_taskstats *ts)
+{
+	struct cgctl_proc_stat st;
+
+	if (cgctl_proc_stat_read(ctx, pid, &st) < 0)
+		return;
+	snprintf(ts->comm, sizeof(ts->comm), "%s", st.comm);
+	ts->minflt = st.minflt;
+	ts->majflt = st.majflt;
+}
+
 CGCTL_EXPORT int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
 				     struct cgctl_taskstats *ret, struct cgctl_error *e)
 {
+	struct cgctl_taskstats ts;
 	struct mnl_socket *nl;
-	struct ts_out o = { .ts = ret };
+	struct ts_out o = { .ts = &ts };
 	uint32_t req[64];
 	uint16_t family;
 	ssize_t len;
@@ -347,6 +365,10 @@ CGCTL_EXPORT int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
 	if (id <= 0)
 		return cgctl_error_set(e, EINVAL, "taskstats: invalid %s %d", tgid ? "PID" : "TID",
 				       (int)id);
+	if (!ret || ret->size < sizeof(*ret))
+		return cgctl_error_set(e, EINVAL, "taskstats: struct cgctl_taskstats of %zu bytes, "
+				       "%zu needed (CGCTL_TASKSTATS_INIT)", ret ? ret->size : 0,
+				       sizeof(*ret));
 	r = genl_open(TASKSTATS_GENL_NAME, &nl, &family, e);
 	if (r < 0)
 		return r;
@@ -358,6 +380,10 @@ CGCTL_EXPORT int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
 	if (r < 0)
 		return cgctl_error_set(e, -r, "taskstats: %d: %s", (int)id,
 				       r == -ESRCH ? "no such process" : strerror(-r));
+	if (tgid)
+		cgctl_taskstats_proc(ctx, id, &ts);
+	ts.size = sizeof(ts);
+	memcpy(ret, &ts, sizeof(ts));
 	dbg(ctx, "taskstats %d: v%u run %llu ns\n", (int)id, ret->version,
 	    (unsigned long long)ret->cpu_run_real_total_ns);
 	return 0;

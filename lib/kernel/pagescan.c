@@ -897,7 +897,7 @@ static int scan_tasks(struct scan *s, const pid_t *pids, size_t n_pids,
 	r = alloc_workers(w, n, s);
 	for (size_t k = 0; k < n_pids && r == 0; k++) {
 		struct ps_runs one = { 0 };
-		struct cgctl_error e1 = { 0 };
+		struct cgctl_error e1 = CGCTL_ERROR_INIT;
 
 		s->n_vmas = 0;
 		s->virt_pages = 0;

@@ -66,8 +66,8 @@ static int cpu_stat_cb(const struct cgctl_kv *kv, void *data)
 	return 0;	/* wait_sum, core_sched.force_idle_usec, ...: not ours */
 }
 
-CGCTL_EXPORT int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
-				      struct cgctl_cpu_stat *st)
+int cgctl_parse_cpu_stat(const char *buf, size_t len, int version,
+			 struct cgctl_cpu_stat *st)
 {
 	struct cpu_walk w;
 	int r;

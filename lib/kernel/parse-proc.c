@@ -128,6 +128,7 @@ static int kv_fill(struct span line, struct cgctl_kv *kv, char *key, char *value
 	key[k.len] = '\0';
 	memcpy(value, v.p, v.len);
 	value[v.len] = '\0';
+	kv->size = sizeof(*kv);
 	kv->key = key;
 	kv->value = value;
 	kv->has_u = parse_span_u64(v, &kv->u) == 0;

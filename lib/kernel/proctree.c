@@ -556,7 +556,7 @@ static int normalize_targets(struct mover *mv)
 
 static void open_connector(struct mover *mv, unsigned int flags)
 {
-	struct cgctl_error ce = { 0 };
+	struct cgctl_error ce = CGCTL_ERROR_INIT;
 	int r;
 
 	if (flags & CGCTL_MOVE_TREE_ONE_SHOT) {

@@ -231,6 +231,10 @@ CGCTL_EXPORT int cgctl_unit_apply(struct cgctl_ctx *ctx, const struct cgctl_moun
 	if (!ctx || !m || !u || (!knobs && n) || m->version != 2)
 		return cgctl_error_set(e, EINVAL, "systemd: bad arguments");
 	for (size_t i = 0; i < n; i++) {
+		if (knobs[i].size < sizeof(knobs[i]))
+			return cgctl_error_set(e, EINVAL, "systemd: struct cgctl_unit_knob of %zu "
+					       "bytes, %zu needed (CGCTL_UNIT_KNOB())",
+					       knobs[i].size, sizeof(knobs[i]));
 		if (!knobs[i].file || !knobs[i].value)
 			return cgctl_error_set(e, EINVAL, "systemd: bad arguments");
 		r = add_knob(&ps, &knobs[i], e);

@@ -113,6 +113,7 @@ int sd_unit_from_path(const char *path, struct cgctl_unit *u)
 	if (!path || path[0] != '/' || !u)
 		return -EINVAL;
 	memset(u, 0, sizeof(*u));
+	u->size = sizeof(*u);
 	for (;;) {
 		p += strspn(p, "/");
 		n = strcspn(p, "/");

@@ -57,7 +57,7 @@ CGCTL_EXPORT int cgctl_cgroup_unit(struct cgctl_ctx *ctx, const struct cgctl_mou
 	char norm[4096];
 	int r;
 
-	if (!ctx || !m || !path || !u)
+	if (!ctx || !m || !path || !u || u->size < sizeof(*u))
 		return -EINVAL;
 	r = cgctl_path_normalize(path, norm, sizeof(norm));
 	if (r < 0)

@@ -72,8 +72,8 @@ static bool is_v2_root(const struct cgctl_mount *m, const char *path)
 	return m->version == 2 && path[strspn(path, "/")] == '\0';
 }
 
-CGCTL_EXPORT int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-					 const char *path, struct cgctl_mem_counters *c)
+int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+			    const char *path, struct cgctl_mem_counters *c)
 {
 	int dfd, r;
 

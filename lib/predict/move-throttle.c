@@ -272,7 +272,7 @@ CGCTL_EXPORT int cgctl_move_throttle_predict(struct cgctl_ctx *ctx,
 					     uint32_t kver, struct cgctl_move_throttle *mt,
 					     struct cgctl_error *e)
 {
-	struct cgctl_error re = { 0 };
+	struct cgctl_error re = CGCTL_ERROR_INIT;
 	pid_t *in = NULL;
 	size_t nin = 0;
 	int r;

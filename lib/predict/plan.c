@@ -205,7 +205,7 @@ static bool unchanged(struct plan *p, const struct plan_step *s)
 static int failed(struct plan *p, int i, int r, struct cgctl_error *e)
 {
 	const struct plan_step *s = &p->s[i];
-	struct cgctl_error ue = { 0 };
+	struct cgctl_error ue = CGCTL_ERROR_INIT;
 	char eb[96], what[PLAN_OLD_MAX + 64], msg[512];
 	int upto = i;
 

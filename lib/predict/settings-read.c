@@ -56,6 +56,7 @@ CGCTL_EXPORT int cgctl_cpu_settings_read(struct cgctl_ctx *ctx, const struct cgc
 					 const char *path, struct cgctl_cpu_settings *ret)
 {
 	struct cgctl_cpu_settings s = {
+		.size = sizeof(s),
 		.version = m ? m->version : 0,
 		.bw = { CGCTL_BW_INF, 100000, 0 },
 	};
@@ -265,7 +266,7 @@ int cgctl_bw_tree_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 int predict_bw_tree(struct cgctl_ctx *ctx, const struct cgctl_mount *m, const char *target,
 		    struct cgctl_bw_tree *ret, struct cgctl_error *e)
 {
-	struct cgctl_error te = { 0 };
+	struct cgctl_error te = CGCTL_ERROR_INIT;
 	struct tree_walk w = { .ctx = ctx, .m = m, .target = target, .t = ret, .e = &te,
 			       .lenient = true };
 	char eb[96];
@@ -345,6 +346,7 @@ CGCTL_EXPORT int cgctl_mem_settings_read(struct cgctl_ctx *ctx, const struct cgc
 					 const char *path, struct cgctl_mem_settings *ret)
 {
 	struct cgctl_mem_settings s = {
+		.size = sizeof(s),
 		.version = m ? m->version : 0,
 		.max = UINT64_MAX, .memsw_max = UINT64_MAX, .soft = UINT64_MAX,
 		.high = UINT64_MAX, .swap_max = UINT64_MAX,

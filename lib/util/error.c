@@ -11,7 +11,8 @@ int cgctl_error_set(struct cgctl_error *e, int err, const char *fmt, ...)
 
 	if (err < 0)
 		err = -err;
-	if (e) {
+	/* a structure without its size (CGCTL_ERROR_INIT) is not ours to fill */
+	if (e && e->size >= sizeof(*e)) {
 		e->err = err;
 		va_start(ap, fmt);
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
@@ -22,7 +23,7 @@ int cgctl_error_set(struct cgctl_error *e, int err, const char *fmt, ...)
 
 void cgctl_error_clear(struct cgctl_error *e)
 {
-	if (!e)
+	if (!e || e->size < sizeof(*e))
 		return;
 	e->err = 0;
 	e->msg[0] = '\0';

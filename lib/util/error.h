@@ -6,7 +6,8 @@
 
 /*
  * cgctl_error_set: record @err (positive errno) and a formatted one-line message in @e
- * (which may be NULL).  Returns: -err, so callers can `return cgctl_error_set(...)`.
+ * (which may be NULL; left as it is when its size is not set: CGCTL_ERROR_INIT).
+ * Returns: -err, so callers can `return cgctl_error_set(...)`.
  */
 int cgctl_error_set(struct cgctl_error *e, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

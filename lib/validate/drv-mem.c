@@ -84,11 +84,13 @@ static int stats_flush(struct vrun *run, const struct cgctl_mount *m, const char
 
 /* v1: usage_in_bytes, kmem, rss/cache, max_usage, failcnt; v2: current, stat kernel,
  * anon/file, peak (5.19+; else 0), no failcnt.  The counters come from the reader
- * `cgctl mem` and `cgctl move` use (cgctl_mem_counters_read()). */
+ * `cgctl stat`, `cgctl mem` and `cgctl move` use (the cgroup snapshot). */
 static int mem_read(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		    struct mem_obs *o, char *reason, size_t len)
 {
-	struct cgctl_mem_counters c;
+	static const char *const keys[] = { "memory.usage", "memory.peak", "memory.failcnt" };
+	uint64_t c[3];
+	unsigned int has;
 	bool v2 = m->version == 2;
 	int err;
 
@@ -96,17 +98,15 @@ static int mem_read(struct vrun *run, const struct cgctl_mount *m, const char *p
 	err = stats_flush(run, m, path, reason, len);
 	if (err < 0)
 		return err;
-	err = cgctl_mem_counters_read(run->ctx, m, path, &c);
-	if (err < 0) {
-		snprintf(reason, len, "%s: memory counters: %s", path, strerror(-err));
+	err = vcg_mem_figures(run, path, CGCTL_CGSTAT_MEM_ALL, keys, 3, c, &has, reason, len);
+	if (err < 0)
 		return err;
-	}
-	o->usage = (double)c.usage / PG;
-	if (c.present & CGCTL_MEMC_MAX_USAGE)
-		o->watermark = (double)c.max_usage / PG;
-	if (c.present & CGCTL_MEMC_FAILCNT)
-		o->failcnt = (double)c.failcnt;	/* a count, not bytes */
-	if (!v2 && (!(c.present & CGCTL_MEMC_MAX_USAGE) || !(c.present & CGCTL_MEMC_FAILCNT))) {
+	o->usage = (double)c[0] / PG;
+	if (has & 2)
+		o->watermark = (double)c[1] / PG;
+	if (has & 4)
+		o->failcnt = (double)c[2];	/* a count, not bytes */
+	if (!v2 && (!(has & 2) || !(has & 4))) {
 		snprintf(reason, len, "%s: no memory.max_usage_in_bytes or memory.failcnt",
 			 path);
 		return -ENOENT;
@@ -135,18 +135,16 @@ static const char *limit_file(const struct cgctl_mount *m)
 static int drain(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		 char *reason, size_t len)
 {
-	struct cgctl_mem_counters c;
+	static const char *const keys[] = { "memory.usage" };
 	const char *file;
+	unsigned int has;
 	uint64_t u;
 	char v[32];
 	int err;
 
-	err = cgctl_mem_counters_read(run->ctx, m, path, &c);
-	if (err < 0) {
-		snprintf(reason, len, "%s: memory usage: %s", path, strerror(-err));
+	err = vcg_mem_figures(run, path, CGCTL_CGSTAT_MEM, keys, 1, &u, &has, reason, len);
+	if (err < 0)
 		return err;
-	}
-	u = c.usage;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)(u > 8192 ? u - 4096 : 4096));
 	file = m->version == 2 ? "memory.high" : "memory.limit_in_bytes";
 	vcg_set(run, m, path, file, v);

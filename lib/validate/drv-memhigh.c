@@ -347,7 +347,7 @@ static int model(struct vrun *run, const struct vmemhigh_params *p,
 	    .groups = g,
 	    .workloads = w,
 	};
-	struct cgctl_error e = {0};
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_memhigh_run *r;
 	int err = cgctl_memhigh_run(&c, &r, &e);
 

@@ -130,16 +130,19 @@ static int start(struct vrun *run, const struct vmove_params *p, const struct cg
 static int usage(struct vrun *run, const struct cgctl_mount *m, const char *path, double *v,
 		 double *sw, struct move_obs *o, char *reason, size_t len)
 {
-	struct cgctl_mem_counters c;
-	int err = cgctl_mem_counters_read(run->ctx, m, path, &c);
+	const char *const keys[] = {
+		"memory.usage", m->version == 2 ? "memory.swap.usage" : "memory.memsw.usage",
+	};
+	uint64_t c[2];
+	unsigned int has;
+	int err = vcg_mem_figures(run, path, CGCTL_CGSTAT_MEM_ALL, keys, 2, c, &has, reason,
+				  len);
 
-	if (err < 0) {
-		snprintf(reason, len, "%s: memory usage: %s", path, strerror(-err));
+	if (err < 0)
 		return err;
-	}
-	*v = (double)c.usage / PG;
-	o->memsw = c.present_memsw;
-	*sw = c.present_memsw ? (double)c.memsw_usage / PG : 0;
+	*v = (double)c[0] / PG;
+	o->memsw = has & 2;
+	*sw = o->memsw ? (double)c[1] / PG : 0;
 	return 0;
 }
 

@@ -419,6 +419,36 @@ int vcg_write(struct vrun *run, const struct cgctl_mount *m, const char *path,
 	return err;
 }
 
+int vcg_mem_figures(struct vrun *run, const char *path, unsigned int what,
+		    const char *const *keys, size_t n, uint64_t *vals, unsigned int *has,
+		    char *reason, size_t len)
+{
+	struct cgctl_cgroup_stat *st = NULL;
+	struct cgctl_cgroup *cg;
+	int err;
+
+	*has = 0;
+	err = cgctl_cgroup_new(run->ctx, "memory", path, &cg);
+	if (err == 0) {
+		err = cgctl_cgroup_stat_new(cg, what, &st);
+		cgctl_cgroup_unref(cg);
+	}
+	for (size_t i = 0; err == 0 && i < n; i++) {
+		int r = cgctl_cgroup_stat_get(st, keys[i], &vals[i]);
+
+		if (r == 0)
+			*has |= 1u << i;
+		else
+			vals[i] = UINT64_MAX;
+		if (i == 0 && r < 0)
+			err = r == -ENODATA ? -ENOENT : r;
+	}
+	cgctl_cgroup_stat_free(st);
+	if (err < 0)
+		snprintf(reason, len, "%s: memory counters: %s", path, strerror(-err));
+	return err;
+}
+
 int vcg_read_key(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		 const char *file, const char *key, uint64_t *v, char *reason, size_t len)
 {

@@ -141,6 +141,14 @@ int vcg_set(struct vrun *run, const struct cgctl_mount *m, const char *path,
 	    const char *file, const char *value);
 int vcg_write(struct vrun *run, const struct cgctl_mount *m, const char *path,
 	      const char *file, const char *value, char *reason, size_t len);
+/* The memory figures @keys (cgctl_cgroup_stat_get() names) of @path of the memory
+ * hierarchy, read once through the snapshot `cgctl stat` and `mem show` read (@what:
+ * CGCTL_CGSTAT_*); an absent figure is UINT64_MAX with its bit clear in *@has (bit i:
+ * @keys[i]).  Returns: 0, or -errno when the cgroup or its @keys[0] cannot be read
+ * (-ENOENT: no such file), with @reason. */
+int vcg_mem_figures(struct vrun *run, const char *path, unsigned int what,
+		    const char *const *keys, size_t n, uint64_t *vals, unsigned int *has,
+		    char *reason, size_t len);
 /* A key of a flat keyed file (memory.stat, cpu.stat).  Returns: 0, -ENOENT, -errno. */
 int vcg_read_key(struct vrun *run, const struct cgctl_mount *m, const char *path,
 		 const char *file, const char *key, uint64_t *v, char *reason, size_t len);

@@ -280,7 +280,7 @@ int cgctl_validate_vm_run(struct cgctl_ctx *ctx, const char *config,
 			  struct cgctl_vreport **ret, struct cgctl_error *e)
 {
 	char harness[PATH_MAX], val[160], *json = NULL, *st = NULL;
-	struct cgctl_error pe = {0};
+	struct cgctl_error pe = CGCTL_ERROR_INIT;
 	const char *const *cfgs;
 	size_t nc = cgctl_validate_vm_configs(&cfgs), i;
 	int err;

@@ -6,7 +6,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cgctl_bw_trace *t = NULL;
 	struct cgctl_bw_trace_info ti;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r;
 
 	r = cgctl_bw_trace_parse((const char *)data, size, &t, &e);

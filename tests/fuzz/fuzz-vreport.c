@@ -11,7 +11,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cgctl_vreport *r = NULL, *again = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	char *s = fuzz_str(data, size), *json = NULL;
 	int rc;
 
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   memchr(r->target, 0, sizeof(r->target)));
 	FUZZ_CHECK(r->n_scenarios == 0 || r->scenarios);
 	if (cgctl_vreport_json(r, &json) == 0) {
-		struct cgctl_error e2 = { 0 };
+		struct cgctl_error e2 = CGCTL_ERROR_INIT;
 
 		rc = cgctl_vreport_parse_json(json, &again, &e2);
 		FUZZ_CHECK(rc == 0 || rc == -ENOMEM);

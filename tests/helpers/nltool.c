@@ -137,7 +137,7 @@ static int cmd_move(int argc, char **argv)
 	struct cgctl_move_target t[MAX_TARGETS];
 	struct cgctl_move_tree_opts o = { .size = sizeof(o) };
 	struct cgctl_move_tree_result res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	pid_t roots[64];
 	size_t nt, nr = 0;
 	ssize_t r;
@@ -191,8 +191,8 @@ static void print_ts(const struct cgctl_taskstats *ts)
 
 static int cmd_taskstats(int argc, char **argv)
 {
-	struct cgctl_taskstats ts;
-	struct cgctl_error e = { 0 };
+	struct cgctl_taskstats ts = CGCTL_TASKSTATS_INIT;
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	bool tgid = argc > 1 && !strcmp(argv[0], "-t");
 	int r;
 
@@ -209,7 +209,7 @@ static int cmd_cgroupstats(int argc, char **argv)
 {
 	struct cgctl_move_target t[MAX_TARGETS];
 	struct cgctl_cgroupstats cs;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	size_t nt;
 	int r;
 
@@ -230,8 +230,8 @@ static int cmd_cgroupstats(int argc, char **argv)
 /* taskstats' CPU time against the spinner's own rusage, taken just before it stopped */
 static int cmd_spin_check(int argc, char **argv)
 {
-	struct cgctl_taskstats ts;
-	struct cgctl_error e = { 0 };
+	struct cgctl_taskstats ts = CGCTL_TASKSTATS_INIT;
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	long long ru = 0;
 	double ru_ns, diff;
 	int st, r, fds[2];
@@ -272,7 +272,7 @@ static int cmd_events(int argc, char **argv)
 {
 	struct cgctl_procev_sock *s;
 	struct cgctl_procev ev[16];
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	long want = argc ? atol(argv[0]) : 10, got = 0;
 	ssize_t n, i;
 	int r;
@@ -298,7 +298,7 @@ static int cmd_events(int argc, char **argv)
 
 static int cmd_delayacct(void)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r = cgctl_delayacct_enabled(ctx, &e);
 
 	printf("%d %s\n", r, e.msg);

@@ -55,7 +55,7 @@ static int one_case(int i)
 	struct cgctl_bw_settings lv[2];
 	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
 	struct cgctl_bw_replay_spec sp = { .size = sizeof(sp), .levels = lv };
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	uint64_t h = 1469598103934665603ULL;
 	unsigned int nl = pick(0, 3) ? 1 : 2;
 	int r;

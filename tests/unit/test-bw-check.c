@@ -14,7 +14,7 @@
 #define INF CGCTL_BW_INF
 #define BW(q, p, b) ((struct cgctl_bw_settings){ (q), (p), (b) })
 
-static struct cgctl_error e;
+static struct cgctl_error e = CGCTL_ERROR_INIT;
 
 /* A lone group below the root: ranges only matter. */
 static int check1(uint64_t q, uint64_t p, uint64_t b)
@@ -25,7 +25,7 @@ static int check1(uint64_t q, uint64_t p, uint64_t b)
 	};
 	struct cgctl_bw_settings s = BW(q, p, b);
 
-	memset(&e, 0, sizeof(e));
+	e = (struct cgctl_error)CGCTL_ERROR_INIT;
 	return cgctl_bw_check(t, 2, 1, &s, 1, &e);
 }
 
@@ -96,7 +96,7 @@ static int check_tree(size_t target, uint64_t q, uint64_t p, int version)
 {
 	struct cgctl_bw_settings s = BW(q, p, 0);
 
-	memset(&e, 0, sizeof(e));
+	e = (struct cgctl_error)CGCTL_ERROR_INIT;
 	return cgctl_bw_check(tree, 4, target, &s, version, &e);
 }
 
@@ -141,7 +141,7 @@ static int plan(const struct cgctl_bw_settings *o, const struct cgctl_bw_setting
 		int version, const struct cgctl_bw_node *t, size_t nn, size_t target,
 		struct cgctl_bw_write *w)
 {
-	memset(&e, 0, sizeof(e));
+	e = (struct cgctl_error)CGCTL_ERROR_INIT;
 	return cgctl_bw_write_plan(o, n, version, t, nn, target, w, &e);
 }
 

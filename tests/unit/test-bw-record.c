@@ -18,14 +18,14 @@
 
 #define MS 1000000ULL
 
-static struct cgctl_error e;
+static struct cgctl_error e = CGCTL_ERROR_INIT;
 
 static int parse(const char *s, struct cgctl_bw_trace_info *ti)
 {
 	struct cgctl_bw_trace *t = NULL;
 	int r;
 
-	memset(&e, 0, sizeof(e));
+	e = (struct cgctl_error)CGCTL_ERROR_INIT;
 	r = cgctl_bw_trace_parse(s, strlen(s), &t, &e);
 	if (r == 0 && ti)
 		ck_assert_int_eq(cgctl_bw_trace_info(t, ti), 0);
@@ -768,7 +768,7 @@ START_TEST(recommend_runs_errors)
 	ck_assert_int_eq(cgctl_bw_trace_parse(idle, strlen(idle), &none, &e), 0);
 	t[0] = ok;
 	t[1] = none;
-	memset(&e, 0, sizeof(e));
+	e = (struct cgctl_error)CGCTL_ERROR_INIT;
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 2, &o, 0, &r, NULL, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "recording 2: "));
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 0, &o, 0, &r, NULL, &e), -EINVAL);

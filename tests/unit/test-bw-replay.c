@@ -133,7 +133,7 @@ START_TEST(bad_spec)
 	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
 	struct cgctl_bw_replay_spec sp = { .size = sizeof(sp), .levels = &bw, .nlevels = 1 };
 	struct cgctl_bw_settings refused = { 500, 100000, 0 };	/* quota under 1 ms */
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	ck_assert_int_eq(cgctl_bw_replay(&sp, &res, &e), -EINVAL);	/* no demand */
 	ck_assert_ptr_ne(strstr(e.msg, "one of"), NULL);

@@ -414,7 +414,7 @@ START_TEST(trace_workload)
 		"0\tbusy\t30000\n"	/* plain numbers are µs */
 		"1\tidle\t1s\n"
 		"1\tbusy\t10ms\n";
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_bw_trace *tr;
 	struct cgctl_bw_sim *s;
 	struct run r;

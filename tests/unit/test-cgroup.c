@@ -52,6 +52,8 @@ static const struct row v1_rows[] = {
 	{ CGCTL_KNOB_CPU_SHARES, "cpu", "cpu.shares", "1024", 1024, NULL, NULL, 2048,
 	  "2048" },
 	{ CGCTL_KNOB_PIDS_MAX, "pids", "pids.max", "100", 100, "max", "max", 50, "50" },
+	{ CGCTL_KNOB_MEM_MOVE_CHARGE, "memory", "memory.move_charge_at_immigrate", "3", 3,
+	  NULL, NULL, 1, "1" },
 };
 static const enum cgctl_knob v1_absent[] = {
 	CGCTL_KNOB_MEM_HIGH, CGCTL_KNOB_MEM_LOW, CGCTL_KNOB_MEM_MIN, CGCTL_KNOB_MEM_SWAP,
@@ -80,7 +82,7 @@ static const struct row v2_rows[] = {
 };
 static const enum cgctl_knob v2_absent[] = {
 	CGCTL_KNOB_MEM_MEMSW, CGCTL_KNOB_MEM_SOFT, CGCTL_KNOB_MEM_SWAPPINESS,
-	CGCTL_KNOB_CPU_SHARES,
+	CGCTL_KNOB_CPU_SHARES, CGCTL_KNOB_MEM_MOVE_CHARGE,
 };
 
 static char *dir;
@@ -166,7 +168,7 @@ static void check_rows(const struct row *rows, size_t n, const enum cgctl_knob *
 		const struct row *r = &rows[i];
 		const char *back = r->unlimited ? r->unlimited : r->text;
 		struct cgctl_cgroup *cg;
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		uint64_t v = 0;
 		int rc;
 
@@ -258,7 +260,7 @@ END_TEST
 /* the setter is the executor's door: the v1 rule memory <= memsw refuses, nothing written */
 START_TEST(test_set_rules)
 {
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_cgroup *cg;
 
 	version = 1;
@@ -298,6 +300,7 @@ START_TEST(test_one_reader)
 	ck_assert_msg(ms.max == UINT64_MAX, "settings read %llu", (unsigned long long)ms.max);
 	ck_assert(ms.soft == UINT64_MAX);
 	ck_assert(ms.memsw_max == 4194304);
+	ck_assert_uint_eq(ms.size, sizeof(ms));
 	cgctl_cgroup_unref(cg);
 	teardown();
 }
@@ -424,6 +427,64 @@ START_TEST(test_stat_v2_show)
 }
 END_TEST
 
+/* what `mem show` reads through the snapshot and the getters on v1 (issue 28: one
+ * reader of the memory counters): memsw usage, limit, failcnt and peak; absent and
+ * unlimited; move_charge_at_immigrate through its knob */
+START_TEST(test_stat_v1_mem_show)
+{
+	struct cgctl_cgroup_stat *st;
+	struct cgctl_cgroup *cg;
+	uint64_t v = 7;
+
+	version = 1;
+	fixture(v1_rows, sizeof(v1_rows) / sizeof(v1_rows[0]));
+	put("memory", "/g", "memory.usage_in_bytes", "8192");
+	put("memory", "/g", "memory.failcnt", "4");
+	put("memory", "/g", "memory.max_usage_in_bytes", "12288");
+	put("memory", "/g", "memory.memsw.usage_in_bytes", "16384");
+	put("memory", "/g", "memory.memsw.failcnt", "2");
+	put("memory", "/g", "memory.memsw.max_usage_in_bytes", "20480");
+	ck_assert_int_eq(cgctl_cgroup_new(ctx, "memory", "/g", &cg), 0);
+	ck_assert_int_eq(cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_MEM_ALL, &st), 0);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.usage", &v), 0);
+	ck_assert(v == 8192);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.peak", &v), 0);
+	ck_assert(v == 12288);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.memsw.usage", &v), 0);
+	ck_assert(v == 16384);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.memsw", &v), 0);
+	ck_assert(v == 4194304);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.memsw.failcnt", &v), 0);
+	ck_assert(v == 2);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.memsw.peak", &v), 0);
+	ck_assert(v == 20480);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.swap.usage", &v), -ENODATA);
+	cgctl_cgroup_stat_free(st);
+	/* not asked for: -ENODATA, never 0 */
+	ck_assert_int_eq(cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_MEM, &st), 0);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.memsw.peak", &v), -ENODATA);
+	cgctl_cgroup_stat_free(st);
+	/* unlimited memsw; no max_usage file */
+	put("memory", "/g", "memory.memsw.limit_in_bytes", V1_LIMIT_MAX);
+	unlink_file("memory", "memory.memsw.max_usage_in_bytes");
+	ck_assert_int_eq(cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_MEM_ALL, &st), 0);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.memsw", &v), 0);
+	ck_assert(v == UINT64_MAX);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.memsw.peak", &v), -ENODATA);
+	cgctl_cgroup_stat_free(st);
+	/* no swap accounting: no memsw figure at all */
+	unlink_file("memory", "memory.memsw.usage_in_bytes");
+	ck_assert_int_eq(cgctl_cgroup_stat_new(cg, CGCTL_CGSTAT_MEM_ALL, &st), 0);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.memsw.usage", &v), -ENODATA);
+	ck_assert_int_eq(cgctl_cgroup_stat_get(st, "memory.memsw.failcnt", &v), -ENODATA);
+	cgctl_cgroup_stat_free(st);
+	ck_assert_int_eq(cgctl_cgroup_get_mem_move_charge(cg, &v), 0);
+	ck_assert(v == 3);
+	cgctl_cgroup_unref(cg);
+	teardown();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cgroup");
@@ -437,6 +498,7 @@ int main(void)
 	tcase_add_test(tc, test_lifetime);
 	tcase_add_test(tc, test_stat_v2);
 	tcase_add_test(tc, test_stat_v2_show);
+	tcase_add_test(tc, test_stat_v1_mem_show);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

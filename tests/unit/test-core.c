@@ -14,6 +14,7 @@
 
 #include "libcgctl.h"
 #include "testutil.h"
+#include "util/error.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -159,7 +160,7 @@ START_TEST(cgfs_tree_ops)
 {
 	char *root = make_root(), *path = NULL, **kids = NULL;
 	const struct cgctl_mount *m;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_ctx *ctx;
 	pid_t *pids = NULL;
 
@@ -263,6 +264,55 @@ static void j_nest(struct json *j)
 	json_obj_end(j);
 }
 
+/* struct cgctl_error carries its size: filled only when it is set (issue 28) */
+START_TEST(error_sized)
+{
+	struct cgctl_error e = CGCTL_ERROR_INIT, bare = { 0 };
+
+	ck_assert_int_eq(cgctl_error_set(&e, EINVAL, "bad %d", 7), -EINVAL);
+	ck_assert_int_eq(e.err, EINVAL);
+	ck_assert_str_eq(e.msg, "bad 7");
+	cgctl_error_clear(&e);
+	ck_assert_int_eq(e.err, 0);
+	ck_assert_str_eq(e.msg, "");
+	ck_assert_int_eq(cgctl_error_set(&bare, -ENOENT, "gone"), -ENOENT);
+	ck_assert_int_eq(bare.err, 0);
+	ck_assert_str_eq(bare.msg, "");
+	ck_assert_int_eq(cgctl_error_set(NULL, ENOENT, "x"), -ENOENT);
+}
+END_TEST
+
+/* structures the library fills carry their size (issue 28) */
+static int kv_size(const struct cgctl_kv *kv, void *data)
+{
+	ck_assert_uint_eq(kv->size, sizeof(*kv));
+	(*(int *)data)++;
+	return 0;
+}
+
+START_TEST(filled_sized)
+{
+	const struct cgctl_mount *ms;
+	struct cgctl_ctx *ctx;
+	char *dir = tu_mkdtemp();
+	int n = 0;
+
+	ck_assert_int_eq(tu_write(dir, "cgctl-mounts", "1 /sys/fs/cgroup/memory memory\n"
+				  "2 /sys/fs/cgroup/unified cpu\n"), 0);
+	ck_assert_int_eq(tu_write(dir, "sys/fs/cgroup/memory/memory.limit_in_bytes", "1\n"), 0);
+	ck_assert_int_eq(tu_write(dir, "sys/fs/cgroup/unified/cpu.max", "max 100000\n"), 0);
+	ck_assert_int_eq(cgctl_new(&ctx, dir), 0);
+	ck_assert_int_eq(cgctl_mounts(ctx, &ms), 2);
+	ck_assert_uint_eq(ms[0].size, sizeof(ms[0]));
+	ck_assert_uint_eq(ms[1].size, sizeof(ms[1]));
+	ck_assert_int_eq(cgctl_parse_keyed("a 1\nb x\n", 8, kv_size, &n), 2);
+	ck_assert_int_eq(n, 2);
+	cgctl_unref(ctx);
+	tu_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(json_writer)
 {
 	ck_assert_str_eq(js(j_escape),
@@ -286,6 +336,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, cgfs_tree_ops);
 	tcase_add_test(tc, ctx_errors);
 	tcase_add_test(tc, json_writer);
+	tcase_add_test(tc, error_sized);
+	tcase_add_test(tc, filled_sized);
 	suite_add_tcase(s, tc);
 	return s;
 }

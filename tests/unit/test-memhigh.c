@@ -170,7 +170,7 @@ static struct cgctl_memhigh_run *run1(uint32_t kver, struct cgctl_memhigh_group 
 	    .workloads = w,
 	};
 	struct cgctl_memhigh_run *r = NULL;
-	struct cgctl_error e = {0};
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	c.size = sizeof(c) - 1;	/* a layout the library does not know: refused */
 	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), -EINVAL);
@@ -337,7 +337,7 @@ START_TEST(run_file_reclaim_batches)
 	};
 	struct cgctl_memhigh_group_result res;
 	struct cgctl_memhigh_run *r;
-	struct cgctl_error e = {0};
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	g.lim.high = 4096;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -389,7 +389,7 @@ START_TEST(run_swap_scan_fract)
 	};
 	struct cgctl_memhigh_group_result res;
 	struct cgctl_memhigh_run *r;
-	struct cgctl_error e = {0};
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	g.lim.high = 2048;
 	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), 0);
@@ -454,7 +454,7 @@ START_TEST(run_errors)
 	    .size = sizeof(c),
 	    .kver = K(6, 12, 0), .hz = 250, .ncpus = 1, .ngroups = 2, .groups = g};
 	struct cgctl_memhigh_run *r = NULL;
-	struct cgctl_error e = {0};
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	ck_assert_int_eq(cgctl_memhigh_run(&c, &r, &e), -EINVAL);
 	ck_assert_ptr_null(r);

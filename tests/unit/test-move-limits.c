@@ -70,7 +70,7 @@ static void done(void)
 START_TEST(no_cpu_anywhere_above)
 {
 	struct cgctl_move_throttle mt;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	tree();
 	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/system.slice/plain.service", 2,
@@ -89,7 +89,7 @@ END_TEST
 START_TEST(limited_ancestor_still_throttles)
 {
 	struct cgctl_move_throttle mt;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	tree();
 	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/limited/nocpu/x", 2, &mt, &e),
@@ -106,7 +106,7 @@ END_TEST
 START_TEST(unlimited_parent_period_kept)
 {
 	struct cgctl_move_throttle mt;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	tree();
 	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/open/nocpu", 2, &mt, &e), 0);
@@ -121,7 +121,7 @@ END_TEST
 START_TEST(missing_cgroup_still_fails)
 {
 	struct cgctl_move_throttle mt;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	tree();
 	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/nope/x", 2, &mt, &e), -ENOENT);

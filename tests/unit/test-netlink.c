@@ -3,6 +3,7 @@
  * cgroupstats, NLMSG_ERROR, truncated and malformed messages. */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include <linux/taskstats.h>
 
 #include "kernel/netlink-msg.h"
+#include "testutil.h"
 #include "test-netlink-canned.h"
 
 /* An exact-size heap copy, so AddressSanitizer sees any read past the end. */
@@ -569,6 +571,48 @@ START_TEST(cgroupstats_reply)
 }
 END_TEST
 
+/* cgctl_taskstats_get()'s /proc half for a thread group: comm and faults from the
+ * whole-group /proc/PID/stat (below the root), kept as the reply had them without it. */
+START_TEST(taskstats_proc_fixture)
+{
+	struct cgctl_taskstats ts = CGCTL_TASKSTATS_INIT;
+	struct cgctl_ctx *ctx;
+	char *root = tu_mkdtemp();
+
+	tu_write(root, "proc/42/stat", "42 (a (b) c) S 1 42 42 0 -1 4194560 1234 0 56 0 "
+		 "7 8 0 0 20 0 3 0 100 0 0\n");
+	tu_write(root, "proc/43/stat", "43 (x\n");	/* malformed */
+	ck_assert_int_eq(cgctl_new(&ctx, root), 0);
+	snprintf(ts.comm, sizeof(ts.comm), "netlink");
+	ts.minflt = 0;
+	cgctl_taskstats_proc(ctx, 42, &ts);
+	ck_assert_str_eq(ts.comm, "a (b) c");
+	ck_assert_uint_eq(ts.minflt, 1234);
+	ck_assert_uint_eq(ts.majflt, 56);
+	ck_assert_uint_eq(ts.size, sizeof(ts));
+	/* malformed or absent: the reply's comm and faults stay */
+	for (pid_t pid = 43; pid <= 44; pid++) {
+		snprintf(ts.comm, sizeof(ts.comm), "netlink");
+		ts.minflt = ts.majflt = 0;
+		cgctl_taskstats_proc(ctx, pid, &ts);
+		ck_assert_str_eq(ts.comm, "netlink");
+		ck_assert_uint_eq(ts.minflt, 0);
+		ck_assert_uint_eq(ts.majflt, 0);
+	}
+	/* a struct without its size is refused before any socket is opened */
+	{
+		struct cgctl_taskstats bad = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
+
+		ck_assert_int_eq(cgctl_taskstats_get(ctx, 42, true, &bad, &e), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(e.msg, "CGCTL_TASKSTATS_INIT"));
+	}
+	cgctl_unref(ctx);
+	tu_rmtree(root);
+	free(root);
+}
+END_TEST
+
 static Suite *netlink_suite(void)
 {
 	Suite *s = suite_create("netlink");
@@ -590,6 +634,7 @@ static Suite *netlink_suite(void)
 	tcase_add_test(tc, taskstats_malformed);
 	tcase_add_test(tc, taskstats_real_reply);
 	tcase_add_test(tc, cgroupstats_reply);
+	tcase_add_test(tc, taskstats_proc_fixture);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -33,7 +33,7 @@ static size_t sz;
 static bool b;
 static pid_t *pids;
 static const struct cgctl_mount *mp;
-static struct cgctl_error err;
+static struct cgctl_error err = CGCTL_ERROR_INIT;
 static _Alignas(64) unsigned char scratch[1 << 16];
 
 /* counts of the current case, in memory shared with the parent */
@@ -602,6 +602,28 @@ static void n_cgctl_inventory_group(void)
 	NOCRASH(cgctl_inventory_group(NULL, 0));
 }
 
+static void n_cgctl_inventory_get(void)
+{
+	WANT_EINVAL(cgctl_inventory_get(NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_inventory_get(NULL, "pid", &u64));
+}
+
+static void n_cgctl_inventory_task_cgroup(void)
+{
+	NOCRASH(cgctl_inventory_task_cgroup(NULL));
+}
+
+static void n_cgctl_inventory_group_get(void)
+{
+	WANT_EINVAL(cgctl_inventory_group_get(NULL, 0, NULL, NULL));
+	WANT_EINVAL(cgctl_inventory_group_get(NULL, 0, "pages", &u64));
+}
+
+static void n_cgctl_inventory_group_path(void)
+{
+	NOCRASH(cgctl_inventory_group_path(NULL, 0));
+}
+
 static void n_cgctl_bw_sim_new(void)
 {
 	WANT_EINVAL(cgctl_bw_sim_new(NULL, NULL));
@@ -820,6 +842,7 @@ static void n_cgctl_procev_close(void)
 static void n_cgctl_taskstats_get(void)
 {
 	WANT_EINVAL(cgctl_taskstats_get(NULL, 0, 0, NULL, NULL));
+	WANT_EINVAL(cgctl_taskstats_get(ctx, 1, true, NULL, NULL));
 }
 
 static void n_cgctl_delayacct_enabled(void)
@@ -1241,13 +1264,6 @@ static void n_cgctl_task_states(void)
 	WANT_EINVAL(cgctl_task_states(ctx, mem, "/", NULL));
 }
 
-static void n_cgctl_proc_info_read(void)
-{
-	WANT_EINVAL(cgctl_proc_info_read(NULL, 0, NULL));
-	WANT_EINVAL(cgctl_proc_info_read(NULL, 0, (void *)scratch));
-	WANT_EINVAL(cgctl_proc_info_read(ctx, 0, NULL));
-}
-
 static void n_cgctl_kver_of(void)
 {
 	NOCRASH(cgctl_kver_of(NULL));
@@ -1391,7 +1407,7 @@ static void n_cgctl_systemd_booted(void)
 
 static void n_cgctl_cgroup_unit(void)
 {
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 
 	WANT_EINVAL(cgctl_cgroup_unit(NULL, mem, "/", &u));
 	WANT_EINVAL(cgctl_cgroup_unit(ctx, NULL, "/", &u));
@@ -1406,8 +1422,8 @@ static void n_cgctl_unit_writer(void)
 
 static void n_cgctl_unit_apply(void)
 {
-	struct cgctl_unit u;
-	struct cgctl_unit_knob k = { "cpu.max", "max 100000", NULL };
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
+	struct cgctl_unit_knob k = CGCTL_UNIT_KNOB("cpu.max", "max 100000");
 
 	memset(&u, 0, sizeof(u));
 	WANT_EINVAL(cgctl_unit_apply(NULL, mem, &u, &k, 1, 0, NULL));
@@ -1510,6 +1526,10 @@ static const struct ncase cases[] = {
 	C(cgctl_inventory_scan_tasks),
 	C(cgctl_inventory_free),
 	C(cgctl_inventory_group),
+	C(cgctl_inventory_get),
+	C(cgctl_inventory_task_cgroup),
+	C(cgctl_inventory_group_get),
+	C(cgctl_inventory_group_path),
 	C(cgctl_bw_sim_new),
 	C(cgctl_bw_sim_free),
 	C(cgctl_bw_sim_add_group),
@@ -1620,7 +1640,6 @@ static const struct ncase cases[] = {
 	C(cgctl_cpubw_read_flags),
 	C(cgctl_stat_read_many),
 	C(cgctl_task_states),
-	C(cgctl_proc_info_read),
 	C(cgctl_kver_of),
 	C(cgctl_cgroup_new),
 	C(cgctl_cgroup_ref),

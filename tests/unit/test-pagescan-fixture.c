@@ -164,7 +164,7 @@ static struct cgctl_inventory *scan_in(struct cgctl_ctx *ctx, pid_t pid, unsigne
 				       int want)
 {
 	struct cgctl_inventory *inv = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r = cgctl_inventory_scan(ctx, pid, flags, &inv, &e);
 
 	ck_assert_msg(r == want, "scan: %d (%s)", r, e.msg);
@@ -180,6 +180,61 @@ static struct cgctl_inventory *scan(pid_t pid, unsigned int flags, int want)
 	inv = scan_in(ctx, pid, flags, want);
 	cgctl_unref(ctx);
 	return inv;
+}
+
+/* The same figures through the exported getters of the opaque result (issue 28). */
+static void check_getters(const struct cgctl_inventory *inv)
+{
+	uint64_t v = 7;
+
+	ck_assert_int_eq(cgctl_inventory_get(inv, "pid", &v), 0);
+	ck_assert_uint_eq(v, PID);
+	ck_assert_int_eq(cgctl_inventory_get(inv, "pfn_visible", &v), 0);
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_eq(cgctl_inventory_get(inv, "unknown", &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(cgctl_inventory_get(inv, "vmas", &v), 0);
+	ck_assert_uint_eq(v, 4);
+	ck_assert_int_eq(cgctl_inventory_get(inv, "swap_pages", &v), 0);
+	ck_assert_uint_eq(v, 10);
+	ck_assert_int_eq(cgctl_inventory_get(inv, "zero_pages", &v), 0);
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_eq(cgctl_inventory_get(inv, "present_pages", &v), 0);
+	ck_assert_uint_eq(v, 100 + 20 + 1 + 1 + 512 + 6 + BIG);
+	ck_assert_int_eq(cgctl_inventory_get(inv, "task_ino", &v), 0);
+	ck_assert_uint_eq(v, ino_ab);
+	ck_assert_int_eq(cgctl_inventory_get(inv, "groups", &v), 0);
+	ck_assert_uint_eq(v, 4);
+	ck_assert_str_eq(cgctl_inventory_task_cgroup(inv), "/a/b");
+	v = 7;
+	ck_assert_int_eq(cgctl_inventory_get(inv, "no_such", &v), -EINVAL);
+	ck_assert_uint_eq(v, 7);
+	/* group 1: a/b (descending by pages) */
+	ck_assert_int_eq(cgctl_inventory_group_get(inv, 1, "ino", &v), 0);
+	ck_assert_uint_eq(v, ino_ab);
+	ck_assert_int_eq(cgctl_inventory_group_get(inv, 1, "pages", &v), 0);
+	ck_assert_uint_eq(v, 612);
+	ck_assert_int_eq(cgctl_inventory_group_get(inv, 1, "thp_pmd", &v), 0);
+	ck_assert_uint_eq(v, 512);
+	ck_assert_str_eq(cgctl_inventory_group_path(inv, 1), "/a/b");
+	/* group 0: a */
+	ck_assert_int_eq(cgctl_inventory_group_get(inv, 0, "anon_shared", &v), 0);
+	ck_assert_uint_eq(v, 20);
+	ck_assert_int_eq(cgctl_inventory_group_get(inv, 0, "anon_shared_mc2", &v), 0);
+	ck_assert_uint_eq(v, 10);
+	/* group 2: c */
+	ck_assert_int_eq(cgctl_inventory_group_get(inv, 2, "file", &v), 0);
+	ck_assert_uint_eq(v, 4);
+	ck_assert_int_eq(cgctl_inventory_group_get(inv, 2, "shmem", &v), 0);
+	ck_assert_uint_eq(v, 2);
+	/* group 3: an inode found nowhere: no path */
+	ck_assert_ptr_null(cgctl_inventory_group_path(inv, 3));
+	/* past the last group, an unknown key */
+	v = 7;
+	ck_assert_int_eq(cgctl_inventory_group_get(inv, 4, "pages", &v), -ERANGE);
+	ck_assert_ptr_null(cgctl_inventory_group_path(inv, 4));
+	ck_assert_int_eq(cgctl_inventory_group_get(inv, 0, "no_such", &v), -EINVAL);
+	ck_assert_uint_eq(v, 7);
 }
 
 /* The fixture task's figures, whole (then freed). */
@@ -223,6 +278,7 @@ static void check_full_inv(struct cgctl_inventory *inv)
 	ck_assert_ptr_null(g->path);
 	ck_assert_uint_eq(g->pages, 1);
 	ck_assert_ptr_null(cgctl_inventory_group(inv, 0));	/* zero page: no group */
+	check_getters(inv);
 	cgctl_inventory_free(inv);
 }
 
@@ -236,7 +292,7 @@ static void check_full(unsigned int flags)
 static bool full_ok(struct cgctl_ctx *ctx)
 {
 	struct cgctl_inventory *inv = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	bool ok = cgctl_inventory_scan(ctx, PID, 0, &inv, &e) == 0 && inv->n_groups == 4 &&
 		  cgctl_inventory_group(inv, ino_a)->anon_exclusive == BIG &&
 		  cgctl_inventory_group(inv, ino_ab)->pages == 612 &&
@@ -660,7 +716,7 @@ static struct cgctl_inventory *scan_tasks(const pid_t *pids, size_t n, int want)
 {
 	struct cgctl_ctx *ctx = NULL;
 	struct cgctl_inventory *inv = NULL;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r;
 
 	ck_assert_int_eq(cgctl_new(&ctx, root), 0);

@@ -175,7 +175,7 @@ static void every_step(const char *path, struct cgctl_bw_settings want, int nwri
 	for (size_t k = 0; k < sizeof(errs) / sizeof(errs[0]); k++)
 		for (int step = 0; step < nwrites; step++) {
 			struct fault f = { 0, step, -1, errs[k], k == 3 };
-			struct cgctl_error e = { 0 };
+			struct cgctl_error e = CGCTL_ERROR_INIT;
 			struct outcome res;
 			int r = bw_apply(path, want, &f, &res, &e);
 
@@ -195,7 +195,7 @@ static void every_step(const char *path, struct cgctl_bw_settings want, int nwri
 START_TEST(bw_detour_every_step)
 {
 	struct outcome res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct fault f = { 0, -1, -1, 0 };
 
 	cpu_v1_tree();
@@ -226,7 +226,7 @@ END_TEST
 START_TEST(bw_rollback_fails_too)
 {
 	struct outcome res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct fault f = { 0, 2, 3, EIO };
 	int r;
 
@@ -246,7 +246,7 @@ END_TEST
 START_TEST(bw_unchanged_not_written)
 {
 	struct outcome res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct fault f = { 0, 0, -1, EIO };	/* any write would fail */
 
 	cpu_v1_tree();
@@ -264,7 +264,7 @@ START_TEST(bw_tree_skips_removed)
 	const struct cgctl_mount *m;
 	struct cgctl_bw_tree t;
 	struct outcome res;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct fault f = { 0, -1, -1, 0 };
 
 	cpu_v1_tree();
@@ -360,7 +360,7 @@ START_TEST(mem_v1_every_step)
 	for (size_t k = 0; k < 3; k++)
 		for (int step = 0; step < 4; step++) {
 			struct fault f = { 0, step, -1, errs[k] };
-			struct cgctl_error e = { 0 };
+			struct cgctl_error e = CGCTL_ERROR_INIT;
 			struct outcome res;
 
 			ck_assert_int_eq(mem_apply(&want, which, &f, &res, &e), -errs[k]);
@@ -380,7 +380,7 @@ START_TEST(mem_v1_order)
 {
 	struct cgctl_mem_settings want = { .max = 3ULL << 30, .memsw_max = 4ULL << 30 };
 	struct fault f = { 0, -1, -1, 0 };
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct outcome res;
 
 	mem_v1_tree("1073741824", "2147483648");
@@ -427,7 +427,7 @@ START_TEST(mem_v2_every_step)
 	for (int step = 0; step < 10; step++) {
 		/* then each write fails after the kernel took it */
 		struct fault f = { 0, step % 5, -1, EIO, step >= 5 };
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		struct outcome res;
 
 		ck_assert_int_eq(mem_apply(&want, which, &f, &res, &e), -EIO);
@@ -471,7 +471,7 @@ START_TEST(set_order_and_rollback)
 	for (int i = 0; i <= 8; i++) {
 		int step = i < 8 ? i % 4 : 4;
 		struct fault f = { 0, step, -1, EBUSY, i >= 4 };
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		struct outcome res;
 
 		ck_assert_int_eq(set_apply(it, 4, &f, &res, &e), step != 4 ? -EBUSY : 4);
@@ -498,7 +498,7 @@ START_TEST(set_order_and_rollback)
 			{ m, "/g", "memory.force_empty", "0" },
 		};
 		struct fault f = { 0, -1, -1, 0 };
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		struct outcome res;
 
 		ck_assert_int_eq(set_apply(bad, 2, &f, &res, &e), -EINVAL);
@@ -555,7 +555,7 @@ START_TEST(plan_check_writes_nothing)
 	struct cgctl_bw_settings want = { 225000, 500000, 0 };
 	const struct cgctl_mount *m;
 	struct fault f = { 0, -1, -1, 0 };
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct predict_writer wr;
 	struct cgctl_plan *p;
 	struct outcome res;
@@ -608,7 +608,7 @@ START_TEST(plan_mixed_rollback)
 	ck_assert_int_eq(cgctl_mount_find(ctx, "memory", &memory), 0);
 	for (int step = 0; step <= 4; step++) {
 		struct fault f = { 0, step, -1, EIO };
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		struct predict_writer wr;
 		struct cgctl_plan *p = plan_new(&f, &wr);
 		struct outcome res;
@@ -645,7 +645,7 @@ START_TEST(plan_refused_changes_nothing)
 	struct cgctl_mem_settings mem = { .max = 3ULL << 30 };	/* above memsw 2G */
 	const struct cgctl_mount *cpu, *memory;
 	struct fault f = { 0, -1, -1, 0 };
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct predict_writer wr;
 	struct cgctl_plan *p;
 	struct outcome res;
@@ -699,7 +699,7 @@ START_TEST(plan_bw_v2)
 	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
 	for (int step = 0; step <= 2; step++) {
 		struct fault f = { 0, step, -1, EIO };
-		struct cgctl_error e = { 0 };
+		struct cgctl_error e = CGCTL_ERROR_INIT;
 		struct predict_writer wr;
 		struct cgctl_plan *p = plan_new(&f, &wr);
 		const char *pre;

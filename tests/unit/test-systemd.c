@@ -20,7 +20,7 @@
 
 static void owner(const char *path, const char *name, const char *cgroup, bool below)
 {
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 
 	ck_assert_int_eq(sd_unit_from_path(path, &u), 0);
 	ck_assert_msg(!strcmp(u.name, name), "%s: unit %s, expected %s", path, u.name, name);
@@ -223,7 +223,7 @@ START_TEST(not_booted_nothing_owns)
 {
 	struct cgctl_ctx *ctx = tree(false);
 	const struct cgctl_mount *m;
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 
 	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
 	ck_assert(!cgctl_systemd_booted(ctx));
@@ -237,7 +237,7 @@ START_TEST(booted_delegation)
 {
 	struct cgctl_ctx *ctx = tree(true);
 	const struct cgctl_mount *m;
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 	char cg[4096];
 
 	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
@@ -263,15 +263,24 @@ END_TEST
 START_TEST(apply_checks_first)
 {
 	struct cgctl_ctx *ctx = tree(true);
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	const struct cgctl_mount *m;
-	struct cgctl_unit u;
+	struct cgctl_unit u = CGCTL_UNIT_INIT;
 	struct cgctl_unit_knob k[2] = {
-		{ "cpu.max", "20000 100000", NULL }, { "cpu.max.burst", "5000", NULL },
+		CGCTL_UNIT_KNOB("cpu.max", "20000 100000"), CGCTL_UNIT_KNOB("cpu.max.burst", "5000"),
 	};
+	struct cgctl_unit bare = { 0 };
 
 	ck_assert_int_eq(cgctl_mount_find(ctx, "cpu", &m), 0);
+	/* structures without their size are refused */
+	ck_assert_int_eq(cgctl_cgroup_unit(ctx, m, "/system.slice/d.service", &bare), -EINVAL);
 	ck_assert_int_eq(cgctl_cgroup_unit(ctx, m, "/system.slice/d.service", &u), 1);
+	ck_assert_uint_eq(u.size, sizeof(u));
+	k[1].size = 0;
+	ck_assert_int_eq(cgctl_unit_apply(ctx, m, &u, k, 2, CGCTL_UNIT_CHECK_ONLY, &e),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "CGCTL_UNIT_KNOB"));
+	k[1] = CGCTL_UNIT_KNOB("cpu.max.burst", "5000");
 	/* a fixture root never reaches the host's bus; the values were checked first */
 	ck_assert_int_eq(cgctl_unit_apply(ctx, m, &u, k, 2, 0, &e), -EOPNOTSUPP);
 	ck_assert_str_eq(k[0].how, "systemd");

@@ -353,7 +353,7 @@ START_TEST(test_sweep_roundtrip)
 {
 	struct cgctl_vscenario_result *s;
 	struct cgctl_vreport *r, *p;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	char *js, *js2;
 
 	ck_assert_int_eq(cgctl_vreport_new(&r, "6.1.0-0", "host", 1), 0);
@@ -420,7 +420,7 @@ END_TEST
 START_TEST(test_json_roundtrip)
 {
 	struct cgctl_vreport *r = sample_report(), *p;
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	char *js, *js2;
 
 	ck_assert_int_eq(cgctl_vreport_json(r, &js), 0);
@@ -452,7 +452,7 @@ START_TEST(test_json_malformed)
 		"{\"kernel\":\"a\"} junk", "{\"kernel\":\"a\\q\"}", "{\"kernel\":\"a",
 		"{\"scenarios\":[{\"quantities\":[{\"predicted\":\"1\"}]}]}",
 	};
-	struct cgctl_error e = { 0 };
+	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_vreport *p;
 	size_t i;
 
