@@ -852,57 +852,12 @@ struct cgctl_bw_period {
 	bool throttled;		/* counted in nr_throttled */
 };
 
-/* Simulation parameters; zero fields take the defaults noted. */
-struct cgctl_bw_sim_config {
-	uint32_t kver;		/* era; 0: CGCTL_KVER(6,18,0) */
-	unsigned int ncpus;	/* 0: 1 */
-	unsigned int hz;	/* 0: 250 */
-	uint64_t slice_ns;	/* sched_cfs_bandwidth_slice; 0: 5 ms */
-	uint64_t duration_ns;	/* the workload runs this long, then its threads are killed */
-	uint64_t settle_ns;	/* ... and the model runs this much longer ("settled" stats) */
-	uint64_t seed;		/* timer phases and jitter */
-	uint32_t other_load_ppm; /* CPU share taken by unrelated tasks while the group runs */
-	uint64_t timer_cost_ns;	/* period-timer callback run time (drives the overload guard) */
-	bool record_periods;	/* keep per-period detail (cgctl_bw_sim_periods) */
-};
-
 struct cgctl_bw_trace;	/* parsed busy/idle trace */
 
-/* A thread of the workload.  busy_ns 0 and no trace: always busy. */
-struct cgctl_bw_thread {
-	int group;		/* from cgctl_bw_sim_add_group */
-	uint64_t start_ns;	/* becomes runnable at this time */
-	uint64_t busy_ns;	/* CPU time per busy phase (however long throttling stretches it) */
-	uint64_t idle_ns;	/* sleep after each busy phase */
-	uint32_t jitter_ppm;	/* each phase is scaled by 1 ± U(0, jitter) */
-	const struct cgctl_bw_trace *trace;	/* if set: busy/idle from trace thread ... */
-	unsigned int trace_thread;		/* ... this one; the thread exits at its end */
-	uint64_t account_ns;	/* how often its run time is charged while it runs: 0, at
-				 * the tick; a thread that reads its own CPU clock
-				 * (CLOCK_THREAD_CPUTIME_ID: task_sched_runtime() calls
-				 * update_curr()) at each read, this far apart */
-};
-
-struct cgctl_bw_sim;
-
-/* Returns: 0 and a new simulator in *ret, -EINVAL (bad config), -ENOMEM (*ret NULL). */
-int cgctl_bw_sim_new(struct cgctl_bw_sim **ret, const struct cgctl_bw_sim_config *cfg);
-void cgctl_bw_sim_free(struct cgctl_bw_sim *sim);
-/*
- * cgctl_bw_sim_add_group: a group below @parent (-1: below the root) with @bw, configured
- * long before time 0 and idle since (pool full, timer off).  Parents before children.
- * Returns: the group index (>= 0), -EINVAL, -ENOMEM.
- */
-int cgctl_bw_sim_add_group(struct cgctl_bw_sim *sim, int parent,
-			   const struct cgctl_bw_settings *bw);
-/* Returns: 0, -EINVAL (unknown group, trace thread out of range), -ENOMEM. */
-int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *sim, const struct cgctl_bw_thread *t);
-/* Run once.  Returns: the number of events simulated (>= 0), -EINVAL, -ENOMEM, -EALREADY. */
-int64_t cgctl_bw_sim_run(struct cgctl_bw_sim *sim);
-/* Statistics of @group at the end of the workload (@settled false: what cpu.stat reads
- * at duration_ns) or at the end of the settle time.  Returns: 0, -EINVAL. */
-int cgctl_bw_sim_stat(const struct cgctl_bw_sim *sim, int group, bool settled,
-		      struct cgctl_bw_stat *ret);
+/* A thread of the replayed workload: lib/libcgctl-private.h (the model's own layers,
+ * validate and the benches give lists of them; cgctl_bw_replay_spec says how many
+ * alike threads to replay instead). */
+struct cgctl_bw_thread;
 
 /*
  * cgctl_bw_trace_parse: a workload trace, one interval per line
@@ -911,8 +866,6 @@ int cgctl_bw_sim_stat(const struct cgctl_bw_sim *sim, int group, bool settled,
  */
 int cgctl_bw_trace_parse(const char *buf, size_t len, struct cgctl_bw_trace **ret,
 			 struct cgctl_error *e);
-/* Returns: the number of threads (highest THREAD + 1). */
-unsigned int cgctl_bw_trace_threads(const struct cgctl_bw_trace *t);
 void cgctl_bw_trace_free(struct cgctl_bw_trace *t);
 
 /* A cgroup tree for the write rules: node 0 is the root; parents come before children. */
@@ -1366,8 +1319,10 @@ struct cgctl_bw_replay_spec {
 	 * the last is the group replayed; quota CGCTL_BW_INF: unlimited */
 	const struct cgctl_bw_settings *levels;
 	unsigned int nlevels;		/* 1..CGCTL_BW_REPLAY_LEVELS */
-	/* the demand, one of: a trace's threads; @threads alike threads (busy_ns 0:
-	 * always busy); @list's threads one by one (their group ignored) */
+	/* the demand, one of: a trace's threads (those with any interval); @threads
+	 * alike threads (busy_ns 0: always busy); with a trace too, @threads threads,
+	 * thread i replaying the trace's thread i mod its threads (empty ones too);
+	 * @list's threads one by one (their group ignored; lib/libcgctl-private.h) */
 	const struct cgctl_bw_trace *trace;
 	uint64_t trace_loop_ns;		/* nonzero: the trace, recorded for this long,
 					 * repeats back to back over the run, each
@@ -1375,7 +1330,9 @@ struct cgctl_bw_replay_spec {
 	unsigned int threads;
 	uint64_t busy_ns, idle_ns;
 	uint32_t jitter_ppm;
-	uint64_t account_ns;		/* as cgctl_bw_thread's */
+	uint64_t account_ns;		/* how often a running thread's run time is
+					 * charged: 0, at the tick; a thread that reads
+					 * its own CPU clock, this far apart */
 	const struct cgctl_bw_thread *list;
 	unsigned int nlist;
 	/* prior state and neighbours (0 / NULL: none) */

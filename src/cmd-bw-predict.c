@@ -144,8 +144,14 @@ static int parse_workload(struct cli *cli, struct pred *p)
 		return rc;
 	if (opt_threads < 0 && !p->trace)
 		return cli_usage(cli, "--threads N is required (or --trace FILE)");
-	p->threads = opt_threads >= 0 ? (unsigned int)opt_threads :
-		     cgctl_bw_trace_threads(p->trace);
+	if (opt_threads >= 0) {
+		p->threads = (unsigned int)opt_threads;
+	} else {
+		struct cgctl_bw_trace_info ti;
+
+		cgctl_bw_trace_info(p->trace, &ti);
+		p->threads = ti.threads;
+	}
 	if (p->threads < 1 || p->threads > 100000)
 		return cli_usage(cli, "--threads: %d is not in 1..100000", opt_threads);
 	if (opt_online == 0 || opt_online > 4096 || opt_online < -1)
@@ -213,8 +219,9 @@ static int parse_kernel(struct cli *cli, struct pred *p)
 	return EXIT_OK;
 }
 
-/* The replay every door uses (cgctl_bw_replay): each thread told one by one, since
- * --threads may repeat or leave out a trace's threads. */
+/* The replay every door uses (cgctl_bw_replay): --threads alike threads, or with a
+ * trace thread i replaying its thread i mod its threads, since --threads may repeat or
+ * leave out a trace's threads. */
 static int simulate(struct cli *cli, struct pred *p)
 {
 	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
@@ -222,23 +229,13 @@ static int simulate(struct cli *cli, struct pred *p)
 		.size = sizeof(sp), .kver = p->kver, .ncpus = p->ncpus,
 		.duration_ns = p->duration_ns, .seed = (uint64_t)opt_seed,
 		.record_periods = opt_timeline, .other_load_ppm = p->other_ppm,
-		.levels = &p->bw, .nlevels = 1, .nlist = p->threads,
+		.levels = &p->bw, .nlevels = 1, .trace = p->trace, .threads = p->threads,
+		.busy_ns = p->busy_ns, .idle_ns = p->idle_ns, .jitter_ppm = p->jitter_ppm,
 	};
 	struct cgctl_error e = { 0 };
-	struct cgctl_bw_thread *th = calloc(p->threads, sizeof(*th));
 	int r;
 
-	if (!th)
-		return cli_error(cli, NULL, -ENOMEM, "%s", cli_strerror(-ENOMEM));
-	for (unsigned int i = 0; i < p->threads; i++)
-		th[i] = (struct cgctl_bw_thread){
-			.busy_ns = p->busy_ns, .idle_ns = p->idle_ns,
-			.jitter_ppm = p->jitter_ppm, .trace = p->trace,
-			.trace_thread = p->trace ? i % cgctl_bw_trace_threads(p->trace) : 0,
-		};
-	sp.list = th;
 	r = cgctl_bw_replay(&sp, &res, &e);
-	free(th);
 	if (r < 0)
 		return cli_error(cli, NULL, r, "%s", r == -EINVAL ?
 				 "these settings cannot be simulated (the kernel would refuse "

@@ -371,11 +371,6 @@ CGCTL_EXPORT int cgctl_bw_trace_parse(const char *buf, size_t len,
 	return 0;
 }
 
-CGCTL_EXPORT unsigned int cgctl_bw_trace_threads(const struct cgctl_bw_trace *t)
-{
-	return t ? t->nthr : 0;
-}
-
 CGCTL_EXPORT int cgctl_bw_trace_info(const struct cgctl_bw_trace *t,
 				     struct cgctl_bw_trace_info *ret)
 {

@@ -672,11 +672,6 @@ static void n_cgctl_bw_trace_parse(void)
 	WANT_EINVAL(cgctl_bw_trace_parse(NULL, 0, NULL, NULL));
 }
 
-static void n_cgctl_bw_trace_threads(void)
-{
-	NOCRASH(cgctl_bw_trace_threads(NULL));
-}
-
 static void n_cgctl_bw_trace_free(void)
 {
 	NOCRASH(cgctl_bw_trace_free(NULL));
@@ -1447,7 +1442,6 @@ static const struct ncase cases[] = {
 	C(cgctl_bw_sim_set_weight),
 	C(cgctl_bw_sim_place),
 	C(cgctl_bw_trace_parse),
-	C(cgctl_bw_trace_threads),
 	C(cgctl_bw_trace_free),
 	C(cgctl_bw_check),
 	C(cgctl_bw_write_plan),
