@@ -1399,13 +1399,22 @@ struct cgctl_bw_trace_info {
 /* Returns: 0, -EINVAL (NULL argument). */
 int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
 
-/* How far a recording is (the progress callback's argument). */
-struct cgctl_bw_record_progress {
-	uint64_t elapsed_ns;	/* since the recording started */
-	uint64_t duration_ns;	/* the options' duration; 0: until the tasks exit or *stop */
-	uint64_t switches;	/* switch records read so far */
-	uint64_t lost;		/* records the kernel lost so far */
-	unsigned int threads;	/* recorded tasks alive now (threads and children) */
+/*
+ * A recording: what cgctl_bw_record() recorded, and, as the progress callback's
+ * argument while it records, how far it is (no trace yet; what is marked "so far").
+ */
+struct cgctl_bw_record_result {
+	size_t size;		/* sizeof(struct cgctl_bw_record_result), set by the caller */
+	char *trace;		/* v2 trace text (malloc'd); NULL while recording */
+	size_t len;
+	uint64_t duration_ns;	/* how long it recorded (so far) */
+	uint64_t switches;	/* switch records read (so far) */
+	uint64_t lost;		/* records the kernel lost (PERF_RECORD_LOST; so far); 0 is
+				 * complete */
+	unsigned int threads;	/* threads that appear in the trace; while recording:
+				 * recorded tasks alive now (threads and children) */
+	unsigned int ncpus;
+	uint64_t self_cpu_ns;	/* CPU time the recorder itself used (so far) */
 };
 
 /* What to record. */
@@ -1418,20 +1427,10 @@ struct cgctl_bw_record_opts {
 	const volatile int *stop;	/* may be NULL; nonzero ends the recording */
 	unsigned int pages;	/* ring buffer per CPU in pages, a power of 2; 0: 128 */
 	/* may be NULL: called in the calling thread after each read of the ring buffers
-	 * (at most every 100 ms) while recording, not after the last */
-	void (*progress)(void *data, const struct cgctl_bw_record_progress *p);
+	 * (at most every 100 ms) while recording, not after the last, with the recording
+	 * so far (@now->trace NULL) */
+	void (*progress)(void *data, const struct cgctl_bw_record_result *now);
 	void *progress_data;
-};
-
-struct cgctl_bw_record_result {
-	char *trace;		/* v2 trace text (malloc'd) */
-	size_t len;
-	uint64_t duration_ns;	/* how long it recorded */
-	uint64_t switches;	/* switch records read */
-	uint64_t lost;		/* records the kernel lost (PERF_RECORD_LOST); 0 is complete */
-	unsigned int threads;	/* threads that appear in the trace */
-	unsigned int ncpus;
-	uint64_t self_cpu_ns;	/* CPU time the recorder itself used */
 };
 
 /*
@@ -1440,6 +1439,7 @@ struct cgctl_bw_record_result {
  * no BPF) and rebuild their demand.  Needs root, CAP_PERFMON, or
  * kernel.perf_event_paranoid <= 1 for other users' tasks (0 for one's own, -1 for
  * everything): -EACCES then says which.
+ * @res->size must be set (a smaller one: -EINVAL, nothing recorded).
  * Returns: 0 with @res filled (free with cgctl_bw_record_result_free), -EINVAL,
  * -ESRCH (no such process), -EACCES, -ENOENT (no such cgroup), -ENOMEM, -errno.
  */

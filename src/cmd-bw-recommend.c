@@ -165,7 +165,7 @@ static bool is_file(const char *name)
 static int load_trace(struct cli *cli, struct rec *p, size_t i)
 {
 	struct cgctl_error e = { 0 };
-	struct cgctl_bw_record_result res = { 0 };
+	struct cgctl_bw_record_result res = { .size = sizeof(res) };
 	const char *name = opt_trace[i];
 	char *buf = NULL;
 	size_t len = 0;

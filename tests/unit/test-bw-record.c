@@ -784,6 +784,24 @@ START_TEST(recommend_runs_errors)
 }
 END_TEST
 
+/* The recording's result carries its size: one of an unknown (smaller) size is refused
+ * before anything is recorded, and left as it was. */
+START_TEST(record_result_size)
+{
+	int pid = 1;
+	struct cgctl_bw_record_opts o = { .size = sizeof(o), .pids = &pid, .npids = 1 };
+	struct cgctl_bw_record_result res = { .size = sizeof(res) - 1, .threads = 7 };
+
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(cgctl_bw_record(NULL, &o, &res, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "result of an unknown size"));
+	ck_assert_uint_eq(res.threads, 7);
+	ck_assert_ptr_null(res.trace);
+	res.size = 0;
+	ck_assert_int_eq(cgctl_bw_record(NULL, &o, &res, NULL), -EINVAL);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bw-record");
@@ -791,6 +809,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, parse_v0_and_v1);
+	tcase_add_test(tc, record_result_size);
 	tcase_add_test(tc, parse_v2_ready);
 	tcase_add_test(tc, parse_malformed);
 	tcase_add_test(tc, parse_truncated);
