@@ -1386,6 +1386,7 @@ void cgctl_bw_replay_result_free(struct cgctl_bw_replay_result *ret);
 
 /* What a parsed trace (cgctl_bw_trace_parse) holds. */
 struct cgctl_bw_trace_info {
+	size_t size;		/* sizeof(struct cgctl_bw_trace_info), by the caller */
 	unsigned int version;	/* format version: 0 (no version line), 1 or 2 */
 	unsigned int threads;
 	unsigned int ncpus;	/* CPUs of the recording machine; 0: not stated */
@@ -1396,7 +1397,7 @@ struct cgctl_bw_trace_info {
 	uint64_t duration_ns;	/* the stated length of the recording, else span_ns */
 	uint64_t ready_ns;	/* Σ time runnable while other tasks held the CPU (v2) */
 };
-/* Returns: 0, -EINVAL (NULL argument). */
+/* Returns: 0, -EINVAL (NULL argument, @ret->size too small). */
 int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
 
 /*
@@ -1463,6 +1464,8 @@ struct cgctl_bw_recommend_opts {
 
 /* One setting replayed on the trace. */
 struct cgctl_bw_replay {
+	size_t size;				/* sizeof(struct cgctl_bw_replay), set by
+						 * the library */
 	struct cgctl_bw_settings bw;
 	struct cgctl_bw_stat st;		/* predicted cpu.stat at the workload's end */
 	double throttled_frac;			/* nr_throttled / nr_periods */
@@ -1480,6 +1483,8 @@ enum cgctl_bw_bound_method {
 };
 
 struct cgctl_bw_recommendation {
+	size_t size;			/* sizeof(struct cgctl_bw_recommendation),
+					 * set by the caller */
 	struct cgctl_bw_replay best;	/* smallest limit within budget (unlimited if none) */
 	bool feasible;			/* false: no finite quota meets the budget */
 	double mean_use;		/* CPUs: demand / trace length */
@@ -1515,6 +1520,7 @@ struct cgctl_bw_recommendation {
 
 /* One recording's part in cgctl_bw_recommend_runs(). */
 struct cgctl_bw_run {
+	size_t size;		/* sizeof(struct cgctl_bw_run), by the caller in each */
 	uint64_t quota_us;	/* the smallest quota within budget on this recording alone, at
 				 * the recommended period and burst (CGCTL_BW_INF: none) */
 	double throttled_frac;	/* this recording replayed under the recommendation */
@@ -1539,8 +1545,9 @@ struct cgctl_bw_run {
  * quota where it is above the recordings' bound.  When the answer comes within 5% of all the CPUs the threads may use, or
  * more of the periods than the budget allows need all of them, the quota is all of them
  * (ret->all_cpus): a quota a hair below throttles every period that saturates them.
+ * @ret->size and each of @runs' size must be set.
  * Returns: 0, -EINVAL (no recording, bad options or confidence, a recording without busy
- * time: the message names it), -ENOMEM.
+ * time: the message names it; a size too small), -ENOMEM.
  */
 int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, size_t n,
 			    const struct cgctl_bw_recommend_opts *o, double confidence,

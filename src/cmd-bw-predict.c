@@ -147,7 +147,7 @@ static int parse_workload(struct cli *cli, struct pred *p)
 	if (opt_threads >= 0) {
 		p->threads = (unsigned int)opt_threads;
 	} else {
-		struct cgctl_bw_trace_info ti;
+		struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 
 		cgctl_bw_trace_info(p->trace, &ti);
 		p->threads = ti.threads;
@@ -185,7 +185,7 @@ static int parse_workload(struct cli *cli, struct pred *p)
 	}
 	p->duration_ns = 10 * 1000 * MS;
 	if (p->trace && !opt_duration) {	/* the whole trace, and room for its delays */
-		struct cgctl_bw_trace_info ti;
+		struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 
 		cgctl_bw_trace_info(p->trace, &ti);
 		if (2 * ti.span_ns + 1000 * MS > p->duration_ns)

@@ -193,6 +193,7 @@ static int load_trace(struct cli *cli, struct rec *p, size_t i)
 	free(buf);
 	if (r < 0)
 		return cli_error(cli, name, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
+	p->info[i].size = sizeof(p->info[i]);
 	cgctl_bw_trace_info(p->trace[i], &p->info[i]);
 	if (p->info[i].lost)
 		cli_warn(cli, "%s: the recording lost %" PRIu64 " records: its demand is "
@@ -375,7 +376,7 @@ static int apply(struct cli *cli, const struct cgctl_bw_settings *bw)
 
 static int recommend(struct cli *cli, int argc, const char **argv)
 {
-	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
 	struct cgctl_error e = { 0 };
 	struct rec p = { .o.size = sizeof(p.o) };
 	int rc, err;
@@ -390,6 +391,8 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 		rc = load_traces(cli, &p);
 	if (rc)
 		goto out;
+	for (size_t i = 0; i < p.n; i++)
+		p.runs[i].size = sizeof(p.runs[i]);
 	err = cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)p.trace, p.n, &p.o,
 				      p.confidence, &r, p.runs, &e);
 	if (err < 0) {

@@ -374,9 +374,9 @@ CGCTL_EXPORT int cgctl_bw_trace_parse(const char *buf, size_t len,
 CGCTL_EXPORT int cgctl_bw_trace_info(const struct cgctl_bw_trace *t,
 				     struct cgctl_bw_trace_info *ret)
 {
-	if (!t || !ret)
+	if (!t || !ret || ret->size < sizeof(*ret))
 		return -EINVAL;
-	memset(ret, 0, sizeof(*ret));
+	*ret = (struct cgctl_bw_trace_info){ .size = sizeof(*ret) };
 	ret->version = t->version;
 	ret->threads = t->nthr;
 	ret->ncpus = t->ncpus;

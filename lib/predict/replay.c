@@ -79,7 +79,7 @@ static int trace_loop(const struct cgctl_bw_trace *t, uint64_t len, uint64_t run
 
 static uint64_t default_duration(const struct cgctl_bw_replay_spec *sp)
 {
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 
 	if (sp->trace && !sp->trace_loop_ns && cgctl_bw_trace_info(sp->trace, &ti) == 0)
 		return 2 * ti.span_ns + 1000 * MS;	/* room for its throttled delays */

@@ -415,7 +415,7 @@ START_TEST(trace_workload)
 		"1\tidle\t1s\n"
 		"1\tbusy\t10ms\n";
 	struct cgctl_error e = { 0 };
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 	struct cgctl_bw_trace *tr;
 	struct cgctl_bw_sim *s;
 	struct run r;
