@@ -823,8 +823,10 @@ struct cgctl_bw_settings {
 	uint64_t burst_us;
 };
 
-/* What cpu.stat / cpu.stat.local report; nr_* are the kernel's 32-bit ints (they wrap). */
+/* What cpu.stat / cpu.stat.local report; nr_* are the kernel's 32-bit ints (they wrap).
+ * The library fills it inside its results (cgctl_bw_replay_result, cgctl_bw_replay). */
 struct cgctl_bw_stat {
+	size_t size;		/* sizeof(struct cgctl_bw_stat), set by the library */
 	int32_t nr_periods;
 	int32_t nr_throttled;
 	int32_t nr_bursts;
@@ -842,8 +844,10 @@ struct cgctl_bw_stat {
 					 * throttled_ns counts a CPU once) */
 };
 
-/* One period of a group, for pictures (recorded on the group's phase grid). */
+/* One period of a group, for pictures (recorded on the group's phase grid); the
+ * replay's result holds an array of them, each @size bytes. */
 struct cgctl_bw_period {
+	size_t size;		/* sizeof(struct cgctl_bw_period), set by the library */
 	uint64_t end_ns;	/* boundary at which this period ended */
 	uint64_t used_ns;	/* CPU time used during the period */
 	uint64_t throttled_ns;	/* Σ over CPUs of own-quota throttled time in the period */
@@ -1337,9 +1341,9 @@ struct cgctl_bw_replay_spec {
 	unsigned int nlist;
 	/* prior state and neighbours (0 / NULL: none) */
 	const int64_t *const *silos;	/* [nlevels] each NULL or [ncpus]: the silos a
-					 * previous run left (cgctl_bw_sim_set_silos) */
-	int64_t *const *silos_out;	/* [nlevels] each NULL or [ncpus]: what this run
-					 * leaves (cgctl_bw_sim_silos) */
+					 * previous run left (its silos_out) */
+	int64_t *const *silos_out;	/* [nlevels] each NULL or [ncpus]: the silos this
+					 * run leaves, settled */
 	uint32_t shares;		/* the group's cpu.shares (CFS weights on) */
 	unsigned int bg_threads;	/* always-busy threads of an unlimited sibling */
 	uint32_t bg_shares;		/* ... group below the group's parent at this weight */

@@ -394,7 +394,7 @@ void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st)
 	const struct bw_group *grp = &s->g[g];
 	const struct bw_pool *p = &grp->pool;
 
-	memset(st, 0, sizeof(*st));
+	*st = (struct cgctl_bw_stat){ .size = sizeof(*st) };
 	st->nr_periods = (int32_t)p->nr_periods;
 	st->nr_throttled = (int32_t)p->nr_throttled;
 	st->nr_bursts = (int32_t)p->nr_burst;

@@ -109,7 +109,8 @@ void rec_replay_finish(const struct rec_sum *sum, const struct cgctl_bw_settings
 	const struct cgctl_bw_stat *st = &sum->st;
 	uint64_t n = MAX(sum->replays, 1U);
 
-	*ret = (struct cgctl_bw_replay){ .size = sizeof(*ret) };
+	*ret = (struct cgctl_bw_replay){ .size = sizeof(*ret),
+					 .st.size = sizeof(ret->st) };
 	ret->bw = *bw;
 	if (st->nr_periods > 0)
 		ret->throttled_frac = (double)st->nr_throttled / (double)st->nr_periods;

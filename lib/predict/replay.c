@@ -191,6 +191,7 @@ static int results(struct cgctl_bw_sim *sim, const struct cgctl_bw_replay_spec *
 	const struct cgctl_bw_period *pd;
 	ssize_t n;
 
+	ret->parent_settled.size = sizeof(ret->parent_settled);	/* nlevels 1: zero */
 	r = cgctl_bw_sim_stat(sim, g, false, &ret->st);
 	if (r >= 0)
 		r = cgctl_bw_sim_stat(sim, g, true, &ret->settled);

@@ -823,6 +823,7 @@ START_TEST(recommend_runs_errors)
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, NULL, &e), 0);
 	ck_assert_uint_eq(r.best.size, sizeof(r.best));
 	ck_assert_uint_eq(r.pct.size, sizeof(r.pct));
+	ck_assert_uint_eq(r.best.st.size, sizeof(r.best.st));
 	{	/* each run's size too */
 		struct cgctl_bw_run run = { .size = 0 };
 

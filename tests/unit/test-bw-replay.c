@@ -162,6 +162,12 @@ START_TEST(periods_recorded)
 	ck_assert_int_eq(cgctl_bw_replay(&sp, &res, NULL), 0);
 	ck_assert_uint_ge(res.nperiods, 10);
 	ck_assert_uint_gt(res.worst_period_ns, 60 * MS);
+	/* what the library fills inside its result carries its size */
+	ck_assert_uint_eq(res.st.size, sizeof(res.st));
+	ck_assert_uint_eq(res.settled.size, sizeof(res.settled));
+	ck_assert_uint_eq(res.parent_settled.size, sizeof(res.parent_settled));
+	for (size_t i = 0; i < res.nperiods; i++)
+		ck_assert_uint_eq(res.periods[i].size, sizeof(res.periods[i]));
 	cgctl_bw_replay_result_free(&res);
 	ck_assert_ptr_eq(res.periods, NULL);
 }
