@@ -787,6 +787,23 @@ int cgctl_bw_replay_run(const struct cgctl_bw_trace *t, const struct cgctl_bw_re
 int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
 		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e);
 
+/* What a parsed trace (cgctl_bw_trace_parse) holds, all at once (the library's own
+ * callers and the tests; cgctl_bw_trace_get() is the export). */
+struct cgctl_bw_trace_info {
+	size_t size;		/* sizeof(struct cgctl_bw_trace_info), by the caller */
+	unsigned int version;	/* format version: 0 (no version line), 1 or 2 */
+	unsigned int threads;
+	unsigned int ncpus;	/* CPUs of the recording machine; 0: not stated */
+	uint64_t lost;		/* records the kernel lost while recording */
+	uint64_t busy_ns;	/* Σ CPU time the threads used (their demand) */
+	uint64_t wait_ns;	/* Σ time runnable, held back by the limit (v1: also preempted) */
+	uint64_t span_ns;	/* the longest thread's replay length (busy + idle + ready) */
+	uint64_t duration_ns;	/* the stated length of the recording, else span_ns */
+	uint64_t ready_ns;	/* Σ time runnable while other tasks held the CPU (v2) */
+};
+/* Returns: 0, -EINVAL (NULL argument, @ret->size too small). */
+int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
+
 /*
  * cgctl_bw_sim_set_weight: @group's cpu.shares (2..262144; v2 cpu.weight w is
  * w * 1024 / 100).  Once any group has a weight, runnable threads share each CPU by CFS

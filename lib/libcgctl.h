@@ -1388,21 +1388,23 @@ void cgctl_bw_replay_result_free(struct cgctl_bw_replay_result *ret);
  * bandwidth model and search the smallest limit that keeps throttling within a budget.
  */
 
-/* What a parsed trace (cgctl_bw_trace_parse) holds. */
-struct cgctl_bw_trace_info {
-	size_t size;		/* sizeof(struct cgctl_bw_trace_info), by the caller */
-	unsigned int version;	/* format version: 0 (no version line), 1 or 2 */
-	unsigned int threads;
-	unsigned int ncpus;	/* CPUs of the recording machine; 0: not stated */
-	uint64_t lost;		/* records the kernel lost while recording */
-	uint64_t busy_ns;	/* Σ CPU time the threads used (their demand) */
-	uint64_t wait_ns;	/* Σ time runnable, held back by the limit (v1: also preempted) */
-	uint64_t span_ns;	/* the longest thread's replay length (busy + idle + ready) */
-	uint64_t duration_ns;	/* the stated length of the recording, else span_ns */
-	uint64_t ready_ns;	/* Σ time runnable while other tasks held the CPU (v2) */
+/* What a parsed trace (cgctl_bw_trace_parse) holds: cgctl_bw_trace_get()'s keys. */
+enum cgctl_bw_trace_key {
+	CGCTL_BW_TRACE_VERSION,		/* format version: 0 (no version line), 1 or 2 */
+	CGCTL_BW_TRACE_THREADS,		/* highest thread number + 1 */
+	CGCTL_BW_TRACE_NCPUS,		/* CPUs of the recording machine; 0: not stated */
+	CGCTL_BW_TRACE_LOST,		/* records the kernel lost while recording */
+	CGCTL_BW_TRACE_BUSY_NS,		/* Σ CPU time the threads used (their demand) */
+	CGCTL_BW_TRACE_WAIT_NS,		/* Σ time runnable, held back by the limit (v1:
+					 * also preempted) */
+	CGCTL_BW_TRACE_SPAN_NS,		/* the longest thread's replay length (busy + idle
+					 * + ready) */
+	CGCTL_BW_TRACE_DURATION_NS,	/* the recording's stated length, else span */
+	CGCTL_BW_TRACE_READY_NS,	/* Σ time runnable while other tasks held the CPU
+					 * (v2) */
 };
-/* Returns: 0, -EINVAL (NULL argument, @ret->size too small). */
-int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
+/* Returns: what @t holds for @key; 0 for a NULL @t or an unknown key. */
+uint64_t cgctl_bw_trace_get(const struct cgctl_bw_trace *t, enum cgctl_bw_trace_key key);
 
 /*
  * A recording: what cgctl_bw_record() recorded, and, as the progress callback's

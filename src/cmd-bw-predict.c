@@ -147,10 +147,8 @@ static int parse_workload(struct cli *cli, struct pred *p)
 	if (opt_threads >= 0) {
 		p->threads = (unsigned int)opt_threads;
 	} else {
-		struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
-
-		cgctl_bw_trace_info(p->trace, &ti);
-		p->threads = ti.threads;
+		p->threads = (unsigned int)cgctl_bw_trace_get(p->trace,
+							      CGCTL_BW_TRACE_THREADS);
 	}
 	if (p->threads < 1 || p->threads > 100000)
 		return cli_usage(cli, "--threads: %d is not in 1..100000", opt_threads);
@@ -185,11 +183,10 @@ static int parse_workload(struct cli *cli, struct pred *p)
 	}
 	p->duration_ns = 10 * 1000 * MS;
 	if (p->trace && !opt_duration) {	/* the whole trace, and room for its delays */
-		struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
+		uint64_t span = cgctl_bw_trace_get(p->trace, CGCTL_BW_TRACE_SPAN_NS);
 
-		cgctl_bw_trace_info(p->trace, &ti);
-		if (2 * ti.span_ns + 1000 * MS > p->duration_ns)
-			p->duration_ns = 2 * ti.span_ns + 1000 * MS;
+		if (2 * span + 1000 * MS > p->duration_ns)
+			p->duration_ns = 2 * span + 1000 * MS;
 	}
 	if (opt_duration &&
 	    (rc = cli_parse_duration(cli, "duration", opt_duration, 1000, &p->duration_ns)))

@@ -54,6 +54,12 @@ static const struct poptOption options[] = {
 	POPT_TABLEEND
 };
 
+/* What a recording holds (cgctl_bw_trace_get()), or several summed. */
+struct trace_sum {
+	uint64_t threads, ncpus, lost;
+	uint64_t busy_ns, wait_ns, ready_ns, duration_ns;
+};
+
 struct rec {
 	struct cgctl_bw_recommend_opts o;
 	uint64_t periods[MAX_PERIODS];
@@ -62,7 +68,7 @@ struct rec {
 	bool no_delay;	/* --max-delay 0: no throttled time at all (the library has 1 ns) */
 	bool no_throttle;	/* --max-throttled 0%: none (the library has 1 ppm) */
 	struct cgctl_bw_trace *trace[MAX_TRACES];
-	struct cgctl_bw_trace_info info[MAX_TRACES];
+	struct trace_sum info[MAX_TRACES];
 	struct cgctl_bw_run runs[MAX_TRACES];
 };
 
@@ -193,8 +199,17 @@ static int load_trace(struct cli *cli, struct rec *p, size_t i)
 	free(buf);
 	if (r < 0)
 		return cli_error(cli, name, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
-	p->info[i].size = sizeof(p->info[i]);
-	cgctl_bw_trace_info(p->trace[i], &p->info[i]);
+	const struct cgctl_bw_trace *t = p->trace[i];
+
+	p->info[i] = (struct trace_sum){
+		.threads = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_THREADS),
+		.ncpus = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_NCPUS),
+		.lost = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_LOST),
+		.busy_ns = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_BUSY_NS),
+		.wait_ns = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_WAIT_NS),
+		.ready_ns = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_READY_NS),
+		.duration_ns = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_DURATION_NS),
+	};
 	if (p->info[i].lost)
 		cli_warn(cli, "%s: the recording lost %" PRIu64 " records: its demand is "
 			 "approximate", name, p->info[i].lost);
@@ -220,7 +235,7 @@ static int load_traces(struct cli *cli, struct rec *p)
 	if (rc)
 		return rc;
 	p->o.ncpus = opt_online > 0 ? (unsigned int)opt_online :
-		     p->info[0].ncpus ? p->info[0].ncpus : bw_ncpu(cli);
+		     p->info[0].ncpus ? (unsigned int)p->info[0].ncpus : bw_ncpu(cli);
 	return EXIT_OK;
 }
 
@@ -259,7 +274,7 @@ static void emit_replay(struct out *o, const char *key, const struct cgctl_bw_re
 static void emit_workload(struct out *o, const struct rec *p,
 			  const struct cgctl_bw_recommendation *r)
 {
-	struct cgctl_bw_trace_info sum = { 0 };
+	struct trace_sum sum = { 0 };
 
 	for (size_t i = 0; i < p->n; i++) {
 		sum.threads += p->info[i].threads;

@@ -135,6 +135,36 @@ START_TEST(trace_info_size)
 }
 END_TEST
 
+/* The export: each key of cgctl_bw_trace_get() is the summary's field (a v2 trace, every
+ * field set); 0 for no trace or a key it does not know. */
+START_TEST(trace_get_keys)
+{
+	const char s[] = "cgctl-bw-trace 2\ncpus 4\n0 busy 1ms 0\n0 ready 2ms 1ms\n"
+			 "0 busy 1ms 3ms\n0 wait 3ms 4ms\n0 busy 1ms 7ms\n"
+			 "1 busy 12ms 0\n";
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
+	struct cgctl_bw_trace *t = NULL;
+
+	ck_assert_int_eq(cgctl_bw_trace_parse(s, strlen(s), &t, &e), 0);
+	ck_assert_int_eq(cgctl_bw_trace_info(t, &ti), 0);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_VERSION), ti.version);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_THREADS), 2);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_NCPUS), ti.ncpus);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_LOST), ti.lost);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_BUSY_NS), 15 * MS);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_READY_NS), 2 * MS);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_NCPUS), 4);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_WAIT_NS), ti.wait_ns);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_SPAN_NS), ti.span_ns);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_DURATION_NS),
+			  ti.duration_ns);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_READY_NS), ti.ready_ns);
+	ck_assert_uint_eq(cgctl_bw_trace_get(NULL, CGCTL_BW_TRACE_THREADS), 0);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, (enum cgctl_bw_trace_key)99), 0);
+	cgctl_bw_trace_free(t);
+}
+END_TEST
+
 START_TEST(parse_out_of_order)
 {
 	struct cgctl_bw_trace_info a, b;
@@ -866,6 +896,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, parse_v0_and_v1);
 	tcase_add_test(tc, record_result_size);
 	tcase_add_test(tc, trace_info_size);
+	tcase_add_test(tc, trace_get_keys);
 	tcase_add_test(tc, parse_v2_ready);
 	tcase_add_test(tc, parse_malformed);
 	tcase_add_test(tc, parse_truncated);

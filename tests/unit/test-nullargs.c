@@ -1015,6 +1015,11 @@ static void n_cgctl_bw_trace_info(void)
 	WANT_EINVAL(cgctl_bw_trace_info(NULL, NULL));
 }
 
+static void n_cgctl_bw_trace_get(void)
+{
+	NOCRASH(cgctl_bw_trace_get(NULL, CGCTL_BW_TRACE_THREADS));
+}
+
 static void n_cgctl_bw_demand_new(void)
 {
 	WANT_EINVAL(cgctl_bw_demand_new(NULL, 0));
@@ -1503,6 +1508,7 @@ static const struct ncase cases[] = {
 	C(cgctl_mem_apply),
 	C(cgctl_set_apply),
 	C(cgctl_bw_trace_info),
+	C(cgctl_bw_trace_get),
 	C(cgctl_bw_demand_new),
 	C(cgctl_bw_demand_free),
 	C(cgctl_bw_demand_add),
