@@ -2,8 +2,8 @@
 /*
  * bench/bwsim: speed of the CFS bandwidth simulator on issue 30's two cases, through
  * the door users use (cgctl_bw_replay(), as `cgctl bw predict --threads 256
- * --online-cpus 64 --cpus 32 --duration 1h` calls it: each thread told one by one,
- * the newest era, seed 1, the settled cpu.stat):
+ * --online-cpus 64 --cpus 32 --duration 1h` calls it: 256 alike threads, the newest
+ * era, seed 1, the settled cpu.stat):
  *
  *   busy:   one hour, 64 CPUs, 256 always-busy threads, quota 32 CPUs / 100 ms
  *           (target: <= 0.5 s);
@@ -43,9 +43,8 @@ int main(int argc, char **argv)
 	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
 	struct cgctl_bw_replay_spec sp = {
 		.size = sizeof(sp), .ncpus = NCPU, .seed = 1, .levels = &bw, .nlevels = 1,
-		.nlist = NTHR,
+		.threads = NTHR,
 	};
-	struct cgctl_bw_thread th[NTHR];
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 	bool bursty;
 	double t0;
@@ -57,10 +56,8 @@ int main(int argc, char **argv)
 	}
 	bursty = !strcmp(argv[1], "bursty");
 	sp.duration_ns = (argc > 2 ? strtoull(argv[2], NULL, 10) : 3600) * SEC;
-	for (int i = 0; i < NTHR; i++)	/* as cmd-bw-predict.c's simulate() */
-		th[i] = (struct cgctl_bw_thread){ .busy_ns = bursty ? 3 * MS : 0,
-						  .idle_ns = bursty ? 5 * MS : 0 };
-	sp.list = th;
+	sp.busy_ns = bursty ? 3 * MS : 0;	/* as cmd-bw-predict.c's simulate() */
+	sp.idle_ns = bursty ? 5 * MS : 0;
 	t0 = cpu_s();
 	r = cgctl_bw_replay(&sp, &res, &e);
 	t0 = cpu_s() - t0;

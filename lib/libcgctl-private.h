@@ -505,6 +505,62 @@ int cgctl_memcg_true_interval(const struct cgctl_memcg_tree *t, int id, uint64_t
 
 /* ===== engine: CFS bandwidth ===== */
 /*
+ * The simulator itself: the one door into it from outside the library is
+ * cgctl_bw_replay() (issue 28); its layers, validate, the benches and the unit tests
+ * build simulations here.
+ */
+/* Simulation parameters; zero fields take the defaults noted. */
+struct cgctl_bw_sim_config {
+	uint32_t kver;		/* era; 0: CGCTL_KVER(6,18,0) */
+	unsigned int ncpus;	/* 0: 1 */
+	unsigned int hz;	/* 0: 250 */
+	uint64_t slice_ns;	/* sched_cfs_bandwidth_slice; 0: 5 ms */
+	uint64_t duration_ns;	/* the workload runs this long, then its threads are killed */
+	uint64_t settle_ns;	/* ... and the model runs this much longer ("settled" stats) */
+	uint64_t seed;		/* timer phases and jitter */
+	uint32_t other_load_ppm; /* CPU share taken by unrelated tasks while the group runs */
+	uint64_t timer_cost_ns;	/* period-timer callback run time (drives the overload guard) */
+	bool record_periods;	/* keep per-period detail (cgctl_bw_sim_periods) */
+};
+
+/* A thread of the workload.  busy_ns 0 and no trace: always busy.  Also the entries of
+ * cgctl_bw_replay_spec.list (their group ignored). */
+struct cgctl_bw_thread {
+	int group;		/* from cgctl_bw_sim_add_group */
+	uint64_t start_ns;	/* becomes runnable at this time */
+	uint64_t busy_ns;	/* CPU time per busy phase (however long throttling stretches it) */
+	uint64_t idle_ns;	/* sleep after each busy phase */
+	uint32_t jitter_ppm;	/* each phase is scaled by 1 ± U(0, jitter) */
+	const struct cgctl_bw_trace *trace;	/* if set: busy/idle from trace thread ... */
+	unsigned int trace_thread;		/* ... this one; the thread exits at its end */
+	uint64_t account_ns;	/* how often its run time is charged while it runs: 0, at
+				 * the tick; a thread that reads its own CPU clock
+				 * (CLOCK_THREAD_CPUTIME_ID: task_sched_runtime() calls
+				 * update_curr()) at each read, this far apart */
+};
+
+struct cgctl_bw_sim;
+
+/* Returns: 0 and a new simulator in *ret, -EINVAL (bad config), -ENOMEM (*ret NULL). */
+int cgctl_bw_sim_new(struct cgctl_bw_sim **ret, const struct cgctl_bw_sim_config *cfg);
+void cgctl_bw_sim_free(struct cgctl_bw_sim *sim);
+/*
+ * cgctl_bw_sim_add_group: a group below @parent (-1: below the root) with @bw, configured
+ * long before time 0 and idle since (pool full, timer off).  Parents before children.
+ * Returns: the group index (>= 0), -EINVAL, -ENOMEM.
+ */
+int cgctl_bw_sim_add_group(struct cgctl_bw_sim *sim, int parent,
+			   const struct cgctl_bw_settings *bw);
+/* Returns: 0, -EINVAL (unknown group, trace thread out of range), -ENOMEM. */
+int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *sim, const struct cgctl_bw_thread *t);
+/* Run once.  Returns: the number of events simulated (>= 0), -EINVAL, -ENOMEM, -EALREADY. */
+int64_t cgctl_bw_sim_run(struct cgctl_bw_sim *sim);
+/* Statistics of @group at the end of the workload (@settled false: what cpu.stat reads
+ * at duration_ns) or at the end of the settle time.  Returns: 0, -EINVAL. */
+int cgctl_bw_sim_stat(const struct cgctl_bw_sim *sim, int group, bool settled,
+		      struct cgctl_bw_stat *ret);
+
+/*
  * cgctl_bw_sim_set_silos: the group's prior state.  Without it a group starts as a
  * configuration write leaves it (every silo 1 ns on 6.18+, 0 before); a group that ran
  * before keeps up to min_cfs_rq_runtime (1 ms) in the silo of each CPU its tasks left
@@ -838,6 +894,23 @@ int cgctl_bw_replay_run(const struct cgctl_bw_trace *t, const struct cgctl_bw_re
  */
 int cgctl_bw_recommend(const struct cgctl_bw_trace *t, const struct cgctl_bw_recommend_opts *o,
 		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e);
+
+/* What a parsed trace (cgctl_bw_trace_parse) holds, all at once (the library's own
+ * callers and the tests; cgctl_bw_trace_get() is the export). */
+struct cgctl_bw_trace_info {
+	size_t size;		/* sizeof(struct cgctl_bw_trace_info), by the caller */
+	unsigned int version;	/* format version: 0 (no version line), 1 or 2 */
+	unsigned int threads;
+	unsigned int ncpus;	/* CPUs of the recording machine; 0: not stated */
+	uint64_t lost;		/* records the kernel lost while recording */
+	uint64_t busy_ns;	/* Σ CPU time the threads used (their demand) */
+	uint64_t wait_ns;	/* Σ time runnable, held back by the limit (v1: also preempted) */
+	uint64_t span_ns;	/* the longest thread's replay length (busy + idle + ready) */
+	uint64_t duration_ns;	/* the stated length of the recording, else span_ns */
+	uint64_t ready_ns;	/* Σ time runnable while other tasks held the CPU (v2) */
+};
+/* Returns: 0, -EINVAL (NULL argument, @ret->size too small). */
+int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
 
 /*
  * cgctl_bw_sim_set_weight: @group's cpu.shares (2..262144; v2 cpu.weight w is

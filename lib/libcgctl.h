@@ -810,8 +810,10 @@ struct cgctl_bw_settings {
 	uint64_t burst_us;
 };
 
-/* What cpu.stat / cpu.stat.local report; nr_* are the kernel's 32-bit ints (they wrap). */
+/* What cpu.stat / cpu.stat.local report; nr_* are the kernel's 32-bit ints (they wrap).
+ * The library fills it inside its results (cgctl_bw_replay_result, cgctl_bw_replay). */
 struct cgctl_bw_stat {
+	size_t size;		/* sizeof(struct cgctl_bw_stat), set by the library */
 	int32_t nr_periods;
 	int32_t nr_throttled;
 	int32_t nr_bursts;
@@ -829,8 +831,10 @@ struct cgctl_bw_stat {
 					 * throttled_ns counts a CPU once) */
 };
 
-/* One period of a group, for pictures (recorded on the group's phase grid). */
+/* One period of a group, for pictures (recorded on the group's phase grid); the
+ * replay's result holds an array of them, each @size bytes. */
 struct cgctl_bw_period {
+	size_t size;		/* sizeof(struct cgctl_bw_period), set by the library */
 	uint64_t end_ns;	/* boundary at which this period ended */
 	uint64_t used_ns;	/* CPU time used during the period */
 	uint64_t throttled_ns;	/* Σ over CPUs of own-quota throttled time in the period */
@@ -839,57 +843,12 @@ struct cgctl_bw_period {
 	bool throttled;		/* counted in nr_throttled */
 };
 
-/* Simulation parameters; zero fields take the defaults noted. */
-struct cgctl_bw_sim_config {
-	uint32_t kver;		/* era; 0: CGCTL_KVER(6,18,0) */
-	unsigned int ncpus;	/* 0: 1 */
-	unsigned int hz;	/* 0: 250 */
-	uint64_t slice_ns;	/* sched_cfs_bandwidth_slice; 0: 5 ms */
-	uint64_t duration_ns;	/* the workload runs this long, then its threads are killed */
-	uint64_t settle_ns;	/* ... and the model runs this much longer ("settled" stats) */
-	uint64_t seed;		/* timer phases and jitter */
-	uint32_t other_load_ppm; /* CPU share taken by unrelated tasks while the group runs */
-	uint64_t timer_cost_ns;	/* period-timer callback run time (drives the overload guard) */
-	bool record_periods;	/* keep per-period detail (cgctl_bw_sim_periods) */
-};
-
 struct cgctl_bw_trace;	/* parsed busy/idle trace */
 
-/* A thread of the workload.  busy_ns 0 and no trace: always busy. */
-struct cgctl_bw_thread {
-	int group;		/* from cgctl_bw_sim_add_group */
-	uint64_t start_ns;	/* becomes runnable at this time */
-	uint64_t busy_ns;	/* CPU time per busy phase (however long throttling stretches it) */
-	uint64_t idle_ns;	/* sleep after each busy phase */
-	uint32_t jitter_ppm;	/* each phase is scaled by 1 ± U(0, jitter) */
-	const struct cgctl_bw_trace *trace;	/* if set: busy/idle from trace thread ... */
-	unsigned int trace_thread;		/* ... this one; the thread exits at its end */
-	uint64_t account_ns;	/* how often its run time is charged while it runs: 0, at
-				 * the tick; a thread that reads its own CPU clock
-				 * (CLOCK_THREAD_CPUTIME_ID: task_sched_runtime() calls
-				 * update_curr()) at each read, this far apart */
-};
-
-struct cgctl_bw_sim;
-
-/* Returns: 0 and a new simulator in *ret, -EINVAL (bad config), -ENOMEM (*ret NULL). */
-int cgctl_bw_sim_new(struct cgctl_bw_sim **ret, const struct cgctl_bw_sim_config *cfg);
-void cgctl_bw_sim_free(struct cgctl_bw_sim *sim);
-/*
- * cgctl_bw_sim_add_group: a group below @parent (-1: below the root) with @bw, configured
- * long before time 0 and idle since (pool full, timer off).  Parents before children.
- * Returns: the group index (>= 0), -EINVAL, -ENOMEM.
- */
-int cgctl_bw_sim_add_group(struct cgctl_bw_sim *sim, int parent,
-			   const struct cgctl_bw_settings *bw);
-/* Returns: 0, -EINVAL (unknown group, trace thread out of range), -ENOMEM. */
-int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *sim, const struct cgctl_bw_thread *t);
-/* Run once.  Returns: the number of events simulated (>= 0), -EINVAL, -ENOMEM, -EALREADY. */
-int64_t cgctl_bw_sim_run(struct cgctl_bw_sim *sim);
-/* Statistics of @group at the end of the workload (@settled false: what cpu.stat reads
- * at duration_ns) or at the end of the settle time.  Returns: 0, -EINVAL. */
-int cgctl_bw_sim_stat(const struct cgctl_bw_sim *sim, int group, bool settled,
-		      struct cgctl_bw_stat *ret);
+/* A thread of the replayed workload: lib/libcgctl-private.h (the model's own layers,
+ * validate and the benches give lists of them; cgctl_bw_replay_spec says how many
+ * alike threads to replay instead). */
+struct cgctl_bw_thread;
 
 /*
  * cgctl_bw_trace_parse: a workload trace, one interval per line
@@ -898,8 +857,6 @@ int cgctl_bw_sim_stat(const struct cgctl_bw_sim *sim, int group, bool settled,
  */
 int cgctl_bw_trace_parse(const char *buf, size_t len, struct cgctl_bw_trace **ret,
 			 struct cgctl_error *e);
-/* Returns: the number of threads (highest THREAD + 1). */
-unsigned int cgctl_bw_trace_threads(const struct cgctl_bw_trace *t);
 void cgctl_bw_trace_free(struct cgctl_bw_trace *t);
 
 
@@ -1259,8 +1216,10 @@ struct cgctl_bw_replay_spec {
 	 * the last is the group replayed; quota CGCTL_BW_INF: unlimited */
 	const struct cgctl_bw_settings *levels;
 	unsigned int nlevels;		/* 1..CGCTL_BW_REPLAY_LEVELS */
-	/* the demand, one of: a trace's threads; @threads alike threads (busy_ns 0:
-	 * always busy); @list's threads one by one (their group ignored) */
+	/* the demand, one of: a trace's threads (those with any interval); @threads
+	 * alike threads (busy_ns 0: always busy); with a trace too, @threads threads,
+	 * thread i replaying the trace's thread i mod its threads (empty ones too);
+	 * @list's threads one by one (their group ignored; lib/libcgctl-private.h) */
 	const struct cgctl_bw_trace *trace;
 	uint64_t trace_loop_ns;		/* nonzero: the trace, recorded for this long,
 					 * repeats back to back over the run, each
@@ -1268,14 +1227,16 @@ struct cgctl_bw_replay_spec {
 	unsigned int threads;
 	uint64_t busy_ns, idle_ns;
 	uint32_t jitter_ppm;
-	uint64_t account_ns;		/* as cgctl_bw_thread's */
+	uint64_t account_ns;		/* how often a running thread's run time is
+					 * charged: 0, at the tick; a thread that reads
+					 * its own CPU clock, this far apart */
 	const struct cgctl_bw_thread *list;
 	unsigned int nlist;
 	/* prior state and neighbours (0 / NULL: none) */
 	const int64_t *const *silos;	/* [nlevels] each NULL or [ncpus]: the silos a
-					 * previous run left (cgctl_bw_sim_set_silos) */
-	int64_t *const *silos_out;	/* [nlevels] each NULL or [ncpus]: what this run
-					 * leaves (cgctl_bw_sim_silos) */
+					 * previous run left (its silos_out) */
+	int64_t *const *silos_out;	/* [nlevels] each NULL or [ncpus]: the silos this
+					 * run leaves, settled */
 	uint32_t shares;		/* the group's cpu.shares (CFS weights on) */
 	unsigned int bg_threads;	/* always-busy threads of an unlimited sibling */
 	uint32_t bg_shares;		/* ... group below the group's parent at this weight */
@@ -1320,28 +1281,40 @@ void cgctl_bw_replay_result_free(struct cgctl_bw_replay_result *ret);
  * bandwidth model and search the smallest limit that keeps throttling within a budget.
  */
 
-/* What a parsed trace (cgctl_bw_trace_parse) holds. */
-struct cgctl_bw_trace_info {
-	unsigned int version;	/* format version: 0 (no version line), 1 or 2 */
-	unsigned int threads;
-	unsigned int ncpus;	/* CPUs of the recording machine; 0: not stated */
-	uint64_t lost;		/* records the kernel lost while recording */
-	uint64_t busy_ns;	/* Σ CPU time the threads used (their demand) */
-	uint64_t wait_ns;	/* Σ time runnable, held back by the limit (v1: also preempted) */
-	uint64_t span_ns;	/* the longest thread's replay length (busy + idle + ready) */
-	uint64_t duration_ns;	/* the stated length of the recording, else span_ns */
-	uint64_t ready_ns;	/* Σ time runnable while other tasks held the CPU (v2) */
+/* What a parsed trace (cgctl_bw_trace_parse) holds: cgctl_bw_trace_get()'s keys. */
+enum cgctl_bw_trace_key {
+	CGCTL_BW_TRACE_VERSION,		/* format version: 0 (no version line), 1 or 2 */
+	CGCTL_BW_TRACE_THREADS,		/* highest thread number + 1 */
+	CGCTL_BW_TRACE_NCPUS,		/* CPUs of the recording machine; 0: not stated */
+	CGCTL_BW_TRACE_LOST,		/* records the kernel lost while recording */
+	CGCTL_BW_TRACE_BUSY_NS,		/* Σ CPU time the threads used (their demand) */
+	CGCTL_BW_TRACE_WAIT_NS,		/* Σ time runnable, held back by the limit (v1:
+					 * also preempted) */
+	CGCTL_BW_TRACE_SPAN_NS,		/* the longest thread's replay length (busy + idle
+					 * + ready) */
+	CGCTL_BW_TRACE_DURATION_NS,	/* the recording's stated length, else span */
+	CGCTL_BW_TRACE_READY_NS,	/* Σ time runnable while other tasks held the CPU
+					 * (v2) */
 };
-/* Returns: 0, -EINVAL (NULL argument). */
-int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret);
+/* Returns: what @t holds for @key; 0 for a NULL @t or an unknown key. */
+uint64_t cgctl_bw_trace_get(const struct cgctl_bw_trace *t, enum cgctl_bw_trace_key key);
 
-/* How far a recording is (the progress callback's argument). */
-struct cgctl_bw_record_progress {
-	uint64_t elapsed_ns;	/* since the recording started */
-	uint64_t duration_ns;	/* the options' duration; 0: until the tasks exit or *stop */
-	uint64_t switches;	/* switch records read so far */
-	uint64_t lost;		/* records the kernel lost so far */
-	unsigned int threads;	/* recorded tasks alive now (threads and children) */
+/*
+ * A recording: what cgctl_bw_record() recorded, and, as the progress callback's
+ * argument while it records, how far it is (no trace yet; what is marked "so far").
+ */
+struct cgctl_bw_record_result {
+	size_t size;		/* sizeof(struct cgctl_bw_record_result), set by the caller */
+	char *trace;		/* v2 trace text (malloc'd); NULL while recording */
+	size_t len;
+	uint64_t duration_ns;	/* how long it recorded (so far) */
+	uint64_t switches;	/* switch records read (so far) */
+	uint64_t lost;		/* records the kernel lost (PERF_RECORD_LOST; so far); 0 is
+				 * complete */
+	unsigned int threads;	/* threads that appear in the trace; while recording:
+				 * recorded tasks alive now (threads and children) */
+	unsigned int ncpus;
+	uint64_t self_cpu_ns;	/* CPU time the recorder itself used (so far) */
 };
 
 /* What to record. */
@@ -1354,20 +1327,10 @@ struct cgctl_bw_record_opts {
 	const volatile int *stop;	/* may be NULL; nonzero ends the recording */
 	unsigned int pages;	/* ring buffer per CPU in pages, a power of 2; 0: 128 */
 	/* may be NULL: called in the calling thread after each read of the ring buffers
-	 * (at most every 100 ms) while recording, not after the last */
-	void (*progress)(void *data, const struct cgctl_bw_record_progress *p);
+	 * (at most every 100 ms) while recording, not after the last, with the recording
+	 * so far (@now->trace NULL) */
+	void (*progress)(void *data, const struct cgctl_bw_record_result *now);
 	void *progress_data;
-};
-
-struct cgctl_bw_record_result {
-	char *trace;		/* v2 trace text (malloc'd) */
-	size_t len;
-	uint64_t duration_ns;	/* how long it recorded */
-	uint64_t switches;	/* switch records read */
-	uint64_t lost;		/* records the kernel lost (PERF_RECORD_LOST); 0 is complete */
-	unsigned int threads;	/* threads that appear in the trace */
-	unsigned int ncpus;
-	uint64_t self_cpu_ns;	/* CPU time the recorder itself used */
 };
 
 /*
@@ -1376,6 +1339,7 @@ struct cgctl_bw_record_result {
  * no BPF) and rebuild their demand.  Needs root, CAP_PERFMON, or
  * kernel.perf_event_paranoid <= 1 for other users' tasks (0 for one's own, -1 for
  * everything): -EACCES then says which.
+ * @res->size must be set (a smaller one: -EINVAL, nothing recorded).
  * Returns: 0 with @res filled (free with cgctl_bw_record_result_free), -EINVAL,
  * -ESRCH (no such process), -EACCES, -ENOENT (no such cgroup), -ENOMEM, -errno.
  */
@@ -1399,6 +1363,8 @@ struct cgctl_bw_recommend_opts {
 
 /* One setting replayed on the trace. */
 struct cgctl_bw_replay {
+	size_t size;				/* sizeof(struct cgctl_bw_replay), set by
+						 * the library */
 	struct cgctl_bw_settings bw;
 	struct cgctl_bw_stat st;		/* predicted cpu.stat at the workload's end */
 	double throttled_frac;			/* nr_throttled / nr_periods */
@@ -1416,6 +1382,8 @@ enum cgctl_bw_bound_method {
 };
 
 struct cgctl_bw_recommendation {
+	size_t size;			/* sizeof(struct cgctl_bw_recommendation),
+					 * set by the caller */
 	struct cgctl_bw_replay best;	/* smallest limit within budget (unlimited if none) */
 	bool feasible;			/* false: no finite quota meets the budget */
 	double mean_use;		/* CPUs: demand / trace length */
@@ -1451,6 +1419,7 @@ struct cgctl_bw_recommendation {
 
 /* One recording's part in cgctl_bw_recommend_runs(). */
 struct cgctl_bw_run {
+	size_t size;		/* sizeof(struct cgctl_bw_run), by the caller in each */
 	uint64_t quota_us;	/* the smallest quota within budget on this recording alone, at
 				 * the recommended period and burst (CGCTL_BW_INF: none) */
 	double throttled_frac;	/* this recording replayed under the recommendation */
@@ -1475,8 +1444,9 @@ struct cgctl_bw_run {
  * quota where it is above the recordings' bound.  When the answer comes within 5% of all the CPUs the threads may use, or
  * more of the periods than the budget allows need all of them, the quota is all of them
  * (ret->all_cpus): a quota a hair below throttles every period that saturates them.
+ * @ret->size and each of @runs' size must be set.
  * Returns: 0, -EINVAL (no recording, bad options or confidence, a recording without busy
- * time: the message names it), -ENOMEM.
+ * time: the message names it; a size too small), -ENOMEM.
  */
 int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, size_t n,
 			    const struct cgctl_bw_recommend_opts *o, double confidence,

@@ -167,8 +167,12 @@ static int parse_workload(struct cli *cli, struct pred *p)
 		return rc;
 	if (opt_threads < 0 && !p->trace)
 		return cli_usage(cli, "--threads N is required (or --trace FILE)");
-	p->threads = opt_threads >= 0 ? (unsigned int)opt_threads :
-		     cgctl_bw_trace_threads(p->trace);
+	if (opt_threads >= 0) {
+		p->threads = (unsigned int)opt_threads;
+	} else {
+		p->threads = (unsigned int)cgctl_bw_trace_get(p->trace,
+							      CGCTL_BW_TRACE_THREADS);
+	}
 	if (p->threads < 1 || p->threads > 100000)
 		return cli_usage(cli, "--threads: %d is not in 1..100000", opt_threads);
 	if (opt_online == 0 || opt_online > 4096 || opt_online < -1)
@@ -202,11 +206,10 @@ static int parse_workload(struct cli *cli, struct pred *p)
 	}
 	p->duration_ns = 10 * 1000 * MS;
 	if (p->trace && !opt_duration) {	/* the whole trace, and room for its delays */
-		struct cgctl_bw_trace_info ti;
+		uint64_t span = cgctl_bw_trace_get(p->trace, CGCTL_BW_TRACE_SPAN_NS);
 
-		cgctl_bw_trace_info(p->trace, &ti);
-		if (2 * ti.span_ns + 1000 * MS > p->duration_ns)
-			p->duration_ns = 2 * ti.span_ns + 1000 * MS;
+		if (2 * span + 1000 * MS > p->duration_ns)
+			p->duration_ns = 2 * span + 1000 * MS;
 	}
 	if (opt_duration &&
 	    (rc = cli_parse_duration(cli, "duration", opt_duration, 1000, &p->duration_ns)))
@@ -236,8 +239,9 @@ static int parse_kernel(struct cli *cli, struct pred *p)
 	return EXIT_OK;
 }
 
-/* The replay every door uses (cgctl_bw_replay): each thread told one by one, since
- * --threads may repeat or leave out a trace's threads. */
+/* The replay every door uses (cgctl_bw_replay): --threads alike threads, or with a
+ * trace thread i replaying its thread i mod its threads, since --threads may repeat or
+ * leave out a trace's threads. */
 static int simulate(struct cli *cli, struct pred *p)
 {
 	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
@@ -245,23 +249,13 @@ static int simulate(struct cli *cli, struct pred *p)
 		.size = sizeof(sp), .kver = p->kver, .ncpus = p->ncpus,
 		.duration_ns = p->duration_ns, .seed = (uint64_t)opt_seed,
 		.record_periods = opt_timeline, .other_load_ppm = p->other_ppm,
-		.levels = &p->bw, .nlevels = 1, .nlist = p->threads,
+		.levels = &p->bw, .nlevels = 1, .trace = p->trace, .threads = p->threads,
+		.busy_ns = p->busy_ns, .idle_ns = p->idle_ns, .jitter_ppm = p->jitter_ppm,
 	};
 	struct cgctl_error e = CGCTL_ERROR_INIT;
-	struct cgctl_bw_thread *th = calloc(p->threads, sizeof(*th));
 	int r;
 
-	if (!th)
-		return cli_error(cli, NULL, -ENOMEM, "%s", cli_strerror(-ENOMEM));
-	for (unsigned int i = 0; i < p->threads; i++)
-		th[i] = (struct cgctl_bw_thread){
-			.busy_ns = p->busy_ns, .idle_ns = p->idle_ns,
-			.jitter_ppm = p->jitter_ppm, .trace = p->trace,
-			.trace_thread = p->trace ? i % cgctl_bw_trace_threads(p->trace) : 0,
-		};
-	sp.list = th;
 	r = cgctl_bw_replay(&sp, &res, &e);
-	free(th);
 	if (r < 0)
 		return cli_error(cli, NULL, r, "%s", r == -EINVAL ?
 				 "these settings cannot be simulated (the kernel would refuse "

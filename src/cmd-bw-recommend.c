@@ -54,6 +54,12 @@ static const struct poptOption options[] = {
 	POPT_TABLEEND
 };
 
+/* What a recording holds (cgctl_bw_trace_get()), or several summed. */
+struct trace_sum {
+	uint64_t threads, ncpus, lost;
+	uint64_t busy_ns, wait_ns, ready_ns, duration_ns;
+};
+
 struct rec {
 	struct cgctl_bw_recommend_opts o;
 	uint64_t periods[MAX_PERIODS];
@@ -62,7 +68,7 @@ struct rec {
 	bool no_delay;	/* --max-delay 0: no throttled time at all (the library has 1 ns) */
 	bool no_throttle;	/* --max-throttled 0%: none (the library has 1 ppm) */
 	struct cgctl_bw_trace *trace[MAX_TRACES];
-	struct cgctl_bw_trace_info info[MAX_TRACES];
+	struct trace_sum info[MAX_TRACES];
 	struct cgctl_bw_run runs[MAX_TRACES];
 };
 
@@ -165,7 +171,7 @@ static bool is_file(const char *name)
 static int load_trace(struct cli *cli, struct rec *p, size_t i)
 {
 	struct cgctl_error e = CGCTL_ERROR_INIT;
-	struct cgctl_bw_record_result res = { 0 };
+	struct cgctl_bw_record_result res = { .size = sizeof(res) };
 	const char *name = opt_trace[i];
 	char *buf = NULL;
 	size_t len = 0;
@@ -193,7 +199,17 @@ static int load_trace(struct cli *cli, struct rec *p, size_t i)
 	free(buf);
 	if (r < 0)
 		return cli_error(cli, name, r, "%s", e.msg[0] ? e.msg : cli_strerror(r));
-	cgctl_bw_trace_info(p->trace[i], &p->info[i]);
+	const struct cgctl_bw_trace *t = p->trace[i];
+
+	p->info[i] = (struct trace_sum){
+		.threads = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_THREADS),
+		.ncpus = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_NCPUS),
+		.lost = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_LOST),
+		.busy_ns = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_BUSY_NS),
+		.wait_ns = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_WAIT_NS),
+		.ready_ns = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_READY_NS),
+		.duration_ns = cgctl_bw_trace_get(t, CGCTL_BW_TRACE_DURATION_NS),
+	};
 	if (p->info[i].lost)
 		cli_warn(cli, "%s: the recording lost %" PRIu64 " records: its demand is "
 			 "approximate", name, p->info[i].lost);
@@ -219,7 +235,7 @@ static int load_traces(struct cli *cli, struct rec *p)
 	if (rc)
 		return rc;
 	p->o.ncpus = opt_online > 0 ? (unsigned int)opt_online :
-		     p->info[0].ncpus ? p->info[0].ncpus : bw_ncpu(cli);
+		     p->info[0].ncpus ? (unsigned int)p->info[0].ncpus : bw_ncpu(cli);
 	return EXIT_OK;
 }
 
@@ -258,7 +274,7 @@ static void emit_replay(struct out *o, const char *key, const struct cgctl_bw_re
 static void emit_workload(struct out *o, const struct rec *p,
 			  const struct cgctl_bw_recommendation *r)
 {
-	struct cgctl_bw_trace_info sum = { 0 };
+	struct trace_sum sum = { 0 };
 
 	for (size_t i = 0; i < p->n; i++) {
 		sum.threads += p->info[i].threads;
@@ -380,7 +396,7 @@ static int apply(struct cli *cli, const struct cgctl_bw_settings *bw)
 
 static int recommend(struct cli *cli, int argc, const char **argv)
 {
-	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct rec p = { .o.size = sizeof(p.o) };
 	int rc, err;
@@ -395,6 +411,8 @@ static int recommend(struct cli *cli, int argc, const char **argv)
 		rc = load_traces(cli, &p);
 	if (rc)
 		goto out;
+	for (size_t i = 0; i < p.n; i++)
+		p.runs[i].size = sizeof(p.runs[i]);
 	err = cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)p.trace, p.n, &p.o,
 				      p.confidence, &r, p.runs, &e);
 	if (err < 0) {

@@ -64,32 +64,40 @@ static int targets(struct cli *cli, int argc, const char **argv,
 	return EXIT_OK;
 }
 
+/* The progress callback's data: where to say it, and the duration asked for. */
+struct progress_to {
+	struct cli *cli;
+	uint64_t duration_ns;	/* 0: until the tasks exit or Ctrl-C */
+};
+
 /* On a terminal, while recording (stderr, erased after; nothing in a pipe or with -q):
  * "bw record: 2.5/10.0 s, 3 threads, 1234 switches", from the library's progress
  * callback after each read of the ring buffers. */
-static void progress(void *data, const struct cgctl_bw_record_progress *p)
+static void progress(void *data, const struct cgctl_bw_record_result *p)
 {
-	struct cli *cli = data;
+	const struct progress_to *to = data;
+	struct cli *cli = to->cli;
 	char lost[48] = "";
 
 	if (p->lost)
 		snprintf(lost, sizeof(lost), ", %" PRIu64 " lost", p->lost);
-	if (p->duration_ns)
+	if (to->duration_ns)
 		cli_progress(cli, "bw record: %.1f/%.1f s, %u thread%s, %" PRIu64 " switches%s",
-			     p->elapsed_ns / 1e9, p->duration_ns / 1e9, p->threads,
+			     p->duration_ns / 1e9, to->duration_ns / 1e9, p->threads,
 			     p->threads == 1 ? "" : "s", p->switches, lost);
 	else
 		cli_progress(cli, "bw record: %.1f s, %u thread%s, %" PRIu64 " switches%s "
-			     "(Ctrl-C ends it)", p->elapsed_ns / 1e9,
+			     "(Ctrl-C ends it)", p->duration_ns / 1e9,
 			     p->threads, p->threads == 1 ? "" : "s", p->switches, lost);
 }
 
 int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duration_ns,
 		  struct cgctl_bw_record_result *res)
 {
+	struct progress_to to = { .cli = cli, .duration_ns = duration_ns };
 	struct cgctl_bw_record_opts o = {
 		.size = sizeof(o), .duration_ns = duration_ns, .stop = &stop_flag,
-		.progress = cli->quiet || !cli->stderr_tty ? NULL : progress, .progress_data = cli,
+		.progress = cli->quiet || !cli->stderr_tty ? NULL : progress, .progress_data = &to,
 	};
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	struct cgctl_error e = CGCTL_ERROR_INIT;
@@ -244,7 +252,7 @@ static int write_trace(struct cli *cli, struct trace_out *to,
 
 static int record(struct cli *cli, int argc, const char **argv)
 {
-	struct cgctl_bw_record_result res;
+	struct cgctl_bw_record_result res = { .size = sizeof(res) };
 	struct trace_out to;
 	uint64_t dur = 0;
 	int rc;

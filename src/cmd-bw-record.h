@@ -7,7 +7,8 @@
 
 /*
  * Record PIDs (every argument a PID) or one cgroup PATH for @duration_ns (0: until they
- * exit or SIGINT).  Errors printed.  Returns: exit status; *res filled on EXIT_OK.
+ * exit or SIGINT).  @res->size set by the caller.  Errors printed.  Returns: exit
+ * status; *res filled on EXIT_OK.
  */
 int bw_record_run(struct cli *cli, int argc, const char **argv, uint64_t duration_ns,
 		  struct cgctl_bw_record_result *res);

@@ -90,15 +90,17 @@ int bmodel_charges(const struct bmodel_in *in, double *per1000)
  */
 static int sim_part(const struct bmodel_in *in, double *periods, double *refills)
 {
-	struct cgctl_bw_sim_config cfg = {
-		.kver = in->kver, .ncpus = in->ncpu, .slice_ns = in->slice_ns,
-		.duration_ns = in->wall_ns, .seed = 1,
+	struct cgctl_bw_settings lv[CGCTL_BW_REPLAY_LEVELS];
+	struct cgctl_bw_thread th[2] = { { 0 } };
+	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
+	struct cgctl_bw_replay_spec sp = {
+		.size = sizeof(sp), .kver = in->kver,
+		.ncpus = in->ncpu, .slice_ns = in->slice_ns, .duration_ns = in->wall_ns,
+		.seed = 1, .levels = lv, .list = th,
 	};
-	struct cgctl_bw_settings bw = { .quota_us = in->quota_us, .period_us = in->period_us };
 	uint64_t phases = in->ops ? in->ops : 1, stretches = in->stretches, apart = 0;
-	struct cgctl_bw_sim *sim = NULL;
-	struct cgctl_bw_stat st;
-	int g = -1, err;
+	const struct cgctl_bw_stat *st = &res.st;
+	int err;
 
 	*periods = *refills = 0;
 	if (!in->period_us || !in->wall_ns)
@@ -106,7 +108,7 @@ static int sim_part(const struct bmodel_in *in, double *periods, double *refills
 	if (in->pair_one_cpu) {
 		uint64_t runs = in->wall_ns;
 
-		cfg.ncpus = 1;	/* the other CPUs see nothing of the group */
+		sp.ncpus = 1;	/* the other CPUs see nothing of the group */
 		if (stretches > 1) {
 			apart = in->ops > in->colocated ?
 				(uint64_t)((double)in->wall_ns * (double)(in->ops - in->colocated) /
@@ -117,28 +119,28 @@ static int sim_part(const struct bmodel_in *in, double *periods, double *refills
 		}
 		/* the share of the CPU the group had while it was runnable there */
 		if (in->task_ns < runs)
-			cfg.other_load_ppm = (uint32_t)(1000000 - 1000000 * in->task_ns / runs);
-		if (cfg.other_load_ppm >= 1000000)
-			cfg.other_load_ppm = 999999;
+			sp.other_load_ppm = (uint32_t)(1000000 - 1000000 * in->task_ns / runs);
+		if (sp.other_load_ppm >= 1000000)
+			sp.other_load_ppm = 999999;
 	}
-	err = cgctl_bw_sim_new(&sim, &cfg);
-	if (err < 0)
-		return err;
-	for (unsigned int d = 0; d < (in->depth ? in->depth : 1) && err >= 0; d++)
-		err = g = cgctl_bw_sim_add_group(sim, g, &bw);
-	if (in->pair_one_cpu && err >= 0) {
-		struct cgctl_bw_thread th = { .group = g };	/* always runnable */
-
+	/* the leaf and its ancestors, each with the same limit (depth 0: one level) */
+	for (sp.nlevels = 0; sp.nlevels < (in->depth ? in->depth : 1) &&
+	     sp.nlevels < CGCTL_BW_REPLAY_LEVELS; sp.nlevels++)
+		lv[sp.nlevels] = (struct cgctl_bw_settings){ .quota_us = in->quota_us,
+							      .period_us = in->period_us };
+	if (in->pair_one_cpu) {
+		sp.nlist = 1;	/* always runnable */
 		if (stretches > 1) {	/* runnable in stretches, empty between them */
-			th.busy_ns = in->task_ns / stretches ? in->task_ns / stretches : 1;
-			th.idle_ns = apart / (stretches - 1) ? apart / (stretches - 1) : 1;
+			th[0].busy_ns = in->task_ns / stretches ? in->task_ns / stretches : 1;
+			th[0].idle_ns = apart / (stretches - 1) ? apart / (stretches - 1) : 1;
 		}
-		err = cgctl_bw_sim_add_thread(sim, &th);
 	}
-	for (int i = 0; i < 2 && err >= 0 && !in->pair_one_cpu; i++) {
+	for (int i = 0; i < 2 && !in->pair_one_cpu; i++) {
 		uint64_t busy = in->task_ns / 2 / phases;
-		struct cgctl_bw_thread th = {
-			.group = g, .busy_ns = busy ? busy : 1,
+
+		sp.nlist = 2;
+		th[i] = (struct cgctl_bw_thread){
+			.busy_ns = busy ? busy : 1,
 			.idle_ns = in->wall_ns / phases > busy ? in->wall_ns / phases - busy : 1,
 		};
 
@@ -149,20 +151,17 @@ static int sim_part(const struct bmodel_in *in, double *periods, double *refills
 		 * interval between requests apart on average: the second end starts
 		 * after the wall time in which the first one runs 0.5 ms */
 		if (i == 1 && in->task_ns)
-			th.start_ns = (uint64_t)fmin(500000.0 * (double)in->wall_ns /
-						     ((double)in->task_ns / 2),
-						     (double)in->wall_ns / 2);
-
-		err = cgctl_bw_sim_add_thread(sim, &th);
+			th[i].start_ns = (uint64_t)fmin(500000.0 * (double)in->wall_ns /
+							((double)in->task_ns / 2),
+							(double)in->wall_ns / 2);
 	}
-	if (err >= 0)
-		err = (int)cgctl_bw_sim_run(sim);
-	if (err >= 0)
-		err = cgctl_bw_sim_stat(sim, g, false, &st);
+	/* the one door into the simulation (cgctl_bw_replay()); what the workload's end
+	 * reads is not changed by the settle time the replay runs after it */
+	err = cgctl_bw_replay(&sp, &res, NULL);
 	if (err >= 0) {
 		uint64_t slice = in->slice_ns ? in->slice_ns : 5000000, grant = slice;
 
-		*periods = st.nr_periods;
+		*periods = st->nr_periods;
 		/* each refill hands a CPU's silo at most one slice from the pool, at most
 		 * what the pool holds, the quota (kernel/sched/fair.c:
 		 * __assign_cfs_rq_runtime(), v6.1 to v6.18); apart, each runqueue keeps
@@ -172,9 +171,9 @@ static int sim_part(const struct bmodel_in *in, double *periods, double *refills
 			grant = in->quota_us * 1000;
 		if (!in->pair_one_cpu && grant > 1000000)
 			grant = 1000000;
-		*refills = ceil((double)st.usage_ns / (double)grant);
+		*refills = ceil((double)st->usage_ns / (double)grant);
 	}
-	cgctl_bw_sim_free(sim);
+	cgctl_bw_replay_result_free(&res);
 	return err < 0 ? err : 0;
 }
 

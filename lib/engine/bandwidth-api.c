@@ -12,8 +12,7 @@
 #define BW_MAX_CPUS 4096
 #define BW_MAX_GROUPS 1024
 
-CGCTL_EXPORT int cgctl_bw_sim_new(struct cgctl_bw_sim **ret,
-				  const struct cgctl_bw_sim_config *cfg)
+int cgctl_bw_sim_new(struct cgctl_bw_sim **ret, const struct cgctl_bw_sim_config *cfg)
 {
 	struct cgctl_bw_sim *s;
 
@@ -45,7 +44,7 @@ CGCTL_EXPORT int cgctl_bw_sim_new(struct cgctl_bw_sim **ret,
 	return 0;
 }
 
-CGCTL_EXPORT void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
+void cgctl_bw_sim_free(struct cgctl_bw_sim *s)
 {
 	if (!s)
 		return;
@@ -93,8 +92,8 @@ static bool settings_ok(const struct cgctl_bw_settings *bw)
 	       bw->burst_us <= bw->quota_us && bw->quota_us + bw->burst_us <= CGCTL_BW_MAX_US;
 }
 
-CGCTL_EXPORT int cgctl_bw_sim_add_group(struct cgctl_bw_sim *s, int parent,
-					const struct cgctl_bw_settings *bw)
+int cgctl_bw_sim_add_group(struct cgctl_bw_sim *s, int parent,
+			   const struct cgctl_bw_settings *bw)
 {
 	struct bw_group *grp;
 
@@ -180,8 +179,7 @@ int cgctl_bw_sim_silos(const struct cgctl_bw_sim *s, int group,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *s,
-					 const struct cgctl_bw_thread *t)
+int cgctl_bw_sim_add_thread(struct cgctl_bw_sim *s, const struct cgctl_bw_thread *t)
 {
 	struct cgctl_bw_thread *n;
 
@@ -374,7 +372,7 @@ int bw_sim_setup(struct cgctl_bw_sim *s)
 	return 0;
 }
 
-CGCTL_EXPORT int64_t cgctl_bw_sim_run(struct cgctl_bw_sim *s)
+int64_t cgctl_bw_sim_run(struct cgctl_bw_sim *s)
 {
 	int r;
 
@@ -397,7 +395,7 @@ void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st)
 	const struct bw_group *grp = &s->g[g];
 	const struct bw_pool *p = &grp->pool;
 
-	memset(st, 0, sizeof(*st));
+	*st = (struct cgctl_bw_stat){ .size = sizeof(*st) };
 	st->nr_periods = (int32_t)p->nr_periods;
 	st->nr_throttled = (int32_t)p->nr_throttled;
 	st->nr_bursts = (int32_t)p->nr_burst;
@@ -411,8 +409,8 @@ void bw_stat_now(const struct cgctl_bw_sim *s, int g, struct cgctl_bw_stat *st)
 			st->throttled_local_ns += grp->rq[c].self_time;
 }
 
-CGCTL_EXPORT int cgctl_bw_sim_stat(const struct cgctl_bw_sim *s, int group, bool settled,
-				   struct cgctl_bw_stat *ret)
+int cgctl_bw_sim_stat(const struct cgctl_bw_sim *s, int group, bool settled,
+		      struct cgctl_bw_stat *ret)
 {
 	if (!s || !ret || group < 0 || group >= s->ngroups || !s->ran)
 		return -EINVAL;

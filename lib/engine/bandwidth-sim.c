@@ -804,6 +804,7 @@ static int record_period(struct cgctl_bw_sim *s, int g, uint64_t now)
 	progress_all(s, now);
 	bw_thr_integrate(grp, now);
 	r = &grp->periods[grp->nperiods++];
+	r->size = sizeof(*r);
 	r->end_ns = now;
 	r->used_ns = grp->usage - grp->rec_usage;
 	r->throttled_ns = grp->thr_integral - grp->rec_thr;

@@ -140,7 +140,7 @@ int mt_replay_trace(const struct cgctl_move_throttle *mt, uint32_t kver,
 {
 	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
 	struct cgctl_bw_replay_spec sp;
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 	int r;
 
 	memset(side, 0, sizeof(*side));

@@ -421,7 +421,14 @@ CGCTL_EXPORT int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, 
 
 	if (!ret)
 		return -EINVAL;
-	memset(ret, 0, sizeof(*ret));
+	if (ret->size < sizeof(*ret))
+		return cgctl_error_set(e, EINVAL, "recommend: a result of an unknown size %zu",
+				       ret->size);
+	for (size_t i = 0; runs && i < n; i++)
+		if (runs[i].size < sizeof(*runs))
+			return cgctl_error_set(e, EINVAL, "recommend: run %zu of an unknown size %zu",
+					       i + 1, runs[i].size);
+	*ret = (struct cgctl_bw_recommendation){ .size = sizeof(*ret) };
 	err = runs_init(&r, t, n, o, confidence, e);
 	if (err >= 0) {
 		ret->mean_use = r.mean_use;
@@ -448,6 +455,7 @@ CGCTL_EXPORT int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, 
 		runs[i].quota_us = r.best_q[i];
 	if (err >= 0)
 		ret->bound = r.best_bound;
+	ret->best.size = ret->pct.size = sizeof(ret->best);
 	for (size_t i = 0; r.s && i < n; i++)
 		ret->replays += r.s[i].replays;
 	free(r.s);
@@ -459,5 +467,7 @@ int cgctl_bw_recommend(const struct cgctl_bw_trace *t,
 		       const struct cgctl_bw_recommend_opts *o,
 		       struct cgctl_bw_recommendation *ret, struct cgctl_error *e)
 {
+	if (ret)	/* the library's own callers: this version's layout */
+		ret->size = sizeof(*ret);
 	return cgctl_bw_recommend_runs(&t, 1, o, 0, ret, NULL, e);
 }

@@ -109,7 +109,8 @@ void rec_replay_finish(const struct rec_sum *sum, const struct cgctl_bw_settings
 	const struct cgctl_bw_stat *st = &sum->st;
 	uint64_t n = MAX(sum->replays, 1U);
 
-	memset(ret, 0, sizeof(*ret));
+	*ret = (struct cgctl_bw_replay){ .size = sizeof(*ret),
+					 .st.size = sizeof(ret->st) };
 	ret->bw = *bw;
 	if (st->nr_periods > 0)
 		ret->throttled_frac = (double)st->nr_throttled / (double)st->nr_periods;
@@ -144,6 +145,7 @@ int rec_search_init(struct rec_search *s, const struct cgctl_bw_trace *t,
 		    const struct cgctl_bw_recommend_opts *o, struct cgctl_error *e)
 {
 	memset(s, 0, sizeof(*s));
+	s->info.size = sizeof(s->info);
 	s->t = t;
 	s->o = o;
 	if (!t || !o || cgctl_bw_trace_info(t, &s->info) < 0 || !s->info.busy_ns)

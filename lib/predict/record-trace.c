@@ -371,17 +371,11 @@ CGCTL_EXPORT int cgctl_bw_trace_parse(const char *buf, size_t len,
 	return 0;
 }
 
-CGCTL_EXPORT unsigned int cgctl_bw_trace_threads(const struct cgctl_bw_trace *t)
+int cgctl_bw_trace_info(const struct cgctl_bw_trace *t, struct cgctl_bw_trace_info *ret)
 {
-	return t ? t->nthr : 0;
-}
-
-CGCTL_EXPORT int cgctl_bw_trace_info(const struct cgctl_bw_trace *t,
-				     struct cgctl_bw_trace_info *ret)
-{
-	if (!t || !ret)
+	if (!t || !ret || ret->size < sizeof(*ret))
 		return -EINVAL;
-	memset(ret, 0, sizeof(*ret));
+	*ret = (struct cgctl_bw_trace_info){ .size = sizeof(*ret) };
 	ret->version = t->version;
 	ret->threads = t->nthr;
 	ret->ncpus = t->ncpus;
@@ -399,6 +393,36 @@ CGCTL_EXPORT int cgctl_bw_trace_info(const struct cgctl_bw_trace *t,
 		ret->span_ns = MAX(ret->span_ns, span);
 	}
 	ret->duration_ns = t->duration_ns ? t->duration_ns : ret->span_ns;
+	return 0;
+}
+
+CGCTL_EXPORT uint64_t cgctl_bw_trace_get(const struct cgctl_bw_trace *t,
+				     enum cgctl_bw_trace_key key)
+{
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
+
+	if (cgctl_bw_trace_info(t, &ti) < 0)
+		return 0;
+	switch (key) {
+	case CGCTL_BW_TRACE_VERSION:
+		return ti.version;
+	case CGCTL_BW_TRACE_THREADS:
+		return ti.threads;
+	case CGCTL_BW_TRACE_NCPUS:
+		return ti.ncpus;
+	case CGCTL_BW_TRACE_LOST:
+		return ti.lost;
+	case CGCTL_BW_TRACE_BUSY_NS:
+		return ti.busy_ns;
+	case CGCTL_BW_TRACE_WAIT_NS:
+		return ti.wait_ns;
+	case CGCTL_BW_TRACE_SPAN_NS:
+		return ti.span_ns;
+	case CGCTL_BW_TRACE_DURATION_NS:
+		return ti.duration_ns;
+	case CGCTL_BW_TRACE_READY_NS:
+		return ti.ready_ns;
+	}
 	return 0;
 }
 

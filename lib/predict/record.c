@@ -89,14 +89,16 @@ static int oncpu_snapshot(const struct perf_rec *pr, uint64_t **v, size_t from)
 	return 0;
 }
 
-/* The progress callback: what was read so far. */
+/* The progress callback: the recording so far (@start: its monotonic and process CPU
+ * clocks at the start). */
 static void report(const struct cgctl_bw_record_opts *o, const struct perf_rec *pr,
-		   uint64_t start)
+		   const uint64_t start[2])
 {
-	struct cgctl_bw_record_progress p = {
-		.elapsed_ns = mono_ns(CLOCK_MONOTONIC) - start, .duration_ns = o->duration_ns,
-		.switches = pr->switches, .lost = pr->lost,
+	struct cgctl_bw_record_result p = {
+		.size = sizeof(p), .duration_ns = mono_ns(CLOCK_MONOTONIC) - start[0],
+		.switches = pr->switches, .lost = pr->lost, .ncpus = pr->ncpus,
 		.threads = pr->live > 0 ? (unsigned int)pr->live : 0,
+		.self_cpu_ns = mono_ns(CLOCK_PROCESS_CPUTIME_ID) - start[1],
 	};
 
 	o->progress(o->progress_data, &p);
@@ -107,9 +109,10 @@ static void report(const struct cgctl_bw_record_opts *o, const struct perf_rec *
  * and, recording a cgroup, open the processes that joined it since the last poll (moved
  * in: a joiner's first <= POLL_MS are not recorded; one that leaves stays recorded). */
 static int record_loop(struct cgctl_ctx *ctx, struct perf_rec *pr, struct rec_watch *w,
-		       const struct cgctl_bw_record_opts *o, uint64_t start,
+		       const struct cgctl_bw_record_opts *o, const uint64_t clk0[2],
 		       uint64_t **oncpu0, struct cgctl_error *e)
 {
+	uint64_t start = clk0[0];
 	int r = 0;
 
 	while (r == 0 && (r = rec_watch_poll(ctx, w, mono_ns(CLOCK_MONOTONIC))) == 0) {
@@ -132,7 +135,7 @@ static int record_loop(struct cgctl_ctx *ctx, struct perf_rec *pr, struct rec_wa
 				      (o->duration_ns - (now - start)) / 1000000 + 1);
 		r = perf_rec_poll(pr, ms);
 		if (r == 0 && o->progress)
-			report(o, pr, start);
+			report(o, pr, clk0);
 	}
 	if (r == 0)
 		r = rec_watch_poll(ctx, w, mono_ns(CLOCK_MONOTONIC));
@@ -219,22 +222,22 @@ int rec_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
 {
 	struct perf_rec *pr;
 	struct rec_watch w = { 0 };
-	uint64_t start, end, self0, *oncpu0 = NULL;
+	uint64_t start, end, clk0[2], *oncpu0 = NULL;
 	unsigned int pages = o && o->pages ? o->pages : 128;
 	int r;
 
 	if (!o || !res || (!o->pids && !o->cgroup) || (o->pids && !o->npids) ||
 	    (pages & (pages - 1)))
 		return cgctl_error_set(e, EINVAL, "record: give processes or a cgroup");
-	memset(res, 0, sizeof(*res));
+	*res = (struct cgctl_bw_record_result){ .size = sizeof(*res) };
 	if (res_only)
-		memset(res_only, 0, sizeof(*res_only));
+		*res_only = (struct cgctl_bw_record_result){ .size = sizeof(*res_only) };
 	pr = malloc(sizeof(*pr));
 	if (!pr)
 		return -ENOMEM;
 	r = perf_rec_init(pr, pages);
-	self0 = mono_ns(CLOCK_PROCESS_CPUTIME_ID);
-	start = mono_ns(CLOCK_MONOTONIC);
+	clk0[1] = mono_ns(CLOCK_PROCESS_CPUTIME_ID);
+	clk0[0] = start = mono_ns(CLOCK_MONOTONIC);
 	if (r >= 0)
 		r = add_targets(ctx, pr, o, e);
 	if (r >= 0)
@@ -243,7 +246,7 @@ int rec_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
 		r = rec_watch_init(ctx, &w, o->pids ? NULL : o->cgroup, o->pids, o->npids,
 				   start);
 	if (r >= 0)
-		r = record_loop(ctx, pr, &w, o, start, &oncpu0, e);
+		r = record_loop(ctx, pr, &w, o, clk0, &oncpu0, e);
 	end = mono_ns(CLOCK_MONOTONIC);
 	if (r >= 0)
 		r = make_trace(pr, &w, oncpu0, start, end, NULL, 0, res);
@@ -255,7 +258,7 @@ int rec_record(struct cgctl_ctx *ctx, const struct cgctl_bw_record_opts *o,
 		res->lost = pr->lost;
 		res->ncpus = pr->ncpus;
 		res->threads = count_threads(res->trace);
-		res->self_cpu_ns = mono_ns(CLOCK_PROCESS_CPUTIME_ID) - self0;
+		res->self_cpu_ns = mono_ns(CLOCK_PROCESS_CPUTIME_ID) - clk0[1];
 	}
 	free(oncpu0);
 	rec_watch_free(&w);
@@ -274,6 +277,9 @@ CGCTL_EXPORT int cgctl_bw_record(struct cgctl_ctx *ctx, const struct cgctl_bw_re
 	if (o && o->size < sizeof(*o))
 		return cgctl_error_set(e, EINVAL, "record: options of an unknown size %zu",
 				       o->size);
+	if (res && res->size < sizeof(*res))
+		return cgctl_error_set(e, EINVAL, "record: a result of an unknown size %zu",
+				       res->size);
 	return rec_record(ctx, o, NULL, 0, res, NULL, e);
 }
 

@@ -79,7 +79,7 @@ static int trace_loop(const struct cgctl_bw_trace *t, uint64_t len, uint64_t run
 
 static uint64_t default_duration(const struct cgctl_bw_replay_spec *sp)
 {
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 
 	if (sp->trace && !sp->trace_loop_ns && cgctl_bw_trace_info(sp->trace, &ti) == 0)
 		return 2 * ti.span_ns + 1000 * MS;	/* room for its throttled delays */
@@ -93,7 +93,7 @@ static int check_spec(const struct cgctl_bw_replay_spec *sp,
 		return cgctl_error_set(e, EINVAL, "replay: bad arguments");
 	if (!sp->levels || !sp->nlevels || sp->nlevels > CGCTL_BW_REPLAY_LEVELS)
 		return cgctl_error_set(e, EINVAL, "replay: %u limited levels", sp->nlevels);
-	if (!!sp->trace + !!sp->threads + !!sp->nlist != 1 || (sp->nlist && !sp->list))
+	if (!!(sp->trace || sp->threads) + !!sp->nlist != 1 || (sp->nlist && !sp->list))
 		return cgctl_error_set(e, EINVAL, "replay: one of a trace, a number of "
 				       "threads, a list of threads");
 	if (sp->nplace && !sp->place)
@@ -129,6 +129,18 @@ static int add_demand(struct cgctl_bw_sim *sim, const struct cgctl_bw_replay_spe
 {
 	int r = 0;
 
+	if (tr && sp->threads) {	/* threads i replays the trace's thread i mod n */
+		for (unsigned int i = 0; i < sp->threads && r >= 0; i++) {
+			struct cgctl_bw_thread th = { .group = group, .busy_ns = sp->busy_ns,
+						      .idle_ns = sp->idle_ns,
+						      .jitter_ppm = sp->jitter_ppm, .trace = tr,
+						      .trace_thread = tr->nthr ? i % tr->nthr : 0,
+						      .account_ns = sp->account_ns };
+
+			r = cgctl_bw_sim_add_thread(sim, &th);
+		}
+		return r;
+	}
 	if (tr) {
 		for (unsigned int i = 0; i < tr->nthr && r >= 0; i++) {
 			struct cgctl_bw_thread th = { .group = group, .trace = tr,
@@ -179,6 +191,7 @@ static int results(struct cgctl_bw_sim *sim, const struct cgctl_bw_replay_spec *
 	const struct cgctl_bw_period *pd;
 	ssize_t n;
 
+	ret->parent_settled.size = sizeof(ret->parent_settled);	/* nlevels 1: zero */
 	r = cgctl_bw_sim_stat(sim, g, false, &ret->st);
 	if (r >= 0)
 		r = cgctl_bw_sim_stat(sim, g, true, &ret->settled);

@@ -5,7 +5,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cgctl_bw_trace *t = NULL;
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r;
 

@@ -27,15 +27,17 @@ static int parse(const char *s, struct cgctl_bw_trace_info *ti)
 
 	e = (struct cgctl_error)CGCTL_ERROR_INIT;
 	r = cgctl_bw_trace_parse(s, strlen(s), &t, &e);
-	if (r == 0 && ti)
+	if (r == 0 && ti) {
+		ti->size = sizeof(*ti);
 		ck_assert_int_eq(cgctl_bw_trace_info(t, ti), 0);
+	}
 	cgctl_bw_trace_free(t);
 	return r;
 }
 
 START_TEST(parse_v0_and_v1)
 {
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 
 	ck_assert_int_eq(parse("0 busy 10ms\n0 idle 90ms\n1 busy 5000\n", &ti), 0);
 	ck_assert_uint_eq(ti.version, 0);
@@ -58,7 +60,7 @@ END_TEST
 
 START_TEST(parse_v2_ready)
 {
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 
 	/* ready (others held the CPU) stays in the timeline, wait (the limit) does not */
 	ck_assert_int_eq(parse("cgctl-bw-trace 2\n0 busy 1ms 0\n0 ready 2ms 1ms\n"
@@ -104,13 +106,62 @@ END_TEST
 
 START_TEST(parse_truncated)
 {
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 
 	/* the last line without its newline is a line; cut inside a unit it is refused */
 	ck_assert_int_eq(parse("cgctl-bw-trace 1\n0 busy 10ms 0\n0 idle 10ms 10ms", &ti), 0);
 	ck_assert_uint_eq(ti.span_ns, 20 * MS);
 	ck_assert_int_eq(parse("cgctl-bw-trace 1\n0 busy 10ms 0\n0 idle 10m", NULL), -EINVAL);
 	ck_assert_int_eq(parse("cgctl-bw-tr", NULL), -EINVAL);
+}
+END_TEST
+
+/* The trace's summary carries its size: one too small is refused and left alone. */
+START_TEST(trace_info_size)
+{
+	const char s[] = "0 busy 10ms\n0 idle 90ms\n";
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) - 1, .threads = 9 };
+	struct cgctl_bw_trace *t = NULL;
+
+	ck_assert_int_eq(cgctl_bw_trace_parse(s, strlen(s), &t, NULL), 0);
+	ck_assert_int_eq(cgctl_bw_trace_info(t, &ti), -EINVAL);
+	ck_assert_uint_eq(ti.threads, 9);
+	ti.size = sizeof(ti);
+	ck_assert_int_eq(cgctl_bw_trace_info(t, &ti), 0);
+	ck_assert_uint_eq(ti.threads, 1);
+	ck_assert_uint_eq(ti.size, sizeof(ti));
+	ck_assert_uint_eq(ti.busy_ns, 10 * MS);
+	cgctl_bw_trace_free(t);
+}
+END_TEST
+
+/* The export: each key of cgctl_bw_trace_get() is the summary's field (a v2 trace, every
+ * field set); 0 for no trace or a key it does not know. */
+START_TEST(trace_get_keys)
+{
+	const char s[] = "cgctl-bw-trace 2\ncpus 4\n0 busy 1ms 0\n0 ready 2ms 1ms\n"
+			 "0 busy 1ms 3ms\n0 wait 3ms 4ms\n0 busy 1ms 7ms\n"
+			 "1 busy 12ms 0\n";
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
+	struct cgctl_bw_trace *t = NULL;
+
+	ck_assert_int_eq(cgctl_bw_trace_parse(s, strlen(s), &t, &e), 0);
+	ck_assert_int_eq(cgctl_bw_trace_info(t, &ti), 0);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_VERSION), ti.version);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_THREADS), 2);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_NCPUS), ti.ncpus);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_LOST), ti.lost);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_BUSY_NS), 15 * MS);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_READY_NS), 2 * MS);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_NCPUS), 4);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_WAIT_NS), ti.wait_ns);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_SPAN_NS), ti.span_ns);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_DURATION_NS),
+			  ti.duration_ns);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, CGCTL_BW_TRACE_READY_NS), ti.ready_ns);
+	ck_assert_uint_eq(cgctl_bw_trace_get(NULL, CGCTL_BW_TRACE_THREADS), 0);
+	ck_assert_uint_eq(cgctl_bw_trace_get(t, (enum cgctl_bw_trace_key)99), 0);
+	cgctl_bw_trace_free(t);
 }
 END_TEST
 
@@ -138,7 +189,7 @@ START_TEST(parse_huge)
 	size_t n = 1000000, cap = n * 32 + 64, len = 0;
 	char *buf = malloc(cap);
 	struct cgctl_bw_trace *t = NULL;
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 
 	ck_assert_ptr_nonnull(buf);
 	len += (size_t)snprintf(buf, cap, "cgctl-bw-trace 1\n");
@@ -187,7 +238,7 @@ START_TEST(demand_from_switches)
 		SW(5, 43, PREEMPT), SW(15, 43, IN), SW(25, 43, SLEEP),	/* ran from the start */
 		SW(50, 44, FORK), SW(52, 44, IN), SW(60, 44, SLEEP),	/* created meanwhile */
 	};
-	struct cgctl_bw_trace_info ti;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 	struct cgctl_bw_trace *t;
 	char *text = demand_text(sw, sizeof(sw) / sizeof(sw[0]), 200, 0, 0);
 
@@ -316,7 +367,7 @@ START_TEST(recommend_always_busy)
 	/* one thread always busy: it needs a whole CPU, quota = period */
 	struct cgctl_bw_trace *t = synth(1, 10000, 0, 1, 2);
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
 
 	ck_assert_int_eq(cgctl_bw_recommend(t, &o, &r, &e), 0);
 	ck_assert(r.feasible);
@@ -337,9 +388,9 @@ START_TEST(recommend_bursty_beats_percentile)
 	 * is above that here, so both fit; with 6 threads (1.2 CPU) it is not. */
 	struct cgctl_bw_trace *t = synth(6, 20, 80, 100, 2);
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
 	struct cgctl_bw_replay tight;
-	struct cgctl_bw_run run;
+	struct cgctl_bw_run run = { .size = sizeof(run) };
 	struct cgctl_bw_settings bw;
 
 	ck_assert_int_eq(cgctl_bw_recommend_runs((const struct cgctl_bw_trace *const *)&t, 1, &o,
@@ -373,7 +424,9 @@ START_TEST(recommend_budget_and_burst)
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) },
 				       loose = { .size = sizeof(loose), .max_throttled_ppm = 200000 };
 	struct cgctl_bw_recommend_opts ba = { .size = sizeof(ba), .burst_auto = true };
-	struct cgctl_bw_recommendation r, rl, rb;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
+	struct cgctl_bw_recommendation rl = { .size = sizeof(rl) };
+	struct cgctl_bw_recommendation rb = { .size = sizeof(rb) };
 	struct cgctl_bw_trace *t;
 
 	for (int th = 0; th < 4; th++)
@@ -429,8 +482,13 @@ START_TEST(recommend_runs_bound)
 	 * and a quota above the largest by the prediction bound for one more run */
 	const struct cgctl_bw_trace *t[3] = { steady(40), steady(44), steady(48) };
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r, one, one_runs;
-	struct cgctl_bw_run runs[3];
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
+	struct cgctl_bw_recommendation one = { .size = sizeof(one) };
+	struct cgctl_bw_recommendation one_runs = { .size = sizeof(one_runs) };
+	struct cgctl_bw_run runs[3] = {
+		{ .size = sizeof(runs[0]) }, { .size = sizeof(runs[0]) },
+		{ .size = sizeof(runs[0]) },
+	};
 	double m = 0, ss = 0, want;
 
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 3, &o, 0, &r, runs, &e), 0);
@@ -494,9 +552,10 @@ START_TEST(recommend_one_bootstrap)
 	char *buf = malloc(1 << 16);
 	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 2\ncpus 2\n");
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r, r2;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
+	struct cgctl_bw_recommendation r2 = { .size = sizeof(r2) };
 	runs_bound_t b, b2;
-	struct cgctl_bw_run run;
+	struct cgctl_bw_run run = { .size = sizeof(run) };
 	struct cgctl_bw_trace *t;
 
 	for (int i = 0; i < 60; i++)
@@ -585,7 +644,7 @@ static struct cgctl_bw_trace *stationary(uint64_t seed, unsigned int *ms, size_t
 START_TEST(recommend_bootstrap_stationary)
 {
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
 	runs_bound_t b;
 	struct cgctl_bw_trace *t;
 	unsigned int ms[100], kept = 0;
@@ -630,7 +689,7 @@ END_TEST
 START_TEST(recommend_bootstrap_burst)
 {
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
 	runs_bound_t b;
 	struct cgctl_bw_trace *t;
 	unsigned int ms[80];
@@ -661,8 +720,11 @@ START_TEST(recommend_runs_windows)
 	char *buf = malloc(1 << 16);
 	size_t len = (size_t)sprintf(buf, "cgctl-bw-trace 2\ncpus 2\n");
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r;
-	struct cgctl_bw_run run[3];
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
+	struct cgctl_bw_run run[3] = {
+		{ .size = sizeof(run[0]) }, { .size = sizeof(run[0]) },
+		{ .size = sizeof(run[0]) },
+	};
 	struct cgctl_bw_trace *t;
 	double k;
 
@@ -700,7 +762,7 @@ START_TEST(recommend_cap_all_cpus)
 	const char near[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 3s\n1 busy 96ms\n1 idle 4ms\n";
 	const char shrt[] = "cgctl-bw-trace 2\ncpus 2\n0 busy 20ms\n0 idle 30ms\n0 busy 20ms\n";
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
 	struct cgctl_bw_trace *t;
 
 	ck_assert_int_eq(cgctl_bw_trace_parse(sat, strlen(sat), &t, &e), 0);
@@ -737,7 +799,7 @@ START_TEST(recommend_cap_peak_threads)
 	const char two[] = "cgctl-bw-trace 2\ncpus 4\n0 busy 2s\n1 idle 1s\n1 busy 2s\n"
 			   "2 idle 3s\n2 busy 1ms\n";
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
 	struct cgctl_bw_trace *t;
 	unsigned int peak;
 
@@ -763,7 +825,7 @@ START_TEST(recommend_runs_errors)
 	struct cgctl_bw_trace *ok = steady(40), *none = NULL;
 	const struct cgctl_bw_trace *t[2];
 	struct cgctl_bw_recommend_opts o = { .size = sizeof(o) };
-	struct cgctl_bw_recommendation r;
+	struct cgctl_bw_recommendation r = { .size = sizeof(r) };
 
 	ck_assert_int_eq(cgctl_bw_trace_parse(idle, strlen(idle), &none, &e), 0);
 	t[0] = ok;
@@ -779,8 +841,49 @@ START_TEST(recommend_runs_errors)
 	o.size = 0;	/* a caller built against no known layout */
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, NULL, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "unknown size"));
+	/* ... of the result too: refused, and the result left as it was */
+	o.size = sizeof(o);
+	r.size = sizeof(r) - 1;
+	r.replays = 77;
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, NULL, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "result of an unknown size"));
+	ck_assert_uint_eq(r.replays, 77);
+	r.size = sizeof(r);
+	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, NULL, &e), 0);
+	ck_assert_uint_eq(r.best.size, sizeof(r.best));
+	ck_assert_uint_eq(r.pct.size, sizeof(r.pct));
+	ck_assert_uint_eq(r.best.st.size, sizeof(r.best.st));
+	{	/* each run's size too */
+		struct cgctl_bw_run run = { .size = 0 };
+
+		ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, &run, &e),
+				 -EINVAL);
+		ck_assert_ptr_nonnull(strstr(e.msg, "run 1 of an unknown size"));
+		run.size = sizeof(run);
+		ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, &run, &e), 0);
+		ck_assert_uint_gt(run.quota_us, 0);
+	}
 	cgctl_bw_trace_free(ok);
 	cgctl_bw_trace_free(none);
+}
+END_TEST
+
+/* The recording's result carries its size: one of an unknown (smaller) size is refused
+ * before anything is recorded, and left as it was. */
+START_TEST(record_result_size)
+{
+	int pid = 1;
+	struct cgctl_bw_record_opts o = { .size = sizeof(o), .pids = &pid, .npids = 1 };
+	struct cgctl_bw_record_result res = { .size = sizeof(res) - 1, .threads = 7 };
+
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(cgctl_bw_record(NULL, &o, &res, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "result of an unknown size"));
+	ck_assert_uint_eq(res.threads, 7);
+	ck_assert_ptr_null(res.trace);
+	res.size = 0;
+	ck_assert_int_eq(cgctl_bw_record(NULL, &o, &res, NULL), -EINVAL);
 }
 END_TEST
 
@@ -791,6 +894,9 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, parse_v0_and_v1);
+	tcase_add_test(tc, record_result_size);
+	tcase_add_test(tc, trace_info_size);
+	tcase_add_test(tc, trace_get_keys);
 	tcase_add_test(tc, parse_v2_ready);
 	tcase_add_test(tc, parse_malformed);
 	tcase_add_test(tc, parse_truncated);

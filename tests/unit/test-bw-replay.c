@@ -3,7 +3,8 @@
  * One replay (issue 28): `move`'s throttling prediction and `bw recommend`'s replay of a
  * setting give the cpu.stat cgctl_bw_replay() gives for the same demand and settings
  * (`bw predict`'s door: tests/cli/bw-replay-doors.sh); a recording repeats back to back
- * (one busy thread stays one thread); cgctl_bw_sim_new() leaves *ret NULL on failure.
+ * (one busy thread stays one thread); a trace told for a number of threads is the list
+ * of those threads; cgctl_bw_sim_new() leaves *ret NULL on failure.
  */
 #include <check.h>
 #include <string.h>
@@ -161,8 +162,54 @@ START_TEST(periods_recorded)
 	ck_assert_int_eq(cgctl_bw_replay(&sp, &res, NULL), 0);
 	ck_assert_uint_ge(res.nperiods, 10);
 	ck_assert_uint_gt(res.worst_period_ns, 60 * MS);
+	/* what the library fills inside its result carries its size */
+	ck_assert_uint_eq(res.st.size, sizeof(res.st));
+	ck_assert_uint_eq(res.settled.size, sizeof(res.settled));
+	ck_assert_uint_eq(res.parent_settled.size, sizeof(res.parent_settled));
+	for (size_t i = 0; i < res.nperiods; i++)
+		ck_assert_uint_eq(res.periods[i].size, sizeof(res.periods[i]));
 	cgctl_bw_replay_result_free(&res);
 	ck_assert_ptr_eq(res.periods, NULL);
+}
+END_TEST
+
+/* `bw predict --trace F --threads N`: a trace and a number of threads replay thread i
+ * as the trace's thread i mod its threads (empty ones too), jitter and all: the list
+ * of those threads, told one by one, gives the same cpu.stat. */
+START_TEST(trace_threads)
+{
+	struct cgctl_bw_trace *t = busy_trace("0\tbusy\t30ms\n0\tidle\t20ms\n"
+					      "1\tbusy\t5ms\n1\tidle\t5ms\n2\tidle\t1ms\n");
+	struct cgctl_bw_replay_result a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
+	struct cgctl_bw_replay_spec sp = {
+		.size = sizeof(sp), .kver = KVER, .ncpus = 2, .seed = 7,
+		.duration_ns = 1000 * MS, .levels = &bw, .nlevels = 1, .trace = t,
+		.threads = 5, .jitter_ppm = 200000,
+	};
+	struct cgctl_bw_thread list[5];
+
+	ck_assert_int_eq(cgctl_bw_replay(&sp, &a, NULL), 0);
+	for (unsigned int i = 0; i < 5; i++)
+		list[i] = (struct cgctl_bw_thread){ .trace = t, .trace_thread = i % 3,
+						    .jitter_ppm = 200000 };
+	sp.trace = NULL;
+	sp.threads = 0;
+	sp.list = list;
+	sp.nlist = 5;
+	ck_assert_int_eq(cgctl_bw_replay(&sp, &b, NULL), 0);
+	stat_eq(&a.st, &b.st);
+	stat_eq(&a.settled, &b.settled);
+	ck_assert_int_gt(a.st.nr_throttled, 0);
+	/* the trace alone replays its threads that have intervals, not 5 */
+	sp.trace = t;
+	sp.list = NULL;
+	sp.nlist = 0;
+	cgctl_bw_replay_result_free(&b);
+	ck_assert_int_eq(cgctl_bw_replay(&sp, &b, NULL), 0);
+	ck_assert_uint_lt(b.st.usage_ns, a.st.usage_ns);
+	cgctl_bw_replay_result_free(&a);
+	cgctl_bw_replay_result_free(&b);
+	cgctl_bw_trace_free(t);
 }
 END_TEST
 
@@ -189,6 +236,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, recommend_door);
 	tcase_add_test(tc, bad_spec);
 	tcase_add_test(tc, periods_recorded);
+	tcase_add_test(tc, trace_threads);
 	tcase_add_test(tc, sim_new_failure_leaves_null);
 	suite_add_tcase(s, tc);
 	return s;

@@ -415,13 +415,15 @@ START_TEST(trace_workload)
 		"1\tidle\t1s\n"
 		"1\tbusy\t10ms\n";
 	struct cgctl_error e = CGCTL_ERROR_INIT;
+	struct cgctl_bw_trace_info ti = { .size = sizeof(ti) };
 	struct cgctl_bw_trace *tr;
 	struct cgctl_bw_sim *s;
 	struct run r;
 	int g;
 
 	ck_assert_int_eq(cgctl_bw_trace_parse(tsv, sizeof(tsv) - 1, &tr, &e), 0);
-	ck_assert_uint_eq(cgctl_bw_trace_threads(tr), 2);
+	ck_assert_int_eq(cgctl_bw_trace_info(tr, &ti), 0);
+	ck_assert_uint_eq(ti.threads, 2);
 	s = mk(K(6, 18, 0), 2, 1, 0, 2 * SEC, 0);
 	g = group(s, -1, CGCTL_BW_INF, 100000, 0);
 	for (unsigned int i = 0; i < 2; i++) {

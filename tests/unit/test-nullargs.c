@@ -694,11 +694,6 @@ static void n_cgctl_bw_trace_parse(void)
 	WANT_EINVAL(cgctl_bw_trace_parse(NULL, 0, NULL, NULL));
 }
 
-static void n_cgctl_bw_trace_threads(void)
-{
-	NOCRASH(cgctl_bw_trace_threads(NULL));
-}
-
 static void n_cgctl_bw_trace_free(void)
 {
 	NOCRASH(cgctl_bw_trace_free(NULL));
@@ -1118,6 +1113,11 @@ static void n_cgctl_plan_refused(void)
 static void n_cgctl_bw_trace_info(void)
 {
 	WANT_EINVAL(cgctl_bw_trace_info(NULL, NULL));
+}
+
+static void n_cgctl_bw_trace_get(void)
+{
+	NOCRASH(cgctl_bw_trace_get(NULL, CGCTL_BW_TRACE_THREADS));
 }
 
 static void n_cgctl_bw_demand_new(void)
@@ -1544,7 +1544,6 @@ static const struct ncase cases[] = {
 	C(cgctl_bw_sim_set_weight),
 	C(cgctl_bw_sim_place),
 	C(cgctl_bw_trace_parse),
-	C(cgctl_bw_trace_threads),
 	C(cgctl_bw_trace_free),
 	C(cgctl_bw_check),
 	C(cgctl_bw_write_plan),
@@ -1614,6 +1613,7 @@ static const struct ncase cases[] = {
 	C(cgctl_plan_rolled_back),
 	C(cgctl_plan_refused),
 	C(cgctl_bw_trace_info),
+	C(cgctl_bw_trace_get),
 	C(cgctl_bw_demand_new),
 	C(cgctl_bw_demand_free),
 	C(cgctl_bw_demand_add),
