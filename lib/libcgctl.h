@@ -743,66 +743,13 @@ int cgctl_memcg_usage_interval(uint32_t kver, unsigned int ncpu, unsigned int ns
 
 /* A model tree of memory cgroups with per-cpu stocks. */
 struct cgctl_memcg_tree;
-/* One counter as the model holds it (pages). */
-struct cgctl_memcg_counter {
-	uint64_t usage, max, watermark, failcnt;
-};
 /* ---- move charge at immigrate (mm/memcontrol.c, 2.6.34 - 6.12) ---- */
 #define CGCTL_MOVE_CHARGE_ANON	(1u << 0)
 #define CGCTL_MOVE_CHARGE_FILE	(1u << 1)
-/* Resident pages of a task by class (base pages; 512 per PMD-mapped THP). */
-struct cgctl_move_counts {
-	uint64_t anon_excl;		/* anon, mapcount 1 */
-	uint64_t anon_shared2;		/* anon, mapcount 2 */
-	uint64_t anon_shared_more;	/* anon, mapcount > 2 */
-	uint64_t file;			/* mapped regular-file page cache */
-	uint64_t shmem;			/* shmem / tmpfs */
-	uint64_t thp;			/* anon in whole PMD-mapped THPs (not in anon_*) */
-	uint64_t swap;			/* anon swap entries */
-	uint64_t thp_pte;		/* anon in PTE-mapped large folios (not in anon_*):
-					 * precharged with bit 0, never moved */
-	uint64_t file_large;		/* file/shmem pages in large folios (not in file,
-					 * shmem): precharged with bit 1, never moved */
-	uint64_t shmem_swap;		/* swapped-out pages of mapped shmem: their swap
-					 * charge moves with bit 1 before 5.10 only */
-	uint64_t thp_pte_counted;	/* of thp_pte: what the precharge counts before
-					 * 6.6, the head page of each folio (a tail page's
-					 * refcount is 0: get_page_unless_zero() fails) */
-	uint64_t file_large_counted;	/* of file_large: likewise, heads of mapped folios
-					 * and every unmapped page-cache page (whose folio
-					 * mc_handle_file_pte() takes whole) */
-};
-/* Planner input: what the moving task holds, split by whom it is charged to. */
-struct cgctl_move_input {
-	struct cgctl_move_counts from;		/* charged to the task's memcg (`from`) */
-	struct cgctl_move_counts elsewhere;	/* charged to other memcgs: never moved */
-	bool not_mm_owner;	/* the task is not mm->owner (a thread, CLONE_VM child) */
-};
-#define CGCTL_MOVE_MAX_LEVELS 32
-/* Counters of one memcg on the paths from/to -> common ancestor, before and after. */
-struct cgctl_move_level {
-	int id;
-	bool common;		/* the common ancestor */
-	struct cgctl_memcg_counter before, after;	/* memory */
-	struct cgctl_memcg_counter memsw_before, memsw_after;
-};
-struct cgctl_move_plan {
-	bool moves;		/* the kernel moves charges for this attach */
-	const char *reason;	/* when !moves: why (static string) */
-	unsigned int flags;	/* move_charge_at_immigrate sampled on `to` */
-	struct cgctl_move_counts qualify;	/* pages (entries) that qualify, per class */
-	uint64_t precharge;	/* pages the kernel tries to precharge */
-	bool bulk_failed;	/* the bulk precharge failed: fell back to one by one */
-	int err;		/* 0, or -ENOMEM: the attach (cgroup.procs write) fails */
-	uint64_t moved;		/* M: pages whose charge moves */
-	uint64_t moved_swap;	/* W: swap entries whose charge moves */
-	uint64_t stays;		/* pages charged to `from` that stay there */
-	uint64_t stays_swap;
-	uint64_t elsewhere;	/* pages charged to other memcgs (untouched) */
-	int common;		/* common ancestor id */
-	unsigned int nlevels;
-	struct cgctl_move_level levels[CGCTL_MOVE_MAX_LEVELS];
-};
+/* The planner's input (what a moving task holds, by class) and its plan are internal
+ * (lib/libcgctl-private.h); validate's move driver fills an input for
+ * cgctl_move_input_add_cache(). */
+struct cgctl_move_input;
 /* ===== end: engine: memcg ===== */
 
 /* ===== engine: CFS bandwidth ===== */
@@ -1014,24 +961,21 @@ int cgctl_mem_counters_read(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 unsigned int cgctl_mem_subtree_size(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				    const char *path);
 
-/* A memcg model of the cgroups a move touches, seeded from the kernel's counters:
- * node i of `tree` is the cgroup `paths[i]`; ancestors are added with their children. */
-struct cgctl_mem_model {
-	struct cgctl_memcg_tree *tree;
-	const struct cgctl_mount *m;
-	uint32_t kver;			/* the observed kernel (0: unknown, modelled as 6.18) */
-	unsigned int ncpu;
-	size_t n;
-	char **paths;
-};
 /*
- * cgctl_mem_model_init: a model of @m's root on kernel @kver (0: unknown) with @ncpu
- * CPUs; v1 memsw accounting when the root has memory.memsw.*.
- * Returns: 0, -EINVAL (ncpu 0), -ENOMEM.  Free with cgctl_mem_model_free().
+ * struct cgctl_mem_model: a memcg model (lib/engine) of the memory cgroups a move
+ * touches, each seeded from the kernel's counters when the plan first needs it; the
+ * plans made on it accumulate (a second task moves into what the first left).  Opaque.
  */
-int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uint32_t kver,
-			 unsigned int ncpu, struct cgctl_mem_model *mm);
-/* Free what cgctl_mem_model_init() allocated (a zeroed model is fine). */
+struct cgctl_mem_model;
+/*
+ * cgctl_mem_model_new: a model of @m's root on kernel @kver (0: unknown, modelled as
+ * 6.18) with @ncpu CPUs; v1 memsw accounting when the root has memory.memsw.*.
+ * Returns: 0 and *@ret (free with cgctl_mem_model_free()), -EINVAL (ncpu 0), -ENOMEM,
+ * -errno (the root's counters cannot be read).
+ */
+int cgctl_mem_model_new(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uint32_t kver,
+			unsigned int ncpu, struct cgctl_mem_model **ret);
+/* Free @mm (NULL: nothing).  Returns: nothing. */
 void cgctl_mem_model_free(struct cgctl_mem_model *mm);
 
 /*
@@ -1043,30 +987,49 @@ void cgctl_mem_model_free(struct cgctl_mem_model *mm);
 int cgctl_move_input_add_cache(struct cgctl_ctx *ctx, const pid_t *pids, size_t n,
 			       uint64_t from_ino, struct cgctl_move_input *in);
 
-/* What moving a task (or a process tree) is expected to do. */
-struct cgctl_move_expect {
-	bool have;			/* a plan was made */
-	const char *why_none;		/* when !have: the reason (static) */
-	struct cgctl_move_plan plan;
-	uint64_t resident_pages;	/* resident pages of the tasks (zero page excluded) */
-	uint64_t headroom_pages;	/* room below the limits of `to` and its ancestors */
-	bool headroom_known;		/* some limit bounds the room */
-	bool oom_risk;			/* the charges stay, but the resident pages exceed
-					 * the headroom: re-faults in `to` reclaim or OOM */
-	/* the change of the memory usage the kernel reports for `from` and `to`, pages:
-	 * -moved and +moved, but 0 for the one that is an ancestor of the other (the
-	 * charge stays in its subtree) and for the root (v1 reports its whole tree) */
-	int64_t from_delta_pages, to_delta_pages;
-};
+/*
+ * struct cgctl_move_expect: what moving a task (or a process tree) is expected to do,
+ * by the engine's plan of move_charge_at_immigrate for the model's kernel, opaque.
+ * Its figures, by name, with cgctl_move_expect_get() (pages unless said otherwise):
+ *   planned            1: a plan was made; 0: none (cgctl_move_expect_note() says why)
+ *   moves              1: the kernel moves charges for this attach
+ *   err                0, or -ENOMEM: the kernel would refuse the attach (precharge)
+ *   precharge          pages the kernel tries to precharge
+ *   anon, file, shmem  pages of each class that qualify (anon: THP included)
+ *   moved, moved_swap  pages and swap entries whose charge moves
+ *   stays              pages charged to the source that stay there
+ *   resident           resident pages of the tasks (zero page excluded)
+ *   headroom           room below the limits of the destination and its ancestors
+ *   oom_risk           1: the charges stay, but the resident pages exceed the headroom
+ *                      (re-faults in the destination reclaim or OOM)
+ *   from_delta, to_delta  the change of the memory usage the kernel reports for the
+ *                      source and the destination: -moved and +moved, but 0 for the one
+ *                      that is an ancestor of the other and for the root
+ */
+struct cgctl_move_expect;
 /*
  * cgctl_move_expect_tasks: inventory the @n tasks @pids (a process tree, @pids[0] its
  * root, in @from) and plan their move from @from to @to on @mm (the model keeps the
- * result, so successive moves accumulate).  A failed inventory is no plan (e->why_none,
- * @err says why).  Returns: 0 (see e->have), -ESRCH (@pids[0] is gone), -EINVAL.
+ * result, so successive moves accumulate).  A failed inventory is no plan ("planned"
+ * 0, @err says why).
+ * Returns: 0 and *@ret (free with cgctl_move_expect_free()), -ESRCH (@pids[0] is gone;
+ * *@ret NULL), -EINVAL, -ENOMEM.
  */
 int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
 			    const pid_t *pids, size_t n, const char *from, const char *to,
-			    struct cgctl_move_expect *e, struct cgctl_error *err);
+			    struct cgctl_move_expect **ret, struct cgctl_error *err);
+/* Free @e (NULL: nothing).  Returns: nothing. */
+void cgctl_move_expect_free(struct cgctl_move_expect *e);
+/*
+ * cgctl_move_expect_get: the figure @key of @e (see struct cgctl_move_expect).
+ * Returns: 0 and *@ret; -ENODATA (no plan was made, and @key is not "planned"),
+ * -EINVAL (an unknown @key).
+ */
+int cgctl_move_expect_get(const struct cgctl_move_expect *e, const char *key,
+			  int64_t *ret);
+/* Returns: why no plan was made; or, planned but the kernel moves no charge, why not;
+ * else NULL (static strings). */
+const char *cgctl_move_expect_note(const struct cgctl_move_expect *e);
 /*
  * cgctl_move_tolerance_bytes: how far an observed usage change of @path may be from the
  * plan: the most the per-cpu stock of its subtree can hold on the model's kernel.

@@ -53,7 +53,7 @@ struct target {
 struct task {
 	pid_t pid;
 	char *from;
-	struct cgctl_move_expect *e;	/* &no_expect until planned */
+	struct cgctl_move_expect *e;	/* NULL until planned */
 	bool moved, observed;
 	int64_t from_delta, to_delta;
 	const char *verdict;
@@ -67,9 +67,19 @@ struct task {
 	bool tree_done;
 };
 
-/* what a task without a plan points to (kept small: 10,000 PIDs, one plan each; the
- * task itself too: tree results live apart) */
-static struct cgctl_move_expect no_expect;
+/* A figure of @t's plan (0 without one, or when the library has none such). */
+static int64_t ev(const struct task *t, const char *key)
+{
+	int64_t v;
+
+	return t->e && cgctl_move_expect_get(t->e, key, &v) == 0 ? v : 0;
+}
+
+/* Was a plan made for @t? */
+static bool planned(const struct task *t)
+{
+	return ev(t, "planned") != 0;
+}
 
 /* ---- hierarchies ---- */
 
@@ -285,10 +295,10 @@ static void warn_headroom(struct cli *cli, const struct task *t, const struct ta
 {
 	char a[32], b[32];
 
-	if (!t->e->have || !t->e->oom_risk)
+	if (!planned(t) || !ev(t, "oom_risk"))
 		return;
-	cgctl_format_size(a, sizeof(a), t->e->resident_pages * CGCTL_PAGE_SIZE);
-	cgctl_format_size(b, sizeof(b), t->e->headroom_pages * CGCTL_PAGE_SIZE);
+	cgctl_format_size(a, sizeof(a), (uint64_t)ev(t, "resident") * CGCTL_PAGE_SIZE);
+	cgctl_format_size(b, sizeof(b), (uint64_t)ev(t, "headroom") * CGCTL_PAGE_SIZE);
 	cli_warn(cli, "%d: resident %s exceeds the %s headroom of %s; its charges stay with "
 		 "%s, but it will reclaim or OOM there once it re-faults", (int)t->pid, a, b,
 		 tg->paths[tg->mem], t->from);
@@ -306,23 +316,20 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 				 "%d: no such process (it exited)", (int)t->pid);
 	if (opt_noplan)
 		return EXIT_OK;
-	t->e = calloc(1, sizeof(*t->e));
-	if (!t->e) {
-		t->e = &no_expect;
-		return cli_error(cli, NULL, -ENOMEM, NULL);
-	}
-	r = cgctl_move_expect_tasks(cli->ctx, mm, pids, n, t->from, tg->paths[tg->mem], t->e,
+	r = cgctl_move_expect_tasks(cli->ctx, mm, pids, n, t->from, tg->paths[tg->mem], &t->e,
 				    &err);
-	if (!t->e->have && err.err)
+	if (!planned(t) && err.err)
 		cli_warn(cli, "%d: no plan: %s", (int)t->pid,
 			 err.msg[0] ? err.msg : cli_strerror(-err.err));
 	if (r == -ESRCH)
 		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
-	if (t->e->have && t->e->plan.err == -ENOMEM && !opt_force)
+	if (r == -ENOMEM)
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	if (planned(t) && ev(t, "err") == -ENOMEM && !opt_force)
 		return cli_error(cli, NULL, -ENOMEM, "%d: the kernel would refuse: the "
 				 "destination cannot hold the precharge of %llu pages (ENOMEM); "
 				 "use --force to try anyway", (int)t->pid,
-				 (unsigned long long)t->e->plan.precharge);
+				 (unsigned long long)ev(t, "precharge"));
 	warn_headroom(cli, t, tg);
 	return EXIT_OK;
 }
@@ -340,8 +347,8 @@ static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char
 /* Predicted memory-counter deltas (bytes) of from and to. */
 static void predicted(const struct task *t, int64_t *from_d, int64_t *to_d)
 {
-	*from_d = t->e->from_delta_pages * (int64_t)CGCTL_PAGE_SIZE;
-	*to_d = t->e->to_delta_pages * (int64_t)CGCTL_PAGE_SIZE;
+	*from_d = ev(t, "from_delta") * (int64_t)CGCTL_PAGE_SIZE;
+	*to_d = ev(t, "to_delta") * (int64_t)CGCTL_PAGE_SIZE;
 }
 
 static bool within(int64_t obs, int64_t pred, uint64_t tol)
@@ -357,9 +364,9 @@ static void judge(struct cli *cli, struct task *t, const struct target *tg,
 	uint64_t tol_from, tol_to;
 	int64_t pf, pt;
 
-	if (!t->e->have) {
+	if (!planned(t)) {
 		t->verdict = "n/a";
-		t->why = opt_noplan ? "no plan (--no-plan)" : t->e->why_none;
+		t->why = opt_noplan ? "no plan (--no-plan)" : cgctl_move_expect_note(t->e);
 		return;
 	}
 	if (!t->observed) {
@@ -394,7 +401,7 @@ static int observe_move(struct cli *cli, struct task *t, struct target *tg,
 	int64_t f0 = -1, t0 = -1;
 	int rc;
 
-	if (m && t->e->have) {
+	if (m && planned(t)) {
 		f0 = usage_of(cli, m, t->from);
 		t0 = usage_of(cli, m, tg->paths[tg->mem]);
 	}
@@ -631,18 +638,17 @@ static int throttle_before(struct cli *cli, const struct target *tg, const pid_t
 
 static void emit_expected(struct cli *cli, const struct task *t)
 {
-	const struct cgctl_move_plan *p = &t->e->plan;
-	const struct cgctl_move_counts *q = &p->qualify;
-	bool mv = p->moves;
-	uint64_t anon = q->anon_excl + q->anon_shared2 + q->anon_shared_more + q->thp;
+	bool mv = ev(t, "moves");
+	uint64_t swap = (uint64_t)ev(t, "moved_swap");
 
 	out_obj_begin(cli->out, "expected");
-	out_bytes(cli->out, "anon_bytes", mv ? anon * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "file_bytes", mv ? q->file * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "shmem_bytes", mv ? q->shmem * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "swap_bytes", mv ? p->moved_swap * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "total_bytes", mv ? (p->moved + p->moved_swap) * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "stays_bytes", p->stays * CGCTL_PAGE_SIZE);
+	out_bytes(cli->out, "anon_bytes", mv ? (uint64_t)ev(t, "anon") * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "file_bytes", mv ? (uint64_t)ev(t, "file") * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "shmem_bytes", mv ? (uint64_t)ev(t, "shmem") * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "swap_bytes", mv ? swap * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "total_bytes",
+		  mv ? ((uint64_t)ev(t, "moved") + swap) * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "stays_bytes", (uint64_t)ev(t, "stays") * CGCTL_PAGE_SIZE);
 	out_obj_end(cli->out);
 }
 
@@ -668,11 +674,11 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 		out_str(cli->out, "attached", t->how);
 	if (opt_tree)
 		emit_tree(cli, t);
-	if (t->e->have)
-		out_bool(cli->out, "kernel_moves_charge", t->e->plan.moves);
+	if (planned(t))
+		out_bool(cli->out, "kernel_moves_charge", ev(t, "moves"));
 	else
 		out_null(cli->out, "kernel_moves_charge");
-	if (t->e->have)
+	if (planned(t))
 		emit_expected(cli, t);
 	else
 		out_null(cli->out, "expected");
@@ -685,8 +691,8 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 		out_null(cli->out, "observed");
 	}
 	out_str(cli->out, "verdict", t->verdict);
-	if (t->why || (t->e->have && !t->e->plan.moves))
-		out_str(cli->out, "note", t->why ? t->why : t->e->plan.reason);
+	if (t->why || (planned(t) && !ev(t, "moves")))
+		out_str(cli->out, "note", t->why ? t->why : cgctl_move_expect_note(t->e));
 	else if (t->elsewhere)
 		out_str(cli->out, "note", "processes of the tree in other memory cgroups: their "
 			"charges are not in the plan");
@@ -696,12 +702,12 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 /* Add @t to the totals of @s. */
 static void sum_task(struct move_summary *s, const struct task *t)
 {
-	const struct cgctl_move_plan *p = &t->e->plan;
-
 	s->tasks++;
-	if (t->e->have) {
+	if (planned(t)) {
 		s->expected_n++;
-		s->expected_bytes += p->moves ? (p->moved + p->moved_swap) * CGCTL_PAGE_SIZE : 0;
+		s->expected_bytes += ev(t, "moves") ? (uint64_t)(ev(t, "moved") +
+								ev(t, "moved_swap")) *
+							CGCTL_PAGE_SIZE : 0;
 	}
 	if (t->observed) {
 		s->observed_n++;
@@ -749,7 +755,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 {
 	/* not zeroed: paths[] alone is 64 KiB of stack, and only the first n are read */
 	struct target tg;
-	struct cgctl_mem_model mm = { 0 };
+	struct cgctl_mem_model *mm = NULL;
 	struct cgctl_move_throttle mt;
 	bool have_mt = false;
 	struct task *tasks = NULL;
@@ -789,7 +795,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 		return EXIT_OK;
 	}
 	if (!rc && tg.mem >= 0 && !opt_noplan) {
-		int r = cgctl_mem_model_init(cli->ctx, tg.ms[tg.mem], mem_kver(cli),
+		int r = cgctl_mem_model_new(cli->ctx, tg.ms[tg.mem], mem_kver(cli),
 					     mem_ncpu(cli), &mm);
 
 		if (r < 0)
@@ -804,10 +810,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 		rc = throttle_before(cli, &tg, pids, n, &mt, &have_mt);
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		tasks[i].pid = pids[i];
-		tasks[i].e = &no_expect;
-	}
 	summary = move_summary_wanted(cli, n);
 	if (summary)
 		move_summary_begin(cli, &sum, tg.ms[shown_mount(&tg)],
@@ -824,7 +828,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 		if (batch)
 			r = batch_task(cli, t, &tg, &batch[i]);
 		else
-			r = opt_tree ? do_tree(cli, t, &tg, &mm) : do_task(cli, t, &tg, &mm);
+			r = opt_tree ? do_tree(cli, t, &tg, mm) : do_task(cli, t, &tg, mm);
 		if (r) {
 			failed++;
 			first_rc = first_rc ? first_rc : r;
@@ -833,7 +837,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 			partial = true;	/* part of the tree moved: report it */
 		}
 		if (tg.mem >= 0)
-			judge(cli, t, &tg, &mm);
+			judge(cli, t, &tg, mm);
 		else
 			t->verdict = "n/a", t->why = "no memory hierarchy";
 		differs |= !strcmp(t->verdict, "differs");
@@ -854,13 +858,12 @@ out:
 		free(tasks[i].from);
 		free(tasks[i].members);
 		free(tasks[i].tr);
-		if (tasks[i].e != &no_expect)
-			free(tasks[i].e);
+		cgctl_move_expect_free(tasks[i].e);
 	}
 	free(tasks);
 	free(pids);
 	if (model)
-		cgctl_mem_model_free(&mm);
+		cgctl_mem_model_free(mm);
 	return rc;
 }
 

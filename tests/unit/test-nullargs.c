@@ -864,6 +864,21 @@ static void n_cgctl_mem_model_init(void)
 	WANT_EINVAL(cgctl_mem_model_init(NULL, NULL, 0, 0, NULL));
 }
 
+static void n_cgctl_mem_model_new(void)
+{
+	struct cgctl_mem_model *mm = NULL;
+
+	WANT_EINVAL(cgctl_mem_model_new(NULL, NULL, 0, 0, NULL));
+	WANT_EINVAL(cgctl_mem_model_new(NULL, mem, 0, 1, &mm));
+	WANT_EINVAL(cgctl_mem_model_new(ctx, NULL, 0, 1, &mm));
+	WANT_EINVAL(cgctl_mem_model_new(ctx, mem, 0, 1, NULL));
+}
+
+static void n_cgctl_mem_model_fini(void)
+{
+	NOCRASH(cgctl_mem_model_fini(NULL));
+}
+
 static void n_cgctl_mem_model_node(void)
 {
 	WANT_EINVAL(cgctl_mem_model_node(NULL, NULL, NULL));
@@ -897,6 +912,27 @@ static void n_cgctl_move_expect_inventory(void)
 static void n_cgctl_move_expect_tasks(void)
 {
 	WANT_EINVAL(cgctl_move_expect_tasks(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+}
+
+static void n_cgctl_move_expect_tasks_into(void)
+{
+	WANT_EINVAL(cgctl_move_expect_tasks_into(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+}
+
+static void n_cgctl_move_expect_free(void)
+{
+	NOCRASH(cgctl_move_expect_free(NULL));
+}
+
+static void n_cgctl_move_expect_get(void)
+{
+	WANT_EINVAL(cgctl_move_expect_get(NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_move_expect_get(NULL, "planned", &s64));
+}
+
+static void n_cgctl_move_expect_note(void)
+{
+	NOCRASH(cgctl_move_expect_note(NULL));
 }
 
 static void n_cgctl_move_tolerance_bytes(void)
@@ -1481,6 +1517,8 @@ static const struct ncase cases[] = {
 	C(cgctl_mem_counters_read),
 	C(cgctl_mem_subtree_size),
 	C(cgctl_mem_model_init),
+	C(cgctl_mem_model_new),
+	C(cgctl_mem_model_fini),
 	C(cgctl_mem_model_node),
 	C(cgctl_mem_model_free),
 	C(cgctl_move_counts_add),
@@ -1488,6 +1526,10 @@ static const struct ncase cases[] = {
 	C(cgctl_move_expect_input),
 	C(cgctl_move_expect_inventory),
 	C(cgctl_move_expect_tasks),
+	C(cgctl_move_expect_tasks_into),
+	C(cgctl_move_expect_free),
+	C(cgctl_move_expect_get),
+	C(cgctl_move_expect_note),
 	C(cgctl_move_tolerance_bytes),
 	C(cgctl_memcg_moves_charges),
 	C(cgctl_move_task_kind),
