@@ -255,6 +255,35 @@ int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			  const char *path, struct cgctl_cgroupstats *ret,
 			  struct cgctl_error *e);
 
+/* ---- the movers' internals (lib/kernel/proctree.c, lib/predict/movebatch.c); `cgctl
+ * move` goes through struct cgctl_move ---- */
+/* One destination: cgroup @path of hierarchy @m. */
+struct cgctl_move_target {
+	const struct cgctl_mount *m;
+	const char *path;
+};
+/* One process of cgctl_move_pids_v(): @pid in, the rest filled (see cgctl_move_pid_get). */
+struct cgctl_move_pid {
+	pid_t pid;		/* in: the process (a TID names its thread group) */
+	int err;
+	int kind;		/* CGCTL_TASK_* (MOVABLE unless err says otherwise) */
+	uint32_t held;		/* bit j: targets[j] holds it at the end (dry run: would) */
+	bool repaired;		/* the check found it outside a target and moved it again */
+	char *from;		/* CGCTL_MOVE_PIDS_FROM: its cgroup in targets[0]'s hierarchy
+				 * before the move (NULL: unknown); cgctl_move_pids_free() */
+};
+/* cgctl_move_pids() on an array of targets and of PIDs.  Returns: as cgctl_move_pids(). */
+ssize_t cgctl_move_pids_v(struct cgctl_ctx *ctx, const struct cgctl_move_target *targets,
+			  size_t n_targets, struct cgctl_move_pid *v, size_t n,
+			  unsigned int flags, struct cgctl_error *e);
+/* Free the from strings of @v[0..@n) (the array is the caller's).  Returns: nothing. */
+void cgctl_move_pids_free(struct cgctl_move_pid *v, size_t n);
+/* cgctl_move_tree() on an array of targets.  Returns: as cgctl_move_tree(). */
+ssize_t cgctl_move_tree_v(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_roots,
+			  const struct cgctl_move_target *targets, size_t n_targets,
+			  const struct cgctl_move_tree_opts *opts,
+			  struct cgctl_move_tree_result *res, struct cgctl_error *e);
+
 /* ===== kernel: cgroup statistics readers ===== */
 /* The states of the tasks of @path in @m (the cgroup snapshot's tasks.*): from
  * cgroupstats (v1 on a live system before 6.1, which miscounts freezable sleepers

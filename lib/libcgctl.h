@@ -452,12 +452,71 @@ int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
  * without CONFIG_TASK_DELAY_ACCT or before 5.14, where only the boot option existed). */
 int cgctl_delayacct_enabled(struct cgctl_ctx *ctx, struct cgctl_error *e);
 
+/* ---- moving processes (lib/kernel/move*.c, proctree*.c) ---- */
+/*
+ * struct cgctl_move: a move into one cgroup of one or more hierarchies (v1: one per
+ * hierarchy to move in), opaque: its destinations, and what each PID of its last
+ * cgctl_move_pids() met.  Not for use by two threads at once.
+ */
+struct cgctl_move;
+#define CGCTL_MOVE_PIDS_MAX_TARGETS 16
+/*
+ * cgctl_move_new: a move into cgroup @paths[j] of hierarchy @ms[j], j < @n, written in
+ * that order (put memory first: a refused precharge leaves the task where it was).  The
+ * paths are copied; the hierarchies and @ctx must outlive the move.  Nothing is opened
+ * yet.  Returns: 0 and *@ret (free with cgctl_move_free()), -EINVAL (@n 0 or above
+ * CGCTL_MOVE_PIDS_MAX_TARGETS, a NULL hierarchy or path), -ENOMEM.
+ */
+int cgctl_move_new(struct cgctl_ctx *ctx, const struct cgctl_mount *const *ms,
+		   const char *const *paths, size_t n, struct cgctl_move **ret);
+/* Free @mv and what its last cgctl_move_pids() left (NULL: nothing).  Returns: nothing. */
+void cgctl_move_free(struct cgctl_move *mv);
+
+/* ---- moving many processes at once ---- */
+#define CGCTL_MOVE_PIDS_FROM	(1u << 0)	/* read each PID's cgroup in the first
+						 * destination's hierarchy before the move
+						 * (one thread list read per source cgroup
+						 * while that pays) */
+#define CGCTL_MOVE_PIDS_DRY_RUN	(1u << 1)	/* write nothing: what the real move would
+						 * meet (task kind, the kernel's
+						 * permission checks) */
+/*
+ * cgctl_move_pids: move the thread groups @pids[0..@n) (a TID names its thread group)
+ * into every destination of @mv, in its order, one write(2) per PID and destination
+ * with cgroup.procs kept open.  The writes happen under the move lock (flock(2) on the
+ * root directory of each destination hierarchy, taken in mount-path order, by every
+ * cgctl move and cgctl_move_tree()), so two concurrent moves of one task cannot leave
+ * it split.  Then a check on the live system: each PID must be in every destination
+ * (one cgroup.procs read per destination for long lists, else /proc/PID/cgroup): a
+ * zombie or exiting task the kernel skipped silently fails with -ESRCH (kind ZOMBIE);
+ * a task found outside a destination is moved there again and checked again; still
+ * outside is -EBUSY.  A write error stops that PID's writes.  What each PID met:
+ * cgctl_move_pid_get(), until the next call on @mv.  From 256 PIDs and two
+ * destinations, on a caller that may run on two CPUs (not a dry run, a fixture or a
+ * caller that is not root), the destinations after the first are written by one
+ * thread this call starts (every signal blocked) and joins, each PID once the first
+ * destination took it.
+ * Returns: the number of PIDs moved (dry run: that would move); or -EINVAL, -ENOENT (a
+ * destination does not exist), -EBUSY (the lock is held for 30 s), -ENOMEM, -errno,
+ * when none was tried (@e says why).
+ */
+ssize_t cgctl_move_pids(struct cgctl_move *mv, const pid_t *pids, size_t n,
+			unsigned int flags, struct cgctl_error *e);
+/*
+ * cgctl_move_pid_get: what PID @i of the last cgctl_move_pids() on @mv met; each
+ * pointer may be NULL.  *@err: 0 moved (dry run: would move); -ESRCH gone (kind GONE) or
+ * a zombie (kind ZOMBIE); -EINVAL a kernel thread (kind KTHREAD); -ENOMEM precharge
+ * refused; -EACCES, -EPERM; -EBUSY still outside a destination after moving it again.
+ * *@kind: a CGCTL_TASK_*.  *@held: bit j set when destination j holds it at the end (dry
+ * run: would); some bits but not all: a task split across hierarchies.  *@from
+ * (CGCTL_MOVE_PIDS_FROM): its cgroup in the first destination's hierarchy before the
+ * move, now the caller's (free()); NULL when unknown or taken before.
+ * Returns: 0, -EINVAL (no such @i).
+ */
+int cgctl_move_pid_get(struct cgctl_move *mv, size_t i, int *err, int *kind,
+		       uint32_t *held, char **from);
+
 /* ---- move a whole process tree (race-free with the proc connector) ---- */
-/* One destination: cgroup @path of hierarchy @m (v1: one per hierarchy to move in). */
-struct cgctl_move_target {
-	const struct cgctl_mount *m;
-	const char *path;
-};
 
 #define CGCTL_MOVE_TREE_NO_CONNECTOR	(1u << 0)	/* use repeated walks only */
 #define CGCTL_MOVE_TREE_ONE_SHOT	(1u << 1)	/* one walk, no re-walk (comparison) */
@@ -485,6 +544,7 @@ struct cgctl_move_tree_opts {
 };
 
 struct cgctl_move_tree_result {
+	size_t size;		/* sizeof(struct cgctl_move_tree_result), set by the caller */
 	size_t moved;		/* thread groups written to cgroup.procs */
 	size_t already;		/* found already in the destination (born there) */
 	size_t vanished;	/* exited before they could be moved */
@@ -512,7 +572,7 @@ struct cgctl_move_tree_result {
 };
 /*
  * cgctl_move_tree: move the process trees rooted at @roots (thread groups; a TID is
- * taken as its thread group) into every target.  Subscribes to fork events first, then
+ * taken as its thread group) into every destination of @mv.  Subscribes to fork events first, then
  * walks /proc/PID/task/TID/children, writing each process once to cgroup.procs (whole
  * thread groups, v1 too), and keeps draining events and re-walking until a pass finds no
  * process outside the destination.  Without the connector (not root, no
@@ -528,11 +588,11 @@ struct cgctl_move_tree_result {
  * Returns: the number of processes moved; -ESRCH when no root exists; -EAGAIN when the
  * tree kept growing faster than it could be moved (max_passes or timeout reached);
  * -EBUSY when live members are still outside a target after the final pass (the first
- * 16 in @res->stragglers, named in @e); -EINVAL; or the first attach error when some
- * processes could not be moved (the rest were; counts in @res, reason in @e).
+ * 16 in @res->stragglers, named in @e); -EINVAL (also a @res->size below the members
+ * up to elapsed_ns; fields past @res->size are not written); or the first attach error
+ * when some processes could not be moved (the rest were; counts in @res, reason in @e).
  */
-ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_roots,
-			const struct cgctl_move_target *targets, size_t n_targets,
+ssize_t cgctl_move_tree(struct cgctl_move *mv, const pid_t *roots, size_t n_roots,
 			const struct cgctl_move_tree_opts *opts,
 			struct cgctl_move_tree_result *res, struct cgctl_error *e);
 
@@ -1060,52 +1120,6 @@ int cgctl_move_tree_members(struct cgctl_ctx *ctx, pid_t pid, pid_t **ret, size_
  * Returns: the count. */
 size_t cgctl_move_tree_elsewhere(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				 const pid_t *pids, size_t n, const char *from);
-
-/* ---- moving many processes at once ---- */
-/* One process of cgctl_move_pids(): @pid in, the rest filled. */
-struct cgctl_move_pid {
-	pid_t pid;		/* in: the process (a TID names its thread group) */
-	int err;		/* 0: moved (dry run: would move); -ESRCH gone (kind GONE) or
-				 * a zombie (kind ZOMBIE); -EINVAL a kernel thread (kind
-				 * KTHREAD); -ENOMEM precharge refused; -EACCES, -EPERM;
-				 * -EBUSY still split after the repair (see held) */
-	int kind;		/* CGCTL_TASK_* (MOVABLE unless err says otherwise) */
-	uint32_t held;		/* bit j: targets[j] holds it at the end (dry run: would);
-				 * some bits but not all: a task split across hierarchies */
-	bool repaired;		/* the check found it outside a target and moved it again */
-	char *from;		/* CGCTL_MOVE_PIDS_FROM: its cgroup in targets[0]'s hierarchy
-				 * before the move (NULL: unknown); cgctl_move_pids_free() */
-};
-#define CGCTL_MOVE_PIDS_FROM	(1u << 0)	/* fill from (one thread list read per
-						 * source cgroup while that pays) */
-#define CGCTL_MOVE_PIDS_MAX_TARGETS 16
-#define CGCTL_MOVE_PIDS_DRY_RUN	(1u << 1)	/* write nothing: err says what the real
-						 * move would meet (task kind, the kernel's
-						 * permission checks) */
-/*
- * cgctl_move_pids: move the thread groups of @v[0..@n) into every target, in the order
- * of @targets (put memory first: a refused precharge leaves the task where it was),
- * one write(2) per PID and target with cgroup.procs kept open.  The writes happen
- * under the move lock (flock(2) on the root directory of each target hierarchy, taken
- * in mount-path order, by every cgctl move and cgctl_move_tree()), so two concurrent
- * moves of one task cannot leave it split.  Then a check on the live system: each PID
- * must be in every target (one cgroup.procs read per target for long lists, else
- * /proc/PID/cgroup): a zombie or exiting task the kernel skipped silently gets err
- * -ESRCH (kind ZOMBIE); a task found outside a target is moved there again
- * (repaired) and checked again; still outside is -EBUSY with done < n_targets.
- * A write error stops that PID's writes: held says which targets it reached.  At most
- * CGCTL_MOVE_PIDS_MAX_TARGETS targets.  From 256 PIDs and two targets, on a caller that
- * may run on two CPUs (not a dry run, a fixture or a caller that is not root), the
- * targets after the first are written by one thread this call starts (every signal
- * blocked) and joins, each PID once the first target took it.
- * Returns: the number of PIDs with err 0; or -EINVAL, -ENOENT (a target does not
- * exist), -EBUSY (the lock is held for 30 s), -errno, when none was tried (@e says why).
- */
-ssize_t cgctl_move_pids(struct cgctl_ctx *ctx, const struct cgctl_move_target *targets,
-			size_t n_targets, struct cgctl_move_pid *v, size_t n, unsigned int flags,
-			struct cgctl_error *e);
-/* Free the from strings of @v[0..@n) (the array is the caller's).  Returns: nothing. */
-void cgctl_move_pids_free(struct cgctl_move_pid *v, size_t n);
 
 /* ===== end: predict: memory and moves ===== */
 

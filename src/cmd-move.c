@@ -47,6 +47,9 @@ struct target {
 	char paths[CLI_MAX_MOUNTS][PATH_MAX];
 	int mem;		/* index of the memory hierarchy, -1 if none */
 	const char *arg;
+	/* the library's mover: the hierarchies in write order (order[0..k)) */
+	struct cgctl_move *mv;
+	size_t order[CLI_MAX_MOUNTS], k;
 };
 
 /* One task's record. */
@@ -191,15 +194,20 @@ static size_t mem_first(const struct target *tg, size_t *order)
 	return k;
 }
 
-/* The targets of the library's movers, memory first.  Returns: their count. */
-static size_t move_targets(const struct target *tg, struct cgctl_move_target *tv,
-			   size_t *order)
+/* The library's mover into the targets, memory first.  Returns: exit status. */
+static int new_mover(struct cli *cli, struct target *tg)
 {
-	size_t k = mem_first(tg, order);
+	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
+	const char *paths[CLI_MAX_MOUNTS];
+	int r;
 
-	for (size_t j = 0; j < k; j++)
-		tv[j] = (struct cgctl_move_target){ tg->ms[order[j]], tg->paths[order[j]] };
-	return k;
+	tg->k = mem_first(tg, tg->order);
+	for (size_t j = 0; j < tg->k; j++) {
+		ms[j] = tg->ms[tg->order[j]];
+		paths[j] = tg->paths[tg->order[j]];
+	}
+	r = cgctl_move_new(cli->ctx, ms, paths, tg->k, &tg->mv);
+	return r < 0 ? cli_error(cli, tg->arg, r, NULL) : EXIT_OK;
 }
 
 /* "memory,cpu" of the targets whose @held bit is @set, into @buf. */
@@ -223,12 +231,19 @@ static const char *held_names(const struct target *tg, const size_t *order, size
  * left in some hierarchies but not the others (split) is partial: exit 8.
  */
 static int pid_result(struct cli *cli, const struct task *t, const struct target *tg,
-		      const size_t *order, size_t k, const struct cgctl_move_pid *p)
+		      size_t i)
 {
+	const size_t *order = tg->order;
+	size_t k = tg->k, j;
 	uint32_t all = (uint32_t)((1ull << k) - 1);
 	char in[256], out[256];
-	size_t j;
+	struct {
+		int err, kind;
+		uint32_t held;
+	} pr, *p = &pr;
 
+	if (cgctl_move_pid_get(tg->mv, i, &pr.err, &pr.kind, &pr.held, NULL) < 0)
+		return cli_error(cli, NULL, -EINVAL, NULL);
 	if (!p->err)
 		return EXIT_OK;
 	if (p->kind == CGCTL_TASK_GONE)
@@ -256,10 +271,7 @@ static int pid_result(struct cli *cli, const struct task *t, const struct target
 /* Move (or, @flags CGCTL_MOVE_PIDS_DRY_RUN, check) one task in every target. */
 static int move_one(struct cli *cli, struct task *t, struct target *tg, unsigned int flags)
 {
-	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
-	struct cgctl_move_pid p = { .pid = t->pid };
 	struct cgctl_error e = { 0 };
-	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	struct sd_attach sa;
 	ssize_t r = 0;
 	int rc;
@@ -277,12 +289,11 @@ static int move_one(struct cli *cli, struct task *t, struct target *tg, unsigned
 			return EXIT_OK;
 		}
 	}
-	r = cgctl_move_pids(cli->ctx, tv, k, &p, 1, flags, &e);
+	r = cgctl_move_pids(tg->mv, &t->pid, 1, flags, &e);
 	if (r < 0)
 		return cli_error(cli, tg->arg, (int)r, "%s", lib_msg(&e, (int)r));
-	rc = pid_result(cli, t, tg, order, k, &p);
+	rc = pid_result(cli, t, tg, 0);
 	t->moved = !rc && !(flags & CGCTL_MOVE_PIDS_DRY_RUN);
-	cgctl_move_pids_free(&p, 1);
 	return rc;
 }
 
@@ -434,40 +445,27 @@ static int do_task(struct cli *cli, struct task *t, struct target *tg,
 
 /* ---- --no-plan: every PID in one call ---- */
 
-/* Move (or check, with --dry-run) all @n tasks at once.  Returns: EXIT_OK with the
- * per-PID results in *@ret (free()), or the printed status of a call that tried none. */
-static int move_batch(struct cli *cli, struct task *tasks, size_t n, struct target *tg,
-		      struct cgctl_move_pid **ret)
+/* Move (or check, with --dry-run) all @n @pids at once.  Returns: EXIT_OK with the
+ * per-PID results in the mover, or the printed status of a call that tried none. */
+static int move_batch(struct cli *cli, const pid_t *pids, size_t n, struct target *tg)
 {
-	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
-	struct cgctl_move_pid *v = calloc(n, sizeof(*v));
 	struct cgctl_error e = { 0 };
-	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	ssize_t r;
 
-	if (!v)
-		return cli_error(cli, NULL, -ENOMEM, NULL);
-	for (size_t i = 0; i < n; i++)
-		v[i].pid = tasks[i].pid;
-	r = cgctl_move_pids(cli->ctx, tv, k, v, n, CGCTL_MOVE_PIDS_FROM |
+	r = cgctl_move_pids(tg->mv, pids, n, CGCTL_MOVE_PIDS_FROM |
 			    (opt_dry ? CGCTL_MOVE_PIDS_DRY_RUN : 0), &e);
-	if (r < 0) {
-		free(v);
+	if (r < 0)
 		return cli_error(cli, tg->arg, (int)r, "%s", lib_msg(&e, (int)r));
-	}
-	*ret = v;
 	return EXIT_OK;
 }
 
-/* The result of task @t of a batch: its from (taken over), moved or one line. */
-static int batch_task(struct cli *cli, struct task *t, const struct target *tg,
-		      struct cgctl_move_pid *p)
+/* The result of task @t, number @i of the batch: its from (taken over), moved or one
+ * line. */
+static int batch_task(struct cli *cli, struct task *t, const struct target *tg, size_t i)
 {
-	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
-	int rc = pid_result(cli, t, tg, order, k, p);
+	int rc = pid_result(cli, t, tg, i);
 
-	t->from = p->from;
-	p->from = NULL;
+	cgctl_move_pid_get(tg->mv, i, NULL, NULL, NULL, &t->from);
 	t->moved = !rc && !opt_dry;
 	return rc;
 }
@@ -488,18 +486,17 @@ static int tree_members(struct cli *cli, struct task *t)
 
 static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 {
-	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
 	struct cgctl_move_tree_opts o = { .size = sizeof(o),
 					  .flags = opt_freeze ? CGCTL_MOVE_TREE_FREEZE : 0 };
 	struct cgctl_error e = { 0 };
-	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	static bool warned;
 	ssize_t r;
 
 	t->tr = calloc(1, sizeof(*t->tr));
 	if (!t->tr)
 		return cli_error(cli, NULL, -ENOMEM, NULL);
-	r = cgctl_move_tree(cli->ctx, &t->pid, 1, tv, k, &o, t->tr, &e);
+	t->tr->size = sizeof(*t->tr);
+	r = cgctl_move_tree(tg->mv, &t->pid, 1, &o, t->tr, &e);
 	/* nothing of the tree moved, every write refused (a user who may move none of
 	 * it): that error, one line, not a partial move with its stragglers (issue 33) */
 	if (r < 0 && r != -EAGAIN && !t->tr->moved && !t->tr->already &&
@@ -759,7 +756,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	struct cgctl_move_throttle mt;
 	bool have_mt = false;
 	struct task *tasks = NULL;
-	struct cgctl_move_pid *batch = NULL;
+	bool batch = false;
 	pid_t *pids = NULL;
 	size_t n = 0, failed = 0;
 	int rc, first_rc = EXIT_OK;
@@ -782,6 +779,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	tg.n = 0;
 	tg.mem = -1;
+	tg.mv = NULL;
 	tg.arg = argv[argc - 1];
 	rc = resolve_targets(cli, &tg);
 	if (!rc && !n) {
@@ -803,6 +801,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 				       cli_strerror(r));
 		model = r == 0;
 	}
+	if (!rc)
+		rc = new_mover(cli, &tg);
 	tasks = rc ? NULL : calloc(n, sizeof(*tasks));
 	if (!rc && !tasks)
 		rc = cli_error(cli, NULL, -ENOMEM, NULL);
@@ -817,16 +817,17 @@ static int run(struct cli *cli, int argc, const char **argv)
 		move_summary_begin(cli, &sum, tg.ms[shown_mount(&tg)],
 				   tg.paths[shown_mount(&tg)]);
 	if (opt_noplan && !opt_tree) {
-		rc = move_batch(cli, tasks, n, &tg, &batch);
+		rc = move_batch(cli, pids, n, &tg);
 		if (rc)
 			goto out;
+		batch = true;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct task *t = &tasks[i];
 		int r;
 
 		if (batch)
-			r = batch_task(cli, t, &tg, &batch[i]);
+			r = batch_task(cli, t, &tg, i);
 		else
 			r = opt_tree ? do_tree(cli, t, &tg, mm) : do_task(cli, t, &tg, mm);
 		if (r) {
@@ -851,9 +852,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:
-	if (batch)
-		cgctl_move_pids_free(batch, n);
-	free(batch);
+	cgctl_move_free(tg.mv);
 	for (size_t i = 0; tasks && i < n; i++) {
 		free(tasks[i].from);
 		free(tasks[i].members);

@@ -837,9 +837,47 @@ static void n_cgctl_cgroupstats_get(void)
 	WANT_EINVAL(cgctl_cgroupstats_get(ctx, mem, "/", NULL, &err));
 }
 
+static void n_cgctl_move_new(void)
+{
+	const struct cgctl_mount *ms[1] = { mem };
+	const char *paths[1] = { "/" };
+	struct cgctl_move *mv = NULL;
+
+	WANT_EINVAL(cgctl_move_new(NULL, NULL, NULL, 0, NULL));
+	WANT_EINVAL(cgctl_move_new(NULL, ms, paths, 1, &mv));
+	WANT_EINVAL(cgctl_move_new(ctx, NULL, paths, 1, &mv));
+	WANT_EINVAL(cgctl_move_new(ctx, ms, NULL, 1, &mv));
+	WANT_EINVAL(cgctl_move_new(ctx, ms, paths, 1, NULL));
+}
+
+static void n_cgctl_move_free(void)
+{
+	NOCRASH(cgctl_move_free(NULL));
+}
+
+static void n_cgctl_move_pid_get(void)
+{
+	WANT_EINVAL(cgctl_move_pid_get(NULL, 0, NULL, NULL, NULL, NULL));
+}
+
 static void n_cgctl_move_tree(void)
 {
-	WANT_EINVAL(cgctl_move_tree(NULL, NULL, 0, NULL, 0, NULL, NULL, NULL));
+	const struct cgctl_mount *ms[1] = { mem };
+	const char *paths[1] = { "/" };
+	struct cgctl_move *mv = NULL;
+	pid_t root = 1;
+
+	WANT_EINVAL(cgctl_move_tree(NULL, NULL, 0, NULL, NULL, NULL));
+	if (cgctl_move_new(ctx, ms, paths, 1, &mv) == 0) {
+		WANT_EINVAL(cgctl_move_tree(mv, NULL, 1, NULL, NULL, NULL));
+		WANT_EINVAL(cgctl_move_tree(NULL, &root, 1, NULL, NULL, NULL));
+		cgctl_move_free(mv);
+	}
+}
+
+static void n_cgctl_move_tree_v(void)
+{
+	WANT_EINVAL(cgctl_move_tree_v(NULL, NULL, 0, NULL, 0, NULL, NULL, NULL));
 }
 
 static void n_cgctl_mem_counters_read(void)
@@ -980,7 +1018,20 @@ static void n_cgctl_move_dest_close(void)
 
 static void n_cgctl_move_pids(void)
 {
-	WANT_EINVAL(cgctl_move_pids(NULL, NULL, 0, NULL, 0, 0, NULL));
+	const struct cgctl_mount *ms[1] = { mem };
+	const char *paths[1] = { "/" };
+	struct cgctl_move *mv = NULL;
+
+	WANT_EINVAL(cgctl_move_pids(NULL, NULL, 0, 0, NULL));
+	if (cgctl_move_new(ctx, ms, paths, 1, &mv) == 0) {
+		WANT_EINVAL(cgctl_move_pids(mv, NULL, 1, 0, NULL));
+		cgctl_move_free(mv);
+	}
+}
+
+static void n_cgctl_move_pids_v(void)
+{
+	WANT_EINVAL(cgctl_move_pids_v(NULL, NULL, 0, NULL, 0, 0, NULL));
 }
 
 static void n_cgctl_move_pids_free(void)
@@ -1513,7 +1564,11 @@ static const struct ncase cases[] = {
 	C(cgctl_taskstats_get),
 	C(cgctl_delayacct_enabled),
 	C(cgctl_cgroupstats_get),
+	C(cgctl_move_new),
+	C(cgctl_move_free),
+	C(cgctl_move_pid_get),
 	C(cgctl_move_tree),
+	C(cgctl_move_tree_v),
 	C(cgctl_mem_counters_read),
 	C(cgctl_mem_subtree_size),
 	C(cgctl_mem_model_init),
@@ -1539,6 +1594,7 @@ static const struct ncase cases[] = {
 	C(cgctl_move_dest_attach),
 	C(cgctl_move_dest_close),
 	C(cgctl_move_pids),
+	C(cgctl_move_pids_v),
 	C(cgctl_move_pids_free),
 	C(cgctl_bw_era_has),
 	C(cgctl_bw_era_since),
