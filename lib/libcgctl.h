@@ -765,8 +765,10 @@ int cgctl_cgroup_stat_get(const struct cgctl_cgroup_stat *st, const char *key,
 #define CGCTL_MEMCG_ROOT	0		/* id of the root memcg of a model tree */
 #define CGCTL_MEMCG_STOCK_SLOTS_MAX 7		/* NR_MEMCG_STOCK (6.16+) */
 
-/* Constants and rules of one kernel version (see kernel-memory-model.md, quick reference). */
+/* Constants and rules of one kernel version (see kernel-memory-model.md, quick reference).
+ * The caller sets @size; the library fills what fits. */
 struct cgctl_memcg_era {
+	size_t size;			/* sizeof(struct cgctl_memcg_era), set by the caller */
 	uint32_t kver;
 	unsigned int batch;		/* charge batch in pages: 1 (2.6.32), 32, 64 (6.1+) */
 	unsigned int stock_slots;	/* memcgs cached per CPU: 0 (2.6.32), 1, 7 (6.16+) */
@@ -784,7 +786,8 @@ struct cgctl_memcg_era {
 	bool move_pte_tails;		/* 6.6+: the precharge counts every PTE-mapped page
 					 * of a large folio; before, only its head page */
 };
-/* Fill @ret for @kver.  Returns: 0, or -EINVAL for kernels before 2.6.32. */
+/* Fill @ret (@ret->size set by the caller) for @kver.  Returns: 0, or -EINVAL for
+ * kernels before 2.6.32 and for a @ret->size smaller than this release's structure. */
 int cgctl_memcg_era_get(uint32_t kver, struct cgctl_memcg_era *ret);
 
 /*

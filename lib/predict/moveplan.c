@@ -214,7 +214,7 @@ CGCTL_EXPORT uint64_t cgctl_move_tolerance_bytes(struct cgctl_ctx *ctx,
 						 const struct cgctl_mem_model *mm,
 						 const char *path)
 {
-	struct cgctl_memcg_era era;
+	struct cgctl_memcg_era era = { .size = sizeof(era) };
 	unsigned int n;
 
 	if (!ctx || !mm || !mm->m || !path)
@@ -229,7 +229,7 @@ CGCTL_EXPORT uint64_t cgctl_move_tolerance_bytes(struct cgctl_ctx *ctx,
 
 bool cgctl_memcg_moves_charges(uint32_t kver)
 {
-	struct cgctl_memcg_era era;
+	struct cgctl_memcg_era era = { .size = sizeof(era) };
 
 	return kver && cgctl_memcg_era_get(kver, &era) == 0 && era.move_bits != 0;
 }
