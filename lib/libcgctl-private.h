@@ -367,6 +367,8 @@ struct cgctl_mem_model {
 	unsigned int ncpu;
 	size_t n;
 	char **paths;
+	struct cgctl_move_expect **expects;	/* cgctl_move_expect_tasks()'s, owned */
+	size_t n_expects;
 };
 /* What moving a task (or a process tree) is expected to do. */
 struct cgctl_move_expect {

@@ -1038,7 +1038,7 @@ struct cgctl_mem_model;
  */
 int cgctl_mem_model_new(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uint32_t kver,
 			unsigned int ncpu, struct cgctl_mem_model **ret);
-/* Free @mm (NULL: nothing).  Returns: nothing. */
+/* Free @mm and the expectations planned on it (NULL: nothing).  Returns: nothing. */
 void cgctl_mem_model_free(struct cgctl_mem_model *mm);
 
 /*
@@ -1074,15 +1074,13 @@ struct cgctl_move_expect;
  * cgctl_move_expect_tasks: inventory the @n tasks @pids (a process tree, @pids[0] its
  * root, in @from) and plan their move from @from to @to on @mm (the model keeps the
  * result, so successive moves accumulate).  A failed inventory is no plan ("planned"
- * 0, @err says why).
- * Returns: 0 and *@ret (free with cgctl_move_expect_free()), -ESRCH (@pids[0] is gone;
- * *@ret NULL), -EINVAL, -ENOMEM.
+ * 0, @err says why).  The expectation belongs to @mm: it lives until
+ * cgctl_mem_model_free().
+ * Returns: 0 and *@ret, -ESRCH (@pids[0] is gone; *@ret NULL), -EINVAL, -ENOMEM.
  */
 int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
 			    const pid_t *pids, size_t n, const char *from, const char *to,
-			    struct cgctl_move_expect **ret, struct cgctl_error *err);
-/* Free @e (NULL: nothing).  Returns: nothing. */
-void cgctl_move_expect_free(struct cgctl_move_expect *e);
+			    const struct cgctl_move_expect **ret, struct cgctl_error *err);
 /*
  * cgctl_move_expect_get: the figure @key of @e (see struct cgctl_move_expect).
  * Returns: 0 and *@ret; -ENODATA (no plan was made, and @key is not "planned"),

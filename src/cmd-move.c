@@ -56,7 +56,7 @@ struct target {
 struct task {
 	pid_t pid;
 	char *from;
-	struct cgctl_move_expect *e;	/* NULL until planned */
+	const struct cgctl_move_expect *e;	/* NULL until planned; the model's */
 	bool moved, observed;
 	int64_t from_delta, to_delta;
 	const char *verdict;
@@ -857,7 +857,6 @@ out:
 		free(tasks[i].from);
 		free(tasks[i].members);
 		free(tasks[i].tr);
-		cgctl_move_expect_free(tasks[i].e);
 	}
 	free(tasks);
 	free(pids);

@@ -251,6 +251,9 @@ void cgctl_mem_model_fini(struct cgctl_mem_model *mm)
 	for (size_t i = 0; i < mm->n; i++)
 		free(mm->paths[i]);
 	free(mm->paths);
+	for (size_t i = 0; i < mm->n_expects; i++)
+		free(mm->expects[i]);
+	free(mm->expects);
 	cgctl_memcg_tree_free(mm->tree);
 	memset(mm, 0, sizeof(*mm));
 }

@@ -118,32 +118,42 @@ int cgctl_move_expect_tasks_into(struct cgctl_ctx *ctx, struct cgctl_mem_model *
 	return r == -EINVAL ? 0 : r;
 }
 
+/* Keep @e in @mm (freed with it).  Returns: 0, -ENOMEM. */
+static int model_keep(struct cgctl_mem_model *mm, struct cgctl_move_expect *e)
+{
+	struct cgctl_move_expect **v;
+
+	v = realloc(mm->expects, (mm->n_expects + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	v[mm->n_expects++] = e;
+	mm->expects = v;
+	return 0;
+}
+
 CGCTL_EXPORT int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
 					 const pid_t *pids, size_t n, const char *from,
-					 const char *to, struct cgctl_move_expect **ret,
+					 const char *to, const struct cgctl_move_expect **ret,
 					 struct cgctl_error *err)
 {
 	struct cgctl_move_expect *e;
 	int r;
 
-	if (!ret)
+	if (!ret || !mm)
 		return -EINVAL;
 	*ret = NULL;
 	e = malloc(sizeof(*e));
 	if (!e)
 		return -ENOMEM;
 	r = cgctl_move_expect_tasks_into(ctx, mm, pids, n, from, to, e, err);
+	if (r == 0)
+		r = model_keep(mm, e);
 	if (r < 0) {
 		free(e);
 		return r;
 	}
 	*ret = e;
 	return 0;
-}
-
-CGCTL_EXPORT void cgctl_move_expect_free(struct cgctl_move_expect *e)
-{
-	free(e);
 }
 
 /* The figures of a plan by name (struct cgctl_move_expect in lib/libcgctl.h). */

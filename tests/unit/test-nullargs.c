@@ -957,11 +957,6 @@ static void n_cgctl_move_expect_tasks_into(void)
 	WANT_EINVAL(cgctl_move_expect_tasks_into(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL));
 }
 
-static void n_cgctl_move_expect_free(void)
-{
-	NOCRASH(cgctl_move_expect_free(NULL));
-}
-
 static void n_cgctl_move_expect_get(void)
 {
 	WANT_EINVAL(cgctl_move_expect_get(NULL, NULL, NULL));
@@ -1582,7 +1577,6 @@ static const struct ncase cases[] = {
 	C(cgctl_move_expect_inventory),
 	C(cgctl_move_expect_tasks),
 	C(cgctl_move_expect_tasks_into),
-	C(cgctl_move_expect_free),
 	C(cgctl_move_expect_get),
 	C(cgctl_move_expect_note),
 	C(cgctl_move_tolerance_bytes),
