@@ -793,6 +793,37 @@ struct cgctl_bw_replay_place {
 };
 
 /* ===== predict: record and recommend ===== */
+/* ---- the move throttling's types (lib/predict/move-throttle*.c; `cgctl move` reads
+ * them through struct cgctl_move_throttle's getters) ---- */
+#define CGCTL_MOVE_THROTTLE_LEVELS 32	/* limited groups above the destination, at most */
+
+struct cgctl_move_throttle_side {
+	unsigned int threads;		/* threads that used any CPU while observed */
+	double demand_cpus;		/* their CPU time / the observation's length */
+	struct cgctl_bw_stat st;	/* predicted cpu.stat over run_ns */
+	uint64_t run_ns;		/* simulated wall time */
+};
+
+struct cgctl_move_throttle {
+	bool limited;			/* a finite quota at the destination or above */
+	char path[4096];		/* the destination in the cpu hierarchy */
+	struct cgctl_bw_settings bw;	/* the destination's own setting */
+	char limit_path[4096];		/* the group whose quota allows the fewest CPUs */
+	double limit_cpus;		/* that quota / period */
+	unsigned int ncpus, levels;	/* CPUs; limited groups simulated (the destination
+					 * counts always) */
+	struct cgctl_bw_settings lv[CGCTL_MOVE_THROTTLE_LEVELS];	/* top down */
+	int demand;			/* enum cgctl_move_demand */
+	char why_not_recorded[256];	/* CGCTL_MOVE_DEMAND_CPUTIME: the recording's error */
+	uint64_t sample_ns;		/* observed for this long */
+	struct cgctl_move_throttle_side before, after;
+};
+
+/* cgctl_move_throttle_limits() into a caller's @mt (zeroed first).  Returns: as it. */
+int cgctl_move_throttle_limits_into(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				    const char *dest, unsigned int ncpus,
+				    struct cgctl_move_throttle *mt, struct cgctl_error *e);
+/* ---- end of the move throttling's types ---- */
 /* One context switch of a recorded thread (from PERF_RECORD_SWITCH). */
 enum cgctl_bw_switch_kind {
 	CGCTL_BW_SW_IN = 0,	/* the thread starts running */

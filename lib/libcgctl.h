@@ -1574,46 +1574,44 @@ int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, size_t n,
  * (and below it), replayed by the bandwidth engine under the destination's quota and
  * its limited ancestors: once with the tasks there now (before), once with both (after).
  */
-#define CGCTL_MOVE_THROTTLE_LEVELS 32	/* limited groups above the destination, at most */
-
-struct cgctl_move_throttle_side {
-	unsigned int threads;		/* threads that used any CPU while observed */
-	double demand_cpus;		/* their CPU time / the observation's length */
-	struct cgctl_bw_stat st;	/* predicted cpu.stat over run_ns */
-	uint64_t run_ns;		/* simulated wall time */
-};
-
 enum cgctl_move_demand {
 	CGCTL_MOVE_DEMAND_NONE = 0,	/* not observed (unlimited, or no sample asked) */
 	CGCTL_MOVE_DEMAND_RECORD,	/* recorded context switches (cgctl_bw_record) */
 	CGCTL_MOVE_DEMAND_CPUTIME,	/* CPU-time deltas: recording was not possible */
 };
-
-struct cgctl_move_throttle {
-	bool limited;			/* a finite quota at the destination or above */
-	char path[4096];		/* the destination in the cpu hierarchy */
-	struct cgctl_bw_settings bw;	/* the destination's own setting */
-	char limit_path[4096];		/* the group whose quota allows the fewest CPUs */
-	double limit_cpus;		/* that quota / period */
-	unsigned int ncpus, levels;	/* CPUs; limited groups simulated (the destination
-					 * counts always) */
-	struct cgctl_bw_settings lv[CGCTL_MOVE_THROTTLE_LEVELS];	/* top down */
-	int demand;			/* enum cgctl_move_demand */
-	char why_not_recorded[256];	/* CGCTL_MOVE_DEMAND_CPUTIME: the recording's error */
-	uint64_t sample_ns;		/* observed for this long */
-	struct cgctl_move_throttle_side before, after;
-};
-
+/*
+ * struct cgctl_move_throttle: the destination's limits and the predicted throttling,
+ * opaque.  Numbers by name with cgctl_move_throttle_get():
+ *   limited       1: a finite quota at the destination or above
+ *   quota_us, period_us, burst_us   the destination's own setting (quota_us
+ *                 CGCTL_BW_INF: unlimited; a v2 destination without the cpu
+ *                 controller: the setting of the deepest ancestor that has it)
+ *   ncpus         CPUs modelled
+ *   demand        an enum cgctl_move_demand
+ *   sample_ns     how long the tasks were observed
+ *   before.KEY, after.KEY   the prediction with the tasks there now, and with the
+ *                 moving ones too (after cgctl_move_throttle_predict()), KEY one of
+ *                 threads (that used any CPU while observed), nr_periods, nr_throttled
+ *                 (the kernel's 32-bit counts, sign-extended), throttled_ns, usage_ns
+ *                 (predicted cpu.stat over run_ns), run_ns (the simulated time)
+ * CPUs with cgctl_move_throttle_cpus(): limit_cpus (the smallest quota / period of the
+ * limited groups), before.demand_cpus and after.demand_cpus (the threads' CPU time /
+ * the observation's length).  Strings with cgctl_move_throttle_str(): path (the
+ * destination), limit_path (the group whose quota allows the fewest CPUs; "" when
+ * none), why_not_recorded (CGCTL_MOVE_DEMAND_CPUTIME: the recording's error).
+ */
+struct cgctl_move_throttle;
 /*
  * cgctl_move_throttle_limits: the bandwidth settings of @dest and of its limited
- * ancestors in the cpu hierarchy @m into @mt (mt->limited: a finite quota among them),
- * for @ncpus CPUs (0: the online ones).  On v2, a @dest without the cpu controller is
- * throttled by the deepest ancestor that has it: that one's setting is mt->bw (the
- * root's: unlimited).  Returns: 0, -ENOENT (no such cgroup), -errno.
+ * ancestors in the cpu hierarchy @m ("limited": a finite quota among them), for @ncpus
+ * CPUs (0: the online ones).  On v2, a @dest without the cpu controller is throttled
+ * by the deepest ancestor that has it: that one's setting is the destination's (the
+ * root's: unlimited).  Returns: 0 and *@ret (free with cgctl_move_throttle_free()),
+ * -ENOENT (no such cgroup), -EINVAL, -ENOMEM, -errno.
  */
 int cgctl_move_throttle_limits(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			       const char *dest, unsigned int ncpus,
-			       struct cgctl_move_throttle *mt, struct cgctl_error *e);
+			       struct cgctl_move_throttle **ret, struct cgctl_error *e);
 /*
  * cgctl_move_throttle_predict: after cgctl_move_throttle_limits() found a limit, record
  * for @sample_ns the threads of the @n thread groups @pids and the tasks in @dest and
@@ -1621,15 +1619,24 @@ int cgctl_move_throttle_limits(struct cgctl_ctx *ctx, const struct cgctl_mount *
  * cpu.stat before and after the move for kernel @kver (0: 6.18).  Where recording is
  * refused (-EACCES, -EPERM: perf_event_paranoid, no CAP_PERFMON) the demand comes from
  * the threads' CPU-time deltas over the same window instead: mt->demand and
- * mt->why_not_recorded say so.
+ * "why_not_recorded" say so.
  * Returns: 0, -ENOENT, -ENOMEM, -errno.
  */
 int cgctl_move_throttle_predict(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				const char *dest, const pid_t *pids, size_t n,
 				uint64_t sample_ns, uint32_t kver,
 				struct cgctl_move_throttle *mt, struct cgctl_error *e);
-
-/* ===== end: predict: record and recommend ===== */
+/* Free @mt (NULL: nothing).  Returns: nothing. */
+void cgctl_move_throttle_free(struct cgctl_move_throttle *mt);
+/* cgctl_move_throttle_get: the number @key of @mt (see struct cgctl_move_throttle).
+ * Returns: 0 and *@ret, -EINVAL (an unknown @key). */
+int cgctl_move_throttle_get(const struct cgctl_move_throttle *mt, const char *key,
+			    uint64_t *ret);
+/* cgctl_move_throttle_cpus: the CPU count @key of @mt.  Returns: 0 and *@ret, -EINVAL. */
+int cgctl_move_throttle_cpus(const struct cgctl_move_throttle *mt, const char *key,
+			     double *ret);
+/* Returns: the string @key of @mt (valid while @mt is), or NULL for an unknown @key. */
+const char *cgctl_move_throttle_str(const struct cgctl_move_throttle *mt, const char *key);
 
 /* ===== validate ===== */
 /* cgctl validate (scenarios, runs, verdicts, the VM harness) is not part of the

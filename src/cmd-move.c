@@ -580,7 +580,7 @@ static void emit_tree(struct cli *cli, const struct task *t)
  * sampled and the object says limited: false).
  */
 static int throttle_before(struct cli *cli, const struct target *tg, const pid_t *pids,
-			   size_t n, struct cgctl_move_throttle *mt, bool *have)
+			   size_t n, struct cgctl_move_throttle **mt, bool *have)
 {
 	uint64_t sample_ns = 1000 * 1000000ULL;
 	const struct cgctl_mount *m = NULL;
@@ -603,7 +603,7 @@ static int throttle_before(struct cli *cli, const struct target *tg, const pid_t
 	if (rc)
 		return rc;
 	*have = true;
-	if (!mt->limited || !sample_ns)
+	if (!move_throttle_limited(*mt) || !sample_ns)
 		return EXIT_OK;	/* no quota: nothing to sample, no wait */
 	if (opt_tree) {	/* the trees as they are now */
 		for (size_t i = 0; i < n; i++) {
@@ -625,7 +625,7 @@ static int throttle_before(struct cli *cli, const struct target *tg, const pid_t
 		}
 	}
 	rc = move_throttle_sample(cli, m, path, opt_tree ? all : pids, opt_tree ? n_all : n,
-				  sample_ns, mt);
+				  sample_ns, *mt);
 	free(all);
 	*have = rc == EXIT_OK;
 	return rc;
@@ -753,7 +753,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	/* not zeroed: paths[] alone is 64 KiB of stack, and only the first n are read */
 	struct target tg;
 	struct cgctl_mem_model *mm = NULL;
-	struct cgctl_move_throttle mt;
+	struct cgctl_move_throttle *mt = NULL;
 	bool have_mt = false;
 	struct task *tasks = NULL;
 	bool batch = false;
@@ -848,11 +848,12 @@ static int run(struct cli *cli, int argc, const char **argv)
 			emit_moves(cli, tasks, n, &tg, summary ? &sum : NULL, failed);
 		/* --tsv=throttle: this object alone, a one-row table of fixed columns */
 		if (!cli_tsv_skip(cli, "throttle"))
-			move_throttle_emit(cli, have_mt ? &mt : NULL);
+			move_throttle_emit(cli, have_mt ? mt : NULL);
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:
 	cgctl_move_free(tg.mv);
+	cgctl_move_throttle_free(mt);
 	for (size_t i = 0; tasks && i < n; i++) {
 		free(tasks[i].from);
 		free(tasks[i].members);

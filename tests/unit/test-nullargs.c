@@ -1162,6 +1162,36 @@ static void n_cgctl_move_throttle_limits(void)
 	WANT_EINVAL(cgctl_move_throttle_limits(NULL, NULL, NULL, 0, NULL, NULL));
 }
 
+static void n_cgctl_move_throttle_limits_into(void)
+{
+	WANT_EINVAL(cgctl_move_throttle_limits_into(NULL, NULL, NULL, 0, NULL, NULL));
+}
+
+static void n_cgctl_move_throttle_free(void)
+{
+	NOCRASH(cgctl_move_throttle_free(NULL));
+}
+
+static void n_cgctl_move_throttle_get(void)
+{
+	WANT_EINVAL(cgctl_move_throttle_get(NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_move_throttle_get(NULL, "limited", &u64));
+}
+
+static void n_cgctl_move_throttle_cpus(void)
+{
+	double d;
+
+	WANT_EINVAL(cgctl_move_throttle_cpus(NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_move_throttle_cpus(NULL, "limit_cpus", &d));
+}
+
+static void n_cgctl_move_throttle_str(void)
+{
+	NOCRASH(cgctl_move_throttle_str(NULL, NULL));
+	NOCRASH(cgctl_move_throttle_str(NULL, "path"));
+}
+
 static void n_cgctl_move_throttle_predict(void)
 {
 	WANT_EINVAL(cgctl_move_throttle_predict(NULL, NULL, NULL, NULL, 0, 0, 0, NULL, NULL));
@@ -1614,6 +1644,11 @@ static const struct ncase cases[] = {
 	C(cgctl_bw_recommend_runs),
 	C(cgctl_move_throttle_limits),
 	C(cgctl_move_throttle_predict),
+	C(cgctl_move_throttle_limits_into),
+	C(cgctl_move_throttle_free),
+	C(cgctl_move_throttle_get),
+	C(cgctl_move_throttle_cpus),
+	C(cgctl_move_throttle_str),
 	C(cgctl_memhigh_era_get),
 	C(cgctl_memhigh_overage),
 	C(cgctl_memhigh_delay_jiffies),
