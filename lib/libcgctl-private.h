@@ -255,7 +255,7 @@ int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			  const char *path, struct cgctl_cgroupstats *ret,
 			  struct cgctl_error *e);
 
-/* ---- the movers' internals (lib/kernel/proctree.c, lib/predict/movebatch.c); `cgctl
+/* ---- the movers' internals (lib/kernel/proctree.c, lib/kernel/movebatch.c); `cgctl
  * move` goes through struct cgctl_move ---- */
 /* One destination: cgroup @path of hierarchy @m. */
 struct cgctl_move_target {

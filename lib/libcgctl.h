@@ -979,7 +979,8 @@ int cgctl_online_ncpu(struct cgctl_ctx *ctx);
 /* ===== end: engine: per-cpu counters and page lists ===== */
 
 /* ===== predict: memory and moves ===== */
-/* memcg model seeding, move plan, move execution (lib/predict) */
+/* memcg model seeding and the move plan (lib/predict); the tasks a move meets
+ * (lib/kernel/moveexec.c) */
 
 /*
  * The memory half of the prediction layer: one reader of the memory page counters,

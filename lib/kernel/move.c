@@ -2,8 +2,8 @@
 /*
  * struct cgctl_move: the destinations of a move and what each PID of its last batch
  * met, the object `cgctl move` moves through (issue 28).  The work is done by
- * cgctl_move_pids_v() (lib/predict/movebatch.c) and cgctl_move_tree_v()
- * (lib/kernel/proctree.c); this keeps their arrays out of the installed header.
+ * cgctl_move_pids_v() (movebatch.c) and cgctl_move_tree_v()
+ * (proctree.c); this keeps their arrays out of the installed header.
  */
 #include <errno.h>
 #include <stddef.h>

@@ -20,7 +20,7 @@
 
 #include "internal.h"
 #include "kernel/proctree.h"
-#include "predict/movebatch.h"
+#include "kernel/movebatch.h"
 #include "util/thread.h"
 
 /* from this many PIDs the check reads each target's cgroup.procs once instead of
