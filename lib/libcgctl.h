@@ -572,10 +572,10 @@ struct cgctl_move_tree_result {
 };
 /*
  * cgctl_move_tree: move the process trees rooted at @roots (thread groups; a TID is
- * taken as its thread group) into every destination of @mv.  Subscribes to fork events first, then
- * walks /proc/PID/task/TID/children, writing each process once to cgroup.procs (whole
- * thread groups, v1 too), and keeps draining events and re-walking until a pass finds no
- * process outside the destination.  Without the connector (not root, no
+ * taken as its thread group) into every destination of @mv.  Subscribes to fork events
+ * first, then walks /proc/PID/task/TID/children, writing each process once to
+ * cgroup.procs (whole thread groups, v1 too), and keeps draining events and re-walking
+ * until a pass finds no process outside the destination.  Without the connector (not root, no
  * CONFIG_PROC_EVENTS) it falls back to repeated walks and says so in @res.  @opts may be
  * NULL.  A process that exits meanwhile is not an error.
  * Before it trusts the connector it creates and joins a thread of its own and waits
@@ -589,7 +589,7 @@ struct cgctl_move_tree_result {
  * tree kept growing faster than it could be moved (max_passes or timeout reached);
  * -EBUSY when live members are still outside a target after the final pass (the first
  * 16 in @res->stragglers, named in @e); -EINVAL (also a @res->size below the members
- * up to elapsed_ns; fields past @res->size are not written); or the first attach error
+ * up to note; fields past @res->size are not written); or the first attach error
  * when some processes could not be moved (the rest were; counts in @res, reason in @e).
  */
 ssize_t cgctl_move_tree(struct cgctl_move *mv, const pid_t *roots, size_t n_roots,
