@@ -330,6 +330,35 @@ int cgctl_cgroupstats_get(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			  const char *path, struct cgctl_cgroupstats *ret,
 			  struct cgctl_error *e);
 
+/* ---- the movers' internals (lib/kernel/proctree.c, lib/kernel/movebatch.c); `cgctl
+ * move` goes through struct cgctl_move ---- */
+/* One destination: cgroup @path of hierarchy @m. */
+struct cgctl_move_target {
+	const struct cgctl_mount *m;
+	const char *path;
+};
+/* One process of cgctl_move_pids_v(): @pid in, the rest filled (see cgctl_move_pid_get). */
+struct cgctl_move_pid {
+	pid_t pid;		/* in: the process (a TID names its thread group) */
+	int err;
+	int kind;		/* CGCTL_TASK_* (MOVABLE unless err says otherwise) */
+	uint32_t held;		/* bit j: targets[j] holds it at the end (dry run: would) */
+	bool repaired;		/* the check found it outside a target and moved it again */
+	char *from;		/* CGCTL_MOVE_PIDS_FROM: its cgroup in targets[0]'s hierarchy
+				 * before the move (NULL: unknown); cgctl_move_pids_free() */
+};
+/* cgctl_move_pids() on an array of targets and of PIDs.  Returns: as cgctl_move_pids(). */
+ssize_t cgctl_move_pids_v(struct cgctl_ctx *ctx, const struct cgctl_move_target *targets,
+			  size_t n_targets, struct cgctl_move_pid *v, size_t n,
+			  unsigned int flags, struct cgctl_error *e);
+/* Free the from strings of @v[0..@n) (the array is the caller's).  Returns: nothing. */
+void cgctl_move_pids_free(struct cgctl_move_pid *v, size_t n);
+/* cgctl_move_tree() on an array of targets.  Returns: as cgctl_move_tree(). */
+ssize_t cgctl_move_tree_v(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_roots,
+			  const struct cgctl_move_target *targets, size_t n_targets,
+			  const struct cgctl_move_tree_opts *opts,
+			  struct cgctl_move_tree_result *res, struct cgctl_error *e);
+
 /* ===== kernel: cgroup statistics readers ===== */
 /* The states of the tasks of @path in @m (the cgroup snapshot's tasks.*): from
  * cgroupstats (v1 on a live system before 6.1, which miscounts freezable sleepers
@@ -345,6 +374,104 @@ int cgctl_cpubw_read_flags(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			   const char *acct_path, unsigned int flags, struct cgctl_cpubw *bw);
 
 /* ===== engine: memcg ===== */
+/* ---- the move plan's types (issue 28: internal; `cgctl move` reads a plan through
+ * struct cgctl_move_expect's getters) ---- */
+/* One counter as the model holds it (pages). */
+struct cgctl_memcg_counter {
+	uint64_t usage, max, watermark, failcnt;
+};
+/* Resident pages of a task by class (base pages; 512 per PMD-mapped THP). */
+struct cgctl_move_counts {
+	uint64_t anon_excl;		/* anon, mapcount 1 */
+	uint64_t anon_shared2;		/* anon, mapcount 2 */
+	uint64_t anon_shared_more;	/* anon, mapcount > 2 */
+	uint64_t file;			/* mapped regular-file page cache */
+	uint64_t shmem;			/* shmem / tmpfs */
+	uint64_t thp;			/* anon in whole PMD-mapped THPs (not in anon_*) */
+	uint64_t swap;			/* anon swap entries */
+	uint64_t thp_pte;		/* anon in PTE-mapped large folios (not in anon_*):
+					 * precharged with bit 0, never moved */
+	uint64_t file_large;		/* file/shmem pages in large folios (not in file,
+					 * shmem): precharged with bit 1, never moved */
+	uint64_t shmem_swap;		/* swapped-out pages of mapped shmem: their swap
+					 * charge moves with bit 1 before 5.10 only */
+	uint64_t thp_pte_counted;	/* of thp_pte: what the precharge counts before
+					 * 6.6, the head page of each folio (a tail page's
+					 * refcount is 0: get_page_unless_zero() fails) */
+	uint64_t file_large_counted;	/* of file_large: likewise, heads of mapped folios
+					 * and every unmapped page-cache page (whose folio
+					 * mc_handle_file_pte() takes whole) */
+};
+/* Planner input: what the moving task holds, split by whom it is charged to. */
+struct cgctl_move_input {
+	struct cgctl_move_counts from;		/* charged to the task's memcg (`from`) */
+	struct cgctl_move_counts elsewhere;	/* charged to other memcgs: never moved */
+	bool not_mm_owner;	/* the task is not mm->owner (a thread, CLONE_VM child) */
+};
+#define CGCTL_MOVE_MAX_LEVELS 32
+/* Counters of one memcg on the paths from/to -> common ancestor, before and after. */
+struct cgctl_move_level {
+	int id;
+	bool common;		/* the common ancestor */
+	struct cgctl_memcg_counter before, after;	/* memory */
+	struct cgctl_memcg_counter memsw_before, memsw_after;
+};
+struct cgctl_move_plan {
+	bool moves;		/* the kernel moves charges for this attach */
+	const char *reason;	/* when !moves: why (static string) */
+	unsigned int flags;	/* move_charge_at_immigrate sampled on `to` */
+	struct cgctl_move_counts qualify;	/* pages (entries) that qualify, per class */
+	uint64_t precharge;	/* pages the kernel tries to precharge */
+	bool bulk_failed;	/* the bulk precharge failed: fell back to one by one */
+	int err;		/* 0, or -ENOMEM: the attach (cgroup.procs write) fails */
+	uint64_t moved;		/* M: pages whose charge moves */
+	uint64_t moved_swap;	/* W: swap entries whose charge moves */
+	uint64_t stays;		/* pages charged to `from` that stay there */
+	uint64_t stays_swap;
+	uint64_t elsewhere;	/* pages charged to other memcgs (untouched) */
+	int common;		/* common ancestor id */
+	unsigned int nlevels;
+	struct cgctl_move_level levels[CGCTL_MOVE_MAX_LEVELS];
+};
+/* A memcg model of the cgroups a move touches, seeded from the kernel's counters:
+ * node i of `tree` is the cgroup `paths[i]`; ancestors are added with their children. */
+struct cgctl_mem_model {
+	struct cgctl_memcg_tree *tree;
+	const struct cgctl_mount *m;
+	uint32_t kver;			/* the observed kernel (0: unknown, modelled as 6.18) */
+	unsigned int ncpu;
+	size_t n;
+	char **paths;
+	struct cgctl_move_expect **expects;	/* cgctl_move_expect_tasks()'s, owned */
+	size_t n_expects;
+};
+/* What moving a task (or a process tree) is expected to do. */
+struct cgctl_move_expect {
+	bool have;			/* a plan was made */
+	const char *why_none;		/* when !have: the reason (static) */
+	struct cgctl_move_plan plan;
+	uint64_t resident_pages;	/* resident pages of the tasks (zero page excluded) */
+	uint64_t headroom_pages;	/* room below the limits of `to` and its ancestors */
+	bool headroom_known;		/* some limit bounds the room */
+	bool oom_risk;			/* the charges stay, but the resident pages exceed
+					 * the headroom: re-faults in `to` reclaim or OOM */
+	/* the change of the memory usage the kernel reports for `from` and `to`, pages:
+	 * -moved and +moved, but 0 for the one that is an ancestor of the other (the
+	 * charge stays in its subtree) and for the root (v1 reports its whole tree) */
+	int64_t from_delta_pages, to_delta_pages;
+};
+/* cgctl_mem_model_init: cgctl_mem_model_new() into @mm (zeroed first).  Returns: as
+ * cgctl_mem_model_new().  Undo with cgctl_mem_model_fini(). */
+int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uint32_t kver,
+			 unsigned int ncpu, struct cgctl_mem_model *mm);
+/* Free what cgctl_mem_model_init() allocated (a zeroed model is fine). */
+void cgctl_mem_model_fini(struct cgctl_mem_model *mm);
+/* cgctl_move_expect_tasks() into a caller's @e (zeroed first).  Returns: 0 (see
+ * e->have), -ESRCH, -EINVAL. */
+int cgctl_move_expect_tasks_into(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
+				 const pid_t *pids, size_t n, const char *from, const char *to,
+				 struct cgctl_move_expect *e, struct cgctl_error *err);
+/* ---- end of the move plan's types ---- */
 /* The move plan's pure half (lib/predict/moveinput.c, also in lib/libcgctl-memcg.la):
  * validate's move driver plans through it. */
 /*
@@ -830,6 +957,37 @@ struct cgctl_bw_replay_place {
 };
 
 /* ===== predict: record and recommend ===== */
+/* ---- the move throttling's types (lib/predict/move-throttle*.c; `cgctl move` reads
+ * them through struct cgctl_move_throttle's getters) ---- */
+#define CGCTL_MOVE_THROTTLE_LEVELS 32	/* limited groups above the destination, at most */
+
+struct cgctl_move_throttle_side {
+	unsigned int threads;		/* threads that used any CPU while observed */
+	double demand_cpus;		/* their CPU time / the observation's length */
+	struct cgctl_bw_stat st;	/* predicted cpu.stat over run_ns */
+	uint64_t run_ns;		/* simulated wall time */
+};
+
+struct cgctl_move_throttle {
+	bool limited;			/* a finite quota at the destination or above */
+	char path[4096];		/* the destination in the cpu hierarchy */
+	struct cgctl_bw_settings bw;	/* the destination's own setting */
+	char limit_path[4096];		/* the group whose quota allows the fewest CPUs */
+	double limit_cpus;		/* that quota / period */
+	unsigned int ncpus, levels;	/* CPUs; limited groups simulated (the destination
+					 * counts always) */
+	struct cgctl_bw_settings lv[CGCTL_MOVE_THROTTLE_LEVELS];	/* top down */
+	int demand;			/* enum cgctl_move_demand */
+	char why_not_recorded[256];	/* CGCTL_MOVE_DEMAND_CPUTIME: the recording's error */
+	uint64_t sample_ns;		/* observed for this long */
+	struct cgctl_move_throttle_side before, after;
+};
+
+/* cgctl_move_throttle_limits() into a caller's @mt (zeroed first).  Returns: as it. */
+int cgctl_move_throttle_limits_into(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				    const char *dest, unsigned int ncpus,
+				    struct cgctl_move_throttle *mt, struct cgctl_error *e);
+/* ---- end of the move throttling's types ---- */
 /* One context switch of a recorded thread (from PERF_RECORD_SWITCH). */
 enum cgctl_bw_switch_kind {
 	CGCTL_BW_SW_IN = 0,	/* the thread starts running */

@@ -446,12 +446,71 @@ int cgctl_taskstats_get(struct cgctl_ctx *ctx, pid_t id, bool tgid,
  * without CONFIG_TASK_DELAY_ACCT or before 5.14, where only the boot option existed). */
 int cgctl_delayacct_enabled(struct cgctl_ctx *ctx, struct cgctl_error *e);
 
+/* ---- moving processes (lib/kernel/move*.c, proctree*.c) ---- */
+/*
+ * struct cgctl_move: a move into one cgroup of one or more hierarchies (v1: one per
+ * hierarchy to move in), opaque: its destinations, and what each PID of its last
+ * cgctl_move_pids() met.  Not for use by two threads at once.
+ */
+struct cgctl_move;
+#define CGCTL_MOVE_PIDS_MAX_TARGETS 16
+/*
+ * cgctl_move_new: a move into cgroup @paths[j] of hierarchy @ms[j], j < @n, written in
+ * that order (put memory first: a refused precharge leaves the task where it was).  The
+ * paths are copied; the hierarchies and @ctx must outlive the move.  Nothing is opened
+ * yet.  Returns: 0 and *@ret (free with cgctl_move_free()), -EINVAL (@n 0 or above
+ * CGCTL_MOVE_PIDS_MAX_TARGETS, a NULL hierarchy or path), -ENOMEM.
+ */
+int cgctl_move_new(struct cgctl_ctx *ctx, const struct cgctl_mount *const *ms,
+		   const char *const *paths, size_t n, struct cgctl_move **ret);
+/* Free @mv and what its last cgctl_move_pids() left (NULL: nothing).  Returns: nothing. */
+void cgctl_move_free(struct cgctl_move *mv);
+
+/* ---- moving many processes at once ---- */
+#define CGCTL_MOVE_PIDS_FROM	(1u << 0)	/* read each PID's cgroup in the first
+						 * destination's hierarchy before the move
+						 * (one thread list read per source cgroup
+						 * while that pays) */
+#define CGCTL_MOVE_PIDS_DRY_RUN	(1u << 1)	/* write nothing: what the real move would
+						 * meet (task kind, the kernel's
+						 * permission checks) */
+/*
+ * cgctl_move_pids: move the thread groups @pids[0..@n) (a TID names its thread group)
+ * into every destination of @mv, in its order, one write(2) per PID and destination
+ * with cgroup.procs kept open.  The writes happen under the move lock (flock(2) on the
+ * root directory of each destination hierarchy, taken in mount-path order, by every
+ * cgctl move and cgctl_move_tree()), so two concurrent moves of one task cannot leave
+ * it split.  Then a check on the live system: each PID must be in every destination
+ * (one cgroup.procs read per destination for long lists, else /proc/PID/cgroup): a
+ * zombie or exiting task the kernel skipped silently fails with -ESRCH (kind ZOMBIE);
+ * a task found outside a destination is moved there again and checked again; still
+ * outside is -EBUSY.  A write error stops that PID's writes.  What each PID met:
+ * cgctl_move_pid_get(), until the next call on @mv.  From 256 PIDs and two
+ * destinations, on a caller that may run on two CPUs (not a dry run, a fixture or a
+ * caller that is not root), the destinations after the first are written by one
+ * thread this call starts (every signal blocked) and joins, each PID once the first
+ * destination took it.
+ * Returns: the number of PIDs moved (dry run: that would move); or -EINVAL, -ENOENT (a
+ * destination does not exist), -EBUSY (the lock is held for 30 s), -ENOMEM, -errno,
+ * when none was tried (@e says why).
+ */
+ssize_t cgctl_move_pids(struct cgctl_move *mv, const pid_t *pids, size_t n,
+			unsigned int flags, struct cgctl_error *e);
+/*
+ * cgctl_move_pid_get: what PID @i of the last cgctl_move_pids() on @mv met; each
+ * pointer may be NULL.  *@err: 0 moved (dry run: would move); -ESRCH gone (kind GONE) or
+ * a zombie (kind ZOMBIE); -EINVAL a kernel thread (kind KTHREAD); -ENOMEM precharge
+ * refused; -EACCES, -EPERM; -EBUSY still outside a destination after moving it again.
+ * *@kind: a CGCTL_TASK_*.  *@held: bit j set when destination j holds it at the end (dry
+ * run: would); some bits but not all: a task split across hierarchies.  *@from
+ * (CGCTL_MOVE_PIDS_FROM): its cgroup in the first destination's hierarchy before the
+ * move, now the caller's (free()); NULL when unknown or taken before.
+ * Returns: 0, -EINVAL (no such @i).
+ */
+int cgctl_move_pid_get(struct cgctl_move *mv, size_t i, int *err, int *kind,
+		       uint32_t *held, char **from);
+
 /* ---- move a whole process tree (race-free with the proc connector) ---- */
-/* One destination: cgroup @path of hierarchy @m (v1: one per hierarchy to move in). */
-struct cgctl_move_target {
-	const struct cgctl_mount *m;
-	const char *path;
-};
 
 #define CGCTL_MOVE_TREE_NO_CONNECTOR	(1u << 0)	/* use repeated walks only */
 #define CGCTL_MOVE_TREE_ONE_SHOT	(1u << 1)	/* one walk, no re-walk (comparison) */
@@ -479,6 +538,7 @@ struct cgctl_move_tree_opts {
 };
 
 struct cgctl_move_tree_result {
+	size_t size;		/* sizeof(struct cgctl_move_tree_result), set by the caller */
 	size_t moved;		/* thread groups written to cgroup.procs */
 	size_t already;		/* found already in the destination (born there) */
 	size_t vanished;	/* exited before they could be moved */
@@ -506,10 +566,10 @@ struct cgctl_move_tree_result {
 };
 /*
  * cgctl_move_tree: move the process trees rooted at @roots (thread groups; a TID is
- * taken as its thread group) into every target.  Subscribes to fork events first, then
- * walks /proc/PID/task/TID/children, writing each process once to cgroup.procs (whole
- * thread groups, v1 too), and keeps draining events and re-walking until a pass finds no
- * process outside the destination.  Without the connector (not root, no
+ * taken as its thread group) into every destination of @mv.  Subscribes to fork events
+ * first, then walks /proc/PID/task/TID/children, writing each process once to
+ * cgroup.procs (whole thread groups, v1 too), and keeps draining events and re-walking
+ * until a pass finds no process outside the destination.  Without the connector (not root, no
  * CONFIG_PROC_EVENTS) it falls back to repeated walks and says so in @res.  @opts may be
  * NULL.  A process that exits meanwhile is not an error.
  * Before it trusts the connector it creates and joins a thread of its own and waits
@@ -522,11 +582,11 @@ struct cgctl_move_tree_result {
  * Returns: the number of processes moved; -ESRCH when no root exists; -EAGAIN when the
  * tree kept growing faster than it could be moved (max_passes or timeout reached);
  * -EBUSY when live members are still outside a target after the final pass (the first
- * 16 in @res->stragglers, named in @e); -EINVAL; or the first attach error when some
- * processes could not be moved (the rest were; counts in @res, reason in @e).
+ * 16 in @res->stragglers, named in @e); -EINVAL (also a @res->size below the members
+ * up to note; fields past @res->size are not written); or the first attach error
+ * when some processes could not be moved (the rest were; counts in @res, reason in @e).
  */
-ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_roots,
-			const struct cgctl_move_target *targets, size_t n_targets,
+ssize_t cgctl_move_tree(struct cgctl_move *mv, const pid_t *roots, size_t n_roots,
 			const struct cgctl_move_tree_opts *opts,
 			struct cgctl_move_tree_result *res, struct cgctl_error *e);
 
@@ -692,8 +752,10 @@ int cgctl_cgroup_stat_get(const struct cgctl_cgroup_stat *st, const char *key,
 #define CGCTL_MEMCG_ROOT	0		/* id of the root memcg of a model tree */
 #define CGCTL_MEMCG_STOCK_SLOTS_MAX 7		/* NR_MEMCG_STOCK (6.16+) */
 
-/* Constants and rules of one kernel version (see kernel-memory-model.md, quick reference). */
+/* Constants and rules of one kernel version (see kernel-memory-model.md, quick reference).
+ * The caller sets @size; the library fills what fits. */
 struct cgctl_memcg_era {
+	size_t size;			/* sizeof(struct cgctl_memcg_era), set by the caller */
 	uint32_t kver;
 	unsigned int batch;		/* charge batch in pages: 1 (2.6.32), 32, 64 (6.1+) */
 	unsigned int stock_slots;	/* memcgs cached per CPU: 0 (2.6.32), 1, 7 (6.16+) */
@@ -711,7 +773,8 @@ struct cgctl_memcg_era {
 	bool move_pte_tails;		/* 6.6+: the precharge counts every PTE-mapped page
 					 * of a large folio; before, only its head page */
 };
-/* Fill @ret for @kver.  Returns: 0, or -EINVAL for kernels before 2.6.32. */
+/* Fill @ret (@ret->size set by the caller) for @kver.  Returns: 0, or -EINVAL for
+ * kernels before 2.6.32 and for a @ret->size smaller than this release's structure. */
 int cgctl_memcg_era_get(uint32_t kver, struct cgctl_memcg_era *ret);
 
 /*
@@ -730,66 +793,13 @@ int cgctl_memcg_usage_interval(uint32_t kver, unsigned int ncpu, unsigned int ns
 
 /* A model tree of memory cgroups with per-cpu stocks. */
 struct cgctl_memcg_tree;
-/* One counter as the model holds it (pages). */
-struct cgctl_memcg_counter {
-	uint64_t usage, max, watermark, failcnt;
-};
 /* ---- move charge at immigrate (mm/memcontrol.c, 2.6.34 - 6.12) ---- */
 #define CGCTL_MOVE_CHARGE_ANON	(1u << 0)
 #define CGCTL_MOVE_CHARGE_FILE	(1u << 1)
-/* Resident pages of a task by class (base pages; 512 per PMD-mapped THP). */
-struct cgctl_move_counts {
-	uint64_t anon_excl;		/* anon, mapcount 1 */
-	uint64_t anon_shared2;		/* anon, mapcount 2 */
-	uint64_t anon_shared_more;	/* anon, mapcount > 2 */
-	uint64_t file;			/* mapped regular-file page cache */
-	uint64_t shmem;			/* shmem / tmpfs */
-	uint64_t thp;			/* anon in whole PMD-mapped THPs (not in anon_*) */
-	uint64_t swap;			/* anon swap entries */
-	uint64_t thp_pte;		/* anon in PTE-mapped large folios (not in anon_*):
-					 * precharged with bit 0, never moved */
-	uint64_t file_large;		/* file/shmem pages in large folios (not in file,
-					 * shmem): precharged with bit 1, never moved */
-	uint64_t shmem_swap;		/* swapped-out pages of mapped shmem: their swap
-					 * charge moves with bit 1 before 5.10 only */
-	uint64_t thp_pte_counted;	/* of thp_pte: what the precharge counts before
-					 * 6.6, the head page of each folio (a tail page's
-					 * refcount is 0: get_page_unless_zero() fails) */
-	uint64_t file_large_counted;	/* of file_large: likewise, heads of mapped folios
-					 * and every unmapped page-cache page (whose folio
-					 * mc_handle_file_pte() takes whole) */
-};
-/* Planner input: what the moving task holds, split by whom it is charged to. */
-struct cgctl_move_input {
-	struct cgctl_move_counts from;		/* charged to the task's memcg (`from`) */
-	struct cgctl_move_counts elsewhere;	/* charged to other memcgs: never moved */
-	bool not_mm_owner;	/* the task is not mm->owner (a thread, CLONE_VM child) */
-};
-#define CGCTL_MOVE_MAX_LEVELS 32
-/* Counters of one memcg on the paths from/to -> common ancestor, before and after. */
-struct cgctl_move_level {
-	int id;
-	bool common;		/* the common ancestor */
-	struct cgctl_memcg_counter before, after;	/* memory */
-	struct cgctl_memcg_counter memsw_before, memsw_after;
-};
-struct cgctl_move_plan {
-	bool moves;		/* the kernel moves charges for this attach */
-	const char *reason;	/* when !moves: why (static string) */
-	unsigned int flags;	/* move_charge_at_immigrate sampled on `to` */
-	struct cgctl_move_counts qualify;	/* pages (entries) that qualify, per class */
-	uint64_t precharge;	/* pages the kernel tries to precharge */
-	bool bulk_failed;	/* the bulk precharge failed: fell back to one by one */
-	int err;		/* 0, or -ENOMEM: the attach (cgroup.procs write) fails */
-	uint64_t moved;		/* M: pages whose charge moves */
-	uint64_t moved_swap;	/* W: swap entries whose charge moves */
-	uint64_t stays;		/* pages charged to `from` that stay there */
-	uint64_t stays_swap;
-	uint64_t elsewhere;	/* pages charged to other memcgs (untouched) */
-	int common;		/* common ancestor id */
-	unsigned int nlevels;
-	struct cgctl_move_level levels[CGCTL_MOVE_MAX_LEVELS];
-};
+/* The planner's input (what a moving task holds, by class) and its plan are internal
+ * (lib/libcgctl-private.h); validate's move driver fills an input for
+ * cgctl_move_input_add_cache(). */
+struct cgctl_move_input;
 /* ===== end: engine: memcg ===== */
 
 /* ===== engine: CFS bandwidth ===== */
@@ -881,7 +891,8 @@ int cgctl_online_ncpu(struct cgctl_ctx *ctx);
 /* ===== end: engine: per-cpu counters and page lists ===== */
 
 /* ===== predict: memory and moves ===== */
-/* memcg model seeding, move plan, move execution (lib/predict) */
+/* memcg model seeding and the move plan (lib/predict); the tasks a move meets
+ * (lib/kernel/moveexec.c) */
 
 /*
  * The memory half of the prediction layer: a memcg model seeded from the memory page
@@ -895,24 +906,21 @@ int cgctl_online_ncpu(struct cgctl_ctx *ctx);
 unsigned int cgctl_mem_subtree_size(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				    const char *path);
 
-/* A memcg model of the cgroups a move touches, seeded from the kernel's counters:
- * node i of `tree` is the cgroup `paths[i]`; ancestors are added with their children. */
-struct cgctl_mem_model {
-	struct cgctl_memcg_tree *tree;
-	const struct cgctl_mount *m;
-	uint32_t kver;			/* the observed kernel (0: unknown, modelled as 6.18) */
-	unsigned int ncpu;
-	size_t n;
-	char **paths;
-};
 /*
- * cgctl_mem_model_init: a model of @m's root on kernel @kver (0: unknown) with @ncpu
- * CPUs; v1 memsw accounting when the root has memory.memsw.*.
- * Returns: 0, -EINVAL (ncpu 0), -ENOMEM.  Free with cgctl_mem_model_free().
+ * struct cgctl_mem_model: a memcg model (lib/engine) of the memory cgroups a move
+ * touches, each seeded from the kernel's counters when the plan first needs it; the
+ * plans made on it accumulate (a second task moves into what the first left).  Opaque.
  */
-int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uint32_t kver,
-			 unsigned int ncpu, struct cgctl_mem_model *mm);
-/* Free what cgctl_mem_model_init() allocated (a zeroed model is fine). */
+struct cgctl_mem_model;
+/*
+ * cgctl_mem_model_new: a model of @m's root on kernel @kver (0: unknown, modelled as
+ * 6.18) with @ncpu CPUs; v1 memsw accounting when the root has memory.memsw.*.
+ * Returns: 0 and *@ret (free with cgctl_mem_model_free()), -EINVAL (ncpu 0), -ENOMEM,
+ * -errno (the root's counters cannot be read).
+ */
+int cgctl_mem_model_new(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uint32_t kver,
+			unsigned int ncpu, struct cgctl_mem_model **ret);
+/* Free @mm and the expectations planned on it (NULL: nothing).  Returns: nothing. */
 void cgctl_mem_model_free(struct cgctl_mem_model *mm);
 
 /*
@@ -924,30 +932,47 @@ void cgctl_mem_model_free(struct cgctl_mem_model *mm);
 int cgctl_move_input_add_cache(struct cgctl_ctx *ctx, const pid_t *pids, size_t n,
 			       uint64_t from_ino, struct cgctl_move_input *in);
 
-/* What moving a task (or a process tree) is expected to do. */
-struct cgctl_move_expect {
-	bool have;			/* a plan was made */
-	const char *why_none;		/* when !have: the reason (static) */
-	struct cgctl_move_plan plan;
-	uint64_t resident_pages;	/* resident pages of the tasks (zero page excluded) */
-	uint64_t headroom_pages;	/* room below the limits of `to` and its ancestors */
-	bool headroom_known;		/* some limit bounds the room */
-	bool oom_risk;			/* the charges stay, but the resident pages exceed
-					 * the headroom: re-faults in `to` reclaim or OOM */
-	/* the change of the memory usage the kernel reports for `from` and `to`, pages:
-	 * -moved and +moved, but 0 for the one that is an ancestor of the other (the
-	 * charge stays in its subtree) and for the root (v1 reports its whole tree) */
-	int64_t from_delta_pages, to_delta_pages;
-};
+/*
+ * struct cgctl_move_expect: what moving a task (or a process tree) is expected to do,
+ * by the engine's plan of move_charge_at_immigrate for the model's kernel, opaque.
+ * Its figures, by name, with cgctl_move_expect_get() (pages unless said otherwise):
+ *   planned            1: a plan was made; 0: none (cgctl_move_expect_note() says why)
+ *   moves              1: the kernel moves charges for this attach
+ *   err                0, or -ENOMEM: the kernel would refuse the attach (precharge)
+ *   precharge          pages the kernel tries to precharge
+ *   anon, file, shmem  pages of each class that qualify (anon: THP included)
+ *   moved, moved_swap  pages and swap entries whose charge moves
+ *   stays              pages charged to the source that stay there
+ *   resident           resident pages of the tasks (zero page excluded)
+ *   headroom           room below the limits of the destination and its ancestors
+ *   oom_risk           1: the charges stay, but the resident pages exceed the headroom
+ *                      (re-faults in the destination reclaim or OOM)
+ *   from_delta, to_delta  the change of the memory usage the kernel reports for the
+ *                      source and the destination: -moved and +moved, but 0 for the one
+ *                      that is an ancestor of the other and for the root
+ */
+struct cgctl_move_expect;
 /*
  * cgctl_move_expect_tasks: inventory the @n tasks @pids (a process tree, @pids[0] its
  * root, in @from) and plan their move from @from to @to on @mm (the model keeps the
- * result, so successive moves accumulate).  A failed inventory is no plan (e->why_none,
- * @err says why).  Returns: 0 (see e->have), -ESRCH (@pids[0] is gone), -EINVAL.
+ * result, so successive moves accumulate).  A failed inventory is no plan ("planned"
+ * 0, @err says why).  The expectation belongs to @mm: it lives until
+ * cgctl_mem_model_free().
+ * Returns: 0 and *@ret, -ESRCH (@pids[0] is gone; *@ret NULL), -EINVAL, -ENOMEM.
  */
 int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
 			    const pid_t *pids, size_t n, const char *from, const char *to,
-			    struct cgctl_move_expect *e, struct cgctl_error *err);
+			    const struct cgctl_move_expect **ret, struct cgctl_error *err);
+/*
+ * cgctl_move_expect_get: the figure @key of @e (see struct cgctl_move_expect).
+ * Returns: 0 and *@ret; -ENODATA (no plan was made, and @key is not "planned"),
+ * -EINVAL (an unknown @key).
+ */
+int cgctl_move_expect_get(const struct cgctl_move_expect *e, const char *key,
+			  int64_t *ret);
+/* Returns: why no plan was made; or, planned but the kernel moves no charge, why not;
+ * else NULL (static strings). */
+const char *cgctl_move_expect_note(const struct cgctl_move_expect *e);
 /*
  * cgctl_move_tolerance_bytes: how far an observed usage change of @path may be from the
  * plan: the most the per-cpu stock of its subtree can hold on the model's kernel.
@@ -978,52 +1003,6 @@ int cgctl_move_tree_members(struct cgctl_ctx *ctx, pid_t pid, pid_t **ret, size_
  * Returns: the count. */
 size_t cgctl_move_tree_elsewhere(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				 const pid_t *pids, size_t n, const char *from);
-
-/* ---- moving many processes at once ---- */
-/* One process of cgctl_move_pids(): @pid in, the rest filled. */
-struct cgctl_move_pid {
-	pid_t pid;		/* in: the process (a TID names its thread group) */
-	int err;		/* 0: moved (dry run: would move); -ESRCH gone (kind GONE) or
-				 * a zombie (kind ZOMBIE); -EINVAL a kernel thread (kind
-				 * KTHREAD); -ENOMEM precharge refused; -EACCES, -EPERM;
-				 * -EBUSY still split after the repair (see held) */
-	int kind;		/* CGCTL_TASK_* (MOVABLE unless err says otherwise) */
-	uint32_t held;		/* bit j: targets[j] holds it at the end (dry run: would);
-				 * some bits but not all: a task split across hierarchies */
-	bool repaired;		/* the check found it outside a target and moved it again */
-	char *from;		/* CGCTL_MOVE_PIDS_FROM: its cgroup in targets[0]'s hierarchy
-				 * before the move (NULL: unknown); cgctl_move_pids_free() */
-};
-#define CGCTL_MOVE_PIDS_FROM	(1u << 0)	/* fill from (one thread list read per
-						 * source cgroup while that pays) */
-#define CGCTL_MOVE_PIDS_MAX_TARGETS 16
-#define CGCTL_MOVE_PIDS_DRY_RUN	(1u << 1)	/* write nothing: err says what the real
-						 * move would meet (task kind, the kernel's
-						 * permission checks) */
-/*
- * cgctl_move_pids: move the thread groups of @v[0..@n) into every target, in the order
- * of @targets (put memory first: a refused precharge leaves the task where it was),
- * one write(2) per PID and target with cgroup.procs kept open.  The writes happen
- * under the move lock (flock(2) on the root directory of each target hierarchy, taken
- * in mount-path order, by every cgctl move and cgctl_move_tree()), so two concurrent
- * moves of one task cannot leave it split.  Then a check on the live system: each PID
- * must be in every target (one cgroup.procs read per target for long lists, else
- * /proc/PID/cgroup): a zombie or exiting task the kernel skipped silently gets err
- * -ESRCH (kind ZOMBIE); a task found outside a target is moved there again
- * (repaired) and checked again; still outside is -EBUSY with done < n_targets.
- * A write error stops that PID's writes: held says which targets it reached.  At most
- * CGCTL_MOVE_PIDS_MAX_TARGETS targets.  From 256 PIDs and two targets, on a caller that
- * may run on two CPUs (not a dry run, a fixture or a caller that is not root), the
- * targets after the first are written by one thread this call starts (every signal
- * blocked) and joins, each PID once the first target took it.
- * Returns: the number of PIDs with err 0; or -EINVAL, -ENOENT (a target does not
- * exist), -EBUSY (the lock is held for 30 s), -errno, when none was tried (@e says why).
- */
-ssize_t cgctl_move_pids(struct cgctl_ctx *ctx, const struct cgctl_move_target *targets,
-			size_t n_targets, struct cgctl_move_pid *v, size_t n, unsigned int flags,
-			struct cgctl_error *e);
-/* Free the from strings of @v[0..@n) (the array is the caller's).  Returns: nothing. */
-void cgctl_move_pids_free(struct cgctl_move_pid *v, size_t n);
 
 /* ===== end: predict: memory and moves ===== */
 
@@ -1459,46 +1438,44 @@ int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, size_t n,
  * (and below it), replayed by the bandwidth engine under the destination's quota and
  * its limited ancestors: once with the tasks there now (before), once with both (after).
  */
-#define CGCTL_MOVE_THROTTLE_LEVELS 32	/* limited groups above the destination, at most */
-
-struct cgctl_move_throttle_side {
-	unsigned int threads;		/* threads that used any CPU while observed */
-	double demand_cpus;		/* their CPU time / the observation's length */
-	struct cgctl_bw_stat st;	/* predicted cpu.stat over run_ns */
-	uint64_t run_ns;		/* simulated wall time */
-};
-
 enum cgctl_move_demand {
 	CGCTL_MOVE_DEMAND_NONE = 0,	/* not observed (unlimited, or no sample asked) */
 	CGCTL_MOVE_DEMAND_RECORD,	/* recorded context switches (cgctl_bw_record) */
 	CGCTL_MOVE_DEMAND_CPUTIME,	/* CPU-time deltas: recording was not possible */
 };
-
-struct cgctl_move_throttle {
-	bool limited;			/* a finite quota at the destination or above */
-	char path[4096];		/* the destination in the cpu hierarchy */
-	struct cgctl_bw_settings bw;	/* the destination's own setting */
-	char limit_path[4096];		/* the group whose quota allows the fewest CPUs */
-	double limit_cpus;		/* that quota / period */
-	unsigned int ncpus, levels;	/* CPUs; limited groups simulated (the destination
-					 * counts always) */
-	struct cgctl_bw_settings lv[CGCTL_MOVE_THROTTLE_LEVELS];	/* top down */
-	int demand;			/* enum cgctl_move_demand */
-	char why_not_recorded[256];	/* CGCTL_MOVE_DEMAND_CPUTIME: the recording's error */
-	uint64_t sample_ns;		/* observed for this long */
-	struct cgctl_move_throttle_side before, after;
-};
-
+/*
+ * struct cgctl_move_throttle: the destination's limits and the predicted throttling,
+ * opaque.  Numbers by name with cgctl_move_throttle_get():
+ *   limited       1: a finite quota at the destination or above
+ *   quota_us, period_us, burst_us   the destination's own setting (quota_us
+ *                 CGCTL_BW_INF: unlimited; a v2 destination without the cpu
+ *                 controller: the setting of the deepest ancestor that has it)
+ *   ncpus         CPUs modelled
+ *   demand        an enum cgctl_move_demand
+ *   sample_ns     how long the tasks were observed
+ *   before.KEY, after.KEY   the prediction with the tasks there now, and with the
+ *                 moving ones too (after cgctl_move_throttle_predict()), KEY one of
+ *                 threads (that used any CPU while observed), nr_periods, nr_throttled
+ *                 (the kernel's 32-bit counts, sign-extended), throttled_ns, usage_ns
+ *                 (predicted cpu.stat over run_ns), run_ns (the simulated time)
+ * CPUs with cgctl_move_throttle_cpus(): limit_cpus (the smallest quota / period of the
+ * limited groups), before.demand_cpus and after.demand_cpus (the threads' CPU time /
+ * the observation's length).  Strings with cgctl_move_throttle_str(): path (the
+ * destination), limit_path (the group whose quota allows the fewest CPUs; "" when
+ * none), why_not_recorded (CGCTL_MOVE_DEMAND_CPUTIME: the recording's error).
+ */
+struct cgctl_move_throttle;
 /*
  * cgctl_move_throttle_limits: the bandwidth settings of @dest and of its limited
- * ancestors in the cpu hierarchy @m into @mt (mt->limited: a finite quota among them),
- * for @ncpus CPUs (0: the online ones).  On v2, a @dest without the cpu controller is
- * throttled by the deepest ancestor that has it: that one's setting is mt->bw (the
- * root's: unlimited).  Returns: 0, -ENOENT (no such cgroup), -errno.
+ * ancestors in the cpu hierarchy @m ("limited": a finite quota among them), for @ncpus
+ * CPUs (0: the online ones).  On v2, a @dest without the cpu controller is throttled
+ * by the deepest ancestor that has it: that one's setting is the destination's (the
+ * root's: unlimited).  Returns: 0 and *@ret (free with cgctl_move_throttle_free()),
+ * -ENOENT (no such cgroup), -EINVAL, -ENOMEM, -errno.
  */
 int cgctl_move_throttle_limits(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 			       const char *dest, unsigned int ncpus,
-			       struct cgctl_move_throttle *mt, struct cgctl_error *e);
+			       struct cgctl_move_throttle **ret, struct cgctl_error *e);
 /*
  * cgctl_move_throttle_predict: after cgctl_move_throttle_limits() found a limit, record
  * for @sample_ns the threads of the @n thread groups @pids and the tasks in @dest and
@@ -1506,15 +1483,24 @@ int cgctl_move_throttle_limits(struct cgctl_ctx *ctx, const struct cgctl_mount *
  * cpu.stat before and after the move for kernel @kver (0: 6.18).  Where recording is
  * refused (-EACCES, -EPERM: perf_event_paranoid, no CAP_PERFMON) the demand comes from
  * the threads' CPU-time deltas over the same window instead: mt->demand and
- * mt->why_not_recorded say so.
+ * "why_not_recorded" say so.
  * Returns: 0, -ENOENT, -ENOMEM, -errno.
  */
 int cgctl_move_throttle_predict(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 				const char *dest, const pid_t *pids, size_t n,
 				uint64_t sample_ns, uint32_t kver,
 				struct cgctl_move_throttle *mt, struct cgctl_error *e);
-
-/* ===== end: predict: record and recommend ===== */
+/* Free @mt (NULL: nothing).  Returns: nothing. */
+void cgctl_move_throttle_free(struct cgctl_move_throttle *mt);
+/* cgctl_move_throttle_get: the number @key of @mt (see struct cgctl_move_throttle).
+ * Returns: 0 and *@ret, -EINVAL (an unknown @key). */
+int cgctl_move_throttle_get(const struct cgctl_move_throttle *mt, const char *key,
+			    uint64_t *ret);
+/* cgctl_move_throttle_cpus: the CPU count @key of @mt.  Returns: 0 and *@ret, -EINVAL. */
+int cgctl_move_throttle_cpus(const struct cgctl_move_throttle *mt, const char *key,
+			     double *ret);
+/* Returns: the string @key of @mt (valid while @mt is), or NULL for an unknown @key. */
+const char *cgctl_move_throttle_str(const struct cgctl_move_throttle *mt, const char *key);
 
 /* ===== validate ===== */
 /* cgctl validate (scenarios, runs, verdicts, the VM harness) is not part of the

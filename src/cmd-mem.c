@@ -118,7 +118,7 @@ static void emit_interval(struct cli *cli, uint32_t kver, const char *path,
 static void emit_move(struct cli *cli, uint32_t kver, const struct cgctl_mount *m,
 		      uint64_t val)
 {
-	struct cgctl_memcg_era era = { .move_bits = 0 };
+	struct cgctl_memcg_era era = { .size = sizeof(era) };
 	bool known = kver && cgctl_memcg_era_get(kver, &era) == 0;
 	bool honoured = m->version == 1 && val != UINT64_MAX && (val & era.move_bits);
 

@@ -47,13 +47,16 @@ struct target {
 	char paths[CLI_MAX_MOUNTS][PATH_MAX];
 	int mem;		/* index of the memory hierarchy, -1 if none */
 	const char *arg;
+	/* the library's mover: the hierarchies in write order (order[0..k)) */
+	struct cgctl_move *mv;
+	size_t order[CLI_MAX_MOUNTS], k;
 };
 
 /* One task's record. */
 struct task {
 	pid_t pid;
 	char *from;
-	struct cgctl_move_expect *e;	/* &no_expect until planned */
+	const struct cgctl_move_expect *e;	/* NULL until planned; the model's */
 	bool moved, observed;
 	int64_t from_delta, to_delta;
 	const char *verdict;
@@ -67,9 +70,19 @@ struct task {
 	bool tree_done;
 };
 
-/* what a task without a plan points to (kept small: 10,000 PIDs, one plan each; the
- * task itself too: tree results live apart) */
-static struct cgctl_move_expect no_expect;
+/* A figure of @t's plan (0 without one, or when the library has none such). */
+static int64_t ev(const struct task *t, const char *key)
+{
+	int64_t v;
+
+	return t->e && cgctl_move_expect_get(t->e, key, &v) == 0 ? v : 0;
+}
+
+/* Was a plan made for @t? */
+static bool planned(const struct task *t)
+{
+	return ev(t, "planned") != 0;
+}
 
 /* ---- hierarchies ---- */
 
@@ -181,15 +194,20 @@ static size_t mem_first(const struct target *tg, size_t *order)
 	return k;
 }
 
-/* The targets of the library's movers, memory first.  Returns: their count. */
-static size_t move_targets(const struct target *tg, struct cgctl_move_target *tv,
-			   size_t *order)
+/* The library's mover into the targets, memory first.  Returns: exit status. */
+static int new_mover(struct cli *cli, struct target *tg)
 {
-	size_t k = mem_first(tg, order);
+	const struct cgctl_mount *ms[CLI_MAX_MOUNTS];
+	const char *paths[CLI_MAX_MOUNTS];
+	int r;
 
-	for (size_t j = 0; j < k; j++)
-		tv[j] = (struct cgctl_move_target){ tg->ms[order[j]], tg->paths[order[j]] };
-	return k;
+	tg->k = mem_first(tg, tg->order);
+	for (size_t j = 0; j < tg->k; j++) {
+		ms[j] = tg->ms[tg->order[j]];
+		paths[j] = tg->paths[tg->order[j]];
+	}
+	r = cgctl_move_new(cli->ctx, ms, paths, tg->k, &tg->mv);
+	return r < 0 ? cli_error(cli, tg->arg, r, NULL) : EXIT_OK;
 }
 
 /* "memory,cpu" of the targets whose @held bit is @set, into @buf. */
@@ -213,12 +231,19 @@ static const char *held_names(const struct target *tg, const size_t *order, size
  * left in some hierarchies but not the others (split) is partial: exit 8.
  */
 static int pid_result(struct cli *cli, const struct task *t, const struct target *tg,
-		      const size_t *order, size_t k, const struct cgctl_move_pid *p)
+		      size_t i)
 {
+	const size_t *order = tg->order;
+	size_t k = tg->k, j;
 	uint32_t all = (uint32_t)((1ull << k) - 1);
 	char in[256], out[256];
-	size_t j;
+	struct {
+		int err, kind;
+		uint32_t held;
+	} pr, *p = &pr;
 
+	if (cgctl_move_pid_get(tg->mv, i, &pr.err, &pr.kind, &pr.held, NULL) < 0)
+		return cli_error(cli, NULL, -EINVAL, NULL);
 	if (!p->err)
 		return EXIT_OK;
 	if (p->kind == CGCTL_TASK_GONE)
@@ -246,10 +271,7 @@ static int pid_result(struct cli *cli, const struct task *t, const struct target
 /* Move (or, @flags CGCTL_MOVE_PIDS_DRY_RUN, check) one task in every target. */
 static int move_one(struct cli *cli, struct task *t, struct target *tg, unsigned int flags)
 {
-	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
-	struct cgctl_move_pid p = { .pid = t->pid };
 	struct cgctl_error e = CGCTL_ERROR_INIT;
-	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	struct sd_attach sa;
 	ssize_t r = 0;
 	int rc;
@@ -267,12 +289,11 @@ static int move_one(struct cli *cli, struct task *t, struct target *tg, unsigned
 			return EXIT_OK;
 		}
 	}
-	r = cgctl_move_pids(cli->ctx, tv, k, &p, 1, flags, &e);
+	r = cgctl_move_pids(tg->mv, &t->pid, 1, flags, &e);
 	if (r < 0)
 		return cli_error(cli, tg->arg, (int)r, "%s", lib_msg(&e, (int)r));
-	rc = pid_result(cli, t, tg, order, k, &p);
+	rc = pid_result(cli, t, tg, 0);
 	t->moved = !rc && !(flags & CGCTL_MOVE_PIDS_DRY_RUN);
-	cgctl_move_pids_free(&p, 1);
 	return rc;
 }
 
@@ -285,10 +306,10 @@ static void warn_headroom(struct cli *cli, const struct task *t, const struct ta
 {
 	char a[32], b[32];
 
-	if (!t->e->have || !t->e->oom_risk)
+	if (!planned(t) || !ev(t, "oom_risk"))
 		return;
-	cgctl_format_size(a, sizeof(a), t->e->resident_pages * CGCTL_PAGE_SIZE);
-	cgctl_format_size(b, sizeof(b), t->e->headroom_pages * CGCTL_PAGE_SIZE);
+	cgctl_format_size(a, sizeof(a), (uint64_t)ev(t, "resident") * CGCTL_PAGE_SIZE);
+	cgctl_format_size(b, sizeof(b), (uint64_t)ev(t, "headroom") * CGCTL_PAGE_SIZE);
 	cli_warn(cli, "%d: resident %s exceeds the %s headroom of %s; its charges stay with "
 		 "%s, but it will reclaim or OOM there once it re-faults", (int)t->pid, a, b,
 		 tg->paths[tg->mem], t->from);
@@ -306,23 +327,20 @@ static int plan_task(struct cli *cli, struct task *t, const struct target *tg,
 				 "%d: no such process (it exited)", (int)t->pid);
 	if (opt_noplan)
 		return EXIT_OK;
-	t->e = calloc(1, sizeof(*t->e));
-	if (!t->e) {
-		t->e = &no_expect;
-		return cli_error(cli, NULL, -ENOMEM, NULL);
-	}
-	r = cgctl_move_expect_tasks(cli->ctx, mm, pids, n, t->from, tg->paths[tg->mem], t->e,
+	r = cgctl_move_expect_tasks(cli->ctx, mm, pids, n, t->from, tg->paths[tg->mem], &t->e,
 				    &err);
-	if (!t->e->have && err.err)
+	if (!planned(t) && err.err)
 		cli_warn(cli, "%d: no plan: %s", (int)t->pid,
 			 err.msg[0] ? err.msg : cli_strerror(-err.err));
 	if (r == -ESRCH)
 		return cli_error(cli, NULL, r, "%d: no such process (it exited)", (int)t->pid);
-	if (t->e->have && t->e->plan.err == -ENOMEM && !opt_force)
+	if (r == -ENOMEM)
+		return cli_error(cli, NULL, -ENOMEM, NULL);
+	if (planned(t) && ev(t, "err") == -ENOMEM && !opt_force)
 		return cli_error(cli, NULL, -ENOMEM, "%d: the kernel would refuse: the "
 				 "destination cannot hold the precharge of %llu pages (ENOMEM); "
 				 "use --force to try anyway", (int)t->pid,
-				 (unsigned long long)t->e->plan.precharge);
+				 (unsigned long long)ev(t, "precharge"));
 	warn_headroom(cli, t, tg);
 	return EXIT_OK;
 }
@@ -350,8 +368,8 @@ static int64_t usage_of(struct cli *cli, const struct cgctl_mount *m, const char
 /* Predicted memory-counter deltas (bytes) of from and to. */
 static void predicted(const struct task *t, int64_t *from_d, int64_t *to_d)
 {
-	*from_d = t->e->from_delta_pages * (int64_t)CGCTL_PAGE_SIZE;
-	*to_d = t->e->to_delta_pages * (int64_t)CGCTL_PAGE_SIZE;
+	*from_d = ev(t, "from_delta") * (int64_t)CGCTL_PAGE_SIZE;
+	*to_d = ev(t, "to_delta") * (int64_t)CGCTL_PAGE_SIZE;
 }
 
 static bool within(int64_t obs, int64_t pred, uint64_t tol)
@@ -367,9 +385,9 @@ static void judge(struct cli *cli, struct task *t, const struct target *tg,
 	uint64_t tol_from, tol_to;
 	int64_t pf, pt;
 
-	if (!t->e->have) {
+	if (!planned(t)) {
 		t->verdict = "n/a";
-		t->why = opt_noplan ? "no plan (--no-plan)" : t->e->why_none;
+		t->why = opt_noplan ? "no plan (--no-plan)" : cgctl_move_expect_note(t->e);
 		return;
 	}
 	if (!t->observed) {
@@ -404,7 +422,7 @@ static int observe_move(struct cli *cli, struct task *t, struct target *tg,
 	int64_t f0 = -1, t0 = -1;
 	int rc;
 
-	if (m && t->e->have) {
+	if (m && planned(t)) {
 		f0 = usage_of(cli, m, t->from);
 		t0 = usage_of(cli, m, tg->paths[tg->mem]);
 	}
@@ -437,40 +455,27 @@ static int do_task(struct cli *cli, struct task *t, struct target *tg,
 
 /* ---- --no-plan: every PID in one call ---- */
 
-/* Move (or check, with --dry-run) all @n tasks at once.  Returns: EXIT_OK with the
- * per-PID results in *@ret (free()), or the printed status of a call that tried none. */
-static int move_batch(struct cli *cli, struct task *tasks, size_t n, struct target *tg,
-		      struct cgctl_move_pid **ret)
+/* Move (or check, with --dry-run) all @n @pids at once.  Returns: EXIT_OK with the
+ * per-PID results in the mover, or the printed status of a call that tried none. */
+static int move_batch(struct cli *cli, const pid_t *pids, size_t n, struct target *tg)
 {
-	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
-	struct cgctl_move_pid *v = calloc(n, sizeof(*v));
 	struct cgctl_error e = CGCTL_ERROR_INIT;
-	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	ssize_t r;
 
-	if (!v)
-		return cli_error(cli, NULL, -ENOMEM, NULL);
-	for (size_t i = 0; i < n; i++)
-		v[i].pid = tasks[i].pid;
-	r = cgctl_move_pids(cli->ctx, tv, k, v, n, CGCTL_MOVE_PIDS_FROM |
+	r = cgctl_move_pids(tg->mv, pids, n, CGCTL_MOVE_PIDS_FROM |
 			    (opt_dry ? CGCTL_MOVE_PIDS_DRY_RUN : 0), &e);
-	if (r < 0) {
-		free(v);
+	if (r < 0)
 		return cli_error(cli, tg->arg, (int)r, "%s", lib_msg(&e, (int)r));
-	}
-	*ret = v;
 	return EXIT_OK;
 }
 
-/* The result of task @t of a batch: its from (taken over), moved or one line. */
-static int batch_task(struct cli *cli, struct task *t, const struct target *tg,
-		      struct cgctl_move_pid *p)
+/* The result of task @t, number @i of the batch: its from (taken over), moved or one
+ * line. */
+static int batch_task(struct cli *cli, struct task *t, const struct target *tg, size_t i)
 {
-	size_t order[CLI_MAX_MOUNTS], k = mem_first(tg, order);
-	int rc = pid_result(cli, t, tg, order, k, p);
+	int rc = pid_result(cli, t, tg, i);
 
-	t->from = p->from;
-	p->from = NULL;
+	cgctl_move_pid_get(tg->mv, i, NULL, NULL, NULL, &t->from);
 	t->moved = !rc && !opt_dry;
 	return rc;
 }
@@ -491,18 +496,17 @@ static int tree_members(struct cli *cli, struct task *t)
 
 static int move_tree(struct cli *cli, struct task *t, struct target *tg)
 {
-	struct cgctl_move_target tv[CLI_MAX_MOUNTS];
 	struct cgctl_move_tree_opts o = { .size = sizeof(o),
 					  .flags = opt_freeze ? CGCTL_MOVE_TREE_FREEZE : 0 };
 	struct cgctl_error e = CGCTL_ERROR_INIT;
-	size_t order[CLI_MAX_MOUNTS], k = move_targets(tg, tv, order);
 	static bool warned;
 	ssize_t r;
 
 	t->tr = calloc(1, sizeof(*t->tr));
 	if (!t->tr)
 		return cli_error(cli, NULL, -ENOMEM, NULL);
-	r = cgctl_move_tree(cli->ctx, &t->pid, 1, tv, k, &o, t->tr, &e);
+	t->tr->size = sizeof(*t->tr);
+	r = cgctl_move_tree(tg->mv, &t->pid, 1, &o, t->tr, &e);
 	/* nothing of the tree moved, every write refused (a user who may move none of
 	 * it): that error, one line, not a partial move with its stragglers (issue 33) */
 	if (r < 0 && r != -EAGAIN && !t->tr->moved && !t->tr->already &&
@@ -586,7 +590,7 @@ static void emit_tree(struct cli *cli, const struct task *t)
  * sampled and the object says limited: false).
  */
 static int throttle_before(struct cli *cli, const struct target *tg, const pid_t *pids,
-			   size_t n, struct cgctl_move_throttle *mt, bool *have)
+			   size_t n, struct cgctl_move_throttle **mt, bool *have)
 {
 	uint64_t sample_ns = 1000 * 1000000ULL;
 	const struct cgctl_mount *m = NULL;
@@ -609,7 +613,7 @@ static int throttle_before(struct cli *cli, const struct target *tg, const pid_t
 	if (rc)
 		return rc;
 	*have = true;
-	if (!mt->limited || !sample_ns)
+	if (!move_throttle_limited(*mt) || !sample_ns)
 		return EXIT_OK;	/* no quota: nothing to sample, no wait */
 	if (opt_tree) {	/* the trees as they are now */
 		for (size_t i = 0; i < n; i++) {
@@ -631,7 +635,7 @@ static int throttle_before(struct cli *cli, const struct target *tg, const pid_t
 		}
 	}
 	rc = move_throttle_sample(cli, m, path, opt_tree ? all : pids, opt_tree ? n_all : n,
-				  sample_ns, mt);
+				  sample_ns, *mt);
 	free(all);
 	*have = rc == EXIT_OK;
 	return rc;
@@ -641,18 +645,17 @@ static int throttle_before(struct cli *cli, const struct target *tg, const pid_t
 
 static void emit_expected(struct cli *cli, const struct task *t)
 {
-	const struct cgctl_move_plan *p = &t->e->plan;
-	const struct cgctl_move_counts *q = &p->qualify;
-	bool mv = p->moves;
-	uint64_t anon = q->anon_excl + q->anon_shared2 + q->anon_shared_more + q->thp;
+	bool mv = ev(t, "moves");
+	uint64_t swap = (uint64_t)ev(t, "moved_swap");
 
 	out_obj_begin(cli->out, "expected");
-	out_bytes(cli->out, "anon_bytes", mv ? anon * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "file_bytes", mv ? q->file * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "shmem_bytes", mv ? q->shmem * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "swap_bytes", mv ? p->moved_swap * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "total_bytes", mv ? (p->moved + p->moved_swap) * CGCTL_PAGE_SIZE : 0);
-	out_bytes(cli->out, "stays_bytes", p->stays * CGCTL_PAGE_SIZE);
+	out_bytes(cli->out, "anon_bytes", mv ? (uint64_t)ev(t, "anon") * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "file_bytes", mv ? (uint64_t)ev(t, "file") * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "shmem_bytes", mv ? (uint64_t)ev(t, "shmem") * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "swap_bytes", mv ? swap * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "total_bytes",
+		  mv ? ((uint64_t)ev(t, "moved") + swap) * CGCTL_PAGE_SIZE : 0);
+	out_bytes(cli->out, "stays_bytes", (uint64_t)ev(t, "stays") * CGCTL_PAGE_SIZE);
 	out_obj_end(cli->out);
 }
 
@@ -678,11 +681,11 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 		out_str(cli->out, "attached", t->how);
 	if (opt_tree)
 		emit_tree(cli, t);
-	if (t->e->have)
-		out_bool(cli->out, "kernel_moves_charge", t->e->plan.moves);
+	if (planned(t))
+		out_bool(cli->out, "kernel_moves_charge", ev(t, "moves"));
 	else
 		out_null(cli->out, "kernel_moves_charge");
-	if (t->e->have)
+	if (planned(t))
 		emit_expected(cli, t);
 	else
 		out_null(cli->out, "expected");
@@ -695,8 +698,8 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 		out_null(cli->out, "observed");
 	}
 	out_str(cli->out, "verdict", t->verdict);
-	if (t->why || (t->e->have && !t->e->plan.moves))
-		out_str(cli->out, "note", t->why ? t->why : t->e->plan.reason);
+	if (t->why || (planned(t) && !ev(t, "moves")))
+		out_str(cli->out, "note", t->why ? t->why : cgctl_move_expect_note(t->e));
 	else if (t->elsewhere)
 		out_str(cli->out, "note", "processes of the tree in other memory cgroups: their "
 			"charges are not in the plan");
@@ -706,12 +709,12 @@ static void emit_task(struct cli *cli, const struct task *t, const struct target
 /* Add @t to the totals of @s. */
 static void sum_task(struct move_summary *s, const struct task *t)
 {
-	const struct cgctl_move_plan *p = &t->e->plan;
-
 	s->tasks++;
-	if (t->e->have) {
+	if (planned(t)) {
 		s->expected_n++;
-		s->expected_bytes += p->moves ? (p->moved + p->moved_swap) * CGCTL_PAGE_SIZE : 0;
+		s->expected_bytes += ev(t, "moves") ? (uint64_t)(ev(t, "moved") +
+								ev(t, "moved_swap")) *
+							CGCTL_PAGE_SIZE : 0;
 	}
 	if (t->observed) {
 		s->observed_n++;
@@ -759,11 +762,11 @@ static int run(struct cli *cli, int argc, const char **argv)
 {
 	/* not zeroed: paths[] alone is 64 KiB of stack, and only the first n are read */
 	struct target tg;
-	struct cgctl_mem_model mm = { 0 };
-	struct cgctl_move_throttle mt;
+	struct cgctl_mem_model *mm = NULL;
+	struct cgctl_move_throttle *mt = NULL;
 	bool have_mt = false;
 	struct task *tasks = NULL;
-	struct cgctl_move_pid *batch = NULL;
+	bool batch = false;
 	pid_t *pids = NULL;
 	size_t n = 0, failed = 0;
 	int rc, first_rc = EXIT_OK;
@@ -786,6 +789,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 	}
 	tg.n = 0;
 	tg.mem = -1;
+	tg.mv = NULL;
 	tg.arg = argv[argc - 1];
 	rc = resolve_targets(cli, &tg);
 	if (!rc && !n) {
@@ -799,7 +803,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 		return EXIT_OK;
 	}
 	if (!rc && tg.mem >= 0 && !opt_noplan) {
-		int r = cgctl_mem_model_init(cli->ctx, tg.ms[tg.mem], mem_kver(cli),
+		int r = cgctl_mem_model_new(cli->ctx, tg.ms[tg.mem], mem_kver(cli),
 					     mem_ncpu(cli), &mm);
 
 		if (r < 0)
@@ -807,6 +811,8 @@ static int run(struct cli *cli, int argc, const char **argv)
 				       cli_strerror(r));
 		model = r == 0;
 	}
+	if (!rc)
+		rc = new_mover(cli, &tg);
 	tasks = rc ? NULL : calloc(n, sizeof(*tasks));
 	if (!rc && !tasks)
 		rc = cli_error(cli, NULL, -ENOMEM, NULL);
@@ -814,27 +820,26 @@ static int run(struct cli *cli, int argc, const char **argv)
 		rc = throttle_before(cli, &tg, pids, n, &mt, &have_mt);
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		tasks[i].pid = pids[i];
-		tasks[i].e = &no_expect;
-	}
 	summary = move_summary_wanted(cli, n);
 	if (summary)
 		move_summary_begin(cli, &sum, tg.ms[shown_mount(&tg)],
 				   tg.paths[shown_mount(&tg)]);
 	if (opt_noplan && !opt_tree) {
-		rc = move_batch(cli, tasks, n, &tg, &batch);
+		rc = move_batch(cli, pids, n, &tg);
 		if (rc)
 			goto out;
+		batch = true;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct task *t = &tasks[i];
 		int r;
 
 		if (batch)
-			r = batch_task(cli, t, &tg, &batch[i]);
+			r = batch_task(cli, t, &tg, i);
 		else
-			r = opt_tree ? do_tree(cli, t, &tg, &mm) : do_task(cli, t, &tg, &mm);
+			r = opt_tree ? do_tree(cli, t, &tg, mm) : do_task(cli, t, &tg, mm);
 		if (r) {
 			failed++;
 			first_rc = first_rc ? first_rc : r;
@@ -843,7 +848,7 @@ static int run(struct cli *cli, int argc, const char **argv)
 			partial = true;	/* part of the tree moved: report it */
 		}
 		if (tg.mem >= 0)
-			judge(cli, t, &tg, &mm);
+			judge(cli, t, &tg, mm);
 		else
 			t->verdict = "n/a", t->why = "no memory hierarchy";
 		differs |= !strcmp(t->verdict, "differs");
@@ -853,24 +858,21 @@ static int run(struct cli *cli, int argc, const char **argv)
 			emit_moves(cli, tasks, n, &tg, summary ? &sum : NULL, failed);
 		/* --tsv=throttle: this object alone, a one-row table of fixed columns */
 		if (!cli_tsv_skip(cli, "throttle"))
-			move_throttle_emit(cli, have_mt ? &mt : NULL);
+			move_throttle_emit(cli, have_mt ? mt : NULL);
 	}
 	rc = partial ? EXIT_PARTIAL : finish(n, failed, first_rc, differs);
 out:
-	if (batch)
-		cgctl_move_pids_free(batch, n);
-	free(batch);
+	cgctl_move_free(tg.mv);
+	cgctl_move_throttle_free(mt);
 	for (size_t i = 0; tasks && i < n; i++) {
 		free(tasks[i].from);
 		free(tasks[i].members);
 		free(tasks[i].tr);
-		if (tasks[i].e != &no_expect)
-			free(tasks[i].e);
 	}
 	free(tasks);
 	free(pids);
 	if (model)
-		cgctl_mem_model_free(&mm);
+		cgctl_mem_model_free(mm);
 	return rc;
 }
 

@@ -12,7 +12,7 @@
 #include "move-throttle.h"
 
 int move_throttle_limits(struct cli *cli, const struct cgctl_mount *m, const char *dest,
-			 struct cgctl_move_throttle *mt)
+			 struct cgctl_move_throttle **mt)
 {
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 	int r = cgctl_move_throttle_limits(cli->ctx, m, dest, cli_ncpu(cli), mt, &e);
@@ -20,6 +20,37 @@ int move_throttle_limits(struct cli *cli, const struct cgctl_mount *m, const cha
 	if (r < 0)
 		return cli_error(cli, NULL, r, "%s", e.msg);
 	return EXIT_OK;
+}
+
+/* The number @key of @mt (0 for a key the library does not know). */
+static uint64_t mt_u64(const struct cgctl_move_throttle *mt, const char *key)
+{
+	uint64_t v;
+
+	return cgctl_move_throttle_get(mt, key, &v) == 0 ? v : 0;
+}
+
+/* The CPU count @key of @mt (0 for a key the library does not know). */
+static double mt_cpus(const struct cgctl_move_throttle *mt, const char *key)
+{
+	double v;
+
+	return cgctl_move_throttle_cpus(mt, key, &v) == 0 ? v : 0;
+}
+
+/* "before.KEY" or "after.KEY" of @mt. */
+static uint64_t side_u64(const struct cgctl_move_throttle *mt, const char *side,
+			 const char *key)
+{
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s.%s", side, key);
+	return mt_u64(mt, k);
+}
+
+bool move_throttle_limited(const struct cgctl_move_throttle *mt)
+{
+	return mt_u64(mt, "limited") != 0;
 }
 
 int move_throttle_sample(struct cli *cli, const struct cgctl_mount *m, const char *dest,
@@ -36,9 +67,10 @@ int move_throttle_sample(struct cli *cli, const struct cgctl_mount *m, const cha
 	cli_progress_clear();	/* before the table: no header on the progress line */
 	if (r < 0)
 		return cli_error(cli, NULL, r, "%s", e.msg);
-	if (mt->demand == CGCTL_MOVE_DEMAND_CPUTIME)
+	if (mt_u64(mt, "demand") == CGCTL_MOVE_DEMAND_CPUTIME)
 		cli_warn(cli, "cannot record (%s): the throttling is predicted from CPU-time "
-			 "deltas, which do not say when the threads ran", mt->why_not_recorded);
+			 "deltas, which do not say when the threads ran",
+			 cgctl_move_throttle_str(mt, "why_not_recorded"));
 	return EXIT_OK;
 }
 
@@ -92,39 +124,42 @@ static void opt_usec(struct out *o, const char *key, bool have, uint64_t ns)
 		out_null(o, key);
 }
 
-/* "before" or "after"; @s NULL: nothing sampled (null, or in TSV every key null) */
+/* "before" or "after"; !@h: nothing sampled (null, or in TSV every key null) */
 static void emit_side(struct cli *cli, const char *key,
-		      const struct cgctl_move_throttle *mt,
-		      const struct cgctl_move_throttle_side *s)
+		      const struct cgctl_move_throttle *mt, bool h)
 {
 	struct out *o = cli->out;
-	uint64_t period = mt ? mt->bw.period_us * 1000ULL : 0;
-	double periods = s && period ? (double)s->run_ns / (double)period : 0;
-	bool h = s != NULL;
-	int64_t np = h ? s->st.nr_periods : 0;
+	uint64_t period = mt ? mt_u64(mt, "period_us") * 1000ULL : 0;
+	double periods = h && period ? (double)side_u64(mt, key, "run_ns") / (double)period : 0;
+	int64_t np = h ? (int32_t)side_u64(mt, key, "nr_periods") : 0;
+	int64_t nt = h ? (int32_t)side_u64(mt, key, "nr_throttled") : 0;
+	char k[64];
 
-	if (!s && !tsv(cli)) {
+	if (!h && !tsv(cli)) {
 		out_null(o, key);
 		return;
 	}
+	snprintf(k, sizeof(k), "%s.demand_cpus", key);
 	out_obj_begin(o, key);
-	opt_u64(o, "threads", h, h ? s->threads : 0);
-	opt_cpus(o, "demand_cpus", h, h ? s->demand_cpus : 0);
+	opt_u64(o, "threads", h, h ? side_u64(mt, key, "threads") : 0);
+	opt_cpus(o, "demand_cpus", h, h ? mt_cpus(mt, k) : 0);
 	opt_i64(o, "nr_periods", h, np);
-	opt_i64(o, "nr_throttled", h, h ? s->st.nr_throttled : 0);
-	opt_double(o, "throttled_periods_ratio", h,
-		   np > 0 ? (double)s->st.nr_throttled / np : 0, 3);
+	opt_i64(o, "nr_throttled", h, nt);
+	opt_double(o, "throttled_periods_ratio", h, np > 0 ? (double)nt / np : 0, 3);
 	opt_usec(o, "throttled_per_period_usec", h,
-		 np > 0 ? s->st.throttled_ns / (uint64_t)np : 0);
+		 np > 0 ? side_u64(mt, key, "throttled_ns") / (uint64_t)np : 0);
 	opt_usec(o, "usage_per_period_usec", h,
-		 periods > 0 ? (uint64_t)((double)s->st.usage_ns / periods) : 0);
+		 periods > 0 ? (uint64_t)((double)side_u64(mt, key, "usage_ns") / periods) : 0);
 	out_obj_end(o);
 }
 
 void move_throttle_emit(struct cli *cli, const struct cgctl_move_throttle *mt)
 {
 	struct out *o = cli->out;
-	bool h = mt != NULL, sampled = h && mt->limited && mt->sample_ns;
+	bool h = mt != NULL, limited = h && move_throttle_limited(mt);
+	bool sampled = limited && mt_u64(mt, "sample_ns");
+	uint64_t quota = h ? mt_u64(mt, "quota_us") : CGCTL_BW_INF;
+	uint64_t demand = h ? mt_u64(mt, "demand") : 0;
 
 	if (!mt && !tsv(cli)) {
 		if (out_format(o) == OUT_JSON)
@@ -132,27 +167,27 @@ void move_throttle_emit(struct cli *cli, const struct cgctl_move_throttle *mt)
 		return;
 	}
 	out_obj_begin(o, "throttling");
-	out_str(o, "cgroup", h ? mt->path : NULL);
-	opt_usec(o, "quota_usec", h, !h || mt->bw.quota_us == CGCTL_BW_INF ? UINT64_MAX :
-		 mt->bw.quota_us * 1000);
-	opt_usec(o, "period_usec", h, h ? mt->bw.period_us * 1000 : 0);
-	opt_usec(o, "burst_usec", h, h ? mt->bw.burst_us * 1000 : 0);
+	out_str(o, "cgroup", h ? cgctl_move_throttle_str(mt, "path") : NULL);
+	opt_usec(o, "quota_usec", h, quota == CGCTL_BW_INF ? UINT64_MAX : quota * 1000);
+	opt_usec(o, "period_usec", h, h ? mt_u64(mt, "period_us") * 1000 : 0);
+	opt_usec(o, "burst_usec", h, h ? mt_u64(mt, "burst_us") * 1000 : 0);
 	if (h)
-		out_bool(o, "limited", mt->limited);
+		out_bool(o, "limited", limited);
 	else
 		out_null(o, "limited");
-	out_str(o, "limited_by", h && mt->limited ? mt->limit_path : NULL);
-	opt_cpus(o, "limit_cpus", h && mt->limited, h ? mt->limit_cpus : 0);
-	opt_u64(o, "online_cpus", h, h ? mt->ncpus : 0);
+	out_str(o, "limited_by", limited ? cgctl_move_throttle_str(mt, "limit_path") : NULL);
+	opt_cpus(o, "limit_cpus", limited, limited ? mt_cpus(mt, "limit_cpus") : 0);
+	opt_u64(o, "online_cpus", h, h ? mt_u64(mt, "ncpus") : 0);
 	/* what only a sample has: null (JSON, TSV) or left out (the human lines) */
 	if (sampled || out_format(o) != OUT_HUMAN) {
-		opt_usec(o, "sample_usec", sampled, sampled ? mt->sample_ns : 0);
+		opt_usec(o, "sample_usec", sampled, sampled ? mt_u64(mt, "sample_ns") : 0);
 		out_str(o, "demand_from", !sampled ? NULL :
-			mt->demand == CGCTL_MOVE_DEMAND_RECORD ? "recording" : "cpu-time");
+			demand == CGCTL_MOVE_DEMAND_RECORD ? "recording" : "cpu-time");
 		out_str(o, "not_recorded_because", sampled &&
-			mt->demand == CGCTL_MOVE_DEMAND_CPUTIME ? mt->why_not_recorded : NULL);
+			demand == CGCTL_MOVE_DEMAND_CPUTIME ?
+			cgctl_move_throttle_str(mt, "why_not_recorded") : NULL);
 	}
-	emit_side(cli, "before", mt, sampled ? &mt->before : NULL);
-	emit_side(cli, "after", mt, sampled ? &mt->after : NULL);
+	emit_side(cli, "before", mt, sampled);
+	emit_side(cli, "after", mt, sampled);
 	out_obj_end(o);
 }

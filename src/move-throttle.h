@@ -6,10 +6,12 @@
 #include "cgctl.h"
 
 /* move_throttle_limits: the bandwidth settings of @dest and of its limited ancestors in
- * the cpu hierarchy @m (mt->limited: a finite quota among them).  Returns: exit status
+ * the cpu hierarchy @m into *@mt (cgctl_move_throttle_free()).  Returns: exit status
  * (an error line printed). */
 int move_throttle_limits(struct cli *cli, const struct cgctl_mount *m, const char *dest,
-			 struct cgctl_move_throttle *mt);
+			 struct cgctl_move_throttle **mt);
+/* Returns: true when a finite quota limits @mt's destination. */
+bool move_throttle_limited(const struct cgctl_move_throttle *mt);
 /*
  * move_throttle_sample: after move_throttle_limits() found a limit, record for
  * @sample_ns the threads of @pids (thread groups) and the tasks already in @dest (and

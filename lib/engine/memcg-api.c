@@ -5,12 +5,28 @@
  * would be a second, static copy in cgctl (nm -D lists it), and cgctl's calls would bind
  * to it rather than to the library.  So the exports live here, in libcgctl.so only.
  */
+#include <string.h>
+
 #include "internal.h"
 #include "engine/memcg-internal.h"
 
 CGCTL_EXPORT int cgctl_memcg_era_get(uint32_t kver, struct cgctl_memcg_era *ret)
 {
-	return mg_era_get(kver, ret);
+	struct cgctl_memcg_era e;
+	size_t size;
+	int r;
+
+	/* the first release with @size had every member there is now: none may be left
+	 * out; a later, larger structure gets what this one knows */
+	if (!ret || ret->size < sizeof(e))
+		return -EINVAL;
+	size = ret->size;
+	r = mg_era_get(kver, &e);
+	if (r < 0)
+		return r;
+	e.size = size;
+	memcpy(ret, &e, sizeof(e));
+	return 0;
 }
 
 CGCTL_EXPORT uint64_t cgctl_memcg_stock_max_pages(uint32_t kver, unsigned int ncpu,

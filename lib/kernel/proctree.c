@@ -647,10 +647,10 @@ static void mover_free(struct mover *mv)
 	free(mv->tpaths);
 }
 
-CGCTL_EXPORT ssize_t cgctl_move_tree(struct cgctl_ctx *ctx, const pid_t *roots,
-				     size_t n_roots, const struct cgctl_move_target *targets,
-				     size_t n_targets, const struct cgctl_move_tree_opts *opts,
-				     struct cgctl_move_tree_result *res, struct cgctl_error *e)
+ssize_t cgctl_move_tree_v(struct cgctl_ctx *ctx, const pid_t *roots, size_t n_roots,
+			  const struct cgctl_move_target *targets, size_t n_targets,
+			  const struct cgctl_move_tree_opts *opts,
+			  struct cgctl_move_tree_result *res, struct cgctl_error *e)
 {
 	struct cgctl_move_tree_result dummy;
 	struct mover mv = { .ctx = ctx, .targets = targets, .n_targets = n_targets,

@@ -215,9 +215,8 @@ int cgctl_mem_model_node(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
 	return pid < 0 ? pid : add_node(ctx, mm, pid, path);
 }
 
-CGCTL_EXPORT int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
-				      uint32_t kver, unsigned int ncpu,
-				      struct cgctl_mem_model *mm)
+int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_mount *m, uint32_t kver,
+			 unsigned int ncpu, struct cgctl_mem_model *mm)
 {
 	unsigned int flags = 0;
 	uint64_t v;
@@ -241,17 +240,48 @@ CGCTL_EXPORT int cgctl_mem_model_init(struct cgctl_ctx *ctx, const struct cgctl_
 		return r;
 	r = cgctl_mem_model_node(ctx, mm, "/");
 	if (r < 0)
-		cgctl_mem_model_free(mm);
+		cgctl_mem_model_fini(mm);
 	return r < 0 ? r : 0;
 }
 
-CGCTL_EXPORT void cgctl_mem_model_free(struct cgctl_mem_model *mm)
+void cgctl_mem_model_fini(struct cgctl_mem_model *mm)
 {
 	if (!mm)
 		return;
 	for (size_t i = 0; i < mm->n; i++)
 		free(mm->paths[i]);
 	free(mm->paths);
+	for (size_t i = 0; i < mm->n_expects; i++)
+		free(mm->expects[i]);
+	free(mm->expects);
 	cgctl_memcg_tree_free(mm->tree);
 	memset(mm, 0, sizeof(*mm));
+}
+
+CGCTL_EXPORT int cgctl_mem_model_new(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				     uint32_t kver, unsigned int ncpu,
+				     struct cgctl_mem_model **ret)
+{
+	struct cgctl_mem_model *mm;
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	*ret = NULL;
+	mm = malloc(sizeof(*mm));
+	if (!mm)
+		return -ENOMEM;
+	r = cgctl_mem_model_init(ctx, m, kver, ncpu, mm);
+	if (r < 0) {
+		free(mm);
+		return r;
+	}
+	*ret = mm;
+	return 0;
+}
+
+CGCTL_EXPORT void cgctl_mem_model_free(struct cgctl_mem_model *mm)
+{
+	cgctl_mem_model_fini(mm);
+	free(mm);
 }

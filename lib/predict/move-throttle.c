@@ -93,10 +93,9 @@ static int read_levels(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 	return 0;
 }
 
-CGCTL_EXPORT int cgctl_move_throttle_limits(struct cgctl_ctx *ctx,
-					    const struct cgctl_mount *m, const char *dest,
-					    unsigned int ncpus, struct cgctl_move_throttle *mt,
-					    struct cgctl_error *e)
+int cgctl_move_throttle_limits_into(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
+				    const char *dest, unsigned int ncpus,
+				    struct cgctl_move_throttle *mt, struct cgctl_error *e)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	int r;

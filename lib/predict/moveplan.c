@@ -5,6 +5,7 @@
  * destination's headroom and the OOM risk.  `cgctl move`, its --dry-run and validate's
  * move driver all come through here.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -83,10 +84,9 @@ static int expect_tasks_inventory(struct cgctl_ctx *ctx, struct cgctl_mem_model 
 	return cgctl_move_expect_input(mm->tree, f, t, &in, resident, e);
 }
 
-CGCTL_EXPORT int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
-					 const pid_t *pids, size_t n, const char *from,
-					 const char *to, struct cgctl_move_expect *e,
-					 struct cgctl_error *err)
+int cgctl_move_expect_tasks_into(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
+				 const pid_t *pids, size_t n, const char *from, const char *to,
+				 struct cgctl_move_expect *e, struct cgctl_error *err)
 {
 	struct cgctl_inventory *inv = NULL;
 	int f, t, r;
@@ -118,11 +118,113 @@ CGCTL_EXPORT int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem
 	return r == -EINVAL ? 0 : r;
 }
 
+/* Keep @e in @mm (freed with it).  Returns: 0, -ENOMEM. */
+static int model_keep(struct cgctl_mem_model *mm, struct cgctl_move_expect *e)
+{
+	struct cgctl_move_expect **v;
+
+	v = realloc(mm->expects, (mm->n_expects + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	v[mm->n_expects++] = e;
+	mm->expects = v;
+	return 0;
+}
+
+CGCTL_EXPORT int cgctl_move_expect_tasks(struct cgctl_ctx *ctx, struct cgctl_mem_model *mm,
+					 const pid_t *pids, size_t n, const char *from,
+					 const char *to, const struct cgctl_move_expect **ret,
+					 struct cgctl_error *err)
+{
+	struct cgctl_move_expect *e;
+	int r;
+
+	if (!ret || !mm)
+		return -EINVAL;
+	*ret = NULL;
+	e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	r = cgctl_move_expect_tasks_into(ctx, mm, pids, n, from, to, e, err);
+	if (r == 0)
+		r = model_keep(mm, e);
+	if (r < 0) {
+		free(e);
+		return r;
+	}
+	*ret = e;
+	return 0;
+}
+
+/* The figures of a plan by name (struct cgctl_move_expect in lib/libcgctl.h). */
+static bool expect_plan_get(const struct cgctl_move_expect *e, const char *key,
+			    int64_t *ret)
+{
+	const struct cgctl_move_plan *p = &e->plan;
+	const struct cgctl_move_counts *q = &p->qualify;
+	const struct {
+		const char *key;
+		int64_t v;
+	} t[] = {
+		{ "moves", p->moves },
+		{ "err", p->err },
+		{ "precharge", (int64_t)p->precharge },
+		{ "anon", (int64_t)(q->anon_excl + q->anon_shared2 + q->anon_shared_more +
+				    q->thp) },
+		{ "file", (int64_t)q->file },
+		{ "shmem", (int64_t)q->shmem },
+		{ "moved", (int64_t)p->moved },
+		{ "moved_swap", (int64_t)p->moved_swap },
+		{ "stays", (int64_t)p->stays },
+		{ "resident", (int64_t)e->resident_pages },
+		{ "headroom", (int64_t)e->headroom_pages },
+		{ "oom_risk", e->oom_risk },
+		{ "from_delta", e->from_delta_pages },
+		{ "to_delta", e->to_delta_pages },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		if (!strcmp(t[i].key, key)) {
+			*ret = t[i].v;
+			return true;
+		}
+	}
+	return false;
+}
+
+CGCTL_EXPORT int cgctl_move_expect_get(const struct cgctl_move_expect *e, const char *key,
+				       int64_t *ret)
+{
+	int64_t v;
+
+	if (!e || !key || !ret)
+		return -EINVAL;
+	if (!strcmp(key, "planned")) {
+		*ret = e->have;
+		return 0;
+	}
+	if (!expect_plan_get(e, key, &v))
+		return -EINVAL;
+	if (!e->have)
+		return -ENODATA;
+	*ret = v;
+	return 0;
+}
+
+CGCTL_EXPORT const char *cgctl_move_expect_note(const struct cgctl_move_expect *e)
+{
+	if (!e)
+		return NULL;
+	if (!e->have)
+		return e->why_none;
+	return e->plan.moves ? NULL : e->plan.reason;
+}
+
 CGCTL_EXPORT uint64_t cgctl_move_tolerance_bytes(struct cgctl_ctx *ctx,
 						 const struct cgctl_mem_model *mm,
 						 const char *path)
 {
-	struct cgctl_memcg_era era;
+	struct cgctl_memcg_era era = { .size = sizeof(era) };
 	unsigned int n;
 
 	if (!ctx || !mm || !mm->m || !path)
@@ -137,7 +239,7 @@ CGCTL_EXPORT uint64_t cgctl_move_tolerance_bytes(struct cgctl_ctx *ctx,
 
 bool cgctl_memcg_moves_charges(uint32_t kver)
 {
-	struct cgctl_memcg_era era;
+	struct cgctl_memcg_era era = { .size = sizeof(era) };
 
 	return kver && cgctl_memcg_era_get(kver, &era) == 0 && era.move_bits != 0;
 }

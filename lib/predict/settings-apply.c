@@ -203,7 +203,7 @@ static int plan_modes(struct mem_plan *mp, unsigned int which)
 /* The kernel era's rule for move_charge_at_immigrate (cgctl_memcg_era_get()). */
 static int mem_check_era(uint32_t kver, unsigned int move, struct cgctl_error *e)
 {
-	struct cgctl_memcg_era era;
+	struct cgctl_memcg_era era = { .size = sizeof(era) };
 
 	if (!kver || cgctl_memcg_era_get(kver, &era) < 0)
 		return 0;

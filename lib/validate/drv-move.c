@@ -24,7 +24,7 @@
 /* The era table's answer: no move charge on this kernel (6.13+), or before it existed */
 static const char *no_move(const struct vrun *run)
 {
-	struct cgctl_memcg_era era;
+	struct cgctl_memcg_era era = { .size = sizeof(era) };
 
 	if (cgctl_memcg_era_get(run->kver, &era) < 0)
 		return "kernel before 2.6.32";

@@ -165,7 +165,7 @@ static int cmd_move(int argc, char **argv)
 		o.flags = CGCTL_MOVE_TREE_FREEZE;
 	else if (strcmp(argv[0], "tree"))
 		return 2;
-	r = cgctl_move_tree(ctx, roots, nr, t, nt, &o, &res, &e);
+	r = cgctl_move_tree_v(ctx, roots, nr, t, nt, &o, &res, &e);
 	printf("ret=%zd moved=%zu already=%zu vanished=%zu failed=%zu passes=%zu forks=%zu "
 	       "connector=%d overrun=%d elapsed_us=%" PRIu64 "\n", r, res.moved, res.already,
 	       res.vanished, res.failed, res.passes, res.fork_events, res.used_connector,

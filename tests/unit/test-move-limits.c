@@ -73,14 +73,14 @@ START_TEST(no_cpu_anywhere_above)
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	tree();
-	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/system.slice/plain.service", 2,
+	ck_assert_int_eq(cgctl_move_throttle_limits_into(ctx, m, "/system.slice/plain.service", 2,
 						    &mt, &e), 0);
 	ck_assert(!mt.limited);
 	ck_assert_uint_eq(mt.levels, 1);
 	ck_assert_uint_eq(mt.bw.quota_us, CGCTL_BW_INF);
 	ck_assert_uint_eq(mt.bw.period_us, 100000);
 	ck_assert_str_eq(mt.path, "/system.slice/plain.service");
-	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/system.slice", 2, &mt, &e), 0);
+	ck_assert_int_eq(cgctl_move_throttle_limits_into(ctx, m, "/system.slice", 2, &mt, &e), 0);
 	ck_assert(!mt.limited);
 	done();
 }
@@ -92,7 +92,7 @@ START_TEST(limited_ancestor_still_throttles)
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	tree();
-	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/limited/nocpu/x", 2, &mt, &e),
+	ck_assert_int_eq(cgctl_move_throttle_limits_into(ctx, m, "/limited/nocpu/x", 2, &mt, &e),
 			 0);
 	ck_assert(mt.limited);
 	ck_assert_str_eq(mt.limit_path, "/limited");
@@ -109,11 +109,59 @@ START_TEST(unlimited_parent_period_kept)
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	tree();
-	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/open/nocpu", 2, &mt, &e), 0);
+	ck_assert_int_eq(cgctl_move_throttle_limits_into(ctx, m, "/open/nocpu", 2, &mt, &e), 0);
 	ck_assert(!mt.limited);
 	ck_assert_uint_eq(mt.levels, 1);
 	ck_assert_uint_eq(mt.bw.quota_us, CGCTL_BW_INF);
 	ck_assert_uint_eq(mt.bw.period_us, 50000);
+	done();
+}
+END_TEST
+
+/* The object and its getters: what `cgctl move` prints of the limits. */
+START_TEST(getters)
+{
+	struct cgctl_move_throttle *mt = NULL;
+	struct cgctl_error e = CGCTL_ERROR_INIT;
+	uint64_t v;
+	double d;
+
+	tree();
+	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/limited/nocpu/x", 2, &mt, &e),
+			 0);
+	ck_assert_ptr_nonnull(mt);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "limited", &v), 0);
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "quota_us", &v), 0);
+	ck_assert_uint_eq(v, 50000);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "period_us", &v), 0);
+	ck_assert_uint_eq(v, 100000);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "burst_us", &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "ncpus", &v), 0);
+	ck_assert_uint_eq(v, 2);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "demand", &v), 0);
+	ck_assert_uint_eq(v, CGCTL_MOVE_DEMAND_NONE);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "sample_ns", &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "before.threads", &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "after.nr_periods", &v), 0);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "after.nope", &v), -EINVAL);
+	ck_assert_int_eq(cgctl_move_throttle_get(mt, "nope", &v), -EINVAL);
+	ck_assert_int_eq(cgctl_move_throttle_cpus(mt, "limit_cpus", &d), 0);
+	ck_assert(d == 0.5);
+	ck_assert_int_eq(cgctl_move_throttle_cpus(mt, "before.demand_cpus", &d), 0);
+	ck_assert(d == 0);
+	ck_assert_int_eq(cgctl_move_throttle_cpus(mt, "ncpus", &d), -EINVAL);
+	ck_assert_str_eq(cgctl_move_throttle_str(mt, "path"), "/limited/nocpu/x");
+	ck_assert_str_eq(cgctl_move_throttle_str(mt, "limit_path"), "/limited");
+	ck_assert_str_eq(cgctl_move_throttle_str(mt, "why_not_recorded"), "");
+	ck_assert_ptr_null(cgctl_move_throttle_str(mt, "nope"));
+	cgctl_move_throttle_free(mt);
+	mt = NULL;
+	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/nope/x", 2, &mt, &e), -ENOENT);
+	ck_assert_ptr_null(mt);
 	done();
 }
 END_TEST
@@ -124,9 +172,9 @@ START_TEST(missing_cgroup_still_fails)
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	tree();
-	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/nope/x", 2, &mt, &e), -ENOENT);
+	ck_assert_int_eq(cgctl_move_throttle_limits_into(ctx, m, "/nope/x", 2, &mt, &e), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(e.msg, "cannot read the CPU bandwidth settings"));
-	ck_assert_int_eq(cgctl_move_throttle_limits(ctx, m, "/system.slice/nope", 2, &mt,
+	ck_assert_int_eq(cgctl_move_throttle_limits_into(ctx, m, "/system.slice/nope", 2, &mt,
 						    &e), -ENOENT);
 	done();
 }
@@ -141,6 +189,7 @@ int main(void)
 	tcase_add_test(tc, limited_ancestor_still_throttles);
 	tcase_add_test(tc, unlimited_parent_period_kept);
 	tcase_add_test(tc, missing_cgroup_still_fails);
+	tcase_add_test(tc, getters);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -855,9 +855,47 @@ static void n_cgctl_cgroupstats_get(void)
 	WANT_EINVAL(cgctl_cgroupstats_get(ctx, mem, "/", NULL, &err));
 }
 
+static void n_cgctl_move_new(void)
+{
+	const struct cgctl_mount *ms[1] = { mem };
+	const char *paths[1] = { "/" };
+	struct cgctl_move *mv = NULL;
+
+	WANT_EINVAL(cgctl_move_new(NULL, NULL, NULL, 0, NULL));
+	WANT_EINVAL(cgctl_move_new(NULL, ms, paths, 1, &mv));
+	WANT_EINVAL(cgctl_move_new(ctx, NULL, paths, 1, &mv));
+	WANT_EINVAL(cgctl_move_new(ctx, ms, NULL, 1, &mv));
+	WANT_EINVAL(cgctl_move_new(ctx, ms, paths, 1, NULL));
+}
+
+static void n_cgctl_move_free(void)
+{
+	NOCRASH(cgctl_move_free(NULL));
+}
+
+static void n_cgctl_move_pid_get(void)
+{
+	WANT_EINVAL(cgctl_move_pid_get(NULL, 0, NULL, NULL, NULL, NULL));
+}
+
 static void n_cgctl_move_tree(void)
 {
-	WANT_EINVAL(cgctl_move_tree(NULL, NULL, 0, NULL, 0, NULL, NULL, NULL));
+	const struct cgctl_mount *ms[1] = { mem };
+	const char *paths[1] = { "/" };
+	struct cgctl_move *mv = NULL;
+	pid_t root = 1;
+
+	WANT_EINVAL(cgctl_move_tree(NULL, NULL, 0, NULL, NULL, NULL));
+	if (cgctl_move_new(ctx, ms, paths, 1, &mv) == 0) {
+		WANT_EINVAL(cgctl_move_tree(mv, NULL, 1, NULL, NULL, NULL));
+		WANT_EINVAL(cgctl_move_tree(NULL, &root, 1, NULL, NULL, NULL));
+		cgctl_move_free(mv);
+	}
+}
+
+static void n_cgctl_move_tree_v(void)
+{
+	WANT_EINVAL(cgctl_move_tree_v(NULL, NULL, 0, NULL, 0, NULL, NULL, NULL));
 }
 
 static void n_cgctl_mem_counters_read(void)
@@ -880,6 +918,21 @@ static void n_cgctl_mem_subtree_size(void)
 static void n_cgctl_mem_model_init(void)
 {
 	WANT_EINVAL(cgctl_mem_model_init(NULL, NULL, 0, 0, NULL));
+}
+
+static void n_cgctl_mem_model_new(void)
+{
+	struct cgctl_mem_model *mm = NULL;
+
+	WANT_EINVAL(cgctl_mem_model_new(NULL, NULL, 0, 0, NULL));
+	WANT_EINVAL(cgctl_mem_model_new(NULL, mem, 0, 1, &mm));
+	WANT_EINVAL(cgctl_mem_model_new(ctx, NULL, 0, 1, &mm));
+	WANT_EINVAL(cgctl_mem_model_new(ctx, mem, 0, 1, NULL));
+}
+
+static void n_cgctl_mem_model_fini(void)
+{
+	NOCRASH(cgctl_mem_model_fini(NULL));
 }
 
 static void n_cgctl_mem_model_node(void)
@@ -915,6 +968,22 @@ static void n_cgctl_move_expect_inventory(void)
 static void n_cgctl_move_expect_tasks(void)
 {
 	WANT_EINVAL(cgctl_move_expect_tasks(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+}
+
+static void n_cgctl_move_expect_tasks_into(void)
+{
+	WANT_EINVAL(cgctl_move_expect_tasks_into(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+}
+
+static void n_cgctl_move_expect_get(void)
+{
+	WANT_EINVAL(cgctl_move_expect_get(NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_move_expect_get(NULL, "planned", &s64));
+}
+
+static void n_cgctl_move_expect_note(void)
+{
+	NOCRASH(cgctl_move_expect_note(NULL));
 }
 
 static void n_cgctl_move_tolerance_bytes(void)
@@ -962,7 +1031,20 @@ static void n_cgctl_move_dest_close(void)
 
 static void n_cgctl_move_pids(void)
 {
-	WANT_EINVAL(cgctl_move_pids(NULL, NULL, 0, NULL, 0, 0, NULL));
+	const struct cgctl_mount *ms[1] = { mem };
+	const char *paths[1] = { "/" };
+	struct cgctl_move *mv = NULL;
+
+	WANT_EINVAL(cgctl_move_pids(NULL, NULL, 0, 0, NULL));
+	if (cgctl_move_new(ctx, ms, paths, 1, &mv) == 0) {
+		WANT_EINVAL(cgctl_move_pids(mv, NULL, 1, 0, NULL));
+		cgctl_move_free(mv);
+	}
+}
+
+static void n_cgctl_move_pids_v(void)
+{
+	WANT_EINVAL(cgctl_move_pids_v(NULL, NULL, 0, NULL, 0, 0, NULL));
 }
 
 static void n_cgctl_move_pids_free(void)
@@ -1178,6 +1260,36 @@ static void n_cgctl_bw_recommend_runs(void)
 static void n_cgctl_move_throttle_limits(void)
 {
 	WANT_EINVAL(cgctl_move_throttle_limits(NULL, NULL, NULL, 0, NULL, NULL));
+}
+
+static void n_cgctl_move_throttle_limits_into(void)
+{
+	WANT_EINVAL(cgctl_move_throttle_limits_into(NULL, NULL, NULL, 0, NULL, NULL));
+}
+
+static void n_cgctl_move_throttle_free(void)
+{
+	NOCRASH(cgctl_move_throttle_free(NULL));
+}
+
+static void n_cgctl_move_throttle_get(void)
+{
+	WANT_EINVAL(cgctl_move_throttle_get(NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_move_throttle_get(NULL, "limited", &u64));
+}
+
+static void n_cgctl_move_throttle_cpus(void)
+{
+	double d;
+
+	WANT_EINVAL(cgctl_move_throttle_cpus(NULL, NULL, NULL));
+	WANT_EINVAL(cgctl_move_throttle_cpus(NULL, "limit_cpus", &d));
+}
+
+static void n_cgctl_move_throttle_str(void)
+{
+	NOCRASH(cgctl_move_throttle_str(NULL, NULL));
+	NOCRASH(cgctl_move_throttle_str(NULL, "path"));
 }
 
 static void n_cgctl_move_throttle_predict(void)
@@ -1573,10 +1685,16 @@ static const struct ncase cases[] = {
 	C(cgctl_taskstats_get),
 	C(cgctl_delayacct_enabled),
 	C(cgctl_cgroupstats_get),
+	C(cgctl_move_new),
+	C(cgctl_move_free),
+	C(cgctl_move_pid_get),
 	C(cgctl_move_tree),
+	C(cgctl_move_tree_v),
 	C(cgctl_mem_counters_read),
 	C(cgctl_mem_subtree_size),
 	C(cgctl_mem_model_init),
+	C(cgctl_mem_model_new),
+	C(cgctl_mem_model_fini),
 	C(cgctl_mem_model_node),
 	C(cgctl_mem_model_free),
 	C(cgctl_move_counts_add),
@@ -1584,6 +1702,9 @@ static const struct ncase cases[] = {
 	C(cgctl_move_expect_input),
 	C(cgctl_move_expect_inventory),
 	C(cgctl_move_expect_tasks),
+	C(cgctl_move_expect_tasks_into),
+	C(cgctl_move_expect_get),
+	C(cgctl_move_expect_note),
 	C(cgctl_move_tolerance_bytes),
 	C(cgctl_memcg_moves_charges),
 	C(cgctl_move_task_kind),
@@ -1593,6 +1714,7 @@ static const struct ncase cases[] = {
 	C(cgctl_move_dest_attach),
 	C(cgctl_move_dest_close),
 	C(cgctl_move_pids),
+	C(cgctl_move_pids_v),
 	C(cgctl_move_pids_free),
 	C(cgctl_bw_era_has),
 	C(cgctl_bw_era_since),
@@ -1627,6 +1749,11 @@ static const struct ncase cases[] = {
 	C(cgctl_bw_recommend_runs),
 	C(cgctl_move_throttle_limits),
 	C(cgctl_move_throttle_predict),
+	C(cgctl_move_throttle_limits_into),
+	C(cgctl_move_throttle_free),
+	C(cgctl_move_throttle_get),
+	C(cgctl_move_throttle_cpus),
+	C(cgctl_move_throttle_str),
 	C(cgctl_memhigh_era_get),
 	C(cgctl_memhigh_overage),
 	C(cgctl_memhigh_delay_jiffies),

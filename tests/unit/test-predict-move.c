@@ -122,6 +122,58 @@ START_TEST(reported_deltas)
 }
 END_TEST
 
+/* The getters of the opaque expectation read what the plan says, by name. */
+START_TEST(expect_getters)
+{
+	struct cgctl_move_expect e;
+	struct cgctl_move_input in;
+	int64_t v;
+
+	inv_reset();
+	groups[0].anon_exclusive = 100;
+	in = input();
+	mk(K(6, 1, 0), 0, 100, CGCTL_MOVE_CHARGE_ANON);
+	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 100, &e), 0);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "planned", &v), 0);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "moves", &v), 0);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "moved", &v), 0);
+	ck_assert_int_eq(v, (int64_t)e.plan.moved);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "anon", &v), 0);
+	ck_assert_int_eq(v, 100);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "file", &v), 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "precharge", &v), 0);
+	ck_assert_int_eq(v, (int64_t)e.plan.precharge);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "from_delta", &v), 0);
+	ck_assert_int_eq(v, -100);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "to_delta", &v), 0);
+	ck_assert_int_eq(v, 163);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "resident", &v), 0);
+	ck_assert_int_eq(v, 100);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "err", &v), 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_ptr_null(cgctl_move_expect_note(&e));
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "nope", &v), -EINVAL);
+	/* no move charge on B: planned, nothing moves, the note says why */
+	ck_assert_int_eq(cgctl_memcg_set_move_charge(t, B, 0), 0);
+	ck_assert_int_eq(cgctl_move_expect_input(t, A, B, &in, 100, &e), 0);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "moves", &v), 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_ptr_nonnull(cgctl_move_expect_note(&e));
+	ck_assert_str_eq(cgctl_move_expect_note(&e), e.plan.reason);
+	/* no plan: only "planned" answers; the note is the reason */
+	memset(&e, 0, sizeof(e));
+	e.why_none = "already in the destination";
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "planned", &v), 0);
+	ck_assert_int_eq(v, 0);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "moved", &v), -ENODATA);
+	ck_assert_int_eq(cgctl_move_expect_get(&e, "nope", &v), -EINVAL);
+	ck_assert_str_eq(cgctl_move_expect_note(&e), "already in the destination");
+}
+END_TEST
+
 START_TEST(exclusive)
 {
 	struct cgctl_move_expect e;
@@ -501,7 +553,7 @@ START_TEST(counters_and_model)
 	ck_assert_uint_eq(cgctl_mem_subtree_size_upto(ctx, v1, "/", 2), 2);
 	ck_assert_uint_eq(cgctl_mem_subtree_size_upto(ctx, v1, "/", 1), 1);
 	ck_assert_uint_eq(cgctl_mem_subtree_size_upto(ctx, v1, "/", 0), 1);
-	cgctl_mem_model_free(&mm);
+	cgctl_mem_model_fini(&mm);
 	cgctl_unref(ctx);
 	tu_rmtree(root);
 	free(root);
@@ -526,6 +578,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, exclusive);
 	tcase_add_test(tc, reported_deltas);
+	tcase_add_test(tc, expect_getters);
 	tcase_add_test(tc, shared);
 	tcase_add_test(tc, pmd_thp);
 	tcase_add_test(tc, pte_thp);

@@ -38,8 +38,18 @@ static uint64_t charged(struct cgctl_memcg_tree *t, int id)
 
 START_TEST(era_constants)
 {
-	struct cgctl_memcg_era e;
+	struct cgctl_memcg_era e = { .size = sizeof(e) }, small = { .size = sizeof(e) - 1 };
+	struct {
+		struct cgctl_memcg_era era;
+		uint64_t later;		/* a member of a later release */
+	} big = { .era.size = sizeof(big) };
 
+	/* @size is checked: too small is refused, a larger one gets what there is */
+	ck_assert_int_eq(cgctl_memcg_era_get(K(6, 1, 0), &small), -EINVAL);
+	ck_assert_int_eq(cgctl_memcg_era_get(K(6, 1, 0), &big.era), 0);
+	ck_assert_uint_eq(big.era.size, sizeof(big));
+	ck_assert_uint_eq(big.era.batch, 64);
+	ck_assert_uint_eq(big.later, 0);
 	ck_assert_int_eq(cgctl_memcg_era_get(K(2, 6, 31), &e), -EINVAL);
 	ck_assert_int_eq(cgctl_memcg_era_get(K(2, 6, 32), &e), 0);
 	ck_assert_uint_eq(e.batch, 1);

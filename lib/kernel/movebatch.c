@@ -20,7 +20,7 @@
 
 #include "internal.h"
 #include "kernel/proctree.h"
-#include "predict/movebatch.h"
+#include "kernel/movebatch.h"
 #include "util/thread.h"
 
 /* from this many PIDs the check reads each target's cgroup.procs once instead of
@@ -409,10 +409,9 @@ static void run(struct batch *b, struct cgctl_move_pid *v, size_t n, unsigned in
 		check_all(b, v, n);
 }
 
-CGCTL_EXPORT ssize_t cgctl_move_pids(struct cgctl_ctx *ctx,
-				     const struct cgctl_move_target *targets, size_t n_targets,
-				     struct cgctl_move_pid *v, size_t n, unsigned int flags,
-				     struct cgctl_error *e)
+ssize_t cgctl_move_pids_v(struct cgctl_ctx *ctx, const struct cgctl_move_target *targets,
+			  size_t n_targets, struct cgctl_move_pid *v, size_t n,
+			  unsigned int flags, struct cgctl_error *e)
 {
 	const struct cgctl_mount *ms[CGCTL_MOVE_PIDS_MAX_TARGETS];
 	int locks[CGCTL_MOVE_LOCK_MAX];
@@ -464,7 +463,7 @@ CGCTL_EXPORT ssize_t cgctl_move_pids(struct cgctl_ctx *ctx,
 	return r < 0 ? r : moved;
 }
 
-CGCTL_EXPORT void cgctl_move_pids_free(struct cgctl_move_pid *v, size_t n)
+void cgctl_move_pids_free(struct cgctl_move_pid *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].from);

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "predict/movebatch.h"
+#include "kernel/movebatch.h"
 
 /* a thread list must find this many PIDs of ours on average to be worth its read */
 #define FROM_MIN_HITS	4

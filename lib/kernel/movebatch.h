@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cgctl_move_pids() (movebatch.c) and its "from" reader (movefrom.c). */
-#ifndef CGCTL_PREDICT_MOVEBATCH_H
-#define CGCTL_PREDICT_MOVEBATCH_H
+#ifndef CGCTL_KERNEL_MOVEBATCH_H
+#define CGCTL_KERNEL_MOVEBATCH_H
 
 #include <stddef.h>
 #include <sys/types.h>
