@@ -39,7 +39,7 @@ static double cpu_s(void)
 
 int main(int argc, char **argv)
 {
-	struct cgctl_bw_settings bw = { 32 * 100000, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(32 * 100000, 100000, 0);
 	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
 	struct cgctl_bw_replay_spec sp = {
 		.size = sizeof(sp), .ncpus = NCPU, .seed = 1, .levels = &bw, .nlevels = 1,

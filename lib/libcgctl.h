@@ -815,10 +815,19 @@ struct cgctl_move_input;
 
 /* One group's setting as the interface files hold it, in µs. */
 struct cgctl_bw_settings {
+	size_t size;		/* sizeof(struct cgctl_bw_settings): CGCTL_BW_SETTINGS() */
 	uint64_t quota_us;	/* CGCTL_BW_INF: unlimited */
 	uint64_t period_us;
 	uint64_t burst_us;
 };
+/* An initializer and a value of the settings, with their size set: a function that
+ * takes settings (cgctl_plan_add_bw(), the levels of cgctl_bw_replay()) refuses a
+ * size it does not know with -EINVAL; the settings the library fills carry it. */
+#define CGCTL_BW_SETTINGS_INIT(quota, period, burst) \
+	{ .size = sizeof(struct cgctl_bw_settings), .quota_us = (quota), \
+	  .period_us = (period), .burst_us = (burst) }
+#define CGCTL_BW_SETTINGS(quota, period, burst) \
+	((struct cgctl_bw_settings)CGCTL_BW_SETTINGS_INIT(quota, period, burst))
 
 /* What cpu.stat / cpu.stat.local report; nr_* are the kernel's 32-bit ints (they wrap).
  * The library fills it inside its results (cgctl_bw_replay_result, cgctl_bw_replay). */

@@ -126,7 +126,7 @@ static int parse_settings(struct cli *cli, int argc, const char **argv, struct p
 {
 	int rc;
 
-	p->bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
+	p->bw = CGCTL_BW_SETTINGS(CGCTL_BW_INF, 100000, 0);
 	if (argc > 0) {
 		struct bw_target t;
 		int r;

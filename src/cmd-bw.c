@@ -64,7 +64,7 @@ static int read_setting(struct cgctl_cgroup *cg, const char *path, int version,
 {
 	int r;
 
-	*bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
+	*bw = CGCTL_BW_SETTINGS(CGCTL_BW_INF, 100000, 0);
 	r = cgctl_cgroup_get_cpu_quota_us(cg, &bw->quota_us);
 	if (r == -ENODATA && version == 2 && !strcmp(path, "/"))
 		r = 0;

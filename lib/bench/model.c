@@ -126,8 +126,7 @@ static int sim_part(const struct bmodel_in *in, double *periods, double *refills
 	/* the leaf and its ancestors, each with the same limit (depth 0: one level) */
 	for (sp.nlevels = 0; sp.nlevels < (in->depth ? in->depth : 1) &&
 	     sp.nlevels < CGCTL_BW_REPLAY_LEVELS; sp.nlevels++)
-		lv[sp.nlevels] = (struct cgctl_bw_settings){ .quota_us = in->quota_us,
-							      .period_us = in->period_us };
+		lv[sp.nlevels] = CGCTL_BW_SETTINGS(in->quota_us, in->period_us, 0);
 	if (in->pair_one_cpu) {
 		sp.nlist = 1;	/* always runnable */
 		if (stretches > 1) {	/* runnable in stretches, empty between them */

@@ -47,7 +47,7 @@ static bool v2_without_cpu(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 static int read_levels(struct cgctl_ctx *ctx, const struct cgctl_mount *m,
 		       const char *dest, struct cgctl_move_throttle *mt)
 {
-	struct cgctl_bw_settings deepest = { CGCTL_BW_INF, 100000, 0 };
+	struct cgctl_bw_settings deepest = CGCTL_BW_SETTINGS_INIT(CGCTL_BW_INF, 100000, 0);
 	bool deepest_in = false;
 	const char *p = dest;
 

@@ -138,11 +138,13 @@ CGCTL_EXPORT int cgctl_plan_add_bw(struct cgctl_plan *p, const struct cgctl_moun
 	struct item *it;
 	int r;
 
-	if (!want)
+	if (!want || want->size < sizeof(*want))
 		return -EINVAL;
 	it = item_new(p, ITEM_BW, m, path, &r);
-	if (it)
+	if (it) {
 		it->bw = *want;
+		it->bw.size = sizeof(it->bw);
+	}
 	return r;
 }
 

@@ -269,6 +269,7 @@ static int candidate(struct runs *r, uint64_t period_us, double frac, uint64_t f
 		q = qw;
 	}
 	q = MIN(q, cpus * period_us);
+	cand->bw.size = sizeof(cand->bw);
 	cand->bw.period_us = period_us;
 	cand->bw.quota_us = MAX(MIN_QUOTA_US, rec_cap_quota(cpus, period_us, q));
 	cand->bw.burst_us = fixed ? fixed : (uint64_t)(frac * (double)cand->bw.quota_us);
@@ -333,7 +334,7 @@ static int percentile(struct runs *r, struct cgctl_bw_recommendation *ret,
 		      struct cgctl_error *e)
 {
 	uint64_t period = r->o->nperiods ? r->o->periods_us[0] : 100000;
-	struct cgctl_bw_settings bw = { 0, period, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(0, period, 0);
 	int err = rec_percentile_use(r->s, r->n, &ret->pct_use);
 
 	if (err < 0)
@@ -435,7 +436,7 @@ CGCTL_EXPORT int cgctl_bw_recommend_runs(const struct cgctl_bw_trace *const *t, 
 		err = search(&r, ret, e);
 	}
 	if (err >= 0 && !ret->feasible) {	/* nothing finite fits: say unlimited */
-		ret->best.bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
+		ret->best.bw = CGCTL_BW_SETTINGS(CGCTL_BW_INF, 100000, 0);
 		for (size_t i = 0; i < n; i++)
 			r.best_q[i] = CGCTL_BW_INF;
 	}

@@ -112,6 +112,7 @@ void rec_replay_finish(const struct rec_sum *sum, const struct cgctl_bw_settings
 	*ret = (struct cgctl_bw_replay){ .size = sizeof(*ret),
 					 .st.size = sizeof(ret->st) };
 	ret->bw = *bw;
+	ret->bw.size = sizeof(ret->bw);
 	if (st->nr_periods > 0)
 		ret->throttled_frac = (double)st->nr_throttled / (double)st->nr_periods;
 	ret->st.nr_periods = (st->nr_periods + n / 2) / n;
@@ -165,8 +166,7 @@ static int replay_quota(struct rec_search *s, uint64_t quota_us, uint64_t period
 			double burst_frac, uint64_t burst_us, struct cgctl_bw_replay *rp,
 			struct cgctl_error *e)
 {
-	struct cgctl_bw_settings bw = { quota_us, period_us,
-					 burst_us ? burst_us : (uint64_t)(burst_frac * quota_us) };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(quota_us, period_us, burst_us ? burst_us : (uint64_t)(burst_frac * quota_us));
 
 	return rec_replay(s, &bw, rp, e);
 }

@@ -93,6 +93,15 @@ static int check_spec(const struct cgctl_bw_replay_spec *sp,
 		return cgctl_error_set(e, EINVAL, "replay: bad arguments");
 	if (!sp->levels || !sp->nlevels || sp->nlevels > CGCTL_BW_REPLAY_LEVELS)
 		return cgctl_error_set(e, EINVAL, "replay: %u limited levels", sp->nlevels);
+	/* the library indexes the levels with its own size: another one is refused */
+	for (unsigned int i = 0; i < sp->nlevels; i++)
+		if (sp->levels[i].size != sizeof(sp->levels[i]))
+			return cgctl_error_set(e, EINVAL, "replay: level %u: settings of size "
+					       "%zu, not %zu", i, sp->levels[i].size,
+					       sizeof(sp->levels[i]));
+	if (sp->rewrite && sp->rewrite->size < sizeof(*sp->rewrite))
+		return cgctl_error_set(e, EINVAL, "replay: rewrite settings of size %zu",
+				       sp->rewrite->size);
 	if (!!(sp->trace || sp->threads) + !!sp->nlist != 1 || (sp->nlist && !sp->list))
 		return cgctl_error_set(e, EINVAL, "replay: one of a trace, a number of "
 				       "threads, a list of threads");
@@ -108,8 +117,8 @@ static int check_spec(const struct cgctl_bw_replay_spec *sp,
 static int add_background(struct cgctl_bw_sim *sim, const struct cgctl_bw_replay_spec *sp,
 			  int parent, int group)
 {
-	struct cgctl_bw_settings inf = { CGCTL_BW_INF, sp->levels[sp->nlevels - 1].period_us,
-					 0 };
+	struct cgctl_bw_settings inf =
+		CGCTL_BW_SETTINGS_INIT(CGCTL_BW_INF, sp->levels[sp->nlevels - 1].period_us, 0);
 	struct cgctl_bw_thread t = { 0 };
 	int r = 0;
 

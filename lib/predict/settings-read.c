@@ -58,7 +58,7 @@ CGCTL_EXPORT int cgctl_cpu_settings_read(struct cgctl_ctx *ctx, const struct cgc
 	struct cgctl_cpu_settings s = {
 		.size = sizeof(s),
 		.version = m ? m->version : 0,
-		.bw = { CGCTL_BW_INF, 100000, 0 },
+		.bw = CGCTL_BW_SETTINGS_INIT(CGCTL_BW_INF, 100000, 0),
 	};
 	int r;
 
@@ -212,7 +212,7 @@ static int tree_add(struct tree_walk *w, int parent, const char *path)
 	}
 	r = cgctl_cpu_settings_read(w->ctx, w->m, path, &s);
 	if (r == -ENOENT && w->m->version == 2)	/* cpu controller not enabled there */
-		s.bw = (struct cgctl_bw_settings){ CGCTL_BW_INF, 100000, 0 };
+		s.bw = CGCTL_BW_SETTINGS(CGCTL_BW_INF, 100000, 0);
 	else if (removed(w, path, r))
 		return tree_drop(w, self);
 	else if (r < 0)

@@ -129,7 +129,7 @@ static int bw_configure(struct vrun *run, const struct cgctl_mount *m, const cha
 			uint64_t quota_us, uint64_t period_us, uint64_t burst_us, char *reason,
 			size_t len)
 {
-	struct cgctl_bw_settings want = { quota_us, period_us, burst_us };
+	struct cgctl_bw_settings want = CGCTL_BW_SETTINGS_INIT(quota_us, period_us, burst_us);
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 	struct cgctl_plan *p = NULL;
 	int err = cgctl_plan_new(run->ctx, &p);
@@ -352,10 +352,10 @@ static int bw_predict(struct vrun *run, const struct vbw_params *p, uint64_t wal
 	size_t nwhere = 0;
 	struct bw_groups *g = groups_of(run);
 	struct cgctl_bw_settings lv[2] = {
-		{ p->parent_quota_us, p->period_us, 0 },
-		{ p->quota_us ? p->quota_us : CGCTL_BW_INF, p->period_us, p->burst_us },
+		CGCTL_BW_SETTINGS_INIT(p->parent_quota_us, p->period_us, 0),
+		CGCTL_BW_SETTINGS_INIT(p->quota_us ? p->quota_us : CGCTL_BW_INF, p->period_us, p->burst_us),
 	};
-	struct cgctl_bw_settings rw = { p->rewrite_quota_us, p->period_us, p->burst_us };
+	struct cgctl_bw_settings rw = CGCTL_BW_SETTINGS_INIT(p->rewrite_quota_us, p->period_us, p->burst_us);
 	bool two = p->parent_quota_us != 0;
 	const int64_t *in[2] = { silos_of(g, run, 1, k), silos_of(g, run, 0, k) };
 	int64_t *out[2] = { silos_of(g, run, 1, k), silos_of(g, run, 0, k) };

@@ -61,6 +61,7 @@ static int one_case(int i)
 	int r;
 
 	for (unsigned int l = 0; l < nl; l++) {
+		lv[l].size = sizeof(lv[l]);
 		lv[l].period_us = pick(1, 20) * 10000;
 		lv[l].quota_us = pick(0, 5) ? lv[l].period_us * pick(10, 400) / 100 : CGCTL_BW_INF;
 		lv[l].burst_us = lv[l].quota_us != CGCTL_BW_INF && !pick(0, 3) ?

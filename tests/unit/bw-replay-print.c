@@ -24,9 +24,7 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	bw = (struct cgctl_bw_settings){ strtoull(argv[1], NULL, 10),
-					 strtoull(argv[2], NULL, 10),
-					 strtoull(argv[3], NULL, 10) };
+	bw = CGCTL_BW_SETTINGS(strtoull(argv[1], NULL, 10), strtoull(argv[2], NULL, 10), strtoull(argv[3], NULL, 10));
 	sp.ncpus = (unsigned int)strtoul(argv[4], NULL, 10);
 	sp.duration_ns = strtoull(argv[5], NULL, 10) * 1000000ULL;
 	if (cgctl_bw_replay(&sp, &res, NULL) < 0)

@@ -12,7 +12,7 @@
 #include "testutil.h"
 
 #define INF CGCTL_BW_INF
-#define BW(q, p, b) ((struct cgctl_bw_settings){ (q), (p), (b) })
+#define BW(q, p, b) (CGCTL_BW_SETTINGS((q), (p), (b)))
 
 static struct cgctl_error e = CGCTL_ERROR_INIT;
 

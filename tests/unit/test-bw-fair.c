@@ -33,7 +33,7 @@ static struct cgctl_bw_sim *mk(uint32_t kver, unsigned int ncpus, uint64_t dur)
 
 static int group(struct cgctl_bw_sim *s, uint64_t quota_us, uint32_t shares)
 {
-	struct cgctl_bw_settings bw = { quota_us, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(quota_us, 100000, 0);
 	int g = cgctl_bw_sim_add_group(s, -1, &bw);
 
 	ck_assert_int_ge(g, 0);
@@ -202,7 +202,7 @@ START_TEST(eevdf_wake_preempts)
 {
 	for (int fair = 0; fair < 3; fair++) {
 		struct cgctl_bw_sim *s = mk(fair == 2 ? K(6, 11, 0) : K(6, 18, 0), 2, SEC);
-		struct cgctl_bw_settings bw = { INF, 100000, 0 };
+		struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(INF, 100000, 0);
 		int l = fair ? group(s, INF, 1024) : cgctl_bw_sim_add_group(s, -1, &bw);
 		int o = fair ? group(s, INF, 1024) : cgctl_bw_sim_add_group(s, -1, &bw);
 

@@ -172,7 +172,7 @@ END_TEST
 static struct cgctl_bw_sim *mk_sim(unsigned int ncpus, int nthreads, unsigned int hz)
 {
 	struct cgctl_bw_sim_config cfg = { .ncpus = ncpus, .hz = hz, .seed = 3 };
-	struct cgctl_bw_settings bw = { 50000, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(50000, 100000, 0);
 	struct cgctl_bw_sim *s;
 
 	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);
@@ -383,7 +383,7 @@ START_TEST(thread_jitter_matches)
 
 	for (size_t j = 0; j < sizeof(ppm) / sizeof(ppm[0]); j++) {
 		struct cgctl_bw_sim_config cfg = { .ncpus = 1, .seed = 5 + j };
-		struct cgctl_bw_settings bw = { CGCTL_BW_INF, 100000, 0 };
+		struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(CGCTL_BW_INF, 100000, 0);
 		struct cgctl_bw_thread th = { .group = 0, .busy_ns = 2000000 + j,
 					      .idle_ns = 8000000, .jitter_ppm = ppm[j] };
 		struct cgctl_bw_sim *s;
@@ -427,7 +427,7 @@ static void place_one(struct cgctl_bw_sim *s, uint64_t left, uint64_t last)
 START_TEST(one_thread_progress_matches)
 {
 	struct cgctl_bw_sim_config cfg = { .ncpus = 1, .seed = 3 };
-	struct cgctl_bw_settings bw = { 2000000, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(2000000, 100000, 0);
 	struct cgctl_bw_thread th = { .group = 0, .busy_ns = 2000000, .idle_ns = 8000000 };
 	struct cgctl_bw_sim *s;
 	uint64_t rng = 11;

@@ -37,7 +37,7 @@ static struct cgctl_bw_sim *mk(unsigned int ncpus, uint64_t dur, uint64_t seed)
 
 static int group(struct cgctl_bw_sim *s, uint64_t quota_us, uint32_t shares)
 {
-	struct cgctl_bw_settings bw = { quota_us, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(quota_us, 100000, 0);
 	int g = cgctl_bw_sim_add_group(s, -1, &bw);
 
 	ck_assert_int_ge(g, 0);

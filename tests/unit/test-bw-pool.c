@@ -21,7 +21,7 @@
 static struct cgctl_bw_sim *mk_cfg(const struct cgctl_bw_sim_config *cfg, uint64_t q_us,
 				   uint64_t p_us, uint64_t b_us)
 {
-	struct cgctl_bw_settings bw = { q_us, p_us, b_us };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(q_us, p_us, b_us);
 	struct cgctl_bw_sim *s;
 
 	ck_assert_int_eq(cgctl_bw_sim_new(&s, cfg), 0);
@@ -378,7 +378,7 @@ END_TEST
 
 START_TEST(config_write_forgives_and_refills)
 {
-	struct cgctl_bw_settings bw = { 20000, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(20000, 100000, 0);
 	struct cgctl_bw_sim *s = mk(K(6, 18, 0), 1, 20000, 100000, 0);
 
 	P(s)->runtime = 0;
@@ -447,7 +447,7 @@ static void busy_on(struct cgctl_bw_sim *s, int ti, int cpu)
 START_TEST(wake_onto_parked_cpu)
 {
 	struct cgctl_bw_sim_config cfg = { .kver = K(6, 18, 0), .ncpus = 2, .seed = 7 };
-	struct cgctl_bw_settings bw = { 30000, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(30000, 100000, 0);
 	struct cgctl_bw_sim *s;
 
 	ck_assert_int_eq(cgctl_bw_sim_new(&s, &cfg), 0);

@@ -845,7 +845,7 @@ START_TEST(recommend_runs_errors)
 	o.size = sizeof(o);
 	r.size = sizeof(r) - 1;
 	r.replays = 77;
-	memset(&e, 0, sizeof(e));
+	e = (struct cgctl_error)CGCTL_ERROR_INIT;
 	ck_assert_int_eq(cgctl_bw_recommend_runs(t, 1, &o, 0, &r, NULL, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "result of an unknown size"));
 	ck_assert_uint_eq(r.replays, 77);
@@ -877,7 +877,7 @@ START_TEST(record_result_size)
 	struct cgctl_bw_record_opts o = { .size = sizeof(o), .pids = &pid, .npids = 1 };
 	struct cgctl_bw_record_result res = { .size = sizeof(res) - 1, .threads = 7 };
 
-	memset(&e, 0, sizeof(e));
+	e = (struct cgctl_error)CGCTL_ERROR_INIT;
 	ck_assert_int_eq(cgctl_bw_record(NULL, &o, &res, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "result of an unknown size"));
 	ck_assert_uint_eq(res.threads, 7);

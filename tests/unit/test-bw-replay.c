@@ -18,7 +18,7 @@
 #define KVER CGCTL_KVER(6, 1, 0)
 
 /* The README's third pipeline: 20 ms / 100 ms, burst 10 ms, two CPUs. */
-static const struct cgctl_bw_settings bw = { 20000, 100000, 10000 };
+static const struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(20000, 100000, 10000);
 
 /* One always-busy thread for @dur under @bw: the canonical replay. */
 static void canonical(uint64_t seed, uint64_t dur, struct cgctl_bw_replay_result *res)
@@ -133,7 +133,7 @@ START_TEST(bad_spec)
 {
 	struct cgctl_bw_replay_result res = { .size = sizeof(res) };
 	struct cgctl_bw_replay_spec sp = { .size = sizeof(sp), .levels = &bw, .nlevels = 1 };
-	struct cgctl_bw_settings refused = { 500, 100000, 0 };	/* quota under 1 ms */
+	struct cgctl_bw_settings refused = CGCTL_BW_SETTINGS_INIT(500, 100000, 0);	/* quota under 1 ms */
 	struct cgctl_error e = CGCTL_ERROR_INIT;
 
 	ck_assert_int_eq(cgctl_bw_replay(&sp, &res, &e), -EINVAL);	/* no demand */

@@ -40,7 +40,7 @@ static struct cgctl_bw_sim *mk(uint32_t kver, unsigned int ncpus, uint64_t seed,
 
 static int group(struct cgctl_bw_sim *s, int parent, uint64_t q, uint64_t p, uint64_t b)
 {
-	struct cgctl_bw_settings bw = { q, p, b };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(q, p, b);
 	int g = cgctl_bw_sim_add_group(s, parent, &bw);
 
 	ck_assert_int_ge(g, 0);
@@ -330,7 +330,7 @@ END_TEST
 /* Section 3.4: writes on an idle group count periods; rewrites forgive debt. */
 START_TEST(config_writes)
 {
-	struct cgctl_bw_settings bw = { 20000, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(20000, 100000, 0);
 	struct cgctl_bw_sim *s = mk(K(6, 18, 0), 1, 2, 0, SEC, 0);
 	int g = group(s, -1, 20000, 100000, 0);
 	struct run r, plain;
@@ -609,7 +609,7 @@ END_TEST
 START_TEST(bad_arguments)
 {
 	struct cgctl_bw_sim_config cfg = { .ncpus = 2 };
-	struct cgctl_bw_settings bad = { 500, 100000, 0 }, ok = { 50000, 100000, 0 };
+	struct cgctl_bw_settings bad = CGCTL_BW_SETTINGS_INIT(500, 100000, 0), ok = CGCTL_BW_SETTINGS_INIT(50000, 100000, 0);
 	struct cgctl_bw_thread t = { .group = 3 };
 	struct cgctl_bw_stat st;
 	struct cgctl_bw_sim *s;
@@ -636,7 +636,7 @@ static uint64_t first_dry(uint32_t kver, uint64_t account_ns)
 	struct cgctl_bw_sim_config cfg = {
 		.kver = kver, .ncpus = 1, .seed = 5, .duration_ns = 5 * MS,
 	};
-	struct cgctl_bw_settings bw = { 1000, 1000000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(1000, 1000000, 0);
 	struct cgctl_bw_thread t = { .group = 0, .busy_ns = 6 * MS, .idle_ns = SEC,
 				     .account_ns = account_ns };
 	struct cgctl_bw_sim *s;

@@ -115,8 +115,8 @@ static void simulate(const struct draw *d, struct cgctl_bw_stat *run,
 		.kver = d->kver, .ncpus = d->ncpus, .seed = d->seed, .duration_ns = d->dur,
 		.settle_ns = 400 * MS,
 	};
-	struct cgctl_bw_settings bw = { d->quota_us, d->period_us, d->burst_us };
-	struct cgctl_bw_settings inf = { CGCTL_BW_INF, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(d->quota_us, d->period_us, d->burst_us);
+	struct cgctl_bw_settings inf = CGCTL_BW_SETTINGS_INIT(CGCTL_BW_INF, 100000, 0);
 	struct cgctl_bw_thread t = { .busy_ns = d->busy, .idle_ns = d->idle };
 	struct cgctl_bw_sim *s;
 	int g, b = -1;

@@ -200,9 +200,9 @@ START_TEST(bw_detour_every_step)
 
 	cpu_v1_tree();
 	/* 0.4 -> 0.45 between the child's 0.4 and the parent's 0.5: only via quota -1 */
-	every_step("/a/b", (struct cgctl_bw_settings){ 225000, 500000, 0 }, 3, "40000",
+	every_step("/a/b", CGCTL_BW_SETTINGS(225000, 500000, 0), 3, "40000",
 		   "100000");
-	ck_assert_int_eq(bw_apply("/a/b", (struct cgctl_bw_settings){ 225000, 500000, 0 }, &f,
+	ck_assert_int_eq(bw_apply("/a/b", CGCTL_BW_SETTINGS(225000, 500000, 0), &f,
 				  &res, &e), 3);
 	ck_assert_str_eq(res.value[0], "-1");
 	expect(C "/a/b/cpu.cfs_quota_us", "225000");
@@ -215,9 +215,9 @@ START_TEST(bw_parent_and_child_limited)
 {
 	cpu_v1_tree();
 	/* /p 0.5 above /p/k 0.4: 50/100 -> 200/400 must never put /p below 0.4 */
-	every_step("/p", (struct cgctl_bw_settings){ 200000, 400000, 0 }, 2, "50000", "100000");
+	every_step("/p", CGCTL_BW_SETTINGS(200000, 400000, 0), 2, "50000", "100000");
 	/* and down to 45/90 (quota first would be 0.45 of 100, period first 0.55) */
-	every_step("/p", (struct cgctl_bw_settings){ 45000, 90000, 0 }, 2, "50000", "100000");
+	every_step("/p", CGCTL_BW_SETTINGS(45000, 90000, 0), 2, "50000", "100000");
 	expect(C "/p/k/cpu.cfs_quota_us", "40000");
 	done();
 }
@@ -231,7 +231,7 @@ START_TEST(bw_rollback_fails_too)
 	int r;
 
 	cpu_v1_tree();
-	r = bw_apply("/a/b", (struct cgctl_bw_settings){ 225000, 500000, 0 }, &f, &res, &e);
+	r = bw_apply("/a/b", CGCTL_BW_SETTINGS(225000, 500000, 0), &f, &res, &e);
 	ck_assert_int_eq(r, -EIO);
 	ck_assert(!res.rolled_back);
 	/* the detour is half undone: the message says what every file holds */
@@ -250,7 +250,7 @@ START_TEST(bw_unchanged_not_written)
 	struct fault f = { 0, 0, -1, EIO };	/* any write would fail */
 
 	cpu_v1_tree();
-	ck_assert_int_eq(bw_apply("/p", (struct cgctl_bw_settings){ 50000, 100000, 0 }, &f,
+	ck_assert_int_eq(bw_apply("/p", CGCTL_BW_SETTINGS(50000, 100000, 0), &f,
 				  &res, &e), 0);
 	ck_assert_int_eq(f.count, 0);
 	done();
@@ -277,7 +277,7 @@ START_TEST(bw_tree_skips_removed)
 	for (size_t i = 0; i < t.n; i++)
 		ck_assert_msg(!strstr(t.nodes[i].path, "gone"), "%s", t.nodes[i].path);
 	cgctl_bw_tree_free(&t);
-	ck_assert_int_eq(bw_apply("/p", (struct cgctl_bw_settings){ 60000, 100000, 0 }, &f,
+	ck_assert_int_eq(bw_apply("/p", CGCTL_BW_SETTINGS(60000, 100000, 0), &f,
 				  &res, &e), 1);
 	expect(C "/p/cpu.cfs_quota_us", "60000");
 	/* the target gone, or an ancestor of it: an error */
@@ -552,7 +552,7 @@ static void expect_cpu_mem_unchanged(void)
 /* check plans against the tree and writes nothing; the steps say what apply writes */
 START_TEST(plan_check_writes_nothing)
 {
-	struct cgctl_bw_settings want = { 225000, 500000, 0 };
+	struct cgctl_bw_settings want = CGCTL_BW_SETTINGS_INIT(225000, 500000, 0);
 	const struct cgctl_mount *m;
 	struct fault f = { 0, -1, -1, 0 };
 	struct cgctl_error e = CGCTL_ERROR_INIT;
@@ -595,7 +595,7 @@ END_TEST
  * restores every earlier one, across cgroups and hierarchies */
 START_TEST(plan_mixed_rollback)
 {
-	struct cgctl_bw_settings bw = { 20000, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(20000, 100000, 0);
 	struct cgctl_mem_settings mem = { .max = 1ULL << 29, .memsw_max = 1ULL << 30 };
 	const struct cgctl_mount *cpu, *memory;
 	static const char *const order[] = {
@@ -641,7 +641,7 @@ END_TEST
  * names that item */
 START_TEST(plan_refused_changes_nothing)
 {
-	struct cgctl_bw_settings bw = { 20000, 100000, 0 }, high = { 60000, 100000, 0 };
+	struct cgctl_bw_settings bw = CGCTL_BW_SETTINGS_INIT(20000, 100000, 0), high = CGCTL_BW_SETTINGS_INIT(60000, 100000, 0);
 	struct cgctl_mem_settings mem = { .max = 3ULL << 30 };	/* above memsw 2G */
 	const struct cgctl_mount *cpu, *memory;
 	struct fault f = { 0, -1, -1, 0 };
@@ -686,7 +686,7 @@ END_TEST
  * a failed burst write puts cpu.max back as it was read */
 START_TEST(plan_bw_v2)
 {
-	struct cgctl_bw_settings want = { 30000, 50000, 5000 };
+	struct cgctl_bw_settings want = CGCTL_BW_SETTINGS_INIT(30000, 50000, 5000);
 	const struct cgctl_mount *m;
 	struct outcome res;
 
